@@ -1,0 +1,1 @@
+"""Pure game rules: no Discord, no storage, no clock, no global randomness."""

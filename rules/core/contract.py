@@ -1,0 +1,129 @@
+"""The rules-engine contract shared by every game.
+
+A game is a module-level object implementing `Game`. The service never looks
+inside a state: it asks the game who must decide, what they may do, applies
+one action at a time and shows each seat only its own view.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Seat = int
+
+
+class IllegalAction(Exception):
+    """A refusal a player caused; `message` is a sentence meant for them."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Action(BaseModel):
+    """One decision a seat can take. `key` is its stable, compact identity."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    args: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return "|".join((self.kind, *self.args))
+
+    @classmethod
+    def from_key(cls, key: str) -> Action:
+        kind, *args = key.split("|")
+        return cls(kind=kind, args=tuple(args))
+
+
+class Event(BaseModel):
+    """Something that happened. `text` is public; `private` lines go only to
+    the seats named as keys (as strings, so the model round-trips through JSON)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    text: str
+    seat: Seat | None = None
+    private: dict[str, str] = Field(default_factory=dict)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    def text_for(self, seat: Seat | None) -> str:
+        """The line this seat reads: its private version when it has one."""
+        if seat is not None and str(seat) in self.private:
+            return self.private[str(seat)]
+        return self.text
+
+
+class Outcome(BaseModel):
+    """How a game ended."""
+
+    winners: list[Seat]
+    losers: list[Seat]
+    reason: str
+
+
+class SeatSpec(BaseModel):
+    """A seat at the table as the lobby filled it: its index and display name."""
+
+    seat: Seat
+    name: str
+
+
+class VariantInfo(BaseModel):
+    """What a variant needs from the lobby."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    teams: bool = False
+    blurb: str = ""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """Every game implements this; see DESIGN.md, "The rules engine contract"."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    variants: ClassVar[dict[str, VariantInfo]]
+    state_model: ClassVar[type[BaseModel]]
+    rules_summary: ClassVar[str]
+
+    def setup(
+        self, variant: str, seats: list[SeatSpec], options: dict[str, Any], seed: int
+    ) -> BaseModel:
+        """A new game, with the initial shuffles drawn from `seed`."""
+
+    def to_act(self, state: BaseModel) -> set[Seat]:
+        """Every seat whose decision the game waits for now (out-of-turn ones included)."""
+
+    def legal_actions(self, state: BaseModel, seat: Seat) -> list[Action]:
+        """Exactly the actions `apply` accepts from `seat` now."""
+
+    def apply(
+        self, state: BaseModel, seat: Seat, action: Action, rng: random.Random
+    ) -> tuple[BaseModel, list[Event]]:
+        """The next state and what happened; raises IllegalAction and changes nothing."""
+
+    def view(self, state: BaseModel, seat: Seat | None) -> dict[str, Any]:
+        """What `seat` may see (None: the public view). Hidden cards never appear."""
+
+    def outcome(self, state: BaseModel) -> Outcome | None:
+        """Winners and losers once the game is over, else None."""
+
+    def describe(self, action: Action, state: BaseModel) -> str:
+        """The human label for an action, as shown in menus."""
+
+    def team_of(self, state: BaseModel, seat: Seat) -> int:
+        """The team a seat plays for (every seat is on a team, alone or not)."""
+
+    def concede(self, state: BaseModel, seat: Seat) -> tuple[BaseModel, list[Event]]:
+        """The state after `seat` concedes (allowed at any moment)."""
