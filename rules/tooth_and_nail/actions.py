@@ -30,6 +30,7 @@ from rules.tooth_and_nail.rules import (
     _ev,
     _name,
     _zone,
+    advance_turn,
     card_def,
     card_name,
     choose_command_card,
@@ -413,24 +414,27 @@ def formation_attack(
 
 
 def run(state: State, rng: random.Random) -> Events:
-    """Resolve queued steps until a decision is needed or the queue is empty."""
+    """Resolve queued steps until a decision is needed or the queue is empty.
+
+    An Alpha player eliminated mid-turn (3 players) ends their turn at once.
+    """
     events: Events = []
-    while state.queue and not state.frames and state.phase != "over":
-        step = state.queue.pop(0)
-        events += STEPS[step.kind](state, step, rng)
+    while True:
+        alpha = state.alpha
         if (
-            state.alpha is not None
-            and state.players[state.alpha].eliminated
+            alpha is not None
+            and state.players[alpha].eliminated
             and state.phase
             in (
                 "recharge",
                 "action",
             )
         ):
-            from rules.tooth_and_nail.rules import advance_turn
-
             events += advance_turn(state)
-    return events
+        if not state.queue or state.frames or state.phase == "over":
+            return events
+        step = state.queue.pop(0)
+        events += STEPS[step.kind](state, step, rng)
 
 
 def _action_step(state: State, step: Step, rng: random.Random) -> Events:
@@ -642,7 +646,14 @@ def _resolve_step_choice(
             return apply_troop_op(state, step, *found)
         case "opponent":
             state.queue.insert(0, step.model_copy(update={"victims": [int(a[0])]}))
-            return []
+            label = source_label(state, step.source)
+            return [
+                _ev(
+                    "opponent",
+                    f"{_name(state, seat)} aims {label} at {_name(state, int(a[0]))}.",
+                    seat,
+                )
+            ]
         case "deploy":
             return deploy(state, seat, a[0])
         case "search":
