@@ -8,6 +8,7 @@ from rules.core.contract import (
     Outcome,
     SeatSpec,
     VariantInfo,
+    fresh_copy,
 )
 from rules.core.rng import rng_for, shuffle
 
@@ -19,6 +20,7 @@ __all__ = [
     "Outcome",
     "SeatSpec",
     "VariantInfo",
+    "fresh_copy",
     "rng_for",
     "shuffle",
 ]

@@ -8,11 +8,18 @@ one action at a time and shows each seat only its own view.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Seat = int
+M = TypeVar("M", bound=BaseModel)
+
+
+def fresh_copy(state: M) -> M:
+    """An independent copy of a state (a round trip through plain data is several
+    times faster than a deep copy of the models)."""
+    return type(state).model_validate(state.model_dump())
 
 
 class IllegalAction(Exception):

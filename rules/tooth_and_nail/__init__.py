@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from rules.core import Action, Event, IllegalAction, Outcome, SeatSpec, VariantInfo
+from rules.core import Action, Event, IllegalAction, Outcome, SeatSpec, VariantInfo, fresh_copy
 from rules.core.rng import rng_for
 from rules.tooth_and_nail import actions, rules
 from rules.tooth_and_nail.cards import bundled_pack, get_pack
@@ -81,12 +81,12 @@ class ToothAndNail:
         if not 0 <= seat < len(state.players):
             raise IllegalAction("no-seat", "You are not playing in this game.")
         actions.check(state, seat, action)
-        new = state.model_copy(deep=True)
+        new = fresh_copy(state)
         events = actions.apply_action(new, seat, action, rng)
         return new, events
 
     def concede(self, state: State, seat: int) -> tuple[State, list[Event]]:  # type: ignore[override]
-        new = state.model_copy(deep=True)
+        new = fresh_copy(state)
         events = rules.concede(new, seat)
         return new, events + actions.run(new, rng_for(0, 0))
 

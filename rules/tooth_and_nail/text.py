@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from rules.tooth_and_nail.cards import (
     Damage,
     Deploy,
@@ -98,11 +100,13 @@ def effect_text(ops: tuple[Op, ...]) -> str:
     return " ".join(op_text(op) for op in ops)
 
 
+@cache
 def troop_text(troop: TroopCard) -> str:
     """A Troop's rules line: type, Strength and Command Ability."""
     return f"{troop.type} · Strength {troop.strength} · Command: {effect_text(troop.command)}"
 
 
+@cache
 def faction_text(faction: Faction) -> str:
     """A Faction Command card: its Formation Attack and Faction Ability."""
     f = faction.formation
