@@ -10,7 +10,6 @@ picks (The Enemy of My Enemy).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 from rules.core import IllegalAction
 from rules.core.rng import pick, shuffle
@@ -93,11 +92,6 @@ def queue_effect(state: State, actor: int, source: str, victims: list[int]) -> N
         for i in range(len(source_ops(state, source)))
     ]
     state.queue[0:0] = steps
-
-
-def ability_victims(state: State, seat: int) -> list[int]:
-    """Who "the opposing player" is for an ability."""
-    return state.opponents(seat)
 
 
 def choose_semantics(state: State) -> bool:
@@ -222,10 +216,9 @@ def take_from_deck(state: State, seat: int, troop_id: str | None, rng: random.Ra
         card = next(c for c in reversed(team.deck) if state.cards[c] == troop_id)
         team.deck.remove(card)
         state.players[seat].hand.append(card)
-        name = card_name(state, card)
-        events.append(
-            _ev("search", f"{_name(state, seat)} searches their deck and takes {name}.", seat)
-        )
+        private = {str(seat): f"You search your deck and take {card_name(state, card)}."}
+        text = f"{_name(state, seat)} searches their deck and takes a Troop."
+        events.append(_ev("search", text, seat, **private))
     else:
         events.append(
             _ev("search", f"{_name(state, seat)} searches their deck and finds nothing.", seat)
@@ -393,15 +386,3 @@ def _ask_opponent(state: State, step: Step, victims: list[int]) -> Events:
         )
     )
     return []
-
-
-def iter_ops(state: State) -> Iterator[tuple[str, Op]]:
-    """Every (source, op) of the pack, for tests and text."""
-    for faction in pack_of(state).factions:
-        for troop in faction.troops:
-            for op in troop.command:
-                yield f"troop:{troop.id}", op
-        for op in faction.formation.effect:
-            yield f"formation:{faction.id}", op
-        for op in faction.ability.effect:
-            yield f"ability:{faction.id}", op
