@@ -26,6 +26,7 @@ from rules.tooth_and_nail.effects import (
     troop_targets,
 )
 from rules.tooth_and_nail.rules import (
+    ZONE_NAMES,
     Events,
     _ev,
     _name,
@@ -40,8 +41,10 @@ from rules.tooth_and_nail.rules import (
     discard_from_hand,
     end_turn,
     first_recharge,
+    hand_card,
     has_troop_id,
     pack_of,
+    put_into_play,
     recharge_choice,
     recharge_draw,
     recharge_troops,
@@ -52,9 +55,6 @@ from rules.tooth_and_nail.rules import (
     troop_def,
 )
 from rules.tooth_and_nail.state import Frame, State, Step, Troop
-
-ZONE_NAMES = {"command": "Command Zone", "war": "War Zone"}
-
 
 # --------------------------------------------------------------------------- whose decision
 
@@ -110,10 +110,6 @@ def _find(troops: list[Troop], state: State, troop_id: str, drained: bool | None
     return -1
 
 
-def _hand_card(state: State, seat: int, troop_id: str) -> int | None:
-    return next((c for c in state.players[seat].hand if state.cards[c] == troop_id), None)
-
-
 def _troop_id(state: State, troop_id: str) -> str:
     if not has_troop_id(state, troop_id):
         raise IllegalAction("unknown-card", "There is no such card in this game.")
@@ -128,7 +124,7 @@ def check_play(state: State, seat: int, troop_id: str, zone: str) -> None:
     _require_action_step(state)
     if zone not in ZONE_NAMES:
         raise IllegalAction("zone", "Troops go into your Command Zone or your War Zone.")
-    if _hand_card(state, seat, _troop_id(state, troop_id)) is None:
+    if hand_card(state, seat, _troop_id(state, troop_id)) is None:
         raise IllegalAction("not-in-hand", "That Troop isn't in your hand.")
     _spend_ap(state, seat)
     _check_room(state, seat, zone)
@@ -138,24 +134,6 @@ def _check_room(state: State, seat: int, zone: str) -> None:
     limit = state.limits[zone]
     if len(_zone(state.players[seat], zone)) >= limit:
         raise IllegalAction("zone-full", f"Your {ZONE_NAMES[zone]} holds at most {limit} Troops.")
-
-
-def put_into_play(state: State, seat: int, troop_id: str, zone: str, cost: int) -> Events:
-    """A Troop enters play non-drained."""
-    card = _hand_card(state, seat, troop_id)
-    assert card is not None
-    player = state.players[seat]
-    player.hand.remove(card)
-    player.ap -= cost
-    _zone(player, zone).append(Troop(card=card))
-    how = "" if cost else " at no cost"
-    return [
-        _ev(
-            "play",
-            f"{player.name} plays {card_name(state, card)} into their {ZONE_NAMES[zone]}{how}.",
-            seat,
-        )
-    ]
 
 
 def check_command_ability(state: State, seat: int, troop_id: str) -> int:
@@ -188,7 +166,7 @@ def keep_or_remove(state: State, seat: int, card: int) -> Events:
     i = next((k for k, t in enumerate(player.command_zone) if t.card == card), -1)
     if i < 0:
         return []  # the Troop already left the Command Zone during its own ability
-    if _hand_card(state, seat, state.cards[card]) is not None:
+    if hand_card(state, seat, state.cards[card]) is not None:
         state.frames.append(
             Frame(
                 kind="keep",
@@ -222,7 +200,7 @@ def decide_keep(state: State, seat: int, keep: bool) -> Events:
     i = next(k for k, t in enumerate(player.command_zone) if t.card == card)
     if not keep:
         return _remove_used_troop(state, seat, i)
-    copy = _hand_card(state, seat, state.cards[card])
+    copy = hand_card(state, seat, state.cards[card])
     assert copy is not None
     discard_from_hand(state, seat, copy)
     return [
@@ -332,7 +310,7 @@ def boost(state: State, seat: int, troop_id: str) -> Events:
             raise IllegalAction(
                 "boost", "Boost with a card in your hand of the attacking Troop's Troop Type."
             )
-        card = _hand_card(state, seat, troop_id)
+        card = hand_card(state, seat, troop_id)
         assert card is not None
         state.players[seat].hand.remove(card)
         remove_from_game(state, seat, card)

@@ -37,6 +37,7 @@ from rules.tooth_and_nail.rules import (
     Events,
     _ev,
     _name,
+    _troop_index,
     _zone,
     card_def,
     card_faction,
@@ -48,6 +49,7 @@ from rules.tooth_and_nail.rules import (
     draw,
     gain_ap,
     pack_of,
+    put_into_play,
     troop_def,
 )
 from rules.tooth_and_nail.state import Frame, State, Step
@@ -71,8 +73,6 @@ def source_ops(state: State, source: str) -> tuple[Op, ...]:
 def source_faction(state: State, source: str) -> Faction:
     kind, ref = source.split(":", 1)
     if kind == "troop":
-        from rules.tooth_and_nail.rules import _troop_index
-
         return _troop_index(state.pack)[ref][0]
     return pack_of(state).faction(ref)
 
@@ -186,8 +186,6 @@ def deploy_options(state: State, step: Step) -> list[str]:
 
 def deploy(state: State, seat: int, troop_id: str) -> Events:
     """Play a Troop from hand into the War Zone without spending an Action Point."""
-    from rules.tooth_and_nail.actions import put_into_play
-
     return put_into_play(state, seat, troop_id, "war", cost=0)
 
 

@@ -19,9 +19,10 @@ from rules.tooth_and_nail.cards import (
     TroopCard,
     get_pack,
 )
-from rules.tooth_and_nail.state import Frame, Player, State, Step, Troop
+from rules.tooth_and_nail.state import Frame, Player, State, Step, Team, Troop
 
 MAX_AP = 5
+ZONE_NAMES = {"command": "Command Zone", "war": "War Zone"}
 PLAYERS = {"2p": 2, "3p": 3, "alliance": 2, "4p": 4}
 ALLIANCE_FACE_DOWN = 10
 
@@ -87,8 +88,6 @@ def setup_game(variant: str, names_by_seat: list[str], pack: str, rng: random.Ra
     if len(names_by_seat) != n:
         raise IllegalAction("players", f"This variant needs exactly {n} players.")
     team_of = [s % 2 for s in range(n)] if variant == "4p" else list(range(n))
-    from rules.tooth_and_nail.state import Team
-
     players = [Player(seat=s, name=names_by_seat[s], team=team_of[s]) for s in range(n)]
     teams = [
         Team(team=t, seats=[s for s in range(n) if team_of[s] == t]) for t in sorted(set(team_of))
@@ -453,6 +452,28 @@ def remove_from_game(state: State, seat: int, card: int) -> None:
 def discard_from_hand(state: State, seat: int, card: int) -> None:
     state.players[seat].hand.remove(card)
     state.team_of(seat).discard.append(card)
+
+
+def hand_card(state: State, seat: int, troop_id: str) -> int | None:
+    return next((c for c in state.players[seat].hand if state.cards[c] == troop_id), None)
+
+
+def put_into_play(state: State, seat: int, troop_id: str, zone: str, cost: int) -> Events:
+    """A Troop enters play non-drained."""
+    card = hand_card(state, seat, troop_id)
+    assert card is not None
+    player = state.players[seat]
+    player.hand.remove(card)
+    player.ap -= cost
+    _zone(player, zone).append(Troop(card=card))
+    how = "" if cost else " at no cost"
+    return [
+        _ev(
+            "play",
+            f"{player.name} plays {card_name(state, card)} into their {ZONE_NAMES[zone]}{how}.",
+            seat,
+        )
+    ]
 
 
 def _zone(player: Player, zone: str) -> list[Troop]:
