@@ -130,6 +130,8 @@ def _player_view(state: State, p: Player) -> dict[str, Any]:
 
 
 def _prompt(state: State, frame: Frame | None, seat: int | None) -> str:
+    """What the game waits for: for everyone (`seat` None), or addressed to the decider.
+    Frame prompts are phrased for a third person ("their deck") and turned to "your"."""
     names = " or ".join(state.players[s].name for s in sorted(actions.to_act(state)))
     if state.phase == "over":
         return "The game is over."
@@ -137,7 +139,8 @@ def _prompt(state: State, frame: Frame | None, seat: int | None) -> str:
         return f"{names} is taking their Action Step." if seat is None else "Take your actions."
     if seat is None:
         return f"Waiting for {names} to {frame.prompt}."
-    return frame.prompt[:1].upper() + frame.prompt[1:] + "."
+    text = frame.prompt.replace("their ", "your ")
+    return text[:1].upper() + text[1:] + "."
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:

@@ -172,7 +172,7 @@ def keep_or_remove(state: State, seat: int, card: int) -> Events:
                 kind="keep",
                 deciders=[seat],
                 step=Step(kind="keep", actor=seat, card=card),
-                prompt=f"keep {card_name(state, card)}?",
+                prompt=f"decide whether to keep {card_name(state, card)}",
             )
         )
         return []
@@ -254,6 +254,10 @@ def attack_targets(state: State, seat: int) -> list[int]:
 def _target(state: State, seat: int, target: str | None) -> int:
     targets = attack_targets(state, seat)
     if state.variant != "3p":
+        if target is not None:
+            raise IllegalAction(
+                "target", "Attacks hit the opposing deck: there is no target to name."
+            )
         return targets[0]
     if target is None or not target.isdigit() or int(target) not in targets:
         raise IllegalAction("target", "Choose an opponent who is still in the game to attack.")
@@ -284,7 +288,12 @@ def non_formation_attack(state: State, seat: int, troop_id: str, target: str | N
     step = Step(kind="attack", actor=seat, victims=[victim], card=troop.card, amount=d.strength)
     if boost_options(state, seat, troop.card):
         state.frames.append(
-            Frame(kind="boost", deciders=[seat], step=step, prompt=f"Boost {d.name}'s attack?")
+            Frame(
+                kind="boost",
+                deciders=[seat],
+                step=step,
+                prompt=f"decide whether to Boost {d.name}'s attack",
+            )
         )
         return events
     return events + deal_damage(state, victim, d.strength)
@@ -437,7 +446,7 @@ def _open_recharge_pick(state: State, step: Step) -> Events:
             kind="recharge",
             deciders=[step.actor],
             remaining={"n": step.amount},
-            prompt="for each Command Zone Troop, draw a card or gain an AP",
+            prompt="draw a card or gain an AP for each Command Zone Troop",
         )
     )
     return []
@@ -565,6 +574,12 @@ def check(state: State, seat: int, action: Action) -> None:
 
 
 def _check_choice(state: State, seat: int, action: Action, frame: Frame) -> None:
+    if (
+        action.kind == frame.kind == "faction"
+        and action.args[:1]
+        and (action.args[0] in taken_factions(state))
+    ):
+        raise IllegalAction("faction-taken", "That faction has already been chosen.")
     if action.kind != frame.kind or action not in set(_frame_candidates(state, seat, frame)):
         raise IllegalAction("not-an-option", "That isn't one of the choices open to you now.")
 

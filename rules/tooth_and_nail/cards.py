@@ -252,8 +252,19 @@ def parse_pack(text: str, origin: str = "pack") -> Pack:
     try:
         return Pack.model_validate(raw)
     except ValidationError as exc:
-        lines = [f"{origin}: {exc.error_count()} problem(s)"]
-        for err in exc.errors():
+        errors = exc.errors()
+        # An invalid card also makes its list look too short; report the card only.
+        locs = [e["loc"] for e in errors]
+        errors = [
+            e
+            for e in errors
+            if not (
+                e["type"] == "too_short"
+                and any(len(o) > len(e["loc"]) and o[: len(e["loc"])] == e["loc"] for o in locs)
+            )
+        ]
+        lines = [f"{origin}: {len(errors)} problem(s)"]
+        for err in errors:
             lines.append(f"- {_where(raw, err['loc'])}: {err['msg']}")
         raise PackError("\n".join(lines)) from exc
 

@@ -289,7 +289,7 @@ def run_op(state: State, step: Step, rng: random.Random) -> Events:
                     kind="discard",
                     deciders=victims,
                     remaining={str(v): min(n, len(state.players[v].hand)) for v in victims},
-                    prompt=f"discard {n} card{'s' if n > 1 else ''} of your choice",
+                    prompt=f"discard {n} card{'s' if n > 1 else ''} of their choice",
                 )
             )
             return []
@@ -309,7 +309,12 @@ def run_op(state: State, step: Step, rng: random.Random) -> Events:
             if len(targets) == 1:
                 return apply_troop_op(state, step, *next(iter(targets.values())))
             state.frames.append(
-                Frame(kind="target", deciders=[actor], step=step, prompt="choose a Troop")
+                Frame(
+                    kind="target",
+                    deciders=[actor],
+                    step=step,
+                    prompt=f"choose a Troop for {source_label(state, step.source)}",
+                )
             )
             return []
         case Deploy():
@@ -333,7 +338,7 @@ def run_op(state: State, step: Step, rng: random.Random) -> Events:
                     kind="search",
                     deciders=[actor],
                     step=step,
-                    prompt="choose a Troop from your deck",
+                    prompt="choose a Troop from their deck",
                 )
             )
             return []
@@ -380,7 +385,7 @@ def _ask_opponent(state: State, step: Step, victims: list[int]) -> Events:
             kind="opponent",
             deciders=[step.actor],
             step=step.model_copy(update={"victims": victims}),
-            prompt="choose an opposing player",
+            prompt=f"choose an opposing player for {source_label(state, step.source)}",
         )
     )
     return []

@@ -266,12 +266,14 @@ def begin_turn(state: State) -> Events:
 
 def first_recharge(state: State, seat: int) -> Events:
     """A player's first Recharge Step: draw 5 cards and gain 3 Action Points."""
-    return draw(state, seat, 5) + gain_ap(state, seat, 3)
+    events = draw(state, seat, 5)
+    return events if state.phase == "over" else events + gain_ap(state, seat, 3)
 
 
 def recharge_draw(state: State, seat: int) -> Events:
     """Recharge: draw 1 card and gain 1 Action Point."""
-    return draw(state, seat, 1) + gain_ap(state, seat, 1)
+    events = draw(state, seat, 1)
+    return events if state.phase == "over" else events + gain_ap(state, seat, 1)
 
 
 def recharge_choice(state: State, seat: int, choice: str) -> Events:
