@@ -401,27 +401,37 @@ def formation_attack(
 
 
 def run(state: State, rng: random.Random) -> Events:
-    """Resolve queued steps until a decision is needed or the queue is empty.
+    """Resolve queued steps until a decision is needed or nothing is left to resolve.
 
-    An Alpha player eliminated mid-turn (3 players) ends their turn at once.
+    An Alpha player eliminated mid-turn (3 players) ends their turn at once, and
+    so does one who can do nothing but end it ("once the Alpha player has
+    completed all of the Actions he is able to... his turn ends").
     """
     events: Events = []
     while True:
         alpha = state.alpha
         if (
             alpha is not None
+            and state.phase in ("recharge", "action")
             and state.players[alpha].eliminated
-            and state.phase
-            in (
-                "recharge",
-                "action",
-            )
         ):
             events += advance_turn(state)
-        if not state.queue or state.frames or state.phase == "over":
+            continue
+        if state.phase == "over" or state.frames:
             return events
-        step = state.queue.pop(0)
-        events += STEPS[step.kind](state, step, rng)
+        if state.queue:
+            step = state.queue.pop(0)
+            events += STEPS[step.kind](state, step, rng)
+        elif alpha is not None and _nothing_left_to_do(state, alpha):
+            events += end_turn(state, alpha, forced=True)
+        else:
+            return events
+
+
+def _nothing_left_to_do(state: State, seat: int) -> bool:
+    if state.phase != "action":
+        return False
+    return [a.kind for a in legal_actions(state, seat)] == ["end"]
 
 
 def _action_step(state: State, step: Step, rng: random.Random) -> Events:

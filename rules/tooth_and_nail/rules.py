@@ -318,17 +318,13 @@ def recharge_war_troop(state: State, seat: int, troop_id: str) -> Events:
     raise IllegalAction("not-drained", "You have no drained Troop of that name in your War Zone.")
 
 
-def end_turn(state: State, seat: int) -> Events:
-    """The Alpha player returns unused Action Points; the next player becomes Alpha."""
+def end_turn(state: State, seat: int, forced: bool = False) -> Events:
+    """The Alpha player returns unused Action Points; the next player becomes Alpha.
+    `forced`: the turn ends because nothing is left that the player could do."""
     player = state.players[seat]
-    events = [
-        _ev(
-            "end",
-            f"{player.name} ends their turn"
-            + (f", returning {player.ap} unused AP." if player.ap else "."),
-            seat,
-        )
-    ]
+    returning = f", returning {player.ap} unused AP" if player.ap else ""
+    why = " with nothing left to do" if forced else ""
+    events = [_ev("end", f"{player.name} ends their turn{why}{returning}.", seat)]
     player.ap = 0
     if not player.eliminated:
         player.turns_taken += 1

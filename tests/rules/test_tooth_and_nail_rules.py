@@ -473,13 +473,26 @@ def test_playing_a_troop_needs_an_action_point():
     """
     state = drafted("2p")
     set_hand(state, JEB, "thunderfoot", "thunderfoot", "thunderfoot", "thunderfoot")
+    field(state, JEB, "command", "icewind-captain")  # a 0 AP ability keeps the turn open
     state = play(state, "play|thunderfoot|war", "play|thunderfoot|war", "play|thunderfoot|war")
     assert state.players[JEB].ap == 0
     for zone in ("command", "war"):
         error = refused(state, f"play|thunderfoot|{zone}")
         assert error.code == "no-ap"
         assert error.message == "You have no Action Point left this turn."
-    assert keys(state, JEB) == ["end"]
+    assert keys(state, JEB) == ["ability|icewind-captain", "end"]
+
+
+def test_the_turn_ends_once_the_alpha_player_can_do_nothing_else():
+    """Ending the Turn: "Once the Alpha player has completed all of the Actions he is able
+    to, or wishes to, his turn ends" — with no AP and nothing free to use, it ends by itself."""
+    state = drafted("2p")
+    set_hand(state, JEB, "thunderfoot", "thunderfoot", "thunderfoot", "thunderfoot")
+    state = play(state, "play|thunderfoot|war", "play|thunderfoot|war")
+    assert state.alpha == JEB
+    state, events = act(state, "play|thunderfoot|war")
+    assert "Jeb ends their turn with nothing left to do." in [e.text for e in events]
+    assert state.alpha == JUSTIN and state.players[JEB].ap == 0
 
 
 def test_command_ability_hank_red_claw_elder_example_no_copy_in_hand_removes_it():
@@ -527,6 +540,7 @@ def test_command_abilities_are_performed_one_at_a_time_and_all_may_be_used():
     set_hand(state, JEB)
     field(state, JEB, "command", "red-claw-elder")
     field(state, JEB, "command", "icewind-captain")
+    field(state, JEB, "war", "thunderfoot")  # an attack left keeps the turn open
     field(state, JUSTIN, "war", "gizzard-seer", drained=True)
     field(state, JUSTIN, "war", "marrowpick-scout", drained=True)
     state, _ = act(state, "ability|red-claw-elder")
@@ -726,7 +740,7 @@ def test_damage_moves_top_cards_of_the_deck_onto_the_discard_pile_in_order():
     player's deck to his discard pile" — one card at a time, the pile's order kept."""
     state = drafted("2p")
     field(state, JEB, "war", "thunderfoot")
-    set_hand(state, JEB)
+    set_hand(state, JEB, "icewind-captain")  # Tech: no Boost, but a play keeps the turn open
     below = to_discard(state, JUSTIN, "gizzard-seer", "hollowcry-matron")
     top = stack(state, JUSTIN, "marrowpick-scout", "tin-talon-scrapper", "ash-feather-augur")
     rest = list(state.teams[JUSTIN].deck[:-3])
@@ -838,6 +852,7 @@ def _three_player_with_justin_out() -> State:
     state = drafted("3p")
     set_hand(state, JEB)
     field(state, JEB, "war", "thunderfoot")
+    field(state, JEB, "war", "thunderfoot")  # a second attack keeps Jeb's turn open
     set_hand(state, JUSTIN, "gizzard-seer", "marrowpick-scout", "rattlequill-harrier")
     trim_deck(state, JUSTIN, 2)
     state, events = act(state, f"attack|thunderfoot|{JUSTIN}")
@@ -855,7 +870,10 @@ def test_3p_a_player_with_an_empty_deck_is_eliminated_and_the_game_goes_on():
     assert GAME.to_act(state) == {JEB}
     # Justin is no longer an opponent to attack.
     field(state, JEB, "war", "icewind-captain")
-    assert [k for k in keys(state, JEB) if k.startswith("attack")] == ["attack|icewind-captain|2"]
+    assert [k for k in keys(state, JEB) if k.startswith("attack")] == [
+        "attack|icewind-captain|2",
+        "attack|thunderfoot|2",
+    ]
 
 
 def test_3p_eliminated_player_takes_revenge_on_what_would_be_his_next_turn():
@@ -875,7 +893,7 @@ def test_3p_eliminated_player_takes_revenge_on_what_would_be_his_next_turn():
     assert state.alpha == SCOUT and state.phase == "action"
     alphas = []
     for _ in range(4):
-        state = play(state, "end")
+        state, _ = settle(play(state, "end"))
         alphas.append(state.alpha)
     assert alphas == [JEB, SCOUT, JEB, SCOUT]
 
@@ -963,7 +981,7 @@ def test_3p_an_attack_hits_the_opponent_of_the_attackers_choice():
     the one the Alpha player attacks."""
     state = drafted("3p")
     field(state, JEB, "war", "thunderfoot")
-    set_hand(state, JEB)
+    set_hand(state, JEB, "icewind-captain")  # Tech: no Boost, but a play keeps the turn open
     assert [k for k in keys(state, JEB) if k.startswith("attack")] == [
         "attack|thunderfoot|1",
         "attack|thunderfoot|2",
@@ -1002,7 +1020,7 @@ def test_4p_teammates_share_deck_and_discard_but_not_zones_or_turns():
     assert len(state.teams[0].deck) == deck - 5  # ...drawn from the deck Jeb drew from
     assert state.players[JOHN].war_zone == [] and len(state.players[JEB].war_zone) == 1
     field(state, JOHN, "war", "icewind-captain")
-    set_hand(state, JOHN)  # nothing to Boost with
+    set_hand(state, JOHN, "thunderfoot")  # Arcane: nothing to Boost with, a play still open
     # Damage to either opponent lands on the one shared deck and discard pile.
     before = len(state.teams[1].deck)
     state, _ = act(state, "attack|icewind-captain")
