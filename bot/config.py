@@ -1,0 +1,22 @@
+"""Settings, read from the environment or a `.env` file."""
+
+from __future__ import annotations
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """What the process needs to run.
+
+    `DISCORD_TOKEN` is the bot token; `ARBITER_DB` the SQLite file; `ARBITER_GUILD`
+    (optional) a server id to sync the slash commands to, for development.
+    """
+
+    # env_ignore_empty: a blank line such as `ARBITER_GUILD=` (as in .env.example) means unset.
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
+
+    discord_token: str | None = None
+    arbiter_db: str = "arbiter.db"
+    arbiter_guild: int | None = None

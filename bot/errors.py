@@ -1,0 +1,91 @@
+"""Refusals a player caused. Each carries the sentence the player reads.
+
+The rules' own refusals arrive as `rules.core.IllegalAction`; `bot.replies`
+turns both kinds into ephemeral replies in one place.
+"""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """Base of every refusal meant for the player; `message` is shown as is."""
+
+    default = "That can't be done right now."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default
+        super().__init__(self.message)
+
+
+class NoMatchHere(UserError):
+    default = "There is no open match in this channel. Start one with `/match new`."
+
+
+class MatchNotFound(UserError):
+    default = "That match no longer exists."
+
+
+class ChannelHasMatch(UserError):
+    default = (
+        "This channel already has an open match. Finish or cancel it first, "
+        "or start a new one in another channel or thread."
+    )
+
+
+class UnknownGame(UserError):
+    default = "I don't know that game."
+
+
+class UnknownVariant(UserError):
+    default = "That game has no such variant."
+
+
+class NotInMatch(UserError):
+    default = "You are not playing in this match."
+
+
+class AlreadyJoined(UserError):
+    default = "You are already in this lobby."
+
+
+class LobbyFull(UserError):
+    default = "This lobby is full."
+
+
+class NotLobby(UserError):
+    default = "This match has already started."
+
+
+class NotActive(UserError):
+    default = "This match is not in play."
+
+
+class NotHost(UserError):
+    default = "Only the host (the first player seated) can do that."
+
+
+class WrongPlayerCount(UserError):
+    default = "This variant can't start with that many players."
+
+
+class NotYourTurn(UserError):
+    default = "It is not your decision right now."
+
+
+class UnknownAction(UserError):
+    default = "That isn't one of your options right now. Pick one from `/hand` or `/play`."
+
+
+class StaleChoice(UserError):
+    default = "The match moved on since that menu was shown, so nothing happened. Choose again."
+
+
+class StateChanged(UserError):
+    default = "The match changed while your action was being saved, so nothing happened. Try again."
+
+
+class DMsClosed(UserError):
+    default = (
+        "I can't send you direct messages (your DMs are closed for this server). "
+        "Nothing changed; use `/hand` here instead."
+    )
