@@ -1,0 +1,442 @@
+"""The match service: the only path from Discord to the rules.
+
+Every operation loads the match from the store, asks the game, and commits
+before it returns, so a reply built from its result never announces
+something that was not saved. One writer per match: a per-match lock in this
+process, and a version check in the store's UPDATE for anything beyond it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, NoReturn
+
+from pydantic import BaseModel, TypeAdapter
+
+from bot import errors
+from bot.store import ChannelBusy, MatchRow, SeatRow, Store
+from rules.core import Action, Event, Game, IllegalAction, Outcome, SeatSpec, VariantInfo, rng_for
+from rules.registry import GAMES
+
+log = logging.getLogger(__name__)
+
+CONCEDE = "concede"
+MAX_SEED = 2**53 - 1  # the largest integer a Discord option carries
+RECENT_ACTIONS = 6
+RULES_VERSION = metadata.version("arbiter")  # the release whose rules dealt and refereed a match
+
+_EVENTS = TypeAdapter(list[Event])
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action as a menu shows it."""
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A match as anyone may see it: its row, its seats and the public view."""
+
+    match: MatchRow
+    seats: list[SeatRow]
+    game: Game
+    view: dict[str, Any] | None
+    to_act: tuple[int, ...]
+    outcome: Outcome | None
+
+    @property
+    def variant(self) -> VariantInfo:
+        """The variant being played."""
+        return self.game.variants[self.match.variant]
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        """The seat a user holds, if any."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def user_of(self, seat: int) -> SeatRow:
+        """The row of a seat."""
+        return next(s for s in self.seats if s.seat == seat)
+
+    @property
+    def host(self) -> SeatRow | None:
+        """Seat 0 hosts the lobby: it starts or cancels it."""
+        return self.seats[0] if self.seats else None
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """An accepted, committed action and what it led to."""
+
+    table: Table
+    seat: int
+    label: str
+    events: list[Event]
+
+    def private_lines(self) -> list[str]:
+        """What the acting seat reads of the events (its private versions where it has them)."""
+        return [e.text_for(self.seat) for e in self.events if str(self.seat) in e.private]
+
+
+@dataclass(frozen=True)
+class PrivateView:
+    """What one seated player may see, and the decisions open to them."""
+
+    table: Table
+    seat: int
+    view: dict[str, Any]
+    choices: list[Choice]
+    recent: list[str]
+
+
+class MatchService:
+    """Lobbies, moves, views and replays, for every game in `games`."""
+
+    def __init__(self, store: Store, games: Mapping[str, Game] | None = None) -> None:
+        self.store = store
+        self.games: Mapping[str, Game] = GAMES if games is None else games
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    # ---------------------------------------------------------------- helpers
+
+    def game(self, game_id: str) -> Game:
+        """The game with this id."""
+        try:
+            return self.games[game_id]
+        except KeyError:
+            raise errors.UnknownGame(f"I don't know a game called `{game_id}`.") from None
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[match_id] = lock
+        return lock
+
+    async def get(self, match_id: int) -> MatchRow:
+        """The match with this id."""
+        match = await self.store.get_match(match_id)
+        if match is None:
+            raise errors.MatchNotFound()
+        return match
+
+    async def open_match(self, channel_id: int) -> MatchRow:
+        """The lobby or active match of a channel or thread."""
+        match = await self.store.open_match_in(channel_id)
+        if match is None:
+            raise errors.NoMatchHere()
+        return match
+
+    def _state(self, game: Game, match: MatchRow) -> BaseModel:
+        assert match.snapshot is not None, "a started match always has a snapshot"
+        return game.state_model.model_validate_json(match.snapshot)
+
+    def _table(
+        self, match: MatchRow, seats: list[SeatRow], state: BaseModel | None = None
+    ) -> Table:
+        game = self.game(match.game)
+        if state is None and match.snapshot is not None:
+            state = self._state(game, match)
+        if state is None:
+            return Table(match, seats, game, None, (), None)
+        return Table(
+            match=match,
+            seats=seats,
+            game=game,
+            view=game.view(state, None),
+            to_act=tuple(sorted(game.to_act(state))),
+            outcome=game.outcome(state),
+        )
+
+    async def table(self, match_id: int) -> Table:
+        """The match with its seats and public view."""
+        match = await self.get(match_id)
+        return self._table(match, await self.store.seats(match_id))
+
+    # ---------------------------------------------------------------- lobbies
+
+    async def new_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        game: str,
+        variant: str | None = None,
+        seed: int | None = None,
+    ) -> Table:
+        """Open a lobby in a channel, with its creator in the first seat."""
+        rules = self.game(game)
+        variant = variant or next(iter(rules.variants))
+        if variant not in rules.variants:
+            known = ", ".join(f"`{v}`" for v in rules.variants)
+            raise errors.UnknownVariant(f"{rules.name} has no variant `{variant}` (try {known}).")
+        if seed is None:
+            seed = secrets.randbelow(MAX_SEED + 1)
+        try:
+            match = await self.store.create_match(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=rules.id,
+                variant=variant,
+                seed=seed,
+                rules_version=RULES_VERSION,
+                created_by=user_id,
+                host_name=name,
+            )
+        except ChannelBusy:
+            raise errors.ChannelHasMatch() from None
+        log.info("match %s: lobby for %s/%s in channel %s", match.id, game, variant, channel_id)
+        return self._table(match, await self.store.seats(match.id))
+
+    async def join(self, match_id: int, user_id: int, name: str) -> Table:
+        """Take the next free seat of a lobby."""
+        async with self._lock(match_id):
+            table = await self.table(match_id)
+            if table.match.status != "lobby":
+                raise errors.NotLobby()
+            if table.seat_of(user_id) is not None:
+                raise errors.AlreadyJoined()
+            most = table.variant.max_players
+            if not await self.store.add_seat(match_id, user_id, name, max_seats=most):
+                raise errors.LobbyFull(f"This lobby is full ({most} players).")
+            return await self.table(match_id)
+
+    async def leave(self, match_id: int, user_id: int) -> Table:
+        """Give up a lobby seat; the lobby closes when its last player leaves."""
+        async with self._lock(match_id):
+            table = await self.table(match_id)
+            if table.seat_of(user_id) is None:
+                raise errors.NotInMatch("You are not in this lobby.")
+            if table.match.status != "lobby":
+                raise errors.NotLobby("The match has started: use `/match concede` to give up.")
+            await self.store.remove_seat(match_id, user_id)
+            table = await self.table(match_id)
+            if not table.seats:
+                await self.store.set_status(match_id, "cancelled", only_from="lobby")
+                table = await self.table(match_id)
+            return table
+
+    async def cancel(self, match_id: int, user_id: int, *, moderator: bool = False) -> Table:
+        """Close a lobby (its host), or any open match (a moderator)."""
+        async with self._lock(match_id):
+            table = await self.table(match_id)
+            status = table.match.status
+            if status not in ("lobby", "active"):
+                raise errors.NotActive("This match is already over.")
+            if not moderator:
+                if status != "lobby":
+                    raise errors.NotLobby("The match has started: use `/match concede` to give up.")
+                if table.host is None or table.host.user_id != user_id:
+                    raise errors.NotHost("Only the host (the first player seated) can cancel.")
+            await self.store.set_status(match_id, "cancelled", only_from=status)
+            log.info("match %s: cancelled by %s", match_id, user_id)
+            return await self.table(match_id)
+
+    async def start(self, match_id: int, user_id: int) -> Table:
+        """Deal: seats in join order, set up by the game from the match seed."""
+        async with self._lock(match_id):
+            table = await self.table(match_id)
+            if table.match.status != "lobby":
+                raise errors.NotLobby()
+            if table.host is None or table.host.user_id != user_id:
+                raise errors.NotHost("Only the host (the first player seated) can start.")
+            info = table.variant
+            count = len(table.seats)
+            if not info.min_players <= count <= info.max_players:
+                wanted = (
+                    f"{info.min_players}"
+                    if info.min_players == info.max_players
+                    else f"{info.min_players} to {info.max_players}"
+                )
+                raise errors.WrongPlayerCount(
+                    f"{info.name} needs {wanted} players; the lobby has {count}."
+                )
+            game = table.game
+            specs = [SeatSpec(seat=s.seat, name=s.name) for s in table.seats]
+            state = game.setup(info.id, specs, dict(table.match.options), table.match.seed)
+            teams = {s.seat: game.team_of(state, s.seat) for s in table.seats}
+            if not await self.store.start_match(
+                match_id, snapshot=state.model_dump_json(), teams=teams
+            ):
+                raise errors.StateChanged()
+            log.info("match %s: started with %d players", match_id, count)
+            return self._table(await self.get(match_id), await self.store.seats(match_id), state)
+
+    # ------------------------------------------------------------------ play
+
+    async def act(
+        self, match_id: int, user_id: int, key: str, *, version: int | None = None
+    ) -> ActResult:
+        """Apply one of the caller's legal actions, committed before this returns.
+
+        `version` is the match version the caller chose from (a menu); when the
+        match has moved on since, nothing is applied and StaleChoice is raised.
+        """
+        async with self._lock(match_id):
+            match, seats, seat, state = await self._seated(match_id, user_id)
+            if version is not None and version != match.version:
+                raise errors.StaleChoice()
+            game = self.game(match.game)
+            to_act = game.to_act(state)
+            if seat.seat not in to_act:
+                raise errors.NotYourTurn(self._waiting_for(seats, to_act))
+            legal = {a.key: a for a in game.legal_actions(state, seat.seat)}
+            action = legal.get(key)
+            if action is None:
+                self._refuse(game, state, seat.seat, key, match)
+            label = game.describe(action, state)
+            seq = match.version + 1
+            new_state, events = game.apply(state, seat.seat, action, rng_for(match.seed, seq))
+            return await self._commit(match, seats, seat, action, label, new_state, events)
+
+    async def concede(self, match_id: int, user_id: int) -> ActResult:
+        """Give up at any moment of an active match (logged like any action)."""
+        async with self._lock(match_id):
+            match, seats, seat, state = await self._seated(match_id, user_id)
+            game = self.game(match.game)
+            action = Action(kind=CONCEDE)
+            new_state, events = game.concede(state, seat.seat)
+            label = f"{seat.name} concedes"
+            return await self._commit(match, seats, seat, action, label, new_state, events)
+
+    async def _seated(
+        self, match_id: int, user_id: int
+    ) -> tuple[MatchRow, list[SeatRow], SeatRow, BaseModel]:
+        match = await self.get(match_id)
+        seats = await self.store.seats(match_id)
+        seat = next((s for s in seats if s.user_id == user_id), None)
+        if seat is None:
+            raise errors.NotInMatch()
+        if match.status == "lobby":
+            raise errors.NotActive("The match hasn't started yet.")
+        if match.status != "active":
+            raise errors.NotActive("This match is over.")
+        return match, seats, seat, self._state(self.game(match.game), match)
+
+    def _refuse(
+        self, game: Game, state: BaseModel, seat: int, key: str, match: MatchRow
+    ) -> NoReturn:
+        """Explain why `key` is not legal: the rules' own sentence when they have one."""
+        action = Action.from_key(key)
+        try:
+            game.apply(state, seat, action, rng_for(match.seed, match.version + 1))
+        except IllegalAction:
+            raise
+        except Exception:
+            log.debug("match %s: unparseable action key %r", match.id, key, exc_info=True)
+        raise errors.UnknownAction()
+
+    @staticmethod
+    def _waiting_for(seats: list[SeatRow], to_act: set[int]) -> str:
+        names = [s.name for s in seats if s.seat in to_act]
+        if not names:
+            return "It is not your decision right now."
+        return f"It is not your decision: waiting for {' and '.join(names)}."
+
+    async def _commit(
+        self,
+        match: MatchRow,
+        seats: list[SeatRow],
+        seat: SeatRow,
+        action: Action,
+        label: str,
+        state: BaseModel,
+        events: list[Event],
+    ) -> ActResult:
+        game = self.game(match.game)
+        finished = game.outcome(state) is not None
+        saved = await self.store.append_action(
+            match.id,
+            expected_version=match.version,
+            seat=seat.seat,
+            user_id=seat.user_id,
+            action=action.model_dump_json(),
+            events=_EVENTS.dump_json(events).decode(),
+            snapshot=state.model_dump_json(),
+            status="finished" if finished else "active",
+        )
+        if not saved:
+            raise errors.StateChanged()
+        if finished:
+            log.info("match %s: finished at action %d", match.id, match.version + 1)
+        table = self._table(await self.get(match.id), seats, state)
+        return ActResult(table=table, seat=seat.seat, label=label, events=events)
+
+    # ----------------------------------------------------------------- views
+
+    async def view(self, match_id: int, user_id: int) -> PrivateView:
+        """The caller's private view, their legal actions and their recent private lines."""
+        match = await self.get(match_id)
+        seats = await self.store.seats(match_id)
+        seat = next((s for s in seats if s.user_id == user_id), None)
+        if seat is None:
+            raise errors.NotInMatch()
+        if match.snapshot is None:
+            raise errors.NotActive("The match hasn't started yet.")
+        game = self.game(match.game)
+        state = self._state(game, match)
+        table = self._table(match, seats, state)
+        choices = (
+            [Choice(a.key, game.describe(a, state)) for a in game.legal_actions(state, seat.seat)]
+            if match.status == "active"
+            else []
+        )
+        recent = []
+        for row in await self.store.actions(match_id, last=RECENT_ACTIONS):
+            recent.extend(e.text_for(seat.seat) for e in _EVENTS.validate_json(row.events))
+        return PrivateView(table, seat.seat, game.view(state, seat.seat), choices, recent)
+
+    async def choices(self, channel_id: int, user_id: int) -> list[Choice]:
+        """The caller's legal actions in a channel's match; empty when none is theirs."""
+        match = await self.store.open_match_in(channel_id)
+        if match is None or match.status != "active":
+            return []
+        seats = await self.store.seats(match.id)
+        seat = next((s for s in seats if s.user_id == user_id), None)
+        if seat is None:
+            return []
+        game = self.game(match.game)
+        state = self._state(game, match)
+        actions = game.legal_actions(state, seat.seat)
+        return [Choice(a.key, game.describe(a, state)) for a in actions]
+
+    async def set_board_message(self, match_id: int, message_id: int | None) -> None:
+        """Remember the message that shows the match."""
+        await self.store.set_board_message(match_id, message_id)
+
+    # ---------------------------------------------------------------- replay
+
+    async def replay(self, match_id: int) -> BaseModel:
+        """The state rebuilt from the seed and the action log alone."""
+        match = await self.get(match_id)
+        if match.snapshot is None:
+            raise errors.NotActive("The match hasn't started yet.")
+        game = self.game(match.game)
+        seats = await self.store.seats(match_id)
+        specs = [SeatSpec(seat=s.seat, name=s.name) for s in seats]
+        state = game.setup(match.variant, specs, dict(match.options), match.seed)
+        for row in await self.store.actions(match_id):
+            action = Action.model_validate_json(row.action)
+            if action.kind == CONCEDE:
+                state, _ = game.concede(state, row.seat)
+            else:
+                state, _ = game.apply(state, row.seat, action, rng_for(match.seed, row.seq))
+        return state
+
+    async def verify(self, match_id: int) -> bool:
+        """Whether replaying the log gives exactly the saved snapshot."""
+        match = await self.get(match_id)
+        if match.snapshot is None:
+            return True
+        replayed = await self.replay(match_id)
+        return replayed == self._state(self.game(match.game), match)
