@@ -1,0 +1,81 @@
+"""The bot: `create_bot()` returns it configured and unstarted.
+
+Start-up (`setup_hook`) opens the store and applies its migrations, loads the
+cogs, registers the persistent components (so buttons on old messages work
+after a restart) and syncs the slash commands, to one server when
+`ARBITER_GUILD` is set. `close()` also closes the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.matches import MatchService
+from bot.replies import ArbiterTree
+from bot.store import Store
+from bot.ui import PERSISTENT_ITEMS, Publisher
+from cogs.help import HelpCog
+from cogs.lobby import MatchCog
+from cogs.play import PlayCog
+from rules.core import Game
+
+
+class ArbiterBot(commands.Bot):
+    """A Discord referee. Only the `guilds` intent: it reads no messages."""
+
+    def __init__(self, settings: Settings, games: Mapping[str, Game] | None = None) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=ArbiterTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self._games = games
+        self._store: Store | None = None
+        self._matches: MatchService | None = None
+        self.publisher = Publisher(self)
+
+    @property
+    def matches(self) -> MatchService:
+        """The match service (available once the bot has started)."""
+        if self._matches is None:
+            raise RuntimeError("the bot has not started: its match service is not open yet")
+        return self._matches
+
+    async def setup_hook(self) -> None:
+        """Open the store, load the cogs, register persistent components, sync commands."""
+        self._store = await Store.open(self.settings.arbiter_db)
+        self._matches = MatchService(self._store, self._games)
+        for cog in (MatchCog(self), PlayCog(self), HelpCog(self)):
+            await self.add_cog(cog)
+        self.add_dynamic_items(*PERSISTENT_ITEMS)
+        if self.settings.arbiter_guild is not None:
+            guild = discord.Object(self.settings.arbiter_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        """Disconnect, then close the database."""
+        try:
+            await super().close()
+        finally:
+            store, self._store, self._matches = self._store, None, None
+            if store is not None:
+                await store.close()
+
+
+def create_bot(
+    settings: Settings | None = None, *, games: Mapping[str, Game] | None = None
+) -> ArbiterBot:
+    """The configured, unstarted bot. `games` defaults to every game in `rules.registry`."""
+    return ArbiterBot(settings or Settings(), games)

@@ -1,0 +1,91 @@
+"""How any game's views become embed fields, and the base every game's renderer extends.
+
+A renderer reads the JSON-able views the rules produce; it never sees a state.
+The generic one relies only on the common keys (`prompt`, `players` with
+`name`, a seat view's `hand` and `decision`) and shows other simple values
+as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+FIELD_LIMIT = 1024
+
+
+@dataclass(frozen=True)
+class Field:
+    """One embed field."""
+
+    name: str
+    value: str
+    inline: bool = False
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def chunked_fields(title: str, lines: list[str], *, empty: str = "—") -> list[Field]:
+    """Lines packed into as few fields as fit (continuations titled '… (cont.)')."""
+    if not lines:
+        return [Field(title, empty)]
+    fields: list[Field] = []
+    current: list[str] = []
+    size = 0
+    for line in (clip(line, FIELD_LIMIT) for line in lines):
+        if current and size + len(line) + 1 > FIELD_LIMIT:
+            fields.append(Field(title if not fields else f"{title} (cont.)", "\n".join(current)))
+            current, size = [], 0
+        current.append(line)
+        size += len(line) + 1
+    fields.append(Field(title if not fields else f"{title} (cont.)", "\n".join(current)))
+    return fields
+
+
+def _scalar(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float | str):
+        return str(value)
+    return None
+
+
+class Renderer:
+    """Turns views into embed fields. Subclass per game for a richer board."""
+
+    hidden_player_keys: frozenset[str] = frozenset({"seat", "name"})
+    legend: str = ""
+
+    def board_fields(self, view: dict[str, Any], to_act: tuple[int, ...]) -> list[Field]:
+        """The public board: one field per player with their simple values."""
+        fields = []
+        for player in view.get("players", []):
+            if not isinstance(player, dict):
+                continue
+            marker = "▶ " if player.get("seat") in to_act else ""
+            parts = []
+            for key, value in player.items():
+                text = _scalar(value)
+                if key in self.hidden_player_keys or text is None:
+                    continue
+                parts.append(f"{key.replace('_', ' ')}: {text}")
+            name = f"{marker}{player.get('name', 'Seat ' + str(player.get('seat')))}"
+            fields.append(Field(clip(name, 256), clip(" · ".join(parts) or "—", FIELD_LIMIT)))
+        return fields
+
+    def card_line(self, card: dict[str, Any]) -> str:
+        """One card of a hand."""
+        name = str(card.get("name", "?"))
+        text = card.get("text")
+        return f"**{name}** — {text}" if text else f"**{name}**"
+
+    def private_fields(self, view: dict[str, Any]) -> list[Field]:
+        """A seat's own view: their hand, card by card."""
+        hand = view.get("hand")
+        if not isinstance(hand, list):
+            return []
+        lines = [self.card_line(c) if isinstance(c, dict) else str(c) for c in hand]
+        return chunked_fields(f"Your hand ({len(hand)})", lines, empty="(empty)")

@@ -1,0 +1,89 @@
+"""Where errors become replies: one place maps every refusal to an ephemeral sentence.
+
+Player-caused refusals (`bot.errors.UserError`, the rules' `IllegalAction`)
+are told to the player as they are. Anything else is a fault of ours: the
+player gets an apology with a short reference, and the traceback goes to the
+log under that reference.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from rules.core import IllegalAction
+
+log = logging.getLogger(__name__)
+
+
+def refusal(error: BaseException) -> str | None:
+    """The sentence for a player-caused error, or None for a fault of ours."""
+    if isinstance(error, UserError | IllegalAction):
+        return error.message
+    return None
+
+
+def apology(reference: str) -> str:
+    """What a player reads when something broke on our side."""
+    return (
+        "Sorry, something went wrong on my side. If it keeps happening, tell the server's "
+        f"moderators and quote reference `{reference}`."
+    )
+
+
+def _where(interaction: discord.Interaction) -> str:
+    data = interaction.data or {}
+    what = data.get("name") or data.get("custom_id") or interaction.type.name
+    return f"{what} by user {interaction.user.id} in channel {interaction.channel_id}"
+
+
+async def tell(interaction: discord.Interaction, message: str) -> None:
+    """An ephemeral message to the person who interacted, answered or not yet."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not reply to %s", _where(interaction), exc_info=True)
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """Reply to an error: the refusal's sentence, or an apology with a logged reference."""
+    message = refusal(error)
+    if message is None:
+        reference = secrets.token_hex(3)
+        log.error("unexpected error [ref %s] in %s", reference, _where(interaction), exc_info=error)
+        message = apology(reference)
+    await tell(interaction, message)
+
+
+@asynccontextmanager
+async def guard(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Run an interaction handler's body; any error it raises is reported, never re-raised."""
+    try:
+        yield
+    except Exception as error:
+        await report(interaction, error)
+
+
+class ArbiterTree(app_commands.CommandTree):
+    """The command tree, reporting errors raised before a handler's own guard runs
+    (a failed check or option conversion) the same way."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(error, app_commands.NoPrivateMessage):
+            await tell(interaction, "Use this command in a server channel.")
+        elif isinstance(error, app_commands.CheckFailure):
+            await tell(interaction, "You can't use this command here.")
+        else:
+            await report(interaction, original)

@@ -1,0 +1,486 @@
+"""The Discord surface shared by the cogs: persistent components, the messages
+that carry them, and the publisher that keeps each match's board current.
+
+Every component is a `DynamicItem` whose custom id carries what a click needs
+(`arbiter:hand:<match id>`), so buttons and menus on old messages, in channels
+and in DMs, keep working after a restart: the handler is rebuilt from the id
+and everything else comes from the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import re
+import weakref
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+
+from bot import errors
+from bot.matches import ActResult, MatchService, PrivateView, Table
+from bot.render import action_text, board_embed, lobby_embed, private_embed, turn_text
+from bot.render.generic import clip
+from bot.replies import guard
+from rules.core import Game
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 25  # options in one select menu
+DM_CLOSED = 50007  # Discord: "Cannot send messages to this user"
+
+PAGE_BUTTONS: dict[str, tuple[str, str]] = {
+    "prev": ("Prev", "◀"),
+    "next": ("Next", "▶"),
+    "refresh": ("Refresh", "🔄"),
+}
+
+LOBBY_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+
+
+def arbiter(interaction: discord.Interaction) -> ArbiterBot:
+    """The bot an interaction reached."""
+    return cast("ArbiterBot", interaction.client)
+
+
+def service(interaction: discord.Interaction) -> MatchService:
+    """The match service of the bot an interaction reached."""
+    return arbiter(interaction).matches
+
+
+def is_moderator(interaction: discord.Interaction) -> bool:
+    """Whether the user may manage the server (and so stop any match in it)."""
+    return interaction.guild is not None and interaction.permissions.manage_guild
+
+
+# ------------------------------------------------------------------ choices
+
+
+def game_choices(games: Mapping[str, Game]) -> list[app_commands.Choice[str]]:
+    """One choice per game, by name."""
+    return [app_commands.Choice(name=g.name, value=g.id) for g in games.values()][:25]
+
+
+def variant_choices(games: Mapping[str, Game]) -> list[app_commands.Choice[str]]:
+    """Every variant id of every game, named after the first game that has it."""
+    seen: dict[str, str] = {}
+    for game in games.values():
+        for info in game.variants.values():
+            seen.setdefault(info.id, f"{info.id}: {info.name}")
+    return [app_commands.Choice(name=clip(n, 100), value=v) for v, n in seen.items()][:25]
+
+
+def offer_choices(command: app_commands.Command[Any, ..., Any], **choices: list[Any]) -> None:
+    """Set the choices of a cog instance's own copy of a command's options.
+
+    The games come from the service, known only when the cog is built, and
+    `app_commands.choices` would change the parameter shared with the class.
+    """
+    for name, values in choices.items():
+        params = command._params
+        params[name] = dataclasses.replace(params[name], choices=values)
+
+
+# --------------------------------------------------------------- components
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"arbiter:lobby:(?P<op>join|leave|start|cancel):(?P<match_id>[0-9]+)",
+):
+    """Join / Leave / Start / Cancel under a lobby message."""
+
+    def __init__(self, op: str, match_id: int) -> None:
+        label, style = LOBBY_BUTTONS[op]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"arbiter:lobby:{op}:{match_id}")
+        )
+        self.op = op
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(match["op"], int(match["match_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            await lobby_step(interaction, self.op, self.match_id, on_lobby_message=True)
+
+
+class HandButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"arbiter:hand:(?P<match_id>[0-9]+)"
+):
+    """The board's "My hand" button: the clicker's private view, ephemeral."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My hand",
+                emoji="🃏",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"arbiter:hand:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HandButton:
+        return cls(int(match["match_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            await show_private(interaction, self.match_id)
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"arbiter:view:(?P<match_id>[0-9]+):(?P<page>[0-9]+):(?P<tag>prev|next|refresh)",
+):
+    """Previous / next page of the action menu, and refresh, on a private view."""
+
+    def __init__(self, match_id: int, page: int, tag: str, *, disabled: bool = False) -> None:
+        label, emoji = PAGE_BUTTONS[tag]
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"arbiter:view:{match_id}:{page}:{tag}",
+                row=1,
+            )
+        )
+        self.match_id = match_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PageButton:
+        return cls(int(match["match_id"]), int(match["page"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            pv = await service(interaction).view(self.match_id, interaction.user.id)
+            await interaction.response.edit_message(
+                content=None, **private_message(pv, self.page, in_dm=interaction.guild is None)
+            )
+
+
+class DmButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"arbiter:dm:(?P<match_id>[0-9]+)"
+):
+    """The "Send to my DMs" button: a copy of the private view, with its menu, that stays."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Send to my DMs",
+                emoji="📬",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"arbiter:dm:{match_id}",
+                row=1,
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DmButton:
+        return cls(int(match["match_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            pv = await service(interaction).view(self.match_id, interaction.user.id)
+            try:
+                await interaction.user.send(**private_message(pv, 0, in_dm=True))
+            except discord.Forbidden as error:
+                if error.code == DM_CLOSED:
+                    raise errors.DMsClosed() from None
+                raise
+            await interaction.followup.send(
+                "Sent to your DMs: you can play from there, and it stays.", ephemeral=True
+            )
+
+
+class ActionSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"arbiter:act:(?P<match_id>[0-9]+):(?P<version>[0-9]+)",
+):
+    """The action menu of a private view. Its id carries the match version it
+    was built from, so a menu the match has moved past applies nothing."""
+
+    def __init__(
+        self,
+        match_id: int,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"arbiter:act:{match_id}:{version}",
+                options=options or [],
+                placeholder=placeholder,
+                row=0,
+            )
+        )
+        self.match_id = match_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActionSelect:
+        return cls(int(match["match_id"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            matches = service(interaction)
+            user = interaction.user.id
+            in_dm = interaction.guild is None
+            try:
+                result = await matches.act(
+                    self.match_id, user, self.item.values[0], version=self.version
+                )
+            except errors.StaleChoice as stale:
+                pv = await matches.view(self.match_id, user)
+                await interaction.response.edit_message(
+                    content=f"⚠️ {stale.message}", **private_message(pv, 0, in_dm=in_dm)
+                )
+                return
+            pv = await matches.view(self.match_id, user)
+            await interaction.response.edit_message(
+                content=done_text(result), **private_message(pv, 0, in_dm=in_dm)
+            )
+            await arbiter(interaction).publisher.announce(result)
+
+
+PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    HandButton,
+    PageButton,
+    DmButton,
+    ActionSelect,
+)
+
+
+# ------------------------------------------------------------------- views
+
+
+def lobby_view(table: Table) -> discord.ui.View | None:
+    """The lobby's buttons while it is open; none once it started or closed."""
+    if table.match.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    for op in LOBBY_BUTTONS:
+        view.add_item(LobbyButton(op, table.match.id))
+    return view
+
+
+def board_view(table: Table) -> discord.ui.View | None:
+    """The board's "My hand" button while the match is in play."""
+    if table.match.status != "active":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(table.match.id))
+    return view
+
+
+def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any]:
+    """The embed and components of a private view at one page of its action menu."""
+    match = pv.table.match
+    pages = max(1, -(-len(pv.choices) // PAGE_SIZE))
+    page = min(max(page, 0), pages - 1)
+    view = discord.ui.View(timeout=None)
+    if pv.choices:
+        shown = pv.choices[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+        placeholder = "Choose an action"
+        if pages > 1:
+            placeholder += f" (page {page + 1} of {pages})"
+        options = [discord.SelectOption(label=clip(c.label, 100), value=c.key) for c in shown]
+        view.add_item(ActionSelect(match.id, match.version, options, placeholder))
+    if pages > 1:
+        view.add_item(PageButton(match.id, max(page - 1, 0), "prev", disabled=page == 0))
+        view.add_item(
+            PageButton(match.id, min(page + 1, pages - 1), "next", disabled=page == pages - 1)
+        )
+    view.add_item(PageButton(match.id, page, "refresh"))
+    if not in_dm:
+        view.add_item(DmButton(match.id))
+    return {"embed": private_embed(pv), "view": view}
+
+
+def done_text(result: ActResult) -> str:
+    """What the acting player reads after an action: the action and their private lines."""
+    lines = [f"✅ {result.label}", *result.private_lines()]
+    return clip("\n".join(lines), 2000)
+
+
+# ------------------------------------------------------------------- flows
+
+
+async def show_private(interaction: discord.Interaction, match_id: int) -> None:
+    """Answer with the caller's private view, ephemeral."""
+    pv = await service(interaction).view(match_id, interaction.user.id)
+    await interaction.response.send_message(ephemeral=True, **private_message(pv, 0, in_dm=False))
+
+
+async def lobby_step(
+    interaction: discord.Interaction, op: str, match_id: int, *, on_lobby_message: bool
+) -> None:
+    """Join, leave, start or cancel a lobby, then update the lobby message.
+
+    From a lobby button the answer is the edited lobby message itself; from a
+    slash command it is an ephemeral confirmation and the lobby message is
+    edited where it stands.
+    """
+    matches = service(interaction)
+    user = interaction.user
+    if op == "join":
+        table = await matches.join(match_id, user.id, user.display_name)
+        seat = table.seat_of(user.id)
+        done = f"You joined the lobby (seat {seat.seat + 1 if seat else '?'})."
+    elif op == "leave":
+        table = await matches.leave(match_id, user.id)
+        done = "You left the lobby." + (" It was empty, so it closed." if not table.seats else "")
+    elif op == "start":
+        table = await matches.start(match_id, user.id)
+        done = "The match has started."
+    else:
+        table = await matches.cancel(match_id, user.id, moderator=is_moderator(interaction))
+        done = "The match was cancelled."
+    publisher = arbiter(interaction).publisher
+    if on_lobby_message:
+        await interaction.response.edit_message(embed=lobby_embed(table), view=lobby_view(table))
+    else:
+        await interaction.response.send_message(done, ephemeral=True)
+    if op == "start":
+        line = f"The match begins!\n{turn_text(table)}"
+        await publisher.post_board(match_id, line, retire_lobby=not on_lobby_message)
+    elif op == "cancel" and table.match.snapshot is not None:
+        await publisher.say(table, f"The match was stopped by {user.mention}.")
+    elif not on_lobby_message:
+        await publisher.refresh(match_id)
+
+
+class Publisher:
+    """Keeps each match's message current and posts its public lines.
+
+    The match's message is its lobby, then its board; edits always show the
+    latest saved state (read under a per-match lock), so two actions
+    finishing close together never leave an older board on top.
+    """
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[match_id] = lock
+        return lock
+
+    def _channel(self, table: Table) -> discord.PartialMessageable:
+        match = table.match
+        return self.bot.get_partial_messageable(match.channel_id, guild_id=match.guild_id)
+
+    @staticmethod
+    def _content(table: Table) -> dict[str, Any]:
+        if table.match.snapshot is None:
+            return {"embed": lobby_embed(table), "view": lobby_view(table)}
+        return {"embed": board_embed(table), "view": board_view(table)}
+
+    async def refresh(self, match_id: int) -> None:
+        """Bring the match's message (lobby or board) up to its latest state."""
+        async with self._lock(match_id):
+            await self._show(await self.bot.matches.table(match_id))
+
+    async def post_board(self, match_id: int, line: str, *, retire_lobby: bool) -> None:
+        """Post the board of a match that just started, with a first public line;
+        `retire_lobby` also takes the buttons off the lobby message."""
+        async with self._lock(match_id):
+            table = await self.bot.matches.table(match_id)
+            lobby = table.match.board_message_id
+            if retire_lobby and lobby is not None:
+                try:
+                    await (
+                        self._channel(table)
+                        .get_partial_message(lobby)
+                        .edit(embed=lobby_embed(table), view=None)
+                    )
+                except discord.HTTPException:
+                    log.info("match %s: its lobby message is gone", match_id)
+            await self._post(table)
+            await self._send(table, line, _pings(table, None))
+
+    async def announce(self, result: ActResult) -> None:
+        """After an accepted action: bring the board up to date, then say what happened."""
+        table = result.table
+        async with self._lock(table.match.id):
+            await self._show(await self.bot.matches.table(table.match.id))
+            actor = table.user_of(result.seat).user_id
+            await self._send(table, action_text(result), _pings(table, actor))
+
+    async def say(self, table: Table, line: str) -> None:
+        """A public line in the match's channel, after bringing its message up to date."""
+        async with self._lock(table.match.id):
+            await self._show(await self.bot.matches.table(table.match.id))
+            await self._send(table, line, discord.AllowedMentions.none())
+
+    async def _show(self, table: Table) -> None:
+        message_id = table.match.board_message_id
+        if message_id is None:
+            await self._post(table)
+            return
+        try:
+            await self._channel(table).get_partial_message(message_id).edit(**self._content(table))
+        except discord.NotFound:
+            await self._post(table)
+        except discord.HTTPException:
+            log.warning("match %s: could not edit its message", table.match.id, exc_info=True)
+
+    async def _post(self, table: Table) -> None:
+        try:
+            message = await self._channel(table).send(**self._content(table))
+        except discord.HTTPException:
+            log.warning("match %s: could not post its board", table.match.id, exc_info=True)
+            return
+        await self.bot.matches.set_board_message(table.match.id, message.id)
+
+    async def _send(self, table: Table, line: str, mentions: discord.AllowedMentions) -> None:
+        try:
+            await self._channel(table).send(line, allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("match %s: could not post a line", table.match.id, exc_info=True)
+
+
+def _pings(table: Table, actor: int | None) -> discord.AllowedMentions:
+    """Ping whoever decides next (or the winners), except the player who just acted."""
+    seats = table.outcome.winners if table.outcome is not None else list(table.to_act)
+    users = {table.user_of(s).user_id for s in seats} - {actor}
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(u) for u in sorted(users)],
+    )

@@ -1,0 +1,1 @@
+"""Discord glue: slash commands that parse an interaction, call the match service, render."""

@@ -1,0 +1,52 @@
+"""`/help` and `/rules`: what the commands do, and how a game's turn goes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import ui
+from bot.render.generic import clip
+from bot.replies import guard
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+HELP = """\
+**/match new** `game` `[variant]` `[seed]` — open a lobby here; others press **Join**, \
+the host presses **Start**. One open match per channel or thread.
+**/match join · leave · start · cancel** — the lobby buttons, as commands.
+**/hand** (or **My hand** on the board) — your hand and your choices, only for you; \
+**Send to my DMs** keeps a copy you can play from.
+**/play** `action` — take an action: start typing and pick from your legal actions.
+**/match status** — the board · **/match concede** — give up.
+**/rules** `game` — how a turn goes."""
+
+
+class HelpCog(commands.Cog):
+    """Explanations, available everywhere."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        ui.offer_choices(self.rules, game=ui.game_choices(bot.matches.games))
+
+    @app_commands.command(name="help", description="What Arbiter's commands do.")
+    async def help(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="Arbiter referees card games", description=HELP)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="rules", description="A short summary of a game's turn.")
+    @app_commands.describe(game="The game")
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        async with guard(interaction):
+            rules = self.bot.matches.game(game)
+            variants = "\n".join(
+                f"**{v.id}** — {v.name}" + (f": {v.blurb}" if v.blurb else "")
+                for v in rules.variants.values()
+            )
+            embed = discord.Embed(title=rules.name, description=clip(rules.rules_summary, 4000))
+            embed.add_field(name="Variants", value=clip(variants, 1024) or "—")
+            await interaction.response.send_message(embed=embed, ephemeral=True)

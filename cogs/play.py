@@ -1,0 +1,59 @@
+"""`/hand` and `/play`: see your own view, and take one of your legal actions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import ui
+from bot.render.generic import clip
+from bot.replies import guard
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+AUTOCOMPLETE_LIMIT = 25
+
+
+class PlayCog(commands.Cog):
+    """Private views and actions, for the match of the channel they are used in."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="hand", description="Your hand and your choices, just for you.")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            match = await self.bot.matches.open_match(interaction.channel_id)
+            await ui.show_private(interaction, match.id)
+
+    @app_commands.command(name="play", description="Take one of your legal actions.")
+    @app_commands.describe(action="Start typing to pick from your legal actions")
+    @app_commands.guild_only()
+    async def play(self, interaction: discord.Interaction, action: str) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            match = await self.bot.matches.open_match(interaction.channel_id)
+            result = await self.bot.matches.act(match.id, interaction.user.id, action)
+            await interaction.followup.send(ui.done_text(result), ephemeral=True)
+            await self.bot.publisher.announce(result)
+
+    @play.autocomplete("action")
+    async def play_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.channel_id is None:
+            return []
+        choices = await self.bot.matches.choices(interaction.channel_id, interaction.user.id)
+        typed = current.casefold().strip()
+        return [
+            app_commands.Choice(name=clip(c.label, 100), value=c.key)
+            for c in choices
+            if typed in c.label.casefold() or typed in c.key.casefold()
+        ][:AUTOCOMPLETE_LIMIT]
