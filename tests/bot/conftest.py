@@ -1,0 +1,21 @@
+"""Every bot test fails if the bot logged an unexpected error (an apology with a reference)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def no_unexpected_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Fail the test if `bot` or `cogs` logged an error; a test that provokes one on
+    purpose inspects it and calls `caplog.clear()`."""
+    yield
+    unexpected = [
+        r
+        for r in caplog.get_records("call")
+        if r.name.split(".")[0] in ("bot", "cogs") and r.levelno >= logging.ERROR
+    ]
+    assert not unexpected, "\n".join(r.getMessage() for r in unexpected)

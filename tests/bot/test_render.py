@@ -1,0 +1,134 @@
+"""Boards and private views rendered from views alone: complete, partial and oversized."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.matches import PrivateView, Table
+from bot.render import board_embed, private_embed
+from bot.render.tooth_and_nail import ToothAndNailRenderer
+from bot.store import MatchRow, SeatRow
+from rules.registry import GAMES
+
+NAMES = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def troop(name: str, drained: bool = False) -> dict[str, Any]:
+    return {"name": name, "strength": 2, "type": "Arcane", "drained": drained}
+
+
+def tn_view(players: int, *, troops: int = 2) -> dict[str, Any]:
+    teams = 2 if players == 4 else players
+    return {
+        "game": "tooth-and-nail",
+        "variant": "4p" if players == 4 else "2p",
+        "phase": "action",
+        "turn": 3,
+        "alpha": 0,
+        "to_act": [0],
+        "prompt": "Ann is taking their Action Step.",
+        "limits": {"command": 3, "war": 6},
+        "available_factions": [],
+        "teams": [
+            {
+                "team": t,
+                "seats": [s for s in range(players) if s % teams == t],
+                "deck": 40,
+                "discard_count": 3,
+                "discard_top": "Thunderfoot",
+                "removed_count": 1,
+                "face_down_removed": 0,
+            }
+            for t in range(teams)
+        ],
+        "players": [
+            {
+                "seat": s,
+                "name": NAMES[s],
+                "team": s % teams,
+                "factions": ["Ostra Vulture"],
+                "command_card": "Ostra Vulture",
+                "hand_count": 4,
+                "ap": 2,
+                "eliminated": False,
+                "command_zone": [troop("Thunderfoot", drained=True)],
+                "war_zone": [troop(f"Icewind Captain {i}") for i in range(troops)],
+            }
+            for s in range(players)
+        ],
+        "outcome": None,
+    }
+
+
+def table(view: dict[str, Any], players: int) -> Table:
+    variant = "4p" if players == 4 else "2p"
+    match = MatchRow(
+        id=9,
+        guild_id=1,
+        channel_id=2,
+        game="tooth-and-nail",
+        variant=variant,
+        pack="bundled",
+        seed=1,
+        rules_version="0",
+        status="active",
+        snapshot="{}",
+        version=5,
+        board_message_id=None,
+        created_by=1,
+        options={},
+        created_at="",
+        updated_at="",
+    )
+    seats = [SeatRow(s, 100 + s, NAMES[s], s % 2) for s in range(players)]
+    return Table(match, seats, GAMES["tooth-and-nail"], view, (0,), None)
+
+
+def test_the_board_shows_zones_drained_troops_piles_and_whose_turn() -> None:
+    embed = board_embed(table(tn_view(2), 2))
+    assert embed.description == "Ann is taking their Action Step."
+    ann, ben = embed.fields
+    assert ann.name == "▶ Ann — Ostra Vulture · α"
+    assert "AP **2** · Hand **4**" in (ann.value or "")
+    assert "Deck **40** · Discard 3 (top: Thunderfoot) · Removed 1" in (ann.value or "")
+    assert "**Command 1/3**: 💤 Thunderfoot (A2)" in (ann.value or "")
+    assert "**War 2/6**: Icewind Captain 0 (A2) · Icewind Captain 1 (A2)" in (ann.value or "")
+    assert ben.name == "Ben — Ostra Vulture"
+
+
+def test_team_games_show_each_shared_deck_once() -> None:
+    embed = board_embed(table(tn_view(4), 4))
+    assert [f.name for f in embed.fields[:2]] == ["Team 1: Ann & Cat", "Team 2: Ben & Dan"]
+    assert all("Deck" not in (f.value or "") for f in embed.fields[2:])
+
+
+def test_missing_keys_render_as_dashes_not_errors() -> None:
+    sparse = {"players": [{"seat": 0, "name": "Ann"}], "to_act": [0]}
+    fields = ToothAndNailRenderer().board_fields(sparse, (0,))
+    assert fields[0].name == "▶ Ann — no faction yet"
+    assert "**Command 0/?**: empty" in fields[0].value
+
+
+def test_a_huge_board_stays_within_discord_limits() -> None:
+    view = tn_view(4, troops=40)
+    for player in view["players"]:
+        player["war_zone"] = [troop("A very long troop name indeed " * 3) for _ in range(40)]
+    embed = board_embed(table(view, 4))
+    assert len(embed) <= 6000
+    assert all(len(f.value or "") <= 1024 for f in embed.fields)
+
+
+def test_the_private_view_lists_the_hand_and_the_command_card() -> None:
+    view = tn_view(2)
+    view.update(
+        me=0,
+        decision="Take your actions.",
+        hand=[{"id": "x", "name": "Thunderfoot", "strength": 2, "type": "Arcane", "text": ""}],
+    )
+    view["players"][0]["command_card_text"] = "War Screech: the opposing player discards."
+    pv = PrivateView(table(view, 2), 0, view, [], ["You draw Thunderfoot."])
+    embed = private_embed(pv)
+    assert embed.description == "**Take your actions.**"
+    names = [f.name for f in embed.fields]
+    assert names == ["Your hand (1)", "Your Faction Command card: Ostra Vulture", "Lately"]
+    assert embed.fields[0].value == "**Thunderfoot** (Arcane 2)"

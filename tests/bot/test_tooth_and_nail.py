@@ -1,0 +1,134 @@
+"""Whole Tooth & Nail matches through the real bot: from `/match new` to a winner.
+
+The players always take a legal action the bot offers them (the first one
+`/play` autocompletes, or one from the `/hand` menu), with a fixed seed, so
+each game is the same every run and must end with the board naming a winner.
+"""
+
+from __future__ import annotations
+
+import pytest
+import simcord
+
+from tests.bot.world import World, buttons, menu_id, option_values
+
+MAX_ACTIONS = 1500
+
+
+async def test_a_two_player_game_to_a_winner_through_play_and_hand(
+    simcord_env: simcord.Env,
+) -> None:
+    world = World.build(simcord_env)
+    opened = await world.open(world.alice, "tooth-and-nail", "2p", seed=11)
+    assert opened.response is not None
+    assert opened.response.embeds[0].title == "Tooth & Nail: Factions — 2 players"
+    await world.bob.click(opened.response, label="Join")
+    await world.alice.click(opened.response, label="Start")
+    board = await world.board()
+    first = await world.to_act()
+    assert world.public_lines()[-1].startswith("The match begins!\n➡️ " + first[0].mention)
+
+    for step in range(MAX_ACTIONS):
+        if (await world.match()).status != "active":
+            break
+        player = (await world.to_act())[0]
+        if step % 2:  # odd steps through the /hand menu, even ones through /play
+            private = (await player.slash(world.channel, "hand")).response
+            assert private is not None and private.ephemeral
+            choices = option_values(private)
+            assert choices, f"{player.name} must decide but the menu is empty"
+            await player.select(private, [choices[0]], custom_id=menu_id(private))
+            assert private.content.startswith("✅ ")
+        else:
+            offered = await player.autocomplete(world.channel, "play", "action", "")
+            assert offered, f"{player.name} must decide but was offered nothing"
+            result = await player.slash(world.channel, "play", action=offered[0]["value"])
+            assert result.response is not None and result.response.content.startswith("✅ ")
+    match = await world.match()
+    assert match.status == "finished"
+    table = await world.bot.matches.table(match.id)
+    assert table.outcome is not None
+    (winner,) = table.outcome.winners
+    winner_name = table.user_of(winner).name
+    final = await world.board()
+    assert final.id == board.id  # edited in place all game long
+    assert final.embeds[0].description.startswith(f"🏆 **{winner_name}** won")  # type: ignore[union-attr]
+    assert final.components == []
+    assert world.public_lines()[-1].endswith("The channel is free for a new match.")
+    assert await world.bot.matches.verify(match.id)
+    again = await world.bob.slash(world.channel, "match new", game="tooth-and-nail")
+    assert again.response is not None and not again.response.ephemeral
+
+
+async def test_a_four_player_team_game_through_the_hand_menus(simcord_env: simcord.Env) -> None:
+    world = World.build(simcord_env)
+    players = [world.alice, world.bob, world.carol, world.dave]
+    await world.start("tooth-and-nail", "4p", players, seed=5)
+    board = await world.board()
+    shown = board.embeds[0]
+    assert shown.title == "Tooth & Nail: Factions — The Enemy of My Enemy"
+    assert [f.name for f in shown.fields[:2]] == ["Team 1: alice & carol", "Team 2: bob & dave"]
+
+    for turn in range(MAX_ACTIONS):
+        if (await world.match()).status != "active":
+            break
+        if turn % 50 == 49:
+            # discord.py gives each ephemeral view a 15-minute timer; let them lapse so
+            # simcord's settling does not slow down (the menus are persistent items anyway).
+            await world.env.advance_time(16 * 60)
+        player = (await world.to_act())[0]
+        shown_hand = await player.click(board, label="My hand")  # clicks reach the live message
+        private = shown_hand.response
+        assert private is not None and private.ephemeral
+        while any(b.get("label") == "Next" and not b.get("disabled") for b in buttons(private)):
+            await player.click(private, label="Next")
+        choices = option_values(private)
+        assert choices, f"{player.name} must decide but the menu is empty"
+        await player.select(private, [choices[-1]], custom_id=menu_id(private))
+        assert private.content.startswith("✅ ")
+    match = await world.match()
+    assert match.status == "finished"
+    table = await world.bot.matches.table(match.id)
+    assert table.outcome is not None
+    winners = sorted(table.user_of(s).name for s in table.outcome.winners)
+    assert winners in (["alice", "carol"], ["bob", "dave"])
+    description = (await world.board()).embeds[0].description or ""
+    assert description.startswith("🏆 ") and all(f"**{w}**" in description for w in winners)
+    assert await world.bot.matches.verify(match.id)
+
+
+async def test_the_board_marks_drained_troops_and_counts(simcord_env: simcord.Env) -> None:
+    world = World.build(simcord_env)
+    await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=3)
+    seen_drained = False
+    for _ in range(200):
+        fields = (await world.board()).embeds[0].fields
+        if any("💤" in (f.value or "") for f in fields):
+            seen_drained = True
+            break
+        player = (await world.to_act())[0]
+        offered = await player.autocomplete(world.channel, "play", "action", "")
+        await player.slash(world.channel, "play", action=offered[0]["value"])
+    assert seen_drained
+    alice_field = next(f for f in fields if "alice" in (f.name or ""))
+    value = alice_field.value or ""
+    for part in ("AP **", "Hand **", "Deck **", "Discard ", "**Command ", "**War "):
+        assert part in value
+
+
+@pytest.mark.parametrize(
+    ("variant", "title", "seats"), [("3p", "3 players", 3), ("alliance", "Alliance", 2)]
+)
+async def test_every_mode_starts_and_takes_actions(
+    simcord_env: simcord.Env, variant: str, title: str, seats: int
+) -> None:
+    world = World.build(simcord_env)
+    players = [world.alice, world.bob, world.carol][:seats]
+    await world.start("tooth-and-nail", variant, players, seed=2)
+    assert (await world.board()).embeds[0].title == f"Tooth & Nail: Factions — {title}"
+    for _ in range(6):
+        player = (await world.to_act())[0]
+        offered = await player.autocomplete(world.channel, "play", "action", "")
+        await player.slash(world.channel, "play", action=offered[0]["value"])
+    assert (await world.match()).version == 6
+    assert await world.bot.matches.verify((await world.match()).id)

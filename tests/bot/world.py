@@ -1,0 +1,130 @@
+"""A simulated server for the Discord tests: one game channel, named players, and
+helpers that read what a player sees."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import simcord
+
+from bot.app import ArbiterBot
+from bot.store import MatchRow
+
+
+@dataclass
+class World:
+    """A server with a `#games` channel and members alice, bob, carol, dave and eve."""
+
+    env: simcord.Env
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    alice: simcord.MemberActor
+    bob: simcord.MemberActor
+    carol: simcord.MemberActor
+    dave: simcord.MemberActor
+    eve: simcord.MemberActor
+    match_id: int | None = None
+
+    @classmethod
+    def build(cls, env: simcord.Env) -> World:
+        guild = env.create_guild("Table Top")
+        channel = guild.create_text_channel("games")
+        members = [
+            guild.add_member(env.create_user(name))
+            for name in ("alice", "bob", "carol", "dave", "eve")
+        ]
+        return cls(env, guild, channel, *members)
+
+    @property
+    def bot(self) -> ArbiterBot:
+        bot = self.env.bot
+        assert isinstance(bot, ArbiterBot)
+        return bot
+
+    def by_id(self, user_id: int) -> simcord.MemberActor:
+        """The member with this user id."""
+        return next(
+            m for m in (self.alice, self.bob, self.carol, self.dave, self.eve) if m.id == user_id
+        )
+
+    async def match(self) -> MatchRow:
+        """The match opened last in the game channel."""
+        assert self.match_id is not None, "no match opened yet"
+        return await self.bot.matches.get(self.match_id)
+
+    async def board(self) -> discord.Message:
+        """The message showing the match (its lobby, then its board)."""
+        match = await self.match()
+        return next(m for m in self.channel.history() if m.id == match.board_message_id)
+
+    async def open(
+        self, host: simcord.MemberActor, game: str, variant: str, seed: int = 7
+    ) -> simcord.InteractionResult:
+        """`/match new` by `host`; remembers the match it opened."""
+        opened = await host.slash(self.channel, "match new", game=game, variant=variant, seed=seed)
+        self.match_id = (await self.bot.matches.open_match(self.channel.id)).id
+        return opened
+
+    async def start(
+        self, game: str, variant: str, players: list[simcord.MemberActor], seed: int = 7
+    ) -> MatchRow:
+        """Open a lobby as the first player, join the others by button, start by button."""
+        host, *others = players
+        opened = await self.open(host, game, variant, seed)
+        assert opened.response is not None
+        for player in others:
+            await player.click(opened.response, label="Join")
+        await host.click(opened.response, label="Start")
+        match = await self.match()
+        assert match.status == "active"
+        return match
+
+    async def to_act(self) -> list[simcord.MemberActor]:
+        """The players whose decision the match waits for."""
+        table = await self.bot.matches.table((await self.match()).id)
+        return [self.by_id(table.user_of(seat).user_id) for seat in table.to_act]
+
+    def public_lines(self) -> list[str]:
+        """Every non-ephemeral plain message of the game channel, oldest first."""
+        return [
+            m.content
+            for m in self.channel.history(viewer=self.eve)
+            if m.content and not m.flags.ephemeral
+        ]
+
+
+def custom_ids(message: Any) -> list[str]:
+    """The custom ids of every component of a message (or a response message)."""
+    rows = message.components
+    found: list[str] = []
+    for row in rows:
+        children = row["components"] if isinstance(row, dict) else row.children
+        for child in children:
+            custom_id = child["custom_id"] if isinstance(child, dict) else child.custom_id
+            if custom_id:
+                found.append(custom_id)
+    return found
+
+
+def buttons(message: simcord.ResponseMessage) -> list[dict[str, Any]]:
+    """The buttons of a response message, as raw component payloads."""
+    return [c for row in message.components for c in row["components"] if c.get("type") == 2]
+
+
+def option_values(message: Any) -> list[str]:
+    """The values offered by the action menu of a private view."""
+    for row in message.components:
+        children = row["components"] if isinstance(row, dict) else row.children
+        for child in children:
+            if isinstance(child, dict) and child.get("type") == 3:
+                return [o["value"] for o in child["options"]]
+            if isinstance(child, discord.SelectMenu):
+                return [o.value for o in child.options]
+    return []
+
+
+def menu_id(message: Any) -> str:
+    """The custom id of a private view's action menu."""
+    return next(c for c in custom_ids(message) if c.startswith("arbiter:act:"))

@@ -1,0 +1,60 @@
+"""Shared fixtures: temporary databases, and bots that are always closed.
+
+simcord never calls `bot.close()`, and aiosqlite's worker thread is not a
+daemon, so every bot built here is remembered and closed at teardown. The bot
+is imported inside the fixtures, so the rules tests never depend on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+    from rules.core import Game
+
+BotFactory = Callable[..., "ArbiterBot"]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """A fresh database file for this test."""
+    return tmp_path / "arbiter.db"
+
+
+@pytest.fixture
+def bot_games() -> Mapping[str, Game] | None:
+    """The games the test bots referee (None: the registry). Override per module."""
+    return None
+
+
+@pytest.fixture
+async def create_bot(
+    db_path: Path, bot_games: Mapping[str, Game] | None
+) -> AsyncIterator[BotFactory]:
+    """Build unstarted bots on this test's database (keyword arguments override settings);
+    all of them are closed at teardown."""
+    from bot.app import create_bot as build_bot
+    from bot.config import Settings
+
+    built: list[ArbiterBot] = []
+
+    def build(**settings: Any) -> ArbiterBot:
+        values = {"arbiter_db": str(db_path), "discord_token": None, **settings}
+        bot = build_bot(Settings(_env_file=None, **values), games=bot_games)
+        built.append(bot)
+        return bot
+
+    yield build
+    for bot in built:
+        await bot.close()
+
+
+@pytest.fixture
+def simcord_bot(create_bot: BotFactory) -> ArbiterBot:
+    """The bot the simcord plugin's `simcord_env` runs."""
+    return create_bot()
