@@ -1,0 +1,145 @@
+"""`python -m bot --sandbox`: try Arbiter in a browser, without a Discord token.
+
+The real, unmodified bot runs under simcord (an in-memory Discord) on a
+simulated server with one game channel and four players. simcord's local
+preview serves a page, on 127.0.0.1 only, where a person plays every seat by
+switching between the players. Matches are kept in a throwaway database in a
+temporary directory, deleted when the sandbox stops, so every run starts fresh.
+
+The simulated clock stands still (every message shows 1 January 2026): the page
+does not move it, and `env.advance_time` from here would collide with a click
+arriving at that moment and leave the page stuck. Arbiter has no timers yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import simcord
+from simcord.preview import Preview
+
+from bot.app import ArbiterBot, create_bot
+from bot.config import Settings
+
+SERVER = "Arbiter Sandbox"
+CHANNEL = "game-table"
+PLAYERS: tuple[tuple[str, str], ...] = (
+    ("ada", "Ada"),
+    ("basil", "Basil"),
+    ("cleo", "Cleo"),
+    ("dev", "Dev"),
+)
+
+WELCOME = """\
+**Welcome to the Arbiter sandbox.** You can play all four seats here: Ada, Basil, Cleo and Dev.
+1. As Ada, type `/match new` and choose game `tooth-and-nail` (variant `2p`, `3p`, \
+`alliance` or `4p`).
+2. Switch player with **Viewing as** at the top of the page: the others press **Join**, \
+then Ada presses **Start**.
+3. On your turn: `/play action:` offers your legal moves as you type; `/hand` (or **My hand** \
+on the board) shows your cards, for your eyes only. `/help` lists every command."""
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """A running sandbox: the simulated Discord, its game channel, players and page."""
+
+    env: simcord.Env
+    channel: simcord.ChannelHandle
+    players: tuple[simcord.MemberActor, ...]
+    preview: Preview
+
+    @property
+    def bot(self) -> ArbiterBot:
+        """The bot under the simulation."""
+        bot = self.env.bot
+        assert isinstance(bot, ArbiterBot)
+        return bot
+
+    @property
+    def url(self) -> str:
+        """The page's address; it carries the page's access key."""
+        return self.preview.url
+
+
+def sandbox_settings(db_path: Path) -> Settings:
+    """Settings for the sandbox bot: its own database, no token, commands synced globally."""
+    return Settings(arbiter_db=str(db_path), discord_token=None, arbiter_guild=None)
+
+
+@contextlib.asynccontextmanager
+async def open_sandbox(db_path: Path, *, port: int | None = None) -> AsyncIterator[Sandbox]:
+    """Start the bot under simcord with the sandbox's server, and serve its page.
+
+    `port` pins the page's port on 127.0.0.1 (default: a free one). On exit the
+    page closes, simcord shuts down and the bot is closed.
+    """
+    bot = create_bot(sandbox_settings(db_path))
+    try:
+        async with simcord.run(bot, check_errors=False) as env:
+            guild = env.create_guild(SERVER)
+            channel = guild.create_text_channel(CHANNEL, topic="Play a match here.")
+            players = tuple(
+                guild.add_member(env.create_user(name, global_name=display))
+                for name, display in PLAYERS
+            )
+            await guild.create_webhook(channel, "Sandbox guide").send(WELCOME)
+            async with env.preview(channel, viewers=players, layout="channel", port=port) as page:
+                yield Sandbox(env, channel, players, page)
+    finally:
+        await bot.close()
+
+
+def instructions(url: str) -> str:
+    """What the terminal says once the page is up."""
+    players = ", ".join(display for _, display in PLAYERS)
+    return (
+        f"Arbiter sandbox: the real bot on a simulated Discord server, no token needed.\n\n"
+        f"  Open {url}\n\n"
+        f"You are in #{CHANNEL} with four players ({players}); switch between them with\n"
+        f"'Viewing as' at the top of the page. Start with /match new game:tooth-and-nail,\n"
+        f"join as the others, start as Ada, then take turns with /play and /hand.\n"
+        f"Matches live in a throwaway database, deleted when the sandbox stops.\n"
+        f"Stop with Ctrl+C here, or 'End preview session' on the page."
+    )
+
+
+async def run_sandbox(port: int | None = None) -> None:
+    """Run the sandbox until its page is closed, Ctrl+C or SIGTERM; then stop cleanly."""
+    if not logging.getLogger().handlers:  # warnings and the bot's error reports to stderr
+        discord.utils.setup_logging(level=logging.WARNING)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    handled: list[signal.Signals] = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # not on Windows: Ctrl+C still works
+            loop.add_signal_handler(signum, stop.set)
+            handled.append(signum)
+    try:
+        with tempfile.TemporaryDirectory(prefix="arbiter-sandbox-") as tmp:
+            async with open_sandbox(Path(tmp) / "arbiter-sandbox.db", port=port) as sandbox:
+                print(instructions(sandbox.url), flush=True)
+                waits = [
+                    asyncio.create_task(sandbox.preview.wait_closed()),
+                    asyncio.create_task(stop.wait()),
+                ]
+                try:
+                    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for task in waits:
+                        task.cancel()
+                    await asyncio.gather(*waits, return_exceptions=True)
+                print("\nStopping the sandbox...", file=sys.stderr, flush=True)
+    finally:
+        for signum in handled:
+            loop.remove_signal_handler(signum)
+    print("Sandbox stopped.", file=sys.stderr, flush=True)
