@@ -76,16 +76,24 @@ class Renderer:
             fields.append(Field(clip(name, 256), clip(" · ".join(parts) or "—", FIELD_LIMIT)))
         return fields
 
-    def card_line(self, card: dict[str, Any]) -> str:
-        """One card of a hand."""
-        name = str(card.get("name", "?"))
+    def card_line(self, card: dict[str, Any], copies: int = 1) -> str:
+        """One card of a hand (`copies` of it, when the hand holds several alike)."""
+        line = f"**{card.get('name', '?')}**" + (f" ×{copies}" if copies > 1 else "")
         text = card.get("text")
-        return f"**{name}** — {text}" if text else f"**{name}**"
+        return f"{line} — {text}" if text else line
 
     def private_fields(self, view: dict[str, Any]) -> list[Field]:
-        """A seat's own view: their hand, card by card."""
+        """A seat's own view: their hand, identical cards shown once with a count."""
         hand = view.get("hand")
         if not isinstance(hand, list):
             return []
-        lines = [self.card_line(c) if isinstance(c, dict) else str(c) for c in hand]
+        alike: dict[str, tuple[Any, int]] = {}
+        for card in hand:
+            key = repr(sorted(card.items())) if isinstance(card, dict) else repr(card)
+            first, count = alike.get(key, (card, 0))
+            alike[key] = (first, count + 1)
+        lines = [
+            self.card_line(card, count) if isinstance(card, dict) else f"{card} ×{count}"
+            for card, count in alike.values()
+        ]
         return chunked_fields(f"Your hand ({len(hand)})", lines, empty="(empty)")

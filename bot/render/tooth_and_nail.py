@@ -82,13 +82,23 @@ class ToothAndNailRenderer(Renderer):
             fields.append(Field("Factions still available", clip(names, FIELD_LIMIT)))
         return fields
 
-    def card_line(self, card: dict[str, Any]) -> str:
+    def card_line(self, card: dict[str, Any], copies: int = 1) -> str:
         if card.get("text"):  # the generated text already names the type and strength
-            return super().card_line(card)
-        return f"**{card.get('name', '?')}** ({card.get('type', '?')} {card.get('strength', '?')})"
+            return super().card_line(card, copies)
+        times = f" ×{copies}" if copies > 1 else ""
+        kind = f"({card.get('type', '?')} {card.get('strength', '?')})"
+        return f"**{card.get('name', '?')}**{times} {kind}"
 
     def private_fields(self, view: dict[str, Any]) -> list[Field]:
         fields = super().private_fields(view)
+        if view.get("decision") and view.get("available_factions"):
+            lines = [
+                f"**{f.get('name', '?')}** — {f.get('text', '')}\n"
+                f"Troops: {', '.join(str(t) for t in f.get('troops', []))}"
+                for f in view["available_factions"]
+                if isinstance(f, dict)
+            ]
+            fields.extend(chunked_fields("Factions to choose from", lines))
         me = next(
             (
                 p

@@ -158,7 +158,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "prompt": _prompt(state, frame, None),
         "limits": state.limits,
         "available_factions": [
-            {"id": f.id, "name": f.name, "text": faction_text(f)}
+            {
+                "id": f.id,
+                "name": f.name,
+                "text": faction_text(f),
+                "troops": [f"{t.name} ({t.type} {t.strength})" for t in f.troops],
+            }
             for f in pack.factions
             if f.id not in rules.taken_factions(state)
         ]

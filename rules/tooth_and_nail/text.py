@@ -31,23 +31,32 @@ def _cards(n: int) -> str:
     return "a card" if n == 1 else f"{n} cards"
 
 
-def _troop_phrase(op: TroopTarget, owner: str) -> str:
-    words = [owner]
-    if op.drained is True:
-        words.append("drained")
-    elif op.drained is False:
-        words.append("non-drained")
-    words.append(op.troop_type or "Troop")
-    if op.troop_type:
-        words.append("Troop")
-    phrase = " ".join(words)
-    if op.zone == "command":
-        phrase += " in a Command Zone" if owner == "an opposing" else " in your Command Zone"
-    elif op.zone == "war":
-        phrase += " in a War Zone" if owner == "an opposing" else " in your War Zone"
+def _a(troop_type: str | None) -> str:
+    """'a Troop', 'a Tech Troop', 'an Arcane Troop'."""
+    if not troop_type:
+        return "a Troop"
+    return f"{'an' if troop_type[0] in 'AEIOU' else 'a'} {troop_type} Troop"
+
+
+def _top(n: int) -> str:
+    return "the top card" if n == 1 else f"the top {n} cards"
+
+
+def _troop_phrase(op: TroopTarget, lead: str, own: bool) -> str:
+    """'an opposing drained Tech Troop in a War Zone with Strength 2 or less', or for
+    the player's own Troops 'another Tech Troop of yours in your War Zone'."""
+    words = [lead]
+    if op.drained is not None:
+        words.append("drained" if op.drained else "non-drained")
+    words += [op.troop_type, "Troop"] if op.troop_type else ["Troop"]
+    if own:
+        words.append("of yours")
+    if op.zone != "any":
+        zone = "Command Zone" if op.zone == "command" else "War Zone"
+        words.append(f"in your {zone}" if own else f"in a {zone}")
     if op.max_strength is not None:
-        phrase += f" with Strength {op.max_strength} or less"
-    return phrase
+        words.append(f"with Strength {op.max_strength} or less")
+    return " ".join(words)
 
 
 def op_text(op: Op) -> str:
@@ -56,42 +65,35 @@ def op_text(op: Op) -> str:
         case Damage(amount=n):
             return f"Deal {n} damage to the opposing player's deck."
         case Mill(amount=n):
-            return (
-                f"The opposing player puts the top {_cards(n)} of their deck on their discard pile."
-            )
+            return f"The opposing player puts {_top(n)} of their deck on their discard pile."
         case Draw(amount=n):
             return f"Draw {_cards(n)}."
         case GainAP(amount=n):
-            return f"Gain {n} Action Point{'s' if n > 1 else ''} (never more than 5)."
+            return f"Gain {n} Action Point{'s' if n > 1 else ''}."
         case DiscardRandom(amount=n):
             return f"The opposing player discards {_cards(n)} at random."
         case DiscardChoice(amount=n):
             return f"The opposing player discards {_cards(n)} of their choice."
         case Destroy():
-            return f"Destroy {_troop_phrase(op, 'an opposing')}."
+            return f"Destroy {_troop_phrase(op, 'an opposing', own=False)}."
         case ReturnToHand():
-            return f"Return {_troop_phrase(op, 'an opposing')} to its owner's hand."
+            return f"Return {_troop_phrase(op, 'an opposing', own=False)} to its owner's hand."
         case DrainTroop():
-            return f"Drain {_troop_phrase(op, 'an opposing')}."
+            return f"Drain {_troop_phrase(op, 'an opposing', own=False)}."
         case RechargeTroop():
-            return f"Recharge another {_troop_phrase(op, 'of your').removeprefix('of your ')}."
+            return f"Recharge {_troop_phrase(op, 'another', own=True)}."
         case Relocate():
-            phrase = _troop_phrase(op, "of your").removeprefix("of your ")
-            return f"Move another {phrase} of yours to your other zone."
+            return f"Move {_troop_phrase(op, 'another', own=True)} to your other zone."
         case Deploy(troop_type=t):
-            kind = f"an {t} Troop" if t == "Arcane" else f"a {t} Troop" if t else "a Troop"
-            return f"Play {kind} from your hand into your War Zone at no cost."
+            return f"Play {_a(t)} from your hand into your War Zone at no cost."
         case Search(faction=f, troop_type=t):
-            which = {"own": "of your faction", "other": "not of your faction", "any": ""}[f]
-            kind = f"{t} Troop" if t else "Troop"
-            return " ".join(
-                f"Search your deck for a {kind} {which}, put it in your hand, then shuffle.".split()
-            )
+            which = {"own": " of your faction", "other": " not of your faction", "any": ""}[f]
+            return f"Search your deck for {_a(t)}{which}, put it in your hand, then shuffle."
         case Reclaim(troop_type=t):
-            kind = f"if it is a {t} Troop" if t else ""
-            return " ".join(f"Put the top card of your discard pile into your hand {kind}.".split())
+            kind = f" if it is {_a(t)}" if t else ""
+            return f"Put the top card of your discard pile into your hand{kind}."
         case Mend(amount=n):
-            return f"Put the top {_cards(n)} of your discard pile on the bottom of your deck."
+            return f"Put {_top(n)} of your discard pile on the bottom of your deck."
     raise ValueError(f"no text for {op!r}")
 
 
