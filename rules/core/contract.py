@@ -60,6 +60,9 @@ class Event(BaseModel):
     seat: Seat | None = None
     private: dict[str, str] = Field(default_factory=dict)
     data: dict[str, Any] = Field(default_factory=dict)
+    # True when this event showed someone a card that was hidden (a draw, the top of a
+    # deck, a searched deck, a random discard): taking it back would not hide it again.
+    reveals: bool = False
 
     def text_for(self, seat: Seat | None) -> str:
         """The line this seat reads: its private version when it has one."""
@@ -128,6 +131,14 @@ class Game(Protocol):
 
     def describe(self, action: Action, state: BaseModel) -> str:
         """The human label for an action, as shown in menus."""
+
+    def active_seat(self, state: BaseModel) -> Seat | None:
+        """Whose turn it is (None during set-up and after the end). While it is someone's
+        turn, a decision by any other seat is out of turn, such as a response window."""
+
+    def timeout_action(self, state: BaseModel, seat: Seat) -> Action:
+        """What the game does for `seat` when its clock runs out: pass a response, end
+        the turn, or the mildest option of a decision that must be made. Always legal."""
 
     def team_of(self, state: BaseModel, seat: Seat) -> int:
         """The team a seat plays for (every seat is on a team, alone or not)."""

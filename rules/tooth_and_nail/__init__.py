@@ -100,6 +100,14 @@ class ToothAndNail:
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]
         return actions.describe(state, None, action)
 
+    def active_seat(self, state: State) -> int | None:  # type: ignore[override]
+        if state.phase in ("recharge", "action", "revenge"):
+            return state.alpha
+        return None
+
+    def timeout_action(self, state: State, seat: int) -> Action:  # type: ignore[override]
+        return actions.timeout_action(state, seat)
+
     def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
         return state.players[seat].team
 

@@ -664,6 +664,23 @@ def _resolve_step_choice(
     raise AssertionError(action)
 
 
+# Options a timed-out decision takes, most preferred first: decline what is optional.
+TIMEOUT_PREFERENCES = ("end", "boost|none", "keep|no", "recharge|ap")
+
+
+def timeout_action(state: State, seat: int) -> Action:
+    """What happens for a seat whose clock ran out: the turn ends, an optional choice is
+    declined, and a choice that must be made takes the first option offered."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise IllegalAction("not-your-turn", "The game is not waiting for this seat.")
+    by_key = {a.key: a for a in legal}
+    for key in TIMEOUT_PREFERENCES:
+        if key in by_key:
+            return by_key[key]
+    return legal[0]
+
+
 # --------------------------------------------------------------------------- labels
 
 

@@ -235,7 +235,7 @@ def discard_random(state: State, seat: int, n: int, rng: random.Random) -> Event
         gone.append(card_name(state, card))
     if not gone:
         return [_ev("discard", f"{player.name} has no cards to discard.", seat)]
-    return [_ev("discard", f"{player.name} discards {', '.join(gone)} at random.", seat)]
+    return [_ev("discard_random", f"{player.name} discards {', '.join(gone)} at random.", seat)]
 
 
 def discard_chosen(state: State, seat: int, troop_id: str) -> Events:

@@ -65,8 +65,12 @@ def has_troop_id(state: State, troop_id: str) -> bool:
     return troop_id in _troop_index(state.pack)
 
 
+# Events that show someone a card that was hidden (or a new order of a deck).
+REVEALING = frozenset({"draw", "damage", "shuffle", "search", "discard_random"})
+
+
 def _ev(kind: str, text: str, seat: int | None = None, **private: str) -> Event:
-    return Event(kind=kind, text=text, seat=seat, private=private)
+    return Event(kind=kind, text=text, seat=seat, private=private, reveals=kind in REVEALING)
 
 
 def _name(state: State, seat: int) -> str:

@@ -35,6 +35,7 @@ def play_random_game(variant: str, seed: int) -> tuple[State, list[tuple[int, Ac
         seat = chooser.choice(sorted(GAME.to_act(state)))
         legal = GAME.legal_actions(state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
+        assert GAME.timeout_action(state, seat) in legal
         others = [a for a in legal if a.kind != "end"]
         action = chooser.choice(others) if others and chooser.random() < 0.9 else legal[-1]
         state, events = GAME.apply(state, seat, action, rng_for(seed, len(log) + 1))

@@ -1609,3 +1609,57 @@ def test_conservation_helper_really_checks():
     state.players[JEB].hand.append(state.teams[JEB].deck[0])
     with pytest.raises(AssertionError):
         assert_conserved(state)
+
+
+# =========================================================================== clocks and undo
+
+
+def test_whose_turn_it_is_is_the_alpha_player_and_nobody_during_set_up():
+    """Playing Tooth & Nail: "During a player's turn, he is referred to as the Alpha Player"
+    — the faction choice happens before anyone's turn."""
+    state = new_game("2p")
+    assert GAME.active_seat(state) is None
+    state = drafted("2p")
+    assert GAME.active_seat(state) == JEB
+
+
+def test_a_timed_out_action_step_ends_the_turn():
+    """Ending the Turn: a player who does nothing more has their turn end."""
+    state = drafted("2p")
+    assert GAME.timeout_action(state, JEB).key == "end"
+
+
+def test_a_timed_out_boost_is_declined():
+    """Non-formation Attacks: "Boosting an Attack is optional."""
+    state = drafted("2p")
+    field(state, JEB, "war", "thunderfoot")
+    set_hand(state, JEB, "tuh-tusk-shaman")
+    state, _ = act(state, "attack|thunderfoot")
+    assert GAME.timeout_action(state, JEB).key == "boost|none"
+
+
+def test_a_timed_out_discard_of_the_opponents_choice_still_discards():
+    """A decision that must be made (the opposing player discards a card of his choice)
+    takes the first option offered when its clock runs out: it is out of turn."""
+    state = drafted("2p")
+    field(state, JEB, "command", "hoarfrost-trapper")
+    set_hand(state, JUSTIN, "gizzard-seer", "tin-talon-scrapper")
+    state, _ = act(state, "ability|hoarfrost-trapper")
+    assert GAME.to_act(state) == {JUSTIN} and GAME.active_seat(state) == JEB
+    timeout = GAME.timeout_action(state, JUSTIN)
+    assert timeout.key == "discard|gizzard-seer"
+    state, events = act(state, timeout.key, JUSTIN)
+    assert any(e.text == "Justin discards Gizzard Seer." for e in events)
+
+
+def test_events_that_show_hidden_cards_are_marked_as_revealing():
+    """Cards in hand are secret and a deck's order unknown: a draw or damage shows cards,
+    so an undo could not hide them again; playing a Troop from hand shows nothing new."""
+    state = drafted("2p")
+    set_hand(state, JEB, "thunderfoot", "icewind-captain")
+    state, events = act(state, "play|thunderfoot|war")
+    assert [e.reveals for e in events] == [False]
+    state, events = act(state, "attack|thunderfoot")
+    assert any(e.kind == "damage" and e.reveals for e in events)
+    state, events = act(state, "end")
+    assert any(e.kind == "draw" and e.reveals for e in events)
