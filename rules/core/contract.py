@@ -59,7 +59,6 @@ class Event(BaseModel):
     text: str
     seat: Seat | None = None
     private: dict[str, str] = Field(default_factory=dict)
-    data: dict[str, Any] = Field(default_factory=dict)
     # True when this event showed someone a card that was hidden (a draw, the top of a
     # deck, a searched deck, a random discard): taking it back would not hide it again.
     reveals: bool = False
@@ -143,5 +142,8 @@ class Game(Protocol):
     def team_of(self, state: BaseModel, seat: Seat) -> int:
         """The team a seat plays for (every seat is on a team, alone or not)."""
 
-    def concede(self, state: BaseModel, seat: Seat) -> tuple[BaseModel, list[Event]]:
-        """The state after `seat` concedes (allowed at any moment)."""
+    def concede(
+        self, state: BaseModel, seat: Seat, rng: random.Random
+    ) -> tuple[BaseModel, list[Event]]:
+        """The state after `seat` concedes (allowed at any moment); `rng` is the one for
+        this action's number, should the game go on and need it."""

@@ -85,10 +85,10 @@ class ToothAndNail:
         events = actions.apply_action(new, seat, action, rng)
         return new, events
 
-    def concede(self, state: State, seat: int) -> tuple[State, list[Event]]:  # type: ignore[override]
+    def concede(self, state: State, seat: int, rng: random.Random) -> tuple[State, list[Event]]:  # type: ignore[override]
         new = fresh_copy(state)
         events = rules.concede(new, seat)
-        return new, events + actions.run(new, rng_for(0, 0))
+        return new, events + actions.run(new, rng)
 
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]
         if state.phase != "over":
@@ -98,7 +98,7 @@ class ToothAndNail:
         )
 
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]
-        return actions.describe(state, None, action)
+        return actions.describe(state, action)
 
     def active_seat(self, state: State) -> int | None:  # type: ignore[override]
         if state.phase in ("recharge", "action", "revenge"):

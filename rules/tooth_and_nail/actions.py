@@ -14,6 +14,7 @@ from itertools import combinations
 
 from rules.core import Action, IllegalAction
 from rules.tooth_and_nail.effects import (
+    NO_DEPLOY,
     apply_troop_op,
     deploy,
     deploy_options,
@@ -55,6 +56,8 @@ from rules.tooth_and_nail.rules import (
     troop_def,
 )
 from rules.tooth_and_nail.state import Frame, State, Step, Troop
+
+NO_BOOST = "none"
 
 # --------------------------------------------------------------------------- whose decision
 
@@ -161,12 +164,15 @@ def use_command_ability(state: State, seat: int, troop_id: str) -> Events:
 
 
 def keep_or_remove(state: State, seat: int, card: int) -> Events:
-    """After a Command Ability: remove the Troop, unless a same-name Troop is discarded."""
+    """After a Command Ability: remove the Troop, unless a same-name Troop is discarded.
+
+    The question is asked whenever the player holds any card, so that whether it is
+    asked never tells the table what their hand holds."""
     player = state.players[seat]
     i = next((k for k, t in enumerate(player.command_zone) if t.card == card), -1)
     if i < 0:
         return []  # the Troop already left the Command Zone during its own ability
-    if hand_card(state, seat, state.cards[card]) is not None:
+    if player.hand:
         state.frames.append(
             Frame(
                 kind="keep",
@@ -206,7 +212,7 @@ def decide_keep(state: State, seat: int, keep: bool) -> Events:
     return [
         _ev(
             "keep",
-            f"{player.name} discards a {card_name(state, card)} from hand to keep "
+            f"{player.name} discards {card_name(state, copy)} from hand to keep "
             "the one in their Command Zone.",
             seat,
         )
@@ -264,20 +270,38 @@ def _target(state: State, seat: int, target: str | None) -> int:
     return int(target)
 
 
-def check_attack(state: State, seat: int, troop_id: str, target: str | None) -> int:
-    """A Non-formation Attack costs 1 AP and uses one non-drained War Zone Troop."""
+def check_attack(
+    state: State, seat: int, troop_id: str, boost_with: str, target: str | None
+) -> int:
+    """A Non-formation Attack costs 1 AP and uses one non-drained War Zone Troop; it may be
+    Boosted once with a card in hand of the attacking Troop's Troop Type."""
     _require_action_step(state)
     _spend_ap(state, seat)
     i = _find(state.players[seat].war_zone, state, _troop_id(state, troop_id), drained=False)
     if i < 0:
         raise IllegalAction("no-troop", "Only a non-drained Troop in your War Zone can attack.")
+    if boost_with != NO_BOOST and boost_with not in boost_options(state, seat, troop_id):
+        raise IllegalAction(
+            "boost", "Boost with a card in your hand of the attacking Troop's Troop Type."
+        )
     _target(state, seat, target)
     return i
 
 
-def non_formation_attack(state: State, seat: int, troop_id: str, target: str | None) -> Events:
-    """Drain the Troop; it deals its Strength in damage, +1 if Boosted."""
-    i = check_attack(state, seat, troop_id, target)
+def boost_options(state: State, seat: int, attacker: str) -> list[str]:
+    """Cards in hand that can Boost: any card of the attacking Troop's Troop Type."""
+    kind = troop_def(state, attacker).type
+    return sorted(
+        {state.cards[c] for c in state.players[seat].hand if card_def(state, c).type == kind}
+    )
+
+
+def non_formation_attack(
+    state: State, seat: int, troop_id: str, boost_with: str, target: str | None
+) -> Events:
+    """Drain the Troop; it deals its Strength in damage, +1 if Boosted (the Boost card is
+    removed from the game)."""
+    i = check_attack(state, seat, troop_id, boost_with, target)
     victim = _target(state, seat, target)
     player = state.players[seat]
     troop = player.war_zone[i]
@@ -285,55 +309,16 @@ def non_formation_attack(state: State, seat: int, troop_id: str, target: str | N
     player.ap -= 1
     d = card_def(state, troop.card)
     events = [_ev("attack", f"{player.name} attacks {_name(state, victim)} with {d.name}.", seat)]
-    step = Step(kind="attack", actor=seat, victims=[victim], card=troop.card, amount=d.strength)
-    if boost_options(state, seat, troop.card):
-        state.frames.append(
-            Frame(
-                kind="boost",
-                deciders=[seat],
-                step=step,
-                prompt=f"decide whether to Boost {d.name}'s attack",
-            )
-        )
-        return events
-    return events + deal_damage(state, victim, d.strength)
-
-
-def boost_options(state: State, seat: int, attacker: int) -> list[str]:
-    """Cards in hand that can Boost: any card of the attacking Troop's Troop Type."""
-    kind = card_def(state, attacker).type
-    return sorted(
-        {state.cards[c] for c in state.players[seat].hand if card_def(state, c).type == kind}
-    )
-
-
-def boost(state: State, seat: int, troop_id: str) -> Events:
-    """Optionally remove a matching card in hand from the game for +1 damage (once)."""
-    frame = _require_frame(state, "boost")
-    step = frame.step
-    assert step is not None and step.card is not None
-    events: Events = []
-    amount = step.amount
-    if troop_id != "none":
-        if troop_id not in boost_options(state, seat, step.card):
-            raise IllegalAction(
-                "boost", "Boost with a card in your hand of the attacking Troop's Troop Type."
-            )
-        card = hand_card(state, seat, troop_id)
+    amount = d.strength
+    if boost_with != NO_BOOST:
+        card = hand_card(state, seat, boost_with)
         assert card is not None
-        state.players[seat].hand.remove(card)
+        player.hand.remove(card)
         remove_from_game(state, seat, card)
         amount += 1
-        events.append(
-            _ev(
-                "boost",
-                f"{_name(state, seat)} Boosts the attack, removing "
-                f"{card_name(state, card)} from the game.",
-                seat,
-            )
-        )
-    state.frames.pop()
-    return events + deal_damage(state, step.victims[0], amount)
+        text = f"{player.name} Boosts the attack, removing {card_name(state, card)} from the game."
+        events.append(_ev("boost", text, seat))
+    return events + deal_damage(state, victim, amount)
 
 
 def formation_options(state: State, seat: int, faction_id: str) -> list[tuple[str, ...]]:
@@ -415,6 +400,7 @@ def run(state: State, rng: random.Random) -> Events:
             and state.phase in ("recharge", "action")
             and state.players[alpha].eliminated
         ):
+            state.players[alpha].ap = 0  # an eliminated player's turn ends at once
             events += advance_turn(state)
             continue
         if state.phase == "over" or state.frames:
@@ -487,8 +473,10 @@ def candidates(state: State, seat: int) -> Iterator[Action]:
     targets = [str(t) for t in attack_targets(state, seat)] if state.variant == "3p" else [None]
     wz = sorted({state.cards[t.card] for t in player.war_zone if not t.drained})
     for troop_id in wz:
-        for target in targets:
-            yield Action(kind="attack", args=(troop_id,) + ((target,) if target else ()))
+        for boost_with in [NO_BOOST, *boost_options(state, seat, troop_id)]:
+            for target in targets:
+                extra = (target,) if target else ()
+                yield Action(kind="attack", args=(troop_id, boost_with, *extra))
     if player.command_card is not None:
         for group in formation_options(state, seat, player.command_card):
             for target in targets:
@@ -514,13 +502,10 @@ def _frame_candidates(state: State, seat: int, frame: Frame) -> Iterator[Action]
         case "ready":
             for troop_id in sorted({state.cards[t.card] for t in player.war_zone if t.drained}):
                 yield Action(kind="ready", args=(troop_id,))
-        case "boost":
-            assert frame.step is not None and frame.step.card is not None
-            for troop_id in boost_options(state, seat, frame.step.card):
-                yield Action(kind="boost", args=(troop_id,))
-            yield Action(kind="boost", args=("none",))
         case "keep":
-            yield Action(kind="keep", args=("yes",))
+            assert frame.step is not None and frame.step.card is not None
+            if hand_card(state, seat, state.cards[frame.step.card]) is not None:
+                yield Action(kind="keep", args=("yes",))
             yield Action(kind="keep", args=("no",))
         case "target":
             assert frame.step is not None
@@ -537,6 +522,7 @@ def _frame_candidates(state: State, seat: int, frame: Frame) -> Iterator[Action]
             assert frame.step is not None
             for troop_id in deploy_options(state, frame.step):
                 yield Action(kind="deploy", args=(troop_id,))
+            yield Action(kind="deploy", args=(NO_DEPLOY,))
         case "search":
             assert frame.step is not None
             for troop_id in search_options(state, frame.step):
@@ -571,8 +557,8 @@ def check(state: State, seat: int, action: Action) -> None:
             check_command_ability(state, seat, a[0])
         case "faction_ability", 2:
             check_faction_ability(state, seat, a[0], a[1])
-        case "attack", 1 | 2:
-            check_attack(state, seat, a[0], a[1] if len(a) > 1 else None)
+        case "attack", 2 | 3:
+            check_attack(state, seat, a[0], a[1], a[2] if len(a) > 2 else None)
         case "formation", 1 | 2:
             check_formation(state, seat, tuple(a[0].split(",")), a[1] if len(a) > 1 else None)
         case "end", 0:
@@ -608,7 +594,7 @@ def apply_action(state: State, seat: int, action: Action, rng: random.Random) ->
         case "faction_ability":
             events = use_faction_ability(state, seat, a[0], a[1])
         case "attack":
-            events = non_formation_attack(state, seat, a[0], a[1] if len(a) > 1 else None)
+            events = non_formation_attack(state, seat, a[0], a[1], a[2] if len(a) > 2 else None)
         case "formation":
             events = formation_attack(
                 state, seat, tuple(a[0].split(",")), a[1] if len(a) > 1 else None
@@ -623,8 +609,6 @@ def apply_action(state: State, seat: int, action: Action, rng: random.Random) ->
             events = recharge_choice(state, seat, a[0])
         case "ready":
             events = recharge_war_troop(state, seat, a[0])
-        case "boost":
-            events = boost(state, seat, a[0])
         case "keep":
             events = decide_keep(state, seat, a[0] == "yes")
         case "discard":
@@ -665,7 +649,7 @@ def _resolve_step_choice(
 
 
 # Options a timed-out decision takes, most preferred first: decline what is optional.
-TIMEOUT_PREFERENCES = ("end", "boost|none", "keep|no", "recharge|ap")
+TIMEOUT_PREFERENCES = ("end", "keep|no", "deploy|none", "recharge|ap")
 
 
 def timeout_action(state: State, seat: int) -> Action:
@@ -684,7 +668,7 @@ def timeout_action(state: State, seat: int) -> Action:
 # --------------------------------------------------------------------------- labels
 
 
-def describe(state: State, seat: int | None, action: Action) -> str:
+def describe(state: State, action: Action) -> str:
     """The human label of an action, as shown in menus."""
     a = action.args
     match action.kind:
@@ -706,18 +690,17 @@ def describe(state: State, seat: int | None, action: Action) -> str:
             return f"Faction Ability: drain {names}"
         case "attack":
             d = troop_def(state, a[0])
-            at = f" at {_name(state, int(a[1]))}" if len(a) > 1 else ""
-            return f"Attack{at} with {d.name} ({d.strength} damage, 1 AP)"
+            at = f" at {_name(state, int(a[2]))}" if len(a) > 2 else ""
+            if a[1] == NO_BOOST:
+                return f"Attack{at} with {d.name} ({d.strength} damage, 1 AP)"
+            boost = troop_def(state, a[1]).name
+            return f"Attack{at} with {d.name}, Boosted by {boost} ({d.strength + 1} damage, 1 AP)"
         case "formation":
             troops = [troop_def(state, t) for t in a[0].split(",")]
             at = f" at {_name(state, int(a[1]))}" if len(a) > 1 else ""
             return f"Formation Attack{at}: {' + '.join(t.name for t in troops)} (1 AP)"
         case "end":
             return "End your turn"
-        case "boost":
-            if a[0] == "none":
-                return "Don't Boost"
-            return f"Boost: remove {troop_def(state, a[0]).name} from the game for +1 damage"
         case "keep":
             return (
                 "Discard a copy from hand to keep it" if a[0] == "yes" else "Let it leave the game"
@@ -734,6 +717,8 @@ def describe(state: State, seat: int | None, action: Action) -> str:
         case "discard":
             return f"Discard {troop_def(state, a[0]).name}"
         case "deploy":
+            if a[0] == NO_DEPLOY:
+                return "Deploy nothing"
             return f"Deploy {troop_def(state, a[0]).name} into your War Zone"
         case "search":
             return f"Take {troop_def(state, a[0]).name} from your deck"

@@ -55,6 +55,7 @@ from rules.tooth_and_nail.rules import (
 from rules.tooth_and_nail.state import Frame, State, Step
 
 OPPOSING_TARGETS = (Destroy, ReturnToHand, DrainTroop)
+NO_DEPLOY = "none"
 OWN_TARGETS = (RechargeTroop, Relocate)
 
 
@@ -185,7 +186,10 @@ def deploy_options(state: State, step: Step) -> list[str]:
 
 
 def deploy(state: State, seat: int, troop_id: str) -> Events:
-    """Play a Troop from hand into the War Zone without spending an Action Point."""
+    """Play a Troop from hand into the War Zone without spending an Action Point, or
+    (NO_DEPLOY) decline to."""
+    if troop_id == NO_DEPLOY:
+        return [_ev("deploy", f"{_name(state, seat)} deploys nothing.", seat)]
     return put_into_play(state, seat, troop_id, "war", cost=0)
 
 
@@ -305,7 +309,11 @@ def run_op(state: State, step: Step, rng: random.Random) -> Events:
             step = step.model_copy(update={"victims": victims})
             targets = troop_targets(state, step)
             if not targets:
-                return [_ev("fizzle", f"{source_label(state, step.source)}: no Troop to target.")]
+                label = source_label(state, step.source)
+                if len(step.victims) == 1 and not isinstance(op, OWN_TARGETS):
+                    whose = _name(state, step.victims[0])
+                    return [_ev("fizzle", f"{label}: {whose} has no Troop it can target.")]
+                return [_ev("fizzle", f"{label}: no Troop it can target.")]
             if len(targets) == 1:
                 return apply_troop_op(state, step, *next(iter(targets.values())))
             state.frames.append(
@@ -318,21 +326,22 @@ def run_op(state: State, step: Step, rng: random.Random) -> Events:
             )
             return []
         case Deploy():
-            options = deploy_options(state, step)
-            if not options:
-                return [
-                    _ev("fizzle", f"{source_label(state, step.source)}: no Troop can be deployed.")
-                ]
-            if len(options) == 1:
-                return deploy(state, actor, options[0])
+            # Deploying is optional and asked whenever the hand holds a card, so the
+            # question never tells the table which Troops the hand holds.
+            player = state.players[actor]
+            if not player.hand or len(player.war_zone) >= state.limits["war"]:
+                label = source_label(state, step.source)
+                return [_ev("fizzle", f"{label}: {player.name} can't deploy a Troop.")]
             state.frames.append(
                 Frame(kind="deploy", deciders=[actor], step=step, prompt="choose a Troop to deploy")
             )
             return []
         case Search():
+            # One option or several, the player is asked: how many kinds of Troop the
+            # deck holds stays hidden.
             options = search_options(state, step)
-            if len(options) <= 1:
-                return take_from_deck(state, actor, options[0] if options else None, rng)
+            if not options:
+                return take_from_deck(state, actor, None, rng)
             state.frames.append(
                 Frame(
                     kind="search",

@@ -65,8 +65,11 @@ def has_troop_id(state: State, troop_id: str) -> bool:
     return troop_id in _troop_index(state.pack)
 
 
-# Events that show someone a card that was hidden (or a new order of a deck).
-REVEALING = frozenset({"draw", "damage", "shuffle", "search", "discard_random"})
+# Events that show someone a card that was hidden: a card drawn, the top of a deck, a
+# shuffled or searched deck, a card leaving a hand face up.
+REVEALING = frozenset(
+    {"draw", "damage", "shuffle", "search", "discard_random", "discard", "play", "boost", "keep"}
+)
 
 
 def _ev(kind: str, text: str, seat: int | None = None, **private: str) -> Event:
@@ -551,6 +554,7 @@ def concede(state: State, seat: int) -> Events:
         player = state.players[seat]
         player.eliminated = True
         player.revenge_done = True
+        player.ap = 0
         living = state.living()
         if len(living) <= 1:
             return events + end_game(state, winners=living, reason="concession")

@@ -85,7 +85,7 @@ def op_text(op: Op) -> str:
         case Relocate():
             return f"Move {_troop_phrase(op, 'another', own=True)} to your other zone."
         case Deploy(troop_type=t):
-            return f"Play {_a(t)} from your hand into your War Zone at no cost."
+            return f"You may play {_a(t)} from your hand into your War Zone at no cost."
         case Search(faction=f, troop_type=t):
             which = {"own": " of your faction", "other": " not of your faction", "any": ""}[f]
             return f"Search your deck for {_a(t)}{which}, put it in your hand, then shuffle."

@@ -14,10 +14,12 @@ import random
 
 import pytest
 
-from rules.core import Action, SeatSpec, rng_for
+from rules.core import Action, IllegalAction, SeatSpec, fresh_copy, rng_for
+from rules.core.rng import shuffle
 from rules.tooth_and_nail import GAME, State
 
 GAMES_PER_MODE = 200
+SCRAMBLED_GAMES_PER_MODE = 30
 PLAYERS = {"2p": 2, "3p": 3, "alliance": 2, "4p": 4}
 MAX_ACTIONS = 3000
 
@@ -103,3 +105,60 @@ def test_random_playouts_end_with_a_winner_and_keep_every_invariant(variant: str
         assert replay(variant, seed, log) == snapshots, f"replay differs for seed {seed}"
         endings[outcome.reason] = endings.get(outcome.reason, 0) + 1
     assert sum(endings.values()) == GAMES_PER_MODE
+
+
+def scramble(state: State, actor: int, action: Action, seed: int) -> State:
+    """The same position with every card nobody may see (hands, deck orders, face-down
+    cards) dealt again at random. The actor keeps their hand when the action names one
+    of its cards, so the action means the same thing."""
+    other = fresh_copy(state)
+    places = [t.deck for t in other.teams] + [t.face_down for t in other.teams]
+    for p in other.players:
+        named = set(action.args) & {other.cards[c] for c in p.hand}
+        if not (p.seat == actor and named):
+            places.append(p.hand)
+    pool = [c for place in places for c in place]
+    shuffle(pool, random.Random(seed))
+    start = 0
+    for place in places:
+        place[:] = pool[start : start + len(place)]
+        start += len(place)
+    return other
+
+
+def public_until_revealed(events: list) -> list[str]:
+    """The public lines up to the first one that shows a hidden card."""
+    lines = []
+    for event in events:
+        if event.reveals:
+            break
+        lines.append(event.text)
+    return lines
+
+
+@pytest.mark.parametrize("variant", list(PLAYERS))
+def test_what_the_table_sees_never_depends_on_hidden_cards(variant: str) -> None:
+    """Replaying each action of random games on a copy whose hidden cards were dealt
+    differently must show the table the same lines and, until a card is revealed, the
+    same board: no prompt, question or line gives away a hand or a deck."""
+    compared = 0
+    for seed in range(SCRAMBLED_GAMES_PER_MODE):
+        _, log, snapshots = play_random_game(variant, seed)
+        for seq, ((seat, action), before) in enumerate(zip(log, snapshots, strict=False), 1):
+            state = State.model_validate_json(before)
+            other = scramble(state, seat, action, seed * 10_000 + seq)
+            if action not in GAME.legal_actions(other, seat):
+                continue  # e.g. keeping a Troop needs the copy the scramble dealt away
+            rng_seed = seed * 10_000 + seq
+            after, events = GAME.apply(state, seat, action, rng_for(rng_seed, 0))
+            try:
+                after_other, events_other = GAME.apply(other, seat, action, rng_for(rng_seed, 0))
+            except IllegalAction as refusal:  # pragma: no cover - reported below
+                raise AssertionError(f"{action.key} legal but refused: {refusal}") from None
+            seen = public_until_revealed(events)
+            assert seen == public_until_revealed(events_other), (variant, seed, action.key)
+            if not any(e.reveals for e in events + events_other):
+                public, public_other = GAME.view(after, None), GAME.view(after_other, None)
+                assert public == public_other, (variant, seed, action.key)
+                compared += 1
+    assert compared > 100 * SCRAMBLED_GAMES_PER_MODE // 10

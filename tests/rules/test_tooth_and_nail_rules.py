@@ -506,7 +506,11 @@ def test_command_ability_hank_red_claw_elder_example_no_copy_in_hand_removes_it(
     # Red Claw Elder: destroy a drained opposing Troop with Strength 2 or less.
     seer = field(state, JUSTIN, "war", "gizzard-seer", drained=True)
     state, events = act(state, "ability|red-claw-elder")
-    texts = [e.text for e in events]
+    # Asked whenever his hand holds a card, so the question reveals nothing; with no
+    # copy of the Elder, letting it leave is his only answer.
+    assert keys(state, JEB) == ["keep|no"]
+    state, more = act(state, "keep|no")
+    texts = [e.text for e in events + more]
     assert texts[0] == "Jeb uses Red Claw Elder's Command Ability."
     assert "Justin's Gizzard Seer is destroyed." in texts
     assert "Jeb's Red Claw Elder is removed from the game." in texts
@@ -610,8 +614,9 @@ def test_non_formation_attack_thunderfoot_example():
     field(state, JEB, "war", "thunderfoot")
     top = stack(state, JUSTIN, "gizzard-seer", "marrowpick-scout")
     deck = len(state.teams[JUSTIN].deck)
-    state, events = act(state, "attack|thunderfoot")
-    assert state.frames == []  # no Boost to offer
+    assert [k for k in keys(state, JEB) if k.startswith("attack")] == ["attack|thunderfoot|none"]
+    state, events = act(state, "attack|thunderfoot|none")  # no Arcane card: no Boost offered
+    assert state.frames == []
     assert state.players[JEB].war_zone[0].drained
     assert state.players[JEB].ap == 2
     assert len(state.teams[JUSTIN].deck) == deck - 2
@@ -632,16 +637,19 @@ def test_boost_removes_a_same_troop_type_card_from_hand_from_the_game_for_plus_1
     )
     field(state, JEB, "war", "thunderfoot")
     deck = len(state.teams[JUSTIN].deck)
-    state, _ = act(state, "attack|thunderfoot")
     # Only Arcane cards can Boost an Arcane Troop's attack; not Boosting is allowed.
-    assert keys(state, JEB) == ["boost|red-claw-elder", "boost|tuh-tusk-shaman", "boost|none"]
-    state, events = act(state, "boost|tuh-tusk-shaman")
+    assert [k for k in keys(state, JEB) if k.startswith("attack")] == [
+        "attack|thunderfoot|none",
+        "attack|thunderfoot|red-claw-elder",
+        "attack|thunderfoot|tuh-tusk-shaman",
+    ]
+    state, events = act(state, "attack|thunderfoot|tuh-tusk-shaman")
     assert len(state.teams[JUSTIN].deck) == deck - 3
     assert state.teams[JEB].removed == [shaman]
     assert shaman not in state.teams[JEB].discard
     assert captain in state.players[JEB].hand and len(state.players[JEB].hand) == 2
-    assert state.frames == [] and not any(k.startswith("boost") for k in keys(state, JEB))
-    assert "removing Tuh-Tusk Shaman from the game" in events[0].text
+    assert state.frames == []
+    assert "removing Tuh-Tusk Shaman from the game" in events[1].text
 
 
 def test_boosting_is_optional():
@@ -650,7 +658,7 @@ def test_boosting_is_optional():
     hand = set_hand(state, JEB, "tuh-tusk-shaman")
     field(state, JEB, "war", "thunderfoot")
     deck = len(state.teams[JUSTIN].deck)
-    state = play(state, "attack|thunderfoot", "boost|none")
+    state = play(state, "attack|thunderfoot|none")
     assert len(state.teams[JUSTIN].deck) == deck - 2
     assert state.players[JEB].hand == hand and state.teams[JEB].removed == []
 
@@ -703,10 +711,10 @@ def test_only_non_drained_troops_can_attack():
     state = drafted("2p")
     field(state, JEB, "war", "thunderfoot", drained=True)
     field(state, JEB, "war", "icewind-captain")
-    error = refused(state, "attack|thunderfoot")
+    error = refused(state, "attack|thunderfoot|none")
     assert error.code == "no-troop" and is_sentence(error.message)
     assert refused(state, "formation|icewind-captain,thunderfoot").code == "formation"
-    assert "attack|icewind-captain" in keys(state, JEB)
+    assert "attack|icewind-captain|none" in keys(state, JEB)
 
 
 def test_an_attack_costs_1_ap():
@@ -718,7 +726,7 @@ def test_an_attack_costs_1_ap():
     field(state, JEB, "war", "icewind-captain")
     field(state, JEB, "war", "tuh-tusk-shaman")
     state.players[JEB].ap = 0
-    assert refused(state, "attack|thunderfoot").code == "no-ap"
+    assert refused(state, "attack|thunderfoot|none").code == "no-ap"
     assert refused(state, "formation|icewind-captain,thunderfoot").code == "no-ap"
 
 
@@ -744,7 +752,7 @@ def test_damage_moves_top_cards_of_the_deck_onto_the_discard_pile_in_order():
     below = to_discard(state, JUSTIN, "gizzard-seer", "hollowcry-matron")
     top = stack(state, JUSTIN, "marrowpick-scout", "tin-talon-scrapper", "ash-feather-augur")
     rest = list(state.teams[JUSTIN].deck[:-3])
-    state, _ = act(state, "attack|thunderfoot")
+    state, _ = act(state, "attack|thunderfoot|none")
     assert state.teams[JUSTIN].discard == [*below, top[0], top[1]]
     assert state.teams[JUSTIN].deck == [*rest, top[2]]
 
@@ -770,7 +778,7 @@ def test_removed_cards_leave_the_game():
     set_hand(state, JEB, "tuh-tusk-shaman")
     elder = field(state, JEB, "command", "red-claw-elder")
     field(state, JEB, "war", "thunderfoot")
-    state = play(state, "ability|red-claw-elder", "attack|thunderfoot", "boost|tuh-tusk-shaman")
+    state = play(state, "ability|red-claw-elder", "keep|no", "attack|thunderfoot|tuh-tusk-shaman")
     gone = state.teams[JEB].removed
     assert len(gone) == 2 and elder in gone
     team = state.teams[JEB]
@@ -793,7 +801,7 @@ def test_game_ends_at_once_when_damage_empties_a_deck():
     field(state, JEB, "war", "thunderfoot")
     set_hand(state, JEB)
     trim_deck(state, JUSTIN, 2)
-    state, events = act(state, "attack|thunderfoot")
+    state, events = act(state, "attack|thunderfoot|none")
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert outcome.winners == [JEB] and outcome.losers == [JUSTIN]
@@ -855,7 +863,7 @@ def _three_player_with_justin_out() -> State:
     field(state, JEB, "war", "thunderfoot")  # a second attack keeps Jeb's turn open
     set_hand(state, JUSTIN, "gizzard-seer", "marrowpick-scout", "rattlequill-harrier")
     trim_deck(state, JUSTIN, 2)
-    state, events = act(state, f"attack|thunderfoot|{JUSTIN}")
+    state, events = act(state, f"attack|thunderfoot|none|{JUSTIN}")
     assert any(e.text == "Justin's deck is empty: they are eliminated." for e in events)
     return state
 
@@ -871,8 +879,8 @@ def test_3p_a_player_with_an_empty_deck_is_eliminated_and_the_game_goes_on():
     # Justin is no longer an opponent to attack.
     field(state, JEB, "war", "icewind-captain")
     assert [k for k in keys(state, JEB) if k.startswith("attack")] == [
-        "attack|icewind-captain|2",
-        "attack|thunderfoot|2",
+        "attack|icewind-captain|none|2",
+        "attack|thunderfoot|none|2",
     ]
 
 
@@ -905,7 +913,7 @@ def test_3p_game_ends_when_two_decks_are_empty_and_the_remaining_player_wins():
     state = _three_player_with_justin_out()
     field(state, JEB, "war", "icewind-captain")
     trim_deck(state, SCOUT, 1)
-    state, _ = act(state, f"attack|icewind-captain|{SCOUT}")
+    state, _ = act(state, f"attack|icewind-captain|none|{SCOUT}")
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert outcome.winners == [JEB] and sorted(outcome.losers) == [JUSTIN, SCOUT]
@@ -983,10 +991,10 @@ def test_3p_an_attack_hits_the_opponent_of_the_attackers_choice():
     field(state, JEB, "war", "thunderfoot")
     set_hand(state, JEB, "icewind-captain")  # Tech: no Boost, but a play keeps the turn open
     assert [k for k in keys(state, JEB) if k.startswith("attack")] == [
-        "attack|thunderfoot|1",
-        "attack|thunderfoot|2",
+        "attack|thunderfoot|none|1",
+        "attack|thunderfoot|none|2",
     ]
-    state, _ = act(state, "attack|thunderfoot|2")
+    state, _ = act(state, "attack|thunderfoot|none|2")
     assert len(state.teams[SCOUT].deck) == 28 and len(state.teams[JUSTIN].deck) == 30
 
 
@@ -1023,7 +1031,7 @@ def test_4p_teammates_share_deck_and_discard_but_not_zones_or_turns():
     set_hand(state, JOHN, "thunderfoot")  # Arcane: nothing to Boost with, a play still open
     # Damage to either opponent lands on the one shared deck and discard pile.
     before = len(state.teams[1].deck)
-    state, _ = act(state, "attack|icewind-captain")
+    state, _ = act(state, "attack|icewind-captain|none")
     assert len(state.teams[1].deck) == before - 1 and len(state.teams[1].discard) == 1
 
 
@@ -1035,7 +1043,7 @@ def test_4p_a_team_loses_when_its_shared_deck_is_empty():
     set_hand(state, JEB)
     field(state, JEB, "war", "thunderfoot")
     trim_deck(state, 1, 2)
-    state, _ = act(state, "attack|thunderfoot")
+    state, _ = act(state, "attack|thunderfoot|none")
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert sorted(outcome.winners) == [JEB, JOHN]
@@ -1097,7 +1105,7 @@ def test_an_ability_that_would_break_a_rule_resolves_as_far_as_it_can_full_war_z
     field(state, JEB, "command", "burrow-runt")
     state, events = act(state, "ability|burrow-runt")
     assert len(state.players[JEB].war_zone) == 6
-    assert "Burrow Runt's Command Ability: no Troop can be deployed." in [e.text for e in events]
+    assert "Burrow Runt's Command Ability: Jeb can't deploy a Troop." in [e.text for e in events]
     assert len(state.players[JEB].hand) == 2  # Tunnel Sapper stays; a card drawn
 
 
@@ -1144,7 +1152,6 @@ ACTION_KINDS = {
     "attack",
     "formation",
     "end",
-    "boost",
     "keep",
     "target",
     "opponent",
@@ -1227,9 +1234,10 @@ def _menu(state: State, seat: int) -> list[Action]:
 @pytest.mark.parametrize(
     ("key", "code"),
     [
-        ("attack|thunderfoot|0", "target"),  # Jeb is not his own opponent
-        ("attack|thunderfoot|9", "target"),
-        ("attack|thunderfoot|x", "target"),
+        ("attack|thunderfoot|none|0", "target"),  # Jeb is not his own opponent
+        ("attack|thunderfoot|none|9", "target"),
+        ("attack|thunderfoot|none|x", "target"),
+        ("attack|thunderfoot|icewind-captain", "boost"),  # Tech can't Boost an Arcane
         ("formation|icewind-captain,tuh-tusk-shaman|5", "target"),
     ],
 )
@@ -1256,8 +1264,8 @@ def test_contract_apply_refuses_what_legal_actions_does_not_offer(key: str, code
         (None, JEB, "play|gizzard-seer|war", "not-in-hand"),
         ("thunderfoot-in-hand", JEB, "play|thunderfoot|hand", "zone"),
         (None, JEB, "ability|thunderfoot", "no-troop"),
-        (None, JEB, "attack|thunderfoot", "no-troop"),
-        (None, JEB, "boost|none", "not-now"),
+        (None, JEB, "attack|thunderfoot|none", "no-troop"),
+        (None, JEB, "keep|no", "not-now"),
         (None, JEB, "keep|yes", "not-now"),
         (None, JEB, "recharge|draw", "not-now"),
         (None, JEB, "faction|marauders", "not-now"),
@@ -1314,23 +1322,21 @@ def test_contract_describe_labels_every_decision_kind():
     for the kinds random games rarely reach)."""
     state = battlefield("marauders")
     menus = [(state, k) for k in keys(state, JEB)]
-    for key in ("ability|red-claw-elder", "attack|thunderfoot"):
+    for key in ("ability|red-claw-elder",):
         after, _ = act(state, key)
         menus += [(after, k) for k in keys(after, JEB)]
     labels = {key: GAME.describe(Action.from_key(key), at) for at, key in menus}
     kinds = {k.split("|")[0] for k in labels}
     assert kinds == {"play", "ability", "faction_ability", "attack", "formation", "end"} | {
         "target",
-        "boost",
     }
-    assert labels["boost|none"] == "Don't Boost"
     assert labels["faction_ability|hoarfrost-trapper|red-claw-elder"] == (
         "Faction Ability: drain Hoarfrost Trapper + Red Claw Elder"
     )
     assert labels["formation|icewind-captain,thunderfoot"] == (
         "Formation Attack: Icewind Captain + Thunderfoot (1 AP)"
     )
-    assert labels["attack|icewind-captain"] == "Attack with Icewind Captain (1 damage, 1 AP)"
+    assert labels["attack|icewind-captain|none"] == "Attack with Icewind Captain (1 damage, 1 AP)"
     assert all(is_sentence(label + ".") for label in labels.values())
     assert len(set(labels.values())) == len(labels)  # no two choices read the same
 
@@ -1629,15 +1635,6 @@ def test_a_timed_out_action_step_ends_the_turn():
     assert GAME.timeout_action(state, JEB).key == "end"
 
 
-def test_a_timed_out_boost_is_declined():
-    """Non-formation Attacks: "Boosting an Attack is optional."""
-    state = drafted("2p")
-    field(state, JEB, "war", "thunderfoot")
-    set_hand(state, JEB, "tuh-tusk-shaman")
-    state, _ = act(state, "attack|thunderfoot")
-    assert GAME.timeout_action(state, JEB).key == "boost|none"
-
-
 def test_a_timed_out_discard_of_the_opponents_choice_still_discards():
     """A decision that must be made (the opposing player discards a card of his choice)
     takes the first option offered when its clock runs out: it is out of turn."""
@@ -1657,9 +1654,13 @@ def test_events_that_show_hidden_cards_are_marked_as_revealing():
     so an undo could not hide them again; playing a Troop from hand shows nothing new."""
     state = drafted("2p")
     set_hand(state, JEB, "thunderfoot", "icewind-captain")
-    state, events = act(state, "play|thunderfoot|war")
-    assert [e.reveals for e in events] == [False]
-    state, events = act(state, "attack|thunderfoot")
+    field(state, JEB, "command", "icewind-captain")
+    state, events = act(state, "ability|icewind-captain")  # drains a Troop, gains an AP
+    state, more = act(state, "keep|no")
+    assert not any(e.reveals for e in events + more)
+    state, events = act(state, "play|thunderfoot|war")  # shows a card from hand
+    assert [e.reveals for e in events] == [True]
+    state, events = act(state, "attack|thunderfoot|none")
     assert any(e.kind == "damage" and e.reveals for e in events)
     state, events = act(state, "end")
     assert any(e.kind == "draw" and e.reveals for e in events)
