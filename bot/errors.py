@@ -77,7 +77,16 @@ class UnknownAction(UserError):
 
 
 class StaleChoice(UserError):
-    default = "The match moved on since that menu was shown, so nothing happened. Choose again."
+    default = (
+        "This menu is out of date (you have decided since it was shown), so nothing happened. "
+        "Here is a fresh one."
+    )
+
+
+OUTDATED_MENU = (
+    "This menu is out of date (it comes from an older version of the bot), so nothing "
+    "happened. Here is a fresh one."
+)
 
 
 class StateChanged(UserError):

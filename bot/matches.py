@@ -4,14 +4,17 @@ Every operation loads the match from the store, asks the game, and commits
 before it returns, so a reply built from its result never announces
 something that was not saved. One writer per match: a per-match lock in this
 process, and a version check in the store's UPDATE for anything beyond it.
+
+A menu is tied to its seat's decision count, not to the match's version: a
+decision another seat takes meanwhile (two players discarding at once) never
+spoils it, while the same menu used twice is refused the second time.
 """
 
 from __future__ import annotations
 
-import asyncio
+import difflib
 import logging
 import secrets
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import metadata
@@ -20,6 +23,7 @@ from typing import Any, NoReturn
 from pydantic import BaseModel, TypeAdapter
 
 from bot import errors
+from bot.locks import KeyedLocks
 from bot.store import ChannelBusy, MatchRow, SeatRow, Store
 from rules.core import Action, Event, Game, IllegalAction, Outcome, SeatSpec, VariantInfo, rng_for
 from rules.registry import GAMES
@@ -30,8 +34,21 @@ CONCEDE = "concede"
 MAX_SEED = 2**53 - 1  # the largest integer a Discord option carries
 RECENT_ACTIONS = 6
 RULES_VERSION = metadata.version("arbiter")  # the release whose rules dealt and refereed a match
+NO_PACK = "bundled"  # the pack recorded for a game that has no card packs
+SUGGESTIONS = 5  # close actions listed when typed text matches none
 
 _EVENTS = TypeAdapter(list[Event])
+
+
+def default_pack(game: Game) -> str:
+    """The pack a game's matches play with unless their options name one (NO_PACK for
+    a game without card packs)."""
+    return game.default_pack or NO_PACK
+
+
+def setup_options(match: MatchRow) -> dict[str, Any]:
+    """The options a match's setup receives: its own, with the pack it records."""
+    return {**match.options, "pack": match.pack}
 
 
 @dataclass(frozen=True)
@@ -95,6 +112,7 @@ class PrivateView:
     view: dict[str, Any]
     choices: list[Choice]
     recent: list[str]
+    decisions: int  # how many decisions this seat has taken: a menu built now carries it
 
 
 class MatchService:
@@ -103,7 +121,7 @@ class MatchService:
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None) -> None:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._lock = KeyedLocks()
 
     # ---------------------------------------------------------------- helpers
 
@@ -113,13 +131,6 @@ class MatchService:
             return self.games[game_id]
         except KeyError:
             raise errors.UnknownGame(f"I don't know a game called `{game_id}`.") from None
-
-    def _lock(self, match_id: int) -> asyncio.Lock:
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[match_id] = lock
-        return lock
 
     async def get(self, match_id: int) -> MatchRow:
         """The match with this id."""
@@ -173,13 +184,22 @@ class MatchService:
         game: str,
         variant: str | None = None,
         seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Table:
-        """Open a lobby in a channel, with its creator in the first seat."""
+        """Open a lobby in a channel, with its creator in the first seat.
+
+        A chosen `seed` is public (every shuffle can be predicted from it); without
+        one a seed is drawn and kept from the players while the match is open.
+        `options["pack"]` names the card pack (default: the game's own).
+        """
         rules = self.game(game)
         variant = variant or next(iter(rules.variants))
         if variant not in rules.variants:
             known = ", ".join(f"`{v}`" for v in rules.variants)
             raise errors.UnknownVariant(f"{rules.name} has no variant `{variant}` (try {known}).")
+        options = dict(options or {})
+        pack = str(options.pop("pack", None) or default_pack(rules))
+        seed_chosen = seed is not None
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
         try:
@@ -188,10 +208,13 @@ class MatchService:
                 channel_id=channel_id,
                 game=rules.id,
                 variant=variant,
+                pack=pack,
                 seed=seed,
+                seed_chosen=seed_chosen,
                 rules_version=RULES_VERSION,
                 created_by=user_id,
                 host_name=name,
+                options=options,
             )
         except ChannelBusy:
             raise errors.ChannelHasMatch() from None
@@ -263,7 +286,7 @@ class MatchService:
                 )
             game = table.game
             specs = [SeatSpec(seat=s.seat, name=s.name) for s in table.seats]
-            state = game.setup(info.id, specs, dict(table.match.options), table.match.seed)
+            state = game.setup(info.id, specs, setup_options(table.match), table.match.seed)
             teams = {s.seat: game.team_of(state, s.seat) for s in table.seats}
             if not await self.store.start_match(
                 match_id, snapshot=state.model_dump_json(), teams=teams
@@ -275,25 +298,36 @@ class MatchService:
     # ------------------------------------------------------------------ play
 
     async def act(
-        self, match_id: int, user_id: int, key: str, *, version: int | None = None
+        self,
+        match_id: int,
+        user_id: int,
+        key: str,
+        *,
+        decisions: int | None = None,
+        typed: bool = False,
     ) -> ActResult:
         """Apply one of the caller's legal actions, committed before this returns.
 
-        `version` is the match version the caller chose from (a menu); when the
-        match has moved on since, nothing is applied and StaleChoice is raised.
+        `decisions` is the caller's decision count when their menu was built; when
+        they have decided since (the same menu used twice), nothing is applied and
+        StaleChoice is raised. Other seats' decisions never make a menu stale.
+        `typed` text may also name an action by its label (see `_match_typed`).
         """
         async with self._lock(match_id):
             match, seats, seat, state = await self._seated(match_id, user_id)
-            if version is not None and version != match.version:
+            if decisions is not None and decisions != seat.decisions:
                 raise errors.StaleChoice()
             game = self.game(match.game)
             to_act = game.to_act(state)
             if seat.seat not in to_act:
                 raise errors.NotYourTurn(self._waiting_for(seats, to_act))
-            legal = {a.key: a for a in game.legal_actions(state, seat.seat)}
-            action = legal.get(key)
-            if action is None:
-                self._refuse(game, state, seat.seat, key, match)
+            legal = game.legal_actions(state, seat.seat)
+            if typed:
+                action = self._match_typed(game, state, seat.seat, legal, key, match)
+            else:
+                action = next((a for a in legal if a.key == key), None)
+                if action is None:
+                    self._refuse(game, state, seat.seat, key, match)
             label = game.describe(action, state)
             seq = match.version + 1
             new_state, events = game.apply(state, seat.seat, action, rng_for(match.seed, seq))
@@ -305,7 +339,8 @@ class MatchService:
             match, seats, seat, state = await self._seated(match_id, user_id)
             game = self.game(match.game)
             action = Action(kind=CONCEDE)
-            new_state, events = game.concede(state, seat.seat)
+            rng = rng_for(match.seed, match.version + 1)
+            new_state, events = game.concede(state, seat.seat, rng)
             label = f"{seat.name} concedes"
             return await self._commit(match, seats, seat, action, label, new_state, events)
 
@@ -335,6 +370,47 @@ class MatchService:
         except Exception:
             log.debug("match %s: unparseable action key %r", match.id, key, exc_info=True)
         raise errors.UnknownAction()
+
+    def _match_typed(
+        self,
+        game: Game,
+        state: BaseModel,
+        seat: int,
+        legal: list[Action],
+        text: str,
+        match: MatchRow,
+    ) -> Action:
+        """The legal action typed text names: its exact key, else its exact label (any
+        case), else the only label containing the text (any case). A stale key (a
+        suggestion picked before the match moved) gets the rules' own refusal; other
+        text gets a sentence pointing to the suggestions, with a few close ones."""
+        typed = text.strip()
+        for action in legal:
+            if action.key == typed:
+                return action
+        labels = [(a, game.describe(a, state)) for a in legal]
+        wanted = typed.casefold()
+        exact = [a for a, label in labels if label.casefold() == wanted]
+        if len(exact) == 1:
+            return exact[0]
+        fits = [(a, label) for a, label in labels if wanted and wanted in label.casefold()]
+        if len(fits) == 1:
+            return fits[0][0]
+        if "|" in typed and not fits:
+            self._refuse(game, state, seat, typed, match)
+        quoted = f"“{typed[:100]}”"
+        if fits:
+            head = f"{quoted} fits {len(fits)} of your actions: pick one of the suggestions."
+            shown = [label for _, label in fits]
+        else:
+            head = (
+                f"{quoted} isn't one of your actions right now: pick one of the suggestions "
+                "that appear as you type."
+            )
+            shown = _closest(wanted, [label for _, label in labels])
+        listed = "\n".join(f"• {label[:100]}" for label in shown[:SUGGESTIONS])
+        more = "\n…" if len(shown) > SUGGESTIONS else ""
+        raise errors.UnknownAction(f"{head}\n{listed}{more}" if listed else head)
 
     @staticmethod
     def _waiting_for(seats: list[SeatRow], to_act: set[int]) -> str:
@@ -369,6 +445,7 @@ class MatchService:
             raise errors.StateChanged()
         if finished:
             log.info("match %s: finished at action %d", match.id, match.version + 1)
+        seats = await self.store.seats(match.id)
         table = self._table(await self.get(match.id), seats, state)
         return ActResult(table=table, seat=seat.seat, label=label, events=events)
 
@@ -394,7 +471,9 @@ class MatchService:
         recent = []
         for row in await self.store.actions(match_id, last=RECENT_ACTIONS):
             recent.extend(e.text_for(seat.seat) for e in _EVENTS.validate_json(row.events))
-        return PrivateView(table, seat.seat, game.view(state, seat.seat), choices, recent)
+        return PrivateView(
+            table, seat.seat, game.view(state, seat.seat), choices, recent, seat.decisions
+        )
 
     async def choices(self, channel_id: int, user_id: int) -> list[Choice]:
         """The caller's legal actions in a channel's match; empty when none is theirs."""
@@ -424,13 +503,14 @@ class MatchService:
         game = self.game(match.game)
         seats = await self.store.seats(match_id)
         specs = [SeatSpec(seat=s.seat, name=s.name) for s in seats]
-        state = game.setup(match.variant, specs, dict(match.options), match.seed)
+        state = game.setup(match.variant, specs, setup_options(match), match.seed)
         for row in await self.store.actions(match_id):
             action = Action.model_validate_json(row.action)
+            rng = rng_for(match.seed, row.seq)
             if action.kind == CONCEDE:
-                state, _ = game.concede(state, row.seat)
+                state, _ = game.concede(state, row.seat, rng)
             else:
-                state, _ = game.apply(state, row.seat, action, rng_for(match.seed, row.seq))
+                state, _ = game.apply(state, row.seat, action, rng)
         return state
 
     async def verify(self, match_id: int) -> bool:
@@ -440,3 +520,17 @@ class MatchService:
             return True
         replayed = await self.replay(match_id)
         return replayed == self._state(self.game(match.game), match)
+
+
+def _closest(typed: str, labels: list[str]) -> list[str]:
+    """The labels nearest to typed text: most words in common, then most alike."""
+    words = set(typed.split())
+
+    def score(label: str) -> tuple[int, float]:
+        folded = label.casefold()
+        shared = len(words & set(folded.split()))
+        return shared, difflib.SequenceMatcher(None, typed, folded).ratio()
+
+    ranked = sorted(labels, key=score, reverse=True)
+    near = [label for label in ranked if score(label)[0] or score(label)[1] >= 0.5]
+    return near or ranked

@@ -37,7 +37,8 @@ def apology(reference: str) -> str:
     )
 
 
-def _where(interaction: discord.Interaction) -> str:
+def where(interaction: discord.Interaction) -> str:
+    """An interaction, for the log: what was used, by whom, where."""
     data = interaction.data or {}
     what = data.get("name") or data.get("custom_id") or interaction.type.name
     return f"{what} by user {interaction.user.id} in channel {interaction.channel_id}"
@@ -51,7 +52,7 @@ async def tell(interaction: discord.Interaction, message: str) -> None:
         else:
             await interaction.response.send_message(message, ephemeral=True)
     except discord.HTTPException:
-        log.warning("could not reply to %s", _where(interaction), exc_info=True)
+        log.warning("could not reply to %s", where(interaction), exc_info=True)
 
 
 async def report(interaction: discord.Interaction, error: BaseException) -> None:
@@ -59,7 +60,7 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     message = refusal(error)
     if message is None:
         reference = secrets.token_hex(3)
-        log.error("unexpected error [ref %s] in %s", reference, _where(interaction), exc_info=error)
+        log.error("unexpected error [ref %s] in %s", reference, where(interaction), exc_info=error)
         message = apology(reference)
     await tell(interaction, message)
 

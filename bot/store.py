@@ -44,6 +44,7 @@ class MatchRow:
     variant: str
     pack: str
     seed: int
+    seed_chosen: bool  # a player chose the seed (so it is public); else it was drawn
     rules_version: str
     status: Status
     snapshot: str | None
@@ -57,12 +58,13 @@ class MatchRow:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """One row of `seats`: who sits where."""
+    """One row of `seats`: who sits where, and how many decisions that seat has taken."""
 
     seat: int
     user_id: int
     name: str
     team: int | None
+    decisions: int = 0
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ def _match_row(row: sqlite3.Row) -> MatchRow:
         variant=row["variant"],
         pack=row["pack"],
         seed=row["seed"],
+        seed_chosen=bool(row["seed_chosen"]),
         rules_version=row["rules_version"],
         status=row["status"],
         snapshot=row["snapshot"],
@@ -210,11 +213,14 @@ class Store:
         """The seats of a match, in seat order."""
         async with self._lock:
             rows = await self._all(
-                "SELECT seat, user_id, display_name, team FROM seats"
+                "SELECT seat, user_id, display_name, team, decisions FROM seats"
                 " WHERE match_id = ? ORDER BY seat",
                 (match_id,),
             )
-        return [SeatRow(r["seat"], r["user_id"], r["display_name"], r["team"]) for r in rows]
+        return [
+            SeatRow(r["seat"], r["user_id"], r["display_name"], r["team"], r["decisions"])
+            for r in rows
+        ]
 
     async def actions(self, match_id: int, *, last: int | None = None) -> list[ActionRow]:
         """The action log of a match in order (only the `last` entries when given)."""
@@ -245,18 +251,21 @@ class Store:
         rules_version: str,
         created_by: int,
         host_name: str,
-        pack: str = "bundled",
+        pack: str,
+        seed_chosen: bool = False,
         options: dict[str, Any] | None = None,
     ) -> MatchRow:
-        """A new lobby with its creator in seat 0. Raises ChannelBusy when the channel has one."""
+        """A new lobby with its creator in seat 0. Raises ChannelBusy when the channel has one.
+
+        `pack` is the card pack the match plays with: the game's setup receives it."""
         now = _now()
         async with self._lock:
             try:
                 async with self._transaction() as db:
                     cursor = await db.execute(
                         "INSERT INTO matches (guild_id, channel_id, game, variant, pack, seed,"
-                        " rules_version, status, created_by, options, created_at, updated_at)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                        " seed_chosen, rules_version, status, created_by, options, created_at,"
+                        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
                         (
                             guild_id,
                             channel_id,
@@ -264,6 +273,7 @@ class Store:
                             variant,
                             pack,
                             seed,
+                            int(seed_chosen),
                             rules_version,
                             created_by,
                             json.dumps(options or {}),
@@ -364,7 +374,8 @@ class Store:
 
         The snapshot is written only if the match is still active at
         `expected_version`; otherwise nothing changes and False comes back.
-        The new action's sequence number is `expected_version + 1`.
+        The new action's sequence number is `expected_version + 1`, and the
+        acting seat's decision count goes up by one.
         """
         seq = expected_version + 1
         now = _now()
@@ -380,6 +391,10 @@ class Store:
                 "INSERT INTO actions (match_id, seq, seat, user_id, action, events, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (match_id, seq, seat, user_id, action, events, now),
+            )
+            await db.execute(
+                "UPDATE seats SET decisions = decisions + 1 WHERE match_id = ? AND seat = ?",
+                (match_id, seat),
             )
             return True
 

@@ -5,26 +5,37 @@ Every component is a `DynamicItem` whose custom id carries what a click needs
 (`arbiter:hand:<match id>`), so buttons and menus on old messages, in channels
 and in DMs, keep working after a restart: the handler is rebuilt from the id
 and everything else comes from the store.
+
+A change a player makes (an action, a lobby step) is saved first, then told
+privately, then announced publicly. The interaction is deferred before any work
+(Discord allows 3 seconds), and a private reply that fails after the change was
+saved is only logged: the public board and line still follow.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import re
-import weakref
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 
 from bot import errors
+from bot.locks import KeyedLocks
 from bot.matches import ActResult, MatchService, PrivateView, Table
-from bot.render import action_text, board_embed, lobby_embed, private_embed, turn_text
+from bot.render import (
+    action_text,
+    board_embed,
+    lobby_embed,
+    private_embed,
+    seed_notice,
+    turn_text,
+)
 from bot.render.generic import clip
-from bot.replies import guard
+from bot.replies import guard, where
 from rules.core import Game
 
 if TYPE_CHECKING:
@@ -62,6 +73,31 @@ def service(interaction: discord.Interaction) -> MatchService:
 def is_moderator(interaction: discord.Interaction) -> bool:
     """Whether the user may manage the server (and so stop any match in it)."""
     return interaction.guild is not None and interaction.permissions.manage_guild
+
+
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+    """Acknowledge an interaction before doing any work: a component's message will be
+    edited in place, a command gets a private "thinking…" answer. If Discord refuses
+    (the interaction expired), the work still goes on: its result is announced publicly."""
+    try:
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    except discord.HTTPException:
+        log.warning("could not acknowledge %s; going on", where(interaction), exc_info=True)
+
+
+async def reply_after_save(interaction: discord.Interaction, reply: Awaitable[object]) -> bool:
+    """Send the private reply to a change that is already saved; False when it failed.
+    A failure is logged, not reported: the change stands, and the public announcement
+    follows anyway."""
+    try:
+        await reply
+    except discord.HTTPException:
+        log.warning("could not reply to %s after saving it", where(interaction), exc_info=True)
+        return False
+    return True
 
 
 # ------------------------------------------------------------------ choices
@@ -117,6 +153,7 @@ class LobbyButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
+            await defer(interaction)
             await lobby_step(interaction, self.op, self.match_id, on_lobby_message=True)
 
 
@@ -222,55 +259,70 @@ class DmButton(
 
 class ActionSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"arbiter:act:(?P<match_id>[0-9]+):(?P<version>[0-9]+)",
+    template=r"arbiter:act:(?P<match_id>[0-9]+):(?P<mark>s?)(?P<count>[0-9]+)",
 ):
-    """The action menu of a private view. Its id carries the match version it
-    was built from, so a menu the match has moved past applies nothing."""
+    """The action menu of a private view. Its id (`arbiter:act:<match>:s<count>`)
+    carries how many decisions the player had taken when it was built: once
+    they decide (by this menu or another way) it applies nothing, while other
+    players' decisions leave it usable. An id without the `s` comes from an
+    older release and carried the match version: it is refused as out of date."""
 
     def __init__(
         self,
         match_id: int,
-        version: int,
+        decisions: int,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
+        *,
+        outdated: bool = False,
     ) -> None:
+        count = str(decisions) if outdated else f"s{decisions}"
         super().__init__(
             discord.ui.Select(
-                custom_id=f"arbiter:act:{match_id}:{version}",
+                custom_id=f"arbiter:act:{match_id}:{count}",
                 options=options or [],
                 placeholder=placeholder,
                 row=0,
             )
         )
         self.match_id = match_id
-        self.version = version
+        self.decisions = decisions
+        self.outdated = outdated
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionSelect:
-        return cls(int(match["match_id"]), int(match["version"]))
+        return cls(int(match["match_id"]), int(match["count"]), outdated=not match["mark"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
+            await defer(interaction)
             matches = service(interaction)
             user = interaction.user.id
             in_dm = interaction.guild is None
             try:
+                if self.outdated:
+                    raise errors.StaleChoice(errors.OUTDATED_MENU)
                 result = await matches.act(
-                    self.match_id, user, self.item.values[0], version=self.version
+                    self.match_id, user, self.item.values[0], decisions=self.decisions
                 )
             except errors.StaleChoice as stale:
                 pv = await matches.view(self.match_id, user)
-                await interaction.response.edit_message(
+                await interaction.edit_original_response(
                     content=f"⚠️ {stale.message}", **private_message(pv, 0, in_dm=in_dm)
                 )
                 return
-            pv = await matches.view(self.match_id, user)
-            await interaction.response.edit_message(
-                content=done_text(result), **private_message(pv, 0, in_dm=in_dm)
-            )
-            await arbiter(interaction).publisher.announce(result)
+            try:
+                pv = await matches.view(self.match_id, user)
+                await reply_after_save(
+                    interaction,
+                    interaction.edit_original_response(
+                        content=done_text(result), **private_message(pv, 0, in_dm=in_dm)
+                    ),
+                )
+            finally:
+                await arbiter(interaction).publisher.announce(result)
 
 
 PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -316,7 +368,7 @@ def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any
         if pages > 1:
             placeholder += f" (page {page + 1} of {pages})"
         options = [discord.SelectOption(label=clip(c.label, 100), value=c.key) for c in shown]
-        view.add_item(ActionSelect(match.id, match.version, options, placeholder))
+        view.add_item(ActionSelect(match.id, pv.decisions, options, placeholder))
     if pages > 1:
         view.add_item(PageButton(match.id, max(page - 1, 0), "prev", disabled=page == 0))
         view.add_item(
@@ -350,8 +402,11 @@ async def lobby_step(
 
     From a lobby button the answer is the edited lobby message itself; from a
     slash command it is an ephemeral confirmation and the lobby message is
-    edited where it stands.
+    edited where it stands. The caller has deferred the interaction when it came
+    from a lobby button; a slash command is deferred here.
     """
+    if not on_lobby_message:
+        await defer(interaction, ephemeral=True)
     matches = service(interaction)
     user = interaction.user
     if op == "join":
@@ -368,17 +423,24 @@ async def lobby_step(
         table = await matches.cancel(match_id, user.id, moderator=is_moderator(interaction))
         done = "The match was cancelled."
     publisher = arbiter(interaction).publisher
-    if on_lobby_message:
-        await interaction.response.edit_message(embed=lobby_embed(table), view=lobby_view(table))
-    else:
-        await interaction.response.send_message(done, ephemeral=True)
-    if op == "start":
-        line = f"The match begins!\n{turn_text(table)}"
-        await publisher.post_board(match_id, line, retire_lobby=not on_lobby_message)
-    elif op == "cancel" and table.match.snapshot is not None:
-        await publisher.say(table, f"The match was stopped by {user.mention}.")
-    elif not on_lobby_message:
-        await publisher.refresh(match_id)
+    lobby_updated = False  # the lobby message was edited as the reply
+    try:
+        if on_lobby_message:
+            reply = interaction.edit_original_response(
+                embed=lobby_embed(table), view=lobby_view(table)
+            )
+            lobby_updated = await reply_after_save(interaction, reply)
+        else:
+            await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
+    finally:
+        if op == "start":
+            parts = ("The match begins!", seed_notice(table.match), turn_text(table))
+            line = "\n".join(part for part in parts if part)
+            await publisher.post_board(match_id, line, retire_lobby=not lobby_updated)
+        elif op == "cancel" and table.match.snapshot is not None:
+            await publisher.say(table, f"The match was stopped by {user.mention}.")
+        elif not on_lobby_message:
+            await publisher.refresh(match_id)
 
 
 class Publisher:
@@ -391,14 +453,7 @@ class Publisher:
 
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    def _lock(self, match_id: int) -> asyncio.Lock:
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[match_id] = lock
-        return lock
+        self._lock = KeyedLocks()
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         match = table.match

@@ -21,7 +21,8 @@ the host presses **Start**. One open match per channel or thread.
 **/match join · leave · start · cancel** — the lobby buttons, as commands.
 **/hand** (or **My hand** on the board) — your hand and your choices, only for you; \
 **Send to my DMs** keeps a copy you can play from.
-**/play** `action` — take an action: start typing and pick from your legal actions.
+**/play** `action` — take an action: start typing and pick from your legal actions \
+(or type one's name in full).
 **/match status** — the board · **/match concede** — give up.
 **/rules** `game` — how a turn goes."""
 

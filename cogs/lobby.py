@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,6 +16,8 @@ from bot.replies import guard
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
+
+log = logging.getLogger(__name__)
 
 
 @app_commands.guild_only()
@@ -34,7 +37,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     @app_commands.describe(
         game="The game to play",
         variant="Which way to play it (default: the game's standard variant)",
-        seed="Deal from this seed, for a reproducible match (default: random)",
+        seed="Deal from this seed: shown to all, it makes shuffles predictable (default: random)",
     )
     async def new(
         self,
@@ -54,9 +57,18 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 variant=variant,
                 seed=seed,
             )
-            sent = await interaction.response.send_message(
-                embed=lobby_embed(table), view=ui.lobby_view(table)
-            )
+            try:
+                sent = await interaction.response.send_message(
+                    embed=lobby_embed(table), view=ui.lobby_view(table)
+                )
+            except discord.HTTPException:
+                log.warning(
+                    "match %s: could not answer with its lobby; posting it",
+                    table.match.id,
+                    exc_info=True,
+                )
+                await self.bot.publisher.refresh(table.match.id)  # posts it in the channel
+                return
             if sent.message_id is not None:
                 await self.bot.matches.set_board_message(table.match.id, sent.message_id)
 
@@ -97,7 +109,11 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     async def concede(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
+            await ui.defer(interaction, ephemeral=True)
             match = await self.bot.matches.open_match(interaction.channel_id)
             result = await self.bot.matches.concede(match.id, interaction.user.id)
-            await interaction.response.send_message("You conceded.", ephemeral=True)
-            await self.bot.publisher.announce(result)
+            try:
+                reply = interaction.followup.send("You conceded.", ephemeral=True)
+                await ui.reply_after_save(interaction, reply)
+            finally:
+                await self.bot.publisher.announce(result)

@@ -38,11 +38,14 @@ class PlayCog(commands.Cog):
     async def play(self, interaction: discord.Interaction, action: str) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await ui.defer(interaction, ephemeral=True)
             match = await self.bot.matches.open_match(interaction.channel_id)
-            result = await self.bot.matches.act(match.id, interaction.user.id, action)
-            await interaction.followup.send(ui.done_text(result), ephemeral=True)
-            await self.bot.publisher.announce(result)
+            result = await self.bot.matches.act(match.id, interaction.user.id, action, typed=True)
+            try:
+                reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
+                await ui.reply_after_save(interaction, reply)
+            finally:
+                await self.bot.publisher.announce(result)
 
     @play.autocomplete("action")
     async def play_choices(

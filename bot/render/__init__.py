@@ -11,6 +11,7 @@ import discord
 from bot.matches import ActResult, PrivateView, Table
 from bot.render.generic import Field, Renderer, chunked_fields, clip
 from bot.render.tooth_and_nail import ToothAndNailRenderer
+from bot.store import MatchRow
 
 RENDERERS: dict[str, Renderer] = {"tooth-and-nail": ToothAndNailRenderer()}
 _GENERIC = Renderer()
@@ -33,8 +34,17 @@ __all__ = [
     "lobby_embed",
     "private_embed",
     "renderer_for",
+    "seed_notice",
     "turn_text",
 ]
+
+
+def seed_notice(match: MatchRow) -> str | None:
+    """The public warning a chosen seed needs (every shuffle can be worked out from it);
+    None for a drawn seed, which is never shown while the match is open."""
+    if not match.seed_chosen:
+        return None
+    return f"🎲 Seed {match.seed} — shuffles are predictable (for testing or replays)."
 
 
 def renderer_for(game_id: str) -> Renderer:
@@ -79,6 +89,9 @@ def lobby_embed(table: Table) -> discord.Embed:
         text = "This lobby was closed."
     else:
         text = "This match has started: follow it on the board below."
+    notice = seed_notice(table.match)
+    if notice:
+        text = f"{text}\n\n{notice}"
     embed = discord.Embed(
         title=f"{table.game.name} — {info.name}", description=text, colour=COLOURS[status]
     )
@@ -113,6 +126,9 @@ def board_embed(table: Table) -> discord.Embed:
     renderer = renderer_for(table.match.game)
     if renderer.legend:
         footer += f" · {renderer.legend}"
+    notice = seed_notice(table.match)
+    if notice:
+        footer += f"\n{notice}"
     embed.set_footer(text=footer)
     return _fill(embed, renderer.board_fields(view, table.to_act))
 

@@ -105,6 +105,7 @@ class Game(Protocol):
     variants: ClassVar[dict[str, VariantInfo]]
     state_model: ClassVar[type[BaseModel]]
     rules_summary: ClassVar[str]
+    default_pack: ClassVar[str | None]  # the bundled card pack's name, if the game has packs
 
     def setup(
         self, variant: str, seats: list[SeatSpec], options: dict[str, Any], seed: int

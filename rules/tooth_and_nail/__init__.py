@@ -60,6 +60,7 @@ class ToothAndNail:
     }
     state_model: ClassVar[type[State]] = State
     rules_summary: ClassVar[str] = SUMMARY
+    default_pack: ClassVar[str | None] = bundled_pack().name
 
     def setup(
         self, variant: str, seats: list[SeatSpec], options: dict[str, Any], seed: int

@@ -47,6 +47,8 @@ def mid_game_move(actions: int = 40) -> Move:
     state = new_game("2p", 0)
     chooser = random.Random(0)
     for seq in range(1, actions + 1):
+        if GAME.outcome(state) is not None:
+            break
         seat = chooser.choice(sorted(GAME.to_act(state)))
         action = choose(chooser, GAME.legal_actions(state, seat))
         state, events = GAME.apply(state, seat, action, rng_for(0, seq))
@@ -64,6 +66,7 @@ async def store_commits(path: Path, move: Move, budget: float) -> Commits:
             channel_id=1,
             game="tooth-and-nail",
             variant="2p",
+            pack="Arbiter core pack",
             seed=0,
             rules_version="1",
             created_by=1,

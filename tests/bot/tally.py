@@ -1,7 +1,8 @@
 """Tally: a small test-only game exercising the whole contract the bot relies on.
 
 Each seat first raises a banner (30 colours: more than one select-menu page),
-then seats take turns playing a numbered card from a hidden hand onto their
+in turn, or all at once in the Muster variant (several seats deciding at the
+same time); then seats take turns playing a numbered card from a hidden hand onto their
 team's tally and drawing a replacement from their own shuffled deck. A card
 of 4 or more opens an out-of-turn decision for the next opponent: challenge
 (a coin flip, from the action's rng, may cancel the card) or let it stand.
@@ -50,7 +51,7 @@ class TallyState(BaseModel):
 
 
 class Tally:
-    """The test game. Implements every method of `rules.core.Game`, plus `concede`."""
+    """The test game. Implements every method of `rules.core.Game`."""
 
     id: ClassVar[str] = "tally"
     name: ClassVar[str] = "Tally"
@@ -58,12 +59,14 @@ class Tally:
         "duel": VariantInfo(id="duel", name="Duel", min_players=2, max_players=2),
         "melee": VariantInfo(id="melee", name="Melee", min_players=2, max_players=4),
         "teams": VariantInfo(id="teams", name="Teams", min_players=4, max_players=4, teams=True),
+        "muster": VariantInfo(id="muster", name="Muster", min_players=2, max_players=4),
     }
     state_model: ClassVar[type[BaseModel]] = TallyState
     rules_summary: ClassVar[str] = (
         "Raise a banner, then play a card a turn onto your team's tally and draw. "
         "A card of 4 or more may be challenged by the next opponent."
     )
+    default_pack: ClassVar[str | None] = None
 
     def setup(
         self, variant: str, seats: list[SeatSpec], options: dict[str, Any], seed: int
@@ -95,7 +98,19 @@ class Tally:
             return set()
         if s.phase == "challenge":
             return {self._challenger(s)}
+        if s.phase == "banner" and s.variant == "muster":
+            return {p.seat for p in s.players if p.banner is None}
         return {s.turn}
+
+    def active_seat(self, state: BaseModel) -> int | None:
+        s = _s(state)
+        return s.turn if s.phase in ("play", "challenge") else None
+
+    def timeout_action(self, state: BaseModel, seat: int) -> Action:
+        s = _s(state)
+        if s.phase == "challenge":
+            return Action(kind="allow")
+        return self.legal_actions(s, seat)[0]
 
     def legal_actions(self, state: BaseModel, seat: int) -> list[Action]:
         s = _s(state)
@@ -121,7 +136,8 @@ class Tally:
             if any(p.banner == action.args[0] for p in s.players):
                 raise IllegalAction("banner-taken", "Someone already raised that banner.")
             me.banner = action.args[0]
-            s.turn = (seat + 1) % len(s.players)
+            if s.variant != "muster":
+                s.turn = (seat + 1) % len(s.players)
             if all(p.banner for p in s.players):
                 s.phase = "play"
             return s, [Event(kind="banner", seat=seat, text=f"{me.name} raises {me.banner}.")]
@@ -163,9 +179,15 @@ class Tally:
         s.tallies[me.team] += value
         return self._next_turn(s, events)
 
-    def concede(self, state: BaseModel, seat: int) -> tuple[TallyState, list[Event]]:
+    def concede(
+        self, state: BaseModel, seat: int, rng: random.Random
+    ) -> tuple[TallyState, list[Event]]:
         s = _s(state).model_copy(deep=True)
-        team = s.players[seat].team
+        me = s.players[seat]
+        swept = [*me.deck, *me.hand]  # the conceder's cards, swept up and shuffled
+        shuffle(swept, rng)
+        me.deck, me.hand = swept, []
+        team = me.team
         s.phase = "over"
         s.losers = [p.seat for p in s.players if p.team == team]
         s.winners = [p.seat for p in s.players if p.team != team]
@@ -232,6 +254,8 @@ class Tally:
         raise AssertionError("a game always has two teams")
 
     def _prompt(self, s: TallyState) -> str:
+        if s.phase == "banner" and s.variant == "muster":
+            return "Everyone raises a banner."
         if s.phase == "banner":
             return f"{s.players[s.turn].name} raises a banner."
         if s.phase == "challenge":

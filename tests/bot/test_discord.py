@@ -32,8 +32,9 @@ def world(simcord_env: simcord.Env) -> World:
 
 
 def ephemeral_text(result: simcord.InteractionResult) -> str:
-    """The text of an ephemeral answer (its response or its last follow-up)."""
-    messages = [m for m in [result.response, *result.followups] if m is not None]
+    """The text of an ephemeral answer: its last follow-up, else its response. (A deferred
+    click's response is the clicked message itself, perhaps public: a refusal follows it.)"""
+    messages = result.followups or [m for m in [result.response] if m is not None]
     assert messages, "the interaction got no answer"
     assert all(m.ephemeral for m in messages), "expected an ephemeral answer"
     return messages[-1].content
@@ -61,9 +62,10 @@ async def test_lobby_buttons_seat_players_and_start_posts_the_board(world: World
     assert board.id != lobby.id
     assert custom_ids(board) == ["arbiter:hand:1"]
     assert board.embeds[0].title == "Tally — Duel"
-    assert (
-        world.public_lines()[-1]
-        == f"The match begins!\n➡️ {world.alice.mention} — alice raises a banner."
+    assert world.public_lines()[-1] == (
+        "The match begins!\n"
+        "🎲 Seed 7 — shuffles are predictable (for testing or replays).\n"
+        f"➡️ {world.alice.mention} — alice raises a banner."
     )
 
 
@@ -168,16 +170,16 @@ async def test_menu_pages_apply_and_refresh_the_private_message(world: World) ->
     assert world.public_lines()[-1].startswith("alice raises white.")
 
 
-async def test_a_menu_the_match_has_moved_past_applies_nothing(world: World) -> None:
+async def test_a_menu_its_player_has_decided_past_applies_nothing(world: World) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
     await world.alice.slash(world.channel, "play", action="banner|amber")
     old = (await world.bob.slash(world.channel, "hand")).response
     assert old is not None
     old_menu = menu_id(old)
-    await world.bob.slash(world.channel, "play", action="banner|azure")  # the match moves on
+    await world.bob.slash(world.channel, "play", action="banner|azure")  # Bob decides elsewhere
     result = await world.bob.select(old, ["banner|black"], custom_id=old_menu)
     assert result.response is not None
-    assert old.content.startswith("⚠️ The match moved on")
+    assert old.content.startswith("⚠️ This menu is out of date (you have decided since")
     assert (await world.match()).version == 2
     assert option_values(old) == []  # refreshed: now it is Alice's decision
 
@@ -328,3 +330,127 @@ def test_create_bot_is_unstarted_and_reads_only_guild_events(create_bot: BotFact
     assert not bot.intents.message_content
     with pytest.raises(RuntimeError):
         bot.matches  # noqa: B018 - the service opens in setup_hook
+
+
+async def test_players_deciding_at_once_do_not_spoil_each_others_menus(world: World) -> None:
+    await world.start("tally", "muster", [world.alice, world.bob, world.carol])
+    assert {p.name for p in await world.to_act()} == {"alice", "bob", "carol"}
+    menus = {}
+    for player in (world.alice, world.bob, world.carol):
+        shown = (await player.slash(world.channel, "hand")).response
+        assert shown is not None
+        menus[player.name] = shown
+    await world.carol.slash(world.channel, "play", action="banner|cyan")
+    for player, colour in ((world.alice, "amber"), (world.bob, "azure")):
+        menu = menus[player.name]
+        await player.select(menu, [f"banner|{colour}"], custom_id=menu_id(menu))
+        assert menu.content == f"✅ Raise the {colour} banner"
+    assert (await world.match()).version == 3
+
+    # Alice's turn: the same menu used twice (here, shown twice) applies once.
+    first, second = [(await world.alice.slash(world.channel, "hand")).response for _ in "12"]
+    assert first is not None and second is not None
+    assert menu_id(first) == menu_id(second) == f"arbiter:act:{world.match_id}:s1"
+    play = option_values(first)[0]
+    await world.alice.select(first, [play], custom_id=menu_id(first))
+    assert first.content.startswith("✅ Play a ")
+    await world.alice.select(second, [play], custom_id=menu_id(second))
+    assert second.content.startswith("⚠️ This menu is out of date")
+    assert (await world.match()).version == 4
+
+
+async def test_a_menu_from_an_older_release_is_refreshed_not_applied(world: World) -> None:
+    await world.start("tally", "duel", [world.alice, world.bob])
+    private = (await world.alice.slash(world.channel, "hand")).response
+    assert private is not None
+    await world.alice.click(private, label="Send to my DMs")
+    dm_channel = world.alice.user.dm_channel
+    old = discord.ui.View(timeout=None)
+    old.add_item(  # the menu id of earlier releases: the match version, without the "s"
+        discord.ui.Select(
+            custom_id=f"arbiter:act:{world.match_id}:0",
+            options=[discord.SelectOption(label="Raise the amber banner", value="banner|amber")],
+        )
+    )
+    await world.bot.get_partial_messageable(dm_channel.id).send("An old menu", view=old)
+    message = dm_channel.last_message
+    assert message is not None
+    await world.alice.user.select(
+        message, ["banner|amber"], custom_id=f"arbiter:act:{world.match_id}:0"
+    )
+    assert (await world.match()).version == 0  # nothing applied
+    refreshed = dm_channel.last_message
+    assert refreshed is not None and refreshed.content.startswith("⚠️ This menu is out of date")
+    assert menu_id(refreshed) == f"arbiter:act:{world.match_id}:s0"
+
+
+async def test_play_accepts_a_typed_label_or_a_unique_part_of_one(world: World) -> None:
+    await world.start("tally", "duel", [world.alice, world.bob])
+    exact = await world.alice.slash(world.channel, "play", action="raise the CRIMSON banner")
+    assert ephemeral_text(exact) == "✅ Raise the crimson banner"
+    part = await world.bob.slash(world.channel, "play", action="  Azur ")
+    assert ephemeral_text(part) == "✅ Raise the azure banner"
+    assert (await world.match()).version == 2
+
+    vague = await world.alice.slash(world.channel, "play", action="Play")
+    text = ephemeral_text(vague)
+    assert text.startswith("“Play” fits ") and "pick one of the suggestions" in text
+    assert text.splitlines()[1].startswith("• Play a ")
+    wrong = await world.alice.slash(world.channel, "play", action="Raise the teal banner")
+    text = ephemeral_text(wrong)
+    assert text.startswith("“Raise the teal banner” isn't one of your actions right now")
+    assert 1 <= len(text.splitlines()[1:]) <= 5
+    assert (await world.match()).version == 2
+
+
+async def test_play_takes_a_tooth_and_nail_faction_by_its_name(world: World) -> None:
+    await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=11)
+    (first,) = await world.to_act()
+    chosen = await first.slash(world.channel, "play", action="Choose the Ostra Vulture")
+    assert ephemeral_text(chosen) == "✅ Choose the Ostra Vulture"
+    assert (await world.match()).version == 1
+
+
+SEED_NOTICE = "Seed 42 — shuffles are predictable (for testing or replays)."
+
+
+async def test_a_chosen_seed_is_announced_on_the_lobby_and_the_board(world: World) -> None:
+    opened = await world.open(world.alice, "tally", "duel", seed=42)
+    assert opened.response is not None
+    assert SEED_NOTICE in (opened.response.embeds[0].description or "")
+    await world.bob.click(opened.response, label="Join")
+    await world.alice.click(opened.response, label="Start")
+    assert SEED_NOTICE in world.public_lines()[-1]
+    assert SEED_NOTICE in ((await world.board()).embeds[0].footer.text or "")
+    status = await world.eve.slash(world.channel, "match status")
+    assert status.response is not None
+    assert SEED_NOTICE in (status.response.embeds[0].footer.text or "")
+
+
+async def test_a_drawn_seed_is_never_shown_while_the_match_is_open(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    opened = await world.alice.slash(world.channel, "match new", game="tally", variant="duel")
+    assert opened.response is not None
+    world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
+    await world.alice.slash(world.channel, "match status")
+    await world.bob.click(opened.response, label="Join")
+    await world.alice.click(opened.response, label="Start")
+    await world.alice.slash(world.channel, "play", action="banner|amber")
+    hand = (await world.bob.slash(world.channel, "hand")).response
+    assert hand is not None
+    await world.bob.click(hand, label="Send to my DMs")
+    await world.bob.slash(world.channel, "match status")
+
+    seed = str((await world.match()).seed)
+    shown = []
+    for player in (world.alice, world.bob, world.eve):
+        messages = list(world.channel.history(viewer=player))
+        if player.user.dm_channel.last_message is not None:
+            messages.append(player.user.dm_channel.last_message)
+        for message in messages:
+            shown.append(message.content)
+            shown.extend(str(embed.to_dict()) for embed in message.embeds)
+    assert len(shown) > 10
+    assert not [text for text in shown if seed in text or "Seed " in text]
+    assert not [r for r in caplog.records if seed in r.getMessage()]

@@ -68,8 +68,9 @@ def table(view: dict[str, Any], players: int) -> Table:
         channel_id=2,
         game="tooth-and-nail",
         variant=variant,
-        pack="bundled",
+        pack="Arbiter core pack",
         seed=1,
+        seed_chosen=False,
         rules_version="0",
         status="active",
         snapshot="{}",
@@ -126,7 +127,7 @@ def test_the_private_view_lists_the_hand_and_the_command_card() -> None:
         hand=[{"id": "x", "name": "Thunderfoot", "strength": 2, "type": "Arcane", "text": ""}],
     )
     view["players"][0]["command_card_text"] = "War Screech: the opposing player discards."
-    pv = PrivateView(table(view, 2), 0, view, [], ["You draw Thunderfoot."])
+    pv = PrivateView(table(view, 2), 0, view, [], ["You draw Thunderfoot."], decisions=0)
     embed = private_embed(pv)
     assert embed.description == "**Take your actions.**"
     names = [f.name for f in embed.fields]

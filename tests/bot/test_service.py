@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot import errors
-from bot.matches import MatchService, Table
+from bot.locks import KeyedLocks
+from bot.matches import MatchService, Table, default_pack
 from bot.store import Store, migrations
-from rules.core import IllegalAction
+from bot.ui import Publisher
+from rules.core import Game, IllegalAction, SeatSpec, rng_for
+from rules.registry import GAMES
+from rules.tooth_and_nail.cards import bundled_pack
 from tests.bot import tally
 
 ALICE, BOB, CAROL, DAVE, EVE = 101, 102, 103, 104, 105
@@ -156,21 +163,24 @@ async def test_illegal_action_gets_the_rules_sentence(service: MatchService) -> 
     assert (await service.get(mid)).version == 1
 
 
-async def test_stale_menu_version_applies_nothing(service: MatchService) -> None:
+async def test_a_menu_is_stale_once_its_own_seat_decided(service: MatchService) -> None:
     table = await started(service)
     mid = table.match.id
-    await service.act(mid, ALICE, "banner|amber", version=0)
+    await service.act(mid, ALICE, "banner|amber", decisions=0)
+    await service.act(mid, BOB, "banner|azure", decisions=0)  # Alice's move spoils nothing
+    play = next(c for c in (await service.view(mid, ALICE)).choices if c.key.startswith("play"))
     with pytest.raises(errors.StaleChoice):
-        await service.act(mid, BOB, "banner|azure", version=0)
-    await service.act(mid, BOB, "banner|azure", version=1)
+        await service.act(mid, ALICE, play.key, decisions=0)  # her first menu, used again
+    assert (await service.view(mid, ALICE)).decisions == 1
+    await service.act(mid, ALICE, play.key, decisions=1)
 
 
 async def test_simultaneous_actions_apply_exactly_once(service: MatchService) -> None:
     table = await started(service)
     mid = table.match.id
     outcomes = await asyncio.gather(
-        service.act(mid, ALICE, "banner|amber", version=0),
-        service.act(mid, ALICE, "banner|amber", version=0),
+        service.act(mid, ALICE, "banner|amber", decisions=0),
+        service.act(mid, ALICE, "banner|amber", decisions=0),
         return_exceptions=True,
     )
     applied = [o for o in outcomes if not isinstance(o, BaseException)]
@@ -267,3 +277,190 @@ async def test_recent_private_lines_reach_only_their_seat(service: MatchService)
     assert drawn in (await service.view(mid, ALICE)).recent
     assert drawn not in (await service.view(mid, BOB)).recent
     assert "Alice draws a card." in (await service.view(mid, BOB)).recent
+
+
+async def test_players_deciding_at_once_never_spoil_each_others_menus(
+    service: MatchService,
+) -> None:
+    table = await started(service, "muster", players=3)
+    mid = table.match.id
+    assert table.to_act == (0, 1, 2)
+    menus = {user: (await service.view(mid, user)).decisions for user in (ALICE, BOB, CAROL)}
+    assert menus == {ALICE: 0, BOB: 0, CAROL: 0}
+    outcomes = await asyncio.gather(
+        service.act(mid, CAROL, "banner|cyan", decisions=menus[CAROL]),
+        service.act(mid, ALICE, "banner|amber", decisions=menus[ALICE]),
+        service.act(mid, BOB, "banner|azure", decisions=menus[BOB]),
+        service.act(mid, BOB, "banner|azure", decisions=menus[BOB]),  # Bob's double click
+        return_exceptions=True,
+    )
+    assert [type(o).__name__ for o in outcomes] == ["ActResult"] * 3 + ["StaleChoice"]
+    assert [s.decisions for s in await service.store.seats(mid)] == [1, 1, 1]
+    assert (await service.get(mid)).version == 3
+    assert await service.verify(mid)
+
+
+async def test_typed_text_names_an_action_by_key_label_or_unique_part(
+    service: MatchService,
+) -> None:
+    table = await started(service)
+    mid = table.match.id
+    assert (await service.act(mid, ALICE, "banner|amber", typed=True)).label.endswith(
+        "amber banner"
+    )
+    assert (await service.act(mid, BOB, "RAISE THE AZURE BANNER", typed=True)).seat == 1
+    hand = [c.label for c in (await service.view(mid, ALICE)).choices]
+    with pytest.raises(errors.UnknownAction, match=r"“play a” fits \d of your actions") as vague:
+        await service.act(mid, ALICE, "play a", typed=True)
+    assert vague.value.message.splitlines()[1:] == [f"• {label}" for label in hand]
+    with pytest.raises(errors.UnknownAction, match="isn't one of your actions right now"):
+        await service.act(mid, ALICE, "Raise the amber banner", typed=True)
+    with pytest.raises(IllegalAction, match="Play a card"):  # a suggestion gone stale
+        await service.act(mid, ALICE, "banner|azure", typed=True)
+    part = hand[0][-3:].upper()  # "A 3": a unique part of one label, in another case
+    assert (await service.act(mid, ALICE, part, typed=True)).seat == 0
+
+
+async def test_the_pack_column_is_the_pack_setup_receives(
+    service: MatchService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    received: list[dict[str, object]] = []
+    real_setup = tally.GAME.setup
+
+    def spy(variant: str, seats: list[SeatSpec], options: dict[str, Any], seed: int) -> Any:
+        received.append(dict(options))
+        return real_setup(variant, seats, options, seed)
+
+    monkeypatch.setattr(tally.GAME, "setup", spy)
+    table = await service.new_lobby(
+        guild_id=1,
+        channel_id=CHANNEL,
+        user_id=ALICE,
+        name="Alice",
+        game="tally",
+        options={"pack": "house rules", "target": 12},
+    )
+    assert table.match.pack == "house rules"
+    assert table.match.options == {"target": 12}
+    await service.join(table.match.id, BOB, "Bob")
+    await service.start(table.match.id, ALICE)
+    await service.act(table.match.id, ALICE, "banner|amber")
+    assert await service.verify(table.match.id)  # replay sets up the same way
+    assert received == [{"pack": "house rules", "target": 12}] * 2
+
+    plain = await service.new_lobby(
+        guild_id=1, channel_id=CHANNEL + 1, user_id=BOB, name="Bob", game="tally"
+    )
+    assert plain.match.pack == "bundled"  # Tally has no card packs
+
+
+async def test_tooth_and_nail_records_and_plays_its_bundled_pack(store: Store) -> None:
+    service = MatchService(store)
+    table = await service.new_lobby(
+        guild_id=1, channel_id=CHANNEL, user_id=ALICE, name="Alice", game="tooth-and-nail"
+    )
+    assert table.match.pack == bundled_pack().name == default_pack(GAMES["tooth-and-nail"])
+    await service.join(table.match.id, BOB, "Bob")
+    await service.start(table.match.id, ALICE)
+    state = await service.replay(table.match.id)
+    assert state.pack == table.match.pack  # type: ignore[attr-defined]
+
+
+async def test_migration_2_backfills_decisions_and_names_the_old_pack(tmp_path: Path) -> None:
+    first_only = tmp_path / "v1"
+    first_only.mkdir()
+    (first_only / "0001_initial.sql").write_text(migrations()[0][1].read_text())
+    path = tmp_path / "old.db"
+    await (await Store.open(path, migrations_dir=first_only)).close()
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "INSERT INTO matches (id, channel_id, game, variant, seed, rules_version, status,"
+            " created_by, created_at, updated_at)"
+            " VALUES (1, 5, 'tooth-and-nail', '2p', 9, '0', 'active', 101, '', '')"
+        )
+        db.executemany(
+            "INSERT INTO seats (match_id, seat, user_id, display_name) VALUES (1, ?, ?, ?)",
+            [(0, ALICE, "Alice"), (1, BOB, "Bob")],
+        )
+        db.executemany(
+            "INSERT INTO actions (match_id, seq, seat, user_id, action, events, created_at)"
+            " VALUES (1, ?, ?, 0, '{}', '[]', '')",
+            [(1, 1), (2, 0), (3, 1)],
+        )
+    store = await Store.open(path)
+    try:
+        assert [s.decisions for s in await store.seats(1)] == [1, 2]
+        match = await store.get_match(1)
+        assert match is not None
+        assert match.pack == bundled_pack().name
+        assert not match.seed_chosen  # an older match's seed stays hidden
+    finally:
+        await store.close()
+
+
+async def test_a_concession_draws_from_its_own_action_rng_and_replays(
+    service: MatchService,
+) -> None:
+    table = await started(service)
+    mid = table.match.id
+    await service.act(mid, ALICE, "banner|amber")
+    before = tally.TallyState.model_validate_json((await service.get(mid)).snapshot or "")
+    await service.concede(mid, BOB)
+    expected, _ = tally.GAME.concede(before, 1, rng_for(42, 2))
+    after = tally.TallyState.model_validate_json((await service.get(mid)).snapshot or "")
+    assert after == expected
+    assert after.players[1].deck != sorted(after.players[1].deck)  # it did shuffle
+    assert await service.verify(mid)
+
+
+def test_tally_follows_the_whole_contract() -> None:
+    game = tally.GAME
+    assert isinstance(game, Game)
+    seats = [SeatSpec(seat=s, name=n) for s, n in enumerate(["A", "B", "C", "D"])]
+    state = game.setup("teams", seats, {}, 5)
+    assert game.active_seat(state) is None  # raising banners is set-up
+    for step in range(500):
+        if game.outcome(state) is not None:
+            break
+        (seat,) = game.to_act(state)
+        fallback = game.timeout_action(state, seat)
+        assert fallback in game.legal_actions(state, seat)
+        if state.phase != "banner":  # type: ignore[attr-defined]
+            assert game.active_seat(state) == state.turn  # type: ignore[attr-defined]
+        state, _ = game.apply(state, seat, fallback, rng_for(5, step + 1))
+    assert game.outcome(state) is not None
+    assert game.active_seat(state) is None
+
+
+async def test_one_lock_per_match_shared_while_in_use_then_forgotten(
+    service: MatchService,
+) -> None:
+    locks = KeyedLocks()
+    first = locks(1)
+    assert locks(1) is first and locks(2) is not first
+    async with first:
+        assert locks(1).locked() and not locks(2).locked()
+    assert len(locks) == 1
+    del first
+    gc.collect()
+    assert len(locks) == 0
+    # The service and the publisher both take their per-match locks from this helper.
+    assert isinstance(service._lock, KeyedLocks)
+    assert isinstance(Publisher(None)._lock, KeyedLocks)  # type: ignore[arg-type]
+
+
+async def test_a_tooth_and_nail_concession_is_saved_and_replays(store: Store) -> None:
+    service = MatchService(store)
+    table = await service.new_lobby(
+        guild_id=1, channel_id=CHANNEL, user_id=ALICE, name="Alice", game="tooth-and-nail", seed=3
+    )
+    await service.join(table.match.id, BOB, "Bob")
+    table = await service.start(table.match.id, ALICE)
+    for _ in range(4):
+        user = user_to_act(table)
+        table = (
+            await service.act(table.match.id, user, (await service.choices(CHANNEL, user))[0].key)
+        ).table
+    result = await service.concede(table.match.id, BOB)
+    assert result.table.outcome is not None and result.table.outcome.winners == [0]
+    assert await service.verify(table.match.id)

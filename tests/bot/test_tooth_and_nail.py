@@ -26,7 +26,10 @@ async def test_a_two_player_game_to_a_winner_through_play_and_hand(
     await world.alice.click(opened.response, label="Start")
     board = await world.board()
     first = await world.to_act()
-    assert world.public_lines()[-1].startswith("The match begins!\n➡️ " + first[0].mention)
+    begins = world.public_lines()[-1].splitlines()
+    assert begins[0] == "The match begins!"
+    assert begins[1].startswith("🎲 Seed 11 — shuffles are predictable")
+    assert begins[2].startswith("➡️ " + first[0].mention)
 
     for step in range(MAX_ACTIONS):
         if (await world.match()).status != "active":
