@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, NoReturn
@@ -38,6 +38,8 @@ NO_PACK = "bundled"  # the pack recorded for a game that has no card packs
 SUGGESTIONS = 5  # close actions listed when typed text matches none
 
 _EVENTS = TypeAdapter(list[Event])
+
+ChangeListener = Callable[[int], Awaitable[None]]
 
 
 def default_pack(game: Game) -> str:
@@ -122,6 +124,20 @@ class MatchService:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games
         self._lock = KeyedLocks()
+        self._listeners: list[ChangeListener] = []
+
+    def on_change(self, listener: ChangeListener) -> None:
+        """Call `listener(match_id)` after every committed change to a match (start, an
+        action, a concession, a cancellation...), outside the match's lock."""
+        self._listeners.append(listener)
+
+    async def _changed(self, match_id: int) -> None:
+        for listener in self._listeners:
+            try:
+                await listener(match_id)
+            except Exception:
+                # A listener's failure must not undo or hide a change already committed.
+                log.exception("match %s: change listener %r failed", match_id, listener)
 
     # ---------------------------------------------------------------- helpers
 
@@ -263,7 +279,9 @@ class MatchService:
                     raise errors.NotHost("Only the host (the first player seated) can cancel.")
             await self.store.set_status(match_id, "cancelled", only_from=status)
             log.info("match %s: cancelled by %s", match_id, user_id)
-            return await self.table(match_id)
+            table = await self.table(match_id)
+        await self._changed(match_id)
+        return table
 
     async def start(self, match_id: int, user_id: int) -> Table:
         """Deal: seats in join order, set up by the game from the match seed."""
@@ -293,7 +311,9 @@ class MatchService:
             ):
                 raise errors.StateChanged()
             log.info("match %s: started with %d players", match_id, count)
-            return self._table(await self.get(match_id), await self.store.seats(match_id), state)
+            table = self._table(await self.get(match_id), await self.store.seats(match_id), state)
+        await self._changed(match_id)
+        return table
 
     # ------------------------------------------------------------------ play
 
@@ -331,7 +351,9 @@ class MatchService:
             label = game.describe(action, state)
             seq = match.version + 1
             new_state, events = game.apply(state, seat.seat, action, rng_for(match.seed, seq))
-            return await self._commit(match, seats, seat, action, label, new_state, events)
+            result = await self._commit(match, seats, seat, action, label, new_state, events)
+        await self._changed(match_id)
+        return result
 
     async def concede(self, match_id: int, user_id: int) -> ActResult:
         """Give up at any moment of an active match (logged like any action)."""
@@ -342,7 +364,9 @@ class MatchService:
             rng = rng_for(match.seed, match.version + 1)
             new_state, events = game.concede(state, seat.seat, rng)
             label = f"{seat.name} concedes"
-            return await self._commit(match, seats, seat, action, label, new_state, events)
+            result = await self._commit(match, seats, seat, action, label, new_state, events)
+        await self._changed(match_id)
+        return result
 
     async def _seated(
         self, match_id: int, user_id: int

@@ -79,6 +79,42 @@ class ActionRow:
     created_at: str
 
 
+@dataclass(frozen=True)
+class GuildSettings:
+    """A server's settings (defaults until a moderator changes them)."""
+
+    guild_id: int
+    mod_role_id: int | None = None
+    match_channels: tuple[int, ...] = ()  # where matches may be opened; empty: anywhere
+    default_clock_seconds: int = 86400
+    default_timeout_policy: str = "skip"
+    reminder_cadence: str = "half-and-end"
+
+
+GUILD_SETTING_FIELDS = frozenset(
+    {
+        "mod_role_id",
+        "match_channels",
+        "default_clock_seconds",
+        "default_timeout_policy",
+        "reminder_cadence",
+    }
+)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """A line of a match's log that is not a game action: who did what, and when."""
+
+    id: int
+    match_id: int
+    version: int
+    user_id: int | None
+    kind: str
+    text: str
+    created_at: str
+
+
 def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
     """The numbered migration files, in order. Numbers must run 1, 2, 3... without gaps."""
     found = []
@@ -96,6 +132,18 @@ def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _log_entry(row: sqlite3.Row) -> LogEntry:
+    return LogEntry(
+        id=row["id"],
+        match_id=row["match_id"],
+        version=row["version"],
+        user_id=row["user_id"],
+        kind=row["kind"],
+        text=row["text"],
+        created_at=row["created_at"],
+    )
 
 
 def _match_row(row: sqlite3.Row) -> MatchRow:
@@ -404,6 +452,66 @@ class Store:
             await db.execute(
                 "UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id)
             )
+
+    # ------------------------------------------------------------ server settings
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (the defaults when it has none stored)."""
+        row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if row is None:
+            return GuildSettings(guild_id=guild_id)
+        return GuildSettings(
+            guild_id=guild_id,
+            mod_role_id=row["mod_role_id"],
+            match_channels=tuple(json.loads(row["match_channels"])),
+            default_clock_seconds=row["default_clock_seconds"],
+            default_timeout_policy=row["default_timeout_policy"],
+            reminder_cadence=row["reminder_cadence"],
+        )
+
+    async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some of a server's settings; returns them all."""
+        unknown = set(changes) - GUILD_SETTING_FIELDS
+        if unknown:
+            raise ValueError(f"unknown server settings: {sorted(unknown)}")
+        if "match_channels" in changes:
+            changes["match_channels"] = json.dumps(sorted(changes["match_channels"]))
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO NOTHING",
+                (guild_id, _now()),
+            )
+            for name, value in changes.items():  # names checked against the allow-list
+                await db.execute(
+                    f"UPDATE guild_settings SET {name} = ?, updated_at = ? WHERE guild_id = ?",
+                    (value, _now(), guild_id),
+                )
+        return await self.guild_settings(guild_id)
+
+    # ------------------------------------------------------------ match log
+
+    async def add_log_entry(
+        self, match_id: int, *, user_id: int | None, kind: str, text: str
+    ) -> LogEntry:
+        """Write a line into a match's log (a moderator action, a timeout, a pause)."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO match_log (match_id, version, user_id, kind, text, created_at) "
+                "SELECT id, version, ?, ?, ?, ? FROM matches WHERE id = ?",
+                (user_id, kind, text, _now(), match_id),
+            )
+            entry_id = cursor.lastrowid
+        row = await self._one("SELECT * FROM match_log WHERE id = ?", (entry_id,))
+        assert row is not None, f"match {match_id} does not exist"
+        return _log_entry(row)
+
+    async def log_entries(self, match_id: int) -> list[LogEntry]:
+        """A match's non-game log lines, oldest first."""
+        rows = await self._all(
+            "SELECT * FROM match_log WHERE match_id = ? ORDER BY id", (match_id,)
+        )
+        return [_log_entry(r) for r in rows]
 
     async def _touch(self, db: aiosqlite.Connection, match_id: int) -> None:
         await db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (_now(), match_id))

@@ -26,6 +26,7 @@ from discord import app_commands
 from bot import errors
 from bot.locks import KeyedLocks
 from bot.matches import ActResult, MatchService, PrivateView, Table
+from bot.permissions import is_moderator
 from bot.render import (
     action_text,
     board_embed,
@@ -68,11 +69,6 @@ def arbiter(interaction: discord.Interaction) -> ArbiterBot:
 def service(interaction: discord.Interaction) -> MatchService:
     """The match service of the bot an interaction reached."""
     return arbiter(interaction).matches
-
-
-def is_moderator(interaction: discord.Interaction) -> bool:
-    """Whether the user may manage the server (and so stop any match in it)."""
-    return interaction.guild is not None and interaction.permissions.manage_guild
 
 
 async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
@@ -420,7 +416,8 @@ async def lobby_step(
         table = await matches.start(match_id, user.id)
         done = "The match has started."
     else:
-        table = await matches.cancel(match_id, user.id, moderator=is_moderator(interaction))
+        moderator = await is_moderator(interaction, matches.store)
+        table = await matches.cancel(match_id, user.id, moderator=moderator)
         done = "The match was cancelled."
     publisher = arbiter(interaction).publisher
     lobby_updated = False  # the lobby message was edited as the reply

@@ -14,7 +14,7 @@ import pytest
 from bot import errors
 from bot.locks import KeyedLocks
 from bot.matches import MatchService, Table, default_pack
-from bot.store import Store, migrations
+from bot.store import GuildSettings, Store, migrations
 from bot.ui import Publisher
 from rules.core import Game, IllegalAction, SeatSpec, rng_for
 from rules.registry import GAMES
@@ -464,3 +464,65 @@ async def test_a_tooth_and_nail_concession_is_saved_and_replays(store: Store) ->
     result = await service.concede(table.match.id, BOB)
     assert result.table.outcome is not None and result.table.outcome.winners == [0]
     assert await service.verify(table.match.id)
+
+
+async def test_listeners_hear_every_committed_change_after_the_lock(service: MatchService) -> None:
+    heard: list[tuple[int, int]] = []
+
+    async def listener(match_id: int) -> None:
+        # Runs outside the match's lock: reading through the service must not deadlock.
+        heard.append((match_id, (await service.get(match_id)).version))
+
+    service.on_change(listener)
+    table = await started(service)
+    mid = table.match.id
+    await service.act(mid, ALICE, "banner|amber")
+    await service.concede(mid, BOB)
+    assert heard == [(mid, 0), (mid, 1), (mid, 2)]
+
+
+async def test_a_failing_listener_never_hides_a_committed_action(
+    service: MatchService, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(match_id: int) -> None:
+        raise RuntimeError("listener bug")
+
+    service.on_change(broken)
+    table = await started(service)
+    result = await service.act(table.match.id, ALICE, "banner|amber")
+    assert result.events and (await service.get(table.match.id)).version == 1
+    assert any("change listener" in r.getMessage() for r in caplog.records)
+    caplog.clear()  # the logged failure is what this test provokes
+
+
+async def test_server_settings_default_then_change_and_persist(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    try:
+        assert await store.guild_settings(7) == GuildSettings(guild_id=7)
+        changed = await store.update_guild_settings(7, mod_role_id=55, match_channels=[3, 1])
+        assert changed.mod_role_id == 55 and changed.match_channels == (1, 3)
+        with pytest.raises(ValueError, match="unknown server settings"):
+            await store.update_guild_settings(7, nonsense=1)
+    finally:
+        await store.close()
+    reopened = await Store.open(db_path)
+    try:
+        assert (await reopened.guild_settings(7)).mod_role_id == 55
+        assert (await reopened.guild_settings(8)).mod_role_id is None
+    finally:
+        await reopened.close()
+
+
+async def test_match_log_entries_name_who_and_when(service: MatchService) -> None:
+    table = await started(service)
+    mid = table.match.id
+    await service.act(mid, ALICE, "banner|amber")
+    entry = await service.store.add_log_entry(
+        mid, user_id=EVE, kind="pause", text="Eve paused the match."
+    )
+    assert (entry.version, entry.user_id, entry.kind) == (1, EVE, "pause")
+    await service.store.add_log_entry(mid, user_id=None, kind="timeout", text="Time ran out.")
+    assert [(e.user_id, e.text) for e in await service.store.log_entries(mid)] == [
+        (EVE, "Eve paused the match."),
+        (None, "Time ran out."),
+    ]

@@ -1,0 +1,19 @@
+"""Who counts as a moderator: Manage Server, or the server's configured moderator role."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.store import Store
+
+
+async def is_moderator(interaction: discord.Interaction, store: Store) -> bool:
+    """Whether the user may use moderator powers in this server."""
+    if interaction.guild is None or not isinstance(interaction.user, discord.Member):
+        return False
+    if interaction.permissions.manage_guild:
+        return True
+    settings = await store.guild_settings(interaction.guild.id)
+    if settings.mod_role_id is None:
+        return False
+    return any(role.id == settings.mod_role_id for role in interaction.user.roles)
