@@ -131,7 +131,8 @@ class MatchService:
         action, a concession, a cancellation...), outside the match's lock."""
         self._listeners.append(listener)
 
-    async def _changed(self, match_id: int) -> None:
+    async def changed(self, match_id: int) -> None:
+        """Tell the listeners a match changed; whoever commits a change calls this after."""
         for listener in self._listeners:
             try:
                 await listener(match_id)
@@ -280,7 +281,7 @@ class MatchService:
             await self.store.set_status(match_id, "cancelled", only_from=status)
             log.info("match %s: cancelled by %s", match_id, user_id)
             table = await self.table(match_id)
-        await self._changed(match_id)
+        await self.changed(match_id)
         return table
 
     async def start(self, match_id: int, user_id: int) -> Table:
@@ -312,7 +313,7 @@ class MatchService:
                 raise errors.StateChanged()
             log.info("match %s: started with %d players", match_id, count)
             table = self._table(await self.get(match_id), await self.store.seats(match_id), state)
-        await self._changed(match_id)
+        await self.changed(match_id)
         return table
 
     # ------------------------------------------------------------------ play
@@ -352,7 +353,7 @@ class MatchService:
             seq = match.version + 1
             new_state, events = game.apply(state, seat.seat, action, rng_for(match.seed, seq))
             result = await self._commit(match, seats, seat, action, label, new_state, events)
-        await self._changed(match_id)
+        await self.changed(match_id)
         return result
 
     async def concede(self, match_id: int, user_id: int) -> ActResult:
@@ -365,7 +366,7 @@ class MatchService:
             new_state, events = game.concede(state, seat.seat, rng)
             label = f"{seat.name} concedes"
             result = await self._commit(match, seats, seat, action, label, new_state, events)
-        await self._changed(match_id)
+        await self.changed(match_id)
         return result
 
     async def _seated(
