@@ -174,6 +174,10 @@ def action_text(result: ActResult) -> str:
     happened = [e.text for e in result.events if e.text]
     if not happened:
         happened = [f"**{result.table.user_of(result.seat).name}**: {result.label}"]
-    tail = turn_text(result.table)
+    table = result.table
+    # A player carrying on with their own turn needs no arrow after every move: it only
+    # appears when the decision passes to someone else (or the game ends).
+    carries_on = table.outcome is None and table.to_act == (result.seat,)
+    tail = "" if carries_on else turn_text(table)
     body = clip("\n".join(happened), MESSAGE_LIMIT - len(tail) - 2)
     return f"{body}\n{tail}" if tail else body

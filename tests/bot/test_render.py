@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from bot.matches import PrivateView, Table
-from bot.render import board_embed, private_embed
+from bot.matches import ActResult, PrivateView, Table
+from bot.render import action_text, board_embed, private_embed
 from bot.render.tooth_and_nail import ToothAndNailRenderer
 from bot.store import MatchRow, SeatRow
+from rules.core import Event
 from rules.registry import GAMES
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
@@ -133,3 +135,14 @@ def test_the_private_view_lists_the_hand_and_the_command_card() -> None:
     names = [f.name for f in embed.fields]
     assert names == ["Your hand (1)", "Your Faction Command card: Ostra Vulture", "Lately"]
     assert embed.fields[0].value == "**Thunderfoot** (Arcane 2)"
+
+
+def test_the_public_line_names_the_next_decider_only_when_the_decision_moves_on() -> None:
+    ann_turn = table(tn_view(2), 2)  # Ann (seat 0) is to act
+    played = Event(kind="play", text="Ann plays Thunderfoot into their War Zone.", seat=0)
+    carrying_on = action_text(ActResult(table=ann_turn, seat=0, label="Play", events=[played]))
+    assert carrying_on == "Ann plays Thunderfoot into their War Zone."
+    ended = Event(kind="end", text="Ann ends their turn.", seat=0)
+    ben_turn = dataclasses.replace(ann_turn, to_act=(1,))
+    handed_on = action_text(ActResult(table=ben_turn, seat=0, label="End", events=[ended]))
+    assert handed_on == "Ann ends their turn.\n➡️ <@101> — Ann is taking their Action Step."
