@@ -1,4 +1,4 @@
-"""`python -m tests.bench`: print the engine, `/play` and SQLite figures as a table."""
+"""`python -m tests.bench`: print the engine, `/play`, SQLite and clock scheduler figures."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tests.bench.engine import EngineFigures, measure_engine
 from tests.bench.play import Timings, time_arbiter, time_do_nothing
+from tests.bench.scheduler import measure_scheduler, scheduler_table
 from tests.bench.sqlite import Commits, mid_game_move, raw_commits, store_commits
 
 
@@ -91,6 +92,8 @@ async def run(args: argparse.Namespace) -> list[str]:
             ),
         ]
         lines += sqlite_table(commits, str(Path(tmp).parent))
+        lines.append("")
+        lines += scheduler_table(await measure_scheduler(Path(tmp) / "clocks.db", args.deadlines))
     lines += ["", f"({time.perf_counter() - started:.0f} s)"]
     return lines
 
@@ -102,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plays", type=int, default=400, help="timed /play calls per bot (400)")
     parser.add_argument("--warmup", type=int, default=20, help="untimed /play calls first (20)")
     parser.add_argument("--sqlite-seconds", type=float, default=3.0, help="per writer (3)")
+    parser.add_argument(
+        "--deadlines", type=int, default=10_000, help="stored deadlines to schedule (10,000)"
+    )
     args = parser.parse_args(argv)
     print("\n".join(asyncio.run(run(args))))
     return 0

@@ -1,0 +1,757 @@
+"""Match clocks: deadlines, reminders, timeouts, pauses, vacations and DM notices.
+
+Every seat the game waits for has a stored deadline (`store.Deadline`): armed for a
+match version, with the clock of its kind of decision (the match clock, or the
+shorter out-of-turn one, see `bot.timing`). After every committed change the match
+service calls `on_change`, which reconciles the stored deadlines with the match: a
+seat that still decides the same pending decision (it has not acted, and its
+decision is still in or out of turn as before) keeps its running clock; any other
+decider gets a fresh one; a seat no longer deciding loses its own. A single
+`Scheduler` is armed with the next moment of each clock (a reminder or the
+deadline), and with the end of each pause and each vacation.
+
+At start-up the scheduler is loaded from the store, and matches whose deadlines
+don't fit their current version are reconciled, so a restart loses nothing and a
+moment that passed while the bot was down fires at once.
+
+At a deadline the game's timeout action is taken for the seat (`MatchService.
+timeout`) and announced like any action; after TIMEOUTS_IN_A_ROW of them in a row,
+the match's policy makes the seat forfeit (`skip`) or abandons the match
+(`abandon`). A paused match, or a seat on vacation, has its clocks frozen: frozen
+rows keep their moment and are shifted by the frozen time when they run again.
+
+Players who opt in with `/notify on` also get, by DM, their private view each time a
+decision becomes theirs, and their reminders. A closed DM (50007) is told once in
+the channel, and no DM is tried for that player for DM_RETRY_AFTER.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import dataclasses
+import logging
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from discord.utils import TimestampStyle
+
+from bot import errors, ui
+from bot.locks import KeyedLocks
+from bot.matches import ActResult, Table
+from bot.scheduler import Scheduler
+from bot.store import Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
+from bot.timing import (
+    DAY,
+    MAX_CLOCK,
+    REMINDER_CADENCES,
+    TIMEOUT_POLICIES,
+    TIMEOUTS_IN_A_ROW,
+    format_duration,
+    out_of_turn_clock,
+    parse_clock,
+    parse_duration,
+)
+from rules.core import Event
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+log = logging.getLogger(__name__)
+
+END_SHARE = 0.1  # the second reminder comes when this share of the clock is left
+PAUSE_LIMIT = 7 * DAY  # a pause ends by itself after this long
+VACATION_BUDGET = 3 * DAY  # per player and match
+DM_RETRY_AFTER = timedelta(hours=24)  # no DM to a player whose DMs were closed, meanwhile
+RETRY_AFTER = timedelta(minutes=5)  # a moment whose handling failed is tried again then
+
+HALF, END = 1, 2  # reminder stages (Deadline.reminded)
+
+SEAT, PAUSED, AWAY = "seat", "pause", "vacation"  # the kinds of scheduler keys
+
+# The match a clock action is changing in this task: its own change isn't reconciled
+# by the listener (the action reconciles it itself, holding the match's clock lock).
+_acting: contextvars.ContextVar[int | None] = contextvars.ContextVar("acting", default=None)
+
+
+@dataclass(frozen=True)
+class ClockTerms:
+    """A match's clock per decision and its timeout policy."""
+
+    clock_seconds: int
+    timeout_policy: str
+
+
+def moment(when: datetime, style: TimestampStyle = "R") -> str:
+    """A moment as Discord shows it to each reader in their own time zone."""
+    return discord.utils.format_dt(when, style)
+
+
+def half_point(d: Deadline) -> datetime:
+    """When half of a clock is gone."""
+    return d.due_at - timedelta(seconds=d.clock_seconds / 2)
+
+
+def end_point(d: Deadline) -> datetime:
+    """When the near-the-end reminder is due."""
+    return d.due_at - timedelta(seconds=d.clock_seconds * END_SHARE)
+
+
+def reminders_passed(d: Deadline, cadence: str, now: datetime) -> int:
+    """The latest reminder stage whose moment has come (0: none), under a cadence."""
+    if cadence != "off" and now >= end_point(d):
+        return END
+    if cadence == "half-and-end" and now >= half_point(d):
+        return HALF
+    return 0
+
+
+def next_moment(d: Deadline, cadence: str) -> datetime:
+    """The next moment a running clock needs attention: a reminder not sent yet under
+    the cadence, else its deadline."""
+    if cadence == "half-and-end" and d.reminded < HALF:
+        return half_point(d)
+    if cadence in ("half-and-end", "end-only") and d.reminded < END:
+        return end_point(d)
+    return d.due_at
+
+
+def shifted(d: Deadline, now: datetime) -> Deadline:
+    """A frozen clock running again: its moments moved on by the time it was frozen."""
+    assert d.frozen_at is not None
+    return dataclasses.replace(d, due_at=d.due_at + (now - d.frozen_at), frozen_at=None)
+
+
+def left(d: Deadline, now: datetime) -> timedelta:
+    """The time left on a clock (a frozen one keeps what it had)."""
+    return d.due_at - (d.frozen_at or now)
+
+
+def half_gone(d: Deadline, now: datetime) -> bool:
+    """Whether half of a clock (or more) is gone: its decider may be nudged."""
+    return left(d, now) * 2 <= timedelta(seconds=d.clock_seconds)
+
+
+def on_vacation(clock: SeatClock | None) -> bool:
+    """Whether a seat's vacation is under way."""
+    return clock is not None and clock.vacation_until is not None
+
+
+def budget_left(clock: SeatClock | None) -> int:
+    """Seconds of vacation a seat has left in its match."""
+    return max(0, VACATION_BUDGET - (clock.vacation_used if clock else 0))
+
+
+async def stored_moments(store: Store) -> list[tuple[Hashable, datetime]]:
+    """Every moment the scheduler must keep, as stored: each running clock's next
+    moment, each pause's end, each vacation's end."""
+    moments: list[tuple[Hashable, datetime]] = [
+        ((SEAT, d.match_id, d.seat), next_moment(d, cadence))
+        for d, cadence in await store.running_deadlines()
+    ]
+    moments += [((PAUSED, p.match_id), p.ends_at) for p in await store.pauses()]
+    moments += [
+        ((AWAY, c.match_id, c.seat), c.vacation_until)
+        for c in await store.vacations()
+        if c.vacation_until is not None
+    ]
+    return moments
+
+
+class ClockService:
+    """The clocks of every match, driven by one scheduler. Public methods that change a
+    clock return the public sentence to post and write a match-log line naming who
+    asked; refusals raise `errors.UserError` subclasses with a sentence."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self.matches = bot.matches
+        self.store = bot.matches.store
+        self.scheduler = Scheduler(self._fire)
+        self._lock = KeyedLocks()
+
+    # ----------------------------------------------------------- life cycle
+
+    async def start(self) -> None:
+        """Load every stored moment into the scheduler, start it, and reconcile the
+        matches whose clocks don't fit them (after an upgrade, or a crash mid-change)."""
+        self.scheduler.load(await stored_moments(self.store))
+        self.scheduler.start()
+        for match_id in await self.store.matches_to_reconcile():
+            await self.reconcile(match_id)
+
+    async def stop(self) -> None:
+        """Stop the scheduler (what is stored fires after the next start)."""
+        await self.scheduler.stop()
+
+    # ---------------------------------------------------------------- terms
+
+    async def terms(
+        self, guild_id: int | None, clock: str | None, policy: str | None
+    ) -> ClockTerms:
+        """The clock terms a new match asks for, checked, with the server's defaults
+        for what it leaves out."""
+        settings = await self.store.guild_settings(guild_id) if guild_id is not None else None
+        seconds = parse_clock(clock) if clock else None
+        if seconds is None:
+            seconds = settings.default_clock_seconds if settings else 86400
+        if policy is None:
+            policy = settings.default_timeout_policy if settings else TIMEOUT_POLICIES[0]
+        if policy not in TIMEOUT_POLICIES:
+            raise errors.BadSetting(f"The timeout policy is one of {', '.join(TIMEOUT_POLICIES)}.")
+        return ClockTerms(seconds, policy)
+
+    async def set_terms(self, match_id: int, terms: ClockTerms) -> None:
+        """Give a match its clock terms (before it starts)."""
+        await self.store.set_clock_terms(
+            match_id, clock_seconds=terms.clock_seconds, timeout_policy=terms.timeout_policy
+        )
+
+    # ------------------------------------------------------------ arming
+
+    async def on_change(self, match_id: int) -> None:
+        """The match service's change listener: bring the match's clocks up to date."""
+        if _acting.get() == match_id:
+            return
+        await self.reconcile(match_id)
+
+    async def reconcile(self, match_id: int) -> None:
+        """Arm, keep or drop the match's deadlines to fit its current state, and tell
+        opted-in players by DM when a decision became theirs."""
+        async with self._lock(match_id):
+            fresh = await self._reconcile(match_id)
+        await self._tell_turns(match_id, fresh)
+
+    async def _reconcile(self, match_id: int) -> list[Deadline]:
+        """Under the match's clock lock: the deadlines made to fit; returns the clocks of
+        seats that just began to decide."""
+        match = await self.matches.get(match_id)
+        seats = {s.seat: s for s in await self.store.seats(match_id)}
+        if match.status != "active" or match.snapshot is None:
+            await self.store.clear_clocks(match_id)
+            for seat in seats:
+                self.scheduler.disarm((SEAT, match_id, seat))
+                self.scheduler.disarm((AWAY, match_id, seat))
+            self.scheduler.disarm((PAUSED, match_id))
+            return []
+        now = discord.utils.utcnow()
+        game = self.matches.game(match.game)
+        state = game.state_model.model_validate_json(match.snapshot)
+        active = game.active_seat(state)
+        clocks = await self.store.seat_clocks(match_id)
+        for clock in clocks.values():
+            if on_vacation(clock) and seats[clock.seat].decisions != clock.vacation_mark:
+                clocks[clock.seat] = await self._come_back(clock, now)  # they acted: back
+        paused = await self.store.pause(match_id) is not None
+        old = {d.seat: d for d in await self.store.deadlines(match_id)}
+        rows, fresh = [], []
+        for seat in sorted(game.to_act(state)):
+            out_of_turn = active is not None and seat != active
+            kept = old.get(seat)
+            if kept and (kept.decisions, kept.out_of_turn) == (seats[seat].decisions, out_of_turn):
+                rows.append(dataclasses.replace(kept, version=match.version))
+                continue
+            length = out_of_turn_clock(match.clock_seconds) if out_of_turn else match.clock_seconds
+            frozen = paused or on_vacation(clocks.get(seat))
+            row = Deadline(
+                match_id=match_id,
+                seat=seat,
+                version=match.version,
+                decisions=seats[seat].decisions,
+                out_of_turn=out_of_turn,
+                clock_seconds=length,
+                due_at=now + timedelta(seconds=length),
+                frozen_at=now if frozen else None,
+            )
+            rows.append(row)
+            if kept is None:
+                fresh.append(row)
+        await self.store.save_deadlines(match_id, rows)
+        for seat in old.keys() - {d.seat for d in rows}:
+            self.scheduler.disarm((SEAT, match_id, seat))
+        await self._arm(match, rows)
+        return fresh
+
+    async def _arm(self, match: MatchRow, rows: list[Deadline]) -> None:
+        """Arm the scheduler with the next moment of each running clock."""
+        cadence = await self._cadence(match)
+        for d in rows:
+            if d.frozen_at is None:
+                self.scheduler.arm((SEAT, d.match_id, d.seat), next_moment(d, cadence))
+            else:
+                self.scheduler.disarm((SEAT, d.match_id, d.seat))
+
+    async def _cadence(self, match: MatchRow) -> str:
+        if match.guild_id is None:
+            return REMINDER_CADENCES[0]
+        return (await self.store.guild_settings(match.guild_id)).reminder_cadence
+
+    # ------------------------------------------------------------ firing
+
+    async def _fire(self, key: Hashable) -> None:
+        """The scheduler's callback: a clock's moment, a pause's end, a vacation's end."""
+        assert isinstance(key, tuple)
+        kind, match_id, *rest = key
+        async with self._lock(match_id):
+            token = _acting.set(match_id)
+            try:
+                if kind == SEAT:
+                    await self._seat_moment(match_id, rest[0])
+                elif kind == PAUSED:
+                    await self._pause_over(match_id)
+                else:
+                    await self._vacation_over(match_id, rest[0])
+            except Exception:
+                # Never drop a moment: try again later (the scheduler logs the error).
+                self.scheduler.arm(key, discord.utils.utcnow() + RETRY_AFTER)
+                raise
+            finally:
+                _acting.reset(token)
+
+    async def _seat_moment(self, match_id: int, seat: int) -> None:
+        """A reminder or a deadline of one seat's clock."""
+        d = await self.store.deadline(match_id, seat)
+        if d is None or d.frozen_at is not None:
+            return
+        match = await self.matches.get(match_id)
+        if match.status != "active" or d.version != match.version:
+            await self._tell_turns(match_id, await self._reconcile(match_id))
+            return
+        now = discord.utils.utcnow()
+        if now >= d.due_at:
+            await self._time_out(match, d)
+            return
+        cadence = await self._cadence(match)
+        stage = reminders_passed(d, cadence, now)
+        if stage > d.reminded:
+            d = dataclasses.replace(d, reminded=stage)
+            await self.store.put_deadline(d)
+            await self._remind(match_id, d, stage)
+        self.scheduler.arm((SEAT, match_id, seat), next_moment(d, cadence))
+
+    async def _remind(self, match_id: int, d: Deadline, stage: int) -> None:
+        table = await self.matches.table(match_id)
+        user = table.user_of(d.seat).user_id
+        when = moment(d.due_at)
+        if stage == HALF:
+            text = f"half your time is gone: decide {when}, or the clock decides for you."
+        else:
+            text = f"your time is nearly up: decide {when}, or the clock decides for you."
+        await self.bot.publisher.say(table, f"⏳ <@{user}>, {text}", ping=[user])
+        await self._dm(table, user, f"⏳ In <#{table.match.channel_id}>, {text}")
+
+    async def _time_out(self, match: MatchRow, d: Deadline) -> None:
+        """The policy acts for a seat whose clock ran out."""
+        seats = {s.seat: s for s in await self.store.seats(match.id)}
+        seat = seats[d.seat]
+        clock = (await self.store.seat_clocks(match.id)).get(d.seat) or SeatClock(match.id, d.seat)
+        # In a row: no decision of the seat's own since its last timeout.
+        in_a_row = clock.timeouts + 1 if clock.timeout_mark == seat.decisions else 1
+        ends = in_a_row >= TIMEOUTS_IN_A_ROW
+        if ends and match.timeout_policy == "abandon":
+            await self._abandon(match, seat, in_a_row)
+            return
+        try:
+            result = await self.matches.timeout(match.id, d.seat, version=d.version, forfeit=ends)
+        except errors.StateChanged:  # the seat (or a moderator) acted at the last moment
+            await self._tell_turns(match.id, await self._reconcile(match.id))
+            return
+        acted = result.table.user_of(d.seat).decisions
+        await self.store.put_seat_clock(
+            dataclasses.replace(clock, timeouts=in_a_row, timeout_mark=acted)
+        )
+        if ends:
+            line = f"⏰ {seat.name} ran out of time {in_a_row} times in a row and forfeits."
+        else:
+            line = f"⏰ {seat.name}'s time ran out: {result.label}."
+        await self.store.add_log_entry(match.id, user_id=None, kind="timeout", text=line)
+        log.info("match %s: seat %d timed out (%d in a row)", match.id, d.seat, in_a_row)
+        fresh = await self._reconcile(match.id)
+        shown = ActResult(
+            table=result.table,
+            seat=result.seat,
+            label=result.label,
+            events=[Event(kind="timeout", text=line), *result.events],
+        )
+        await self.bot.publisher.announce(shown)
+        await self._tell_turns(match.id, fresh)
+
+    async def _abandon(self, match: MatchRow, seat: SeatRow, in_a_row: int) -> None:
+        if not await self.store.abandon_match(match.id, expected_version=match.version):
+            await self._tell_turns(match.id, await self._reconcile(match.id))
+            return
+        line = (
+            f"⏰ {seat.name} ran out of time {in_a_row} times in a row: the match is "
+            "abandoned, with no winner. The channel is free for a new match."
+        )
+        await self.store.add_log_entry(match.id, user_id=None, kind="abandon", text=line)
+        log.info("match %s: abandoned after seat %d timed out", match.id, seat.seat)
+        await self._reconcile(match.id)
+        await self.matches.changed(match.id)
+        await self.bot.publisher.say(await self.matches.table(match.id), line)
+
+    # ------------------------------------------------------------ notices
+
+    async def _tell_turns(self, match_id: int, fresh: list[Deadline]) -> None:
+        """DM each opted-in player whose decision just began."""
+        if not fresh:
+            return
+        table = await self.matches.table(match_id)
+        for d in fresh:
+            user = table.user_of(d.seat).user_id
+            kind = "an out-of-turn decision" if d.out_of_turn else "your decision"
+            when = "(the clock is frozen)" if d.frozen_at else f"due {moment(d.due_at)}"
+            await self._dm(table, user, f"➡️ In <#{table.match.channel_id}>: {kind}, {when}.")
+
+    async def _dm(self, table: Table, user_id: int, text: str) -> None:
+        """Send a player who opted in a notice with their private view and menu. Never
+        raises: a closed DM is told once in the channel and not tried again for a while."""
+        prefs = await self.store.notify_prefs(user_id)
+        now = discord.utils.utcnow()
+        if not prefs.enabled or (prefs.dm_closed_until and now < prefs.dm_closed_until):
+            return
+        try:
+            view = await self.matches.view(table.match.id, user_id)
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            await channel.send(text, **ui.private_message(view, 0, in_dm=True))
+        except errors.UserError:
+            return  # no longer seated (replaced by a moderator meanwhile)
+        except discord.Forbidden as error:
+            if error.code != ui.DM_CLOSED:
+                log.warning("could not DM user %s", user_id, exc_info=True)
+                return
+            await self.store.set_dm_closed(user_id, now + DM_RETRY_AFTER)
+            await self.bot.publisher.say(
+                table,
+                f"📪 <@{user_id}>, I can't send you direct messages (they are closed), so "
+                "your turns and reminders are only posted here. I'll try again in a day, or "
+                "after you open your DMs and use `/notify on`.",
+                ping=[user_id],
+            )
+        except discord.HTTPException:
+            log.warning("could not DM user %s", user_id, exc_info=True)
+
+    async def set_notify(self, user_id: int, enabled: bool) -> str:
+        """Opt a player in or out of DMs; returns the sentence telling them."""
+        await self.store.set_notify(user_id, enabled)
+        if enabled:
+            return (
+                "🔔 From now on I'll DM you your private view each time a decision becomes "
+                "yours, and your reminders. `/notify off` stops it."
+            )
+        return "🔕 No more DMs: your turns and reminders are posted in the match's channel."
+
+    # ------------------------------------------------------------- nudges
+
+    async def nudge(self, match_id: int, user_id: int) -> str:
+        """A seated player reminds the deciders whose clocks are at least half gone
+        (once per decision); returns the sentence for the nudger."""
+        async with self._lock(match_id):
+            table, me = await self._seated(match_id, user_id)
+            if await self.store.pause(match_id) is not None:
+                raise errors.ClockRefused("The match is paused: nobody's clock runs.")
+            now = discord.utils.utcnow()
+            waiting = [d for d in await self.store.deadlines(match_id) if d.seat != me.seat]
+            if not waiting:
+                raise errors.ClockRefused("Nobody else is deciding right now.")
+            ready = [d for d in waiting if not d.nudged and not d.frozen_at and half_gone(d, now)]
+            if not ready:
+                raise errors.ClockRefused(self._not_yet(table, waiting))
+            for d in ready:
+                await self.store.put_deadline(dataclasses.replace(d, nudged=True))
+        for d in ready:
+            user = table.user_of(d.seat).user_id
+            text = f"{me.name} nudges you: decide {moment(d.due_at)}."
+            await self.bot.publisher.say(table, f"👉 <@{user}>, {text}", ping=[user])
+            await self._dm(table, user, f"👉 In <#{table.match.channel_id}>, {text}")
+        names = " and ".join(table.user_of(d.seat).name for d in ready)
+        return f"You nudged {names}."
+
+    @staticmethod
+    def _not_yet(table: Table, waiting: list[Deadline]) -> str:
+        """Why nobody can be nudged yet, and when someone can."""
+        parts = []
+        for d in waiting:
+            name = table.user_of(d.seat).name
+            if d.nudged:
+                parts.append(f"{name} was nudged already for this decision")
+            elif d.frozen_at is not None:
+                parts.append(f"{name}'s clock is frozen (on vacation)")
+            else:
+                half = moment(half_point(d))
+                parts.append(f"{name} can be nudged once half their clock is gone, {half}")
+        return "Not yet: " + "; ".join(parts) + "."
+
+    # ------------------------------------------------------ pause and resume
+
+    async def pause(self, match_id: int, user_id: int, *, moderator: bool) -> str:
+        """Pause a match in play: at once for a moderator; for players, once every seat
+        has asked (each with `/match pause`). Every clock is frozen until a resume, or
+        PAUSE_LIMIT at most."""
+        async with self._lock(match_id):
+            table = await self.matches.table(match_id)
+            if table.match.status != "active":
+                raise errors.NotActive("Only a match in play can be paused.")
+            pause = await self.store.pause(match_id)
+            if pause is not None:
+                raise errors.ClockRefused(
+                    f"This match is paused already, until {moment(pause.ends_at, 'f')} at most."
+                )
+            if moderator:
+                who = f"by a moderator (<@{user_id}>)"
+            else:
+                seat = table.seat_of(user_id)
+                if seat is None:
+                    raise errors.NotInMatch()
+                votes = await self.store.add_pause_vote(match_id, seat.seat)
+                missing = [s.name for s in table.seats if s.seat not in votes]
+                if missing:
+                    line = (
+                        f"⏸️ {seat.name} asks to pause the match ({len(votes)} of "
+                        f"{len(table.seats)} agree). Waiting for {' and '.join(missing)}: "
+                        "each uses `/match pause`."
+                    )
+                    await self.store.add_log_entry(
+                        match_id, user_id=user_id, kind="pause-vote", text=line
+                    )
+                    return line
+                who = "by all the players' agreement"
+            now = discord.utils.utcnow()
+            ends = now + timedelta(seconds=PAUSE_LIMIT)
+            kind = "moderator" if moderator else "agreed"
+            await self.store.start_pause(Pause(match_id, kind, user_id, now, ends))
+            rows = [
+                d if d.frozen_at else dataclasses.replace(d, frozen_at=now)
+                for d in await self.store.deadlines(match_id)
+            ]
+            await self.store.save_deadlines(match_id, rows)
+            await self._arm(table.match, rows)
+            self.scheduler.arm((PAUSED, match_id), ends)
+            resumer = "a moderator's `/mod resume`" if moderator else "`/match resume`"
+            line = (
+                f"⏸️ The match is paused {who}: every clock is frozen until {resumer}, "
+                f"or {moment(ends, 'f')} at the latest."
+            )
+            await self.store.add_log_entry(match_id, user_id=user_id, kind="pause", text=line)
+            return line
+
+    async def resume(self, match_id: int, user_id: int, *, moderator: bool) -> str:
+        """End a pause: any seated player once the players agreed to it; only a
+        moderator when a moderator paused."""
+        async with self._lock(match_id):
+            table = await self.matches.table(match_id)
+            pause = await self.store.pause(match_id)
+            if pause is None:
+                raise errors.ClockRefused("This match isn't paused.")
+            if not moderator:
+                if table.seat_of(user_id) is None:
+                    raise errors.NotInMatch()
+                if pause.kind == "moderator":
+                    raise errors.ClockRefused(
+                        "A moderator paused this match: only a moderator can resume it."
+                    )
+            await self._unpause(table.match)
+            who = f"A moderator (<@{user_id}>)" if moderator else f"<@{user_id}>"
+            line = f"▶️ {who} resumed the match: the clocks run again."
+            await self.store.add_log_entry(match_id, user_id=user_id, kind="resume", text=line)
+            return line
+
+    async def _pause_over(self, match_id: int) -> None:
+        """A pause reached its limit: the clocks run again by themselves."""
+        pause = await self.store.pause(match_id)
+        if pause is None:
+            return
+        if discord.utils.utcnow() < pause.ends_at:
+            self.scheduler.arm((PAUSED, match_id), pause.ends_at)
+            return
+        table = await self.matches.table(match_id)
+        await self._unpause(table.match)
+        line = (
+            f"▶️ The pause reached its limit of {format_duration(PAUSE_LIMIT)}: "
+            "the clocks run again."
+        )
+        await self.store.add_log_entry(match_id, user_id=None, kind="resume", text=line)
+        await self.bot.publisher.say(table, line)
+
+    async def _unpause(self, match: MatchRow) -> None:
+        """End a match's pause; the clocks of seats not on vacation run again."""
+        await self.store.end_pause(match.id)
+        self.scheduler.disarm((PAUSED, match.id))
+        clocks = await self.store.seat_clocks(match.id)
+        await self._thaw(match, lambda seat: not on_vacation(clocks.get(seat)))
+
+    async def _thaw(self, match: MatchRow, runs: Callable[[int], bool]) -> None:
+        """Run again the frozen clocks of the seats `runs` accepts."""
+        now = discord.utils.utcnow()
+        rows = [
+            shifted(d, now) if d.frozen_at is not None and runs(d.seat) else d
+            for d in await self.store.deadlines(match.id)
+        ]
+        await self.store.save_deadlines(match.id, rows)
+        await self._arm(match, rows)
+
+    # ------------------------------------------------------------ extend
+
+    async def extend(self, match_id: int, seconds: int, user_id: int) -> str:
+        """Give every current decider more time (a moderator's power)."""
+        if not 0 < seconds <= MAX_CLOCK:
+            raise errors.ClockRefused(
+                f"An extension is from 1 second to {format_duration(MAX_CLOCK)}."
+            )
+        async with self._lock(match_id):
+            table = await self.matches.table(match_id)
+            if table.match.status != "active":
+                raise errors.NotActive("Only a match in play has clocks to extend.")
+            rows = await self.store.deadlines(match_id)
+            if not rows:
+                raise errors.ClockRefused("Nobody is deciding in this match right now.")
+            now = discord.utils.utcnow()
+            cadence = await self._cadence(table.match)
+            longer = []
+            for d in rows:
+                d = dataclasses.replace(d, due_at=d.due_at + timedelta(seconds=seconds))
+                # A reminder whose moment moved back into the future will come again.
+                passed = reminders_passed(d, cadence, d.frozen_at or now)
+                longer.append(dataclasses.replace(d, reminded=min(d.reminded, passed)))
+            await self.store.save_deadlines(match_id, longer)
+            await self._arm(table.match, longer)
+            names = " and ".join(table.user_of(d.seat).name for d in longer)
+            line = (
+                f"⏱️ A moderator (<@{user_id}>) gave {names} {format_duration(seconds)} more: "
+                + "; ".join(self._due_text(table, d) for d in longer)
+                + "."
+            )
+            await self.store.add_log_entry(match_id, user_id=user_id, kind="extend", text=line)
+            return line
+
+    @staticmethod
+    def _due_text(table: Table, d: Deadline) -> str:
+        name = table.user_of(d.seat).name
+        if d.frozen_at is not None:
+            return f"{name} has {format_duration(left(d, d.frozen_at).total_seconds())} (frozen)"
+        return f"{name} decides {moment(d.due_at)}"
+
+    # ------------------------------------------------------------ vacations
+
+    async def vacation(self, match_id: int, user_id: int, duration: str) -> str:
+        """Freeze a player's clock for a while, within their vacation budget for the
+        match (VACATION_BUDGET, spent by the time actually away)."""
+        seconds = parse_duration(duration)
+        async with self._lock(match_id):
+            _, seat = await self._seated(match_id, user_id)
+            clock = (await self.store.seat_clocks(match_id)).get(seat.seat) or SeatClock(
+                match_id, seat.seat
+            )
+            if clock.vacation_until is not None:
+                raise errors.ClockRefused(
+                    f"You are on vacation already, until {moment(clock.vacation_until, 'f')}: "
+                    "`/match vacation end` ends it early."
+                )
+            budget = budget_left(clock)
+            if budget <= 0:
+                raise errors.ClockRefused(
+                    f"You have used all of your vacation in this match "
+                    f"({format_duration(VACATION_BUDGET)})."
+                )
+            granted = min(seconds, budget)
+            now = discord.utils.utcnow()
+            until = now + timedelta(seconds=granted)
+            clock = dataclasses.replace(
+                clock, vacation_from=now, vacation_until=until, vacation_mark=seat.decisions
+            )
+            await self.store.put_seat_clock(clock)
+            self.scheduler.arm((AWAY, match_id, seat.seat), until)
+            d = await self.store.deadline(match_id, seat.seat)
+            if d is not None and d.frozen_at is None:
+                d = dataclasses.replace(d, frozen_at=now)
+                await self.store.put_deadline(d)
+                self.scheduler.disarm((SEAT, match_id, seat.seat))
+            short = " (all the vacation you had left)" if granted < seconds else ""
+            line = (
+                f"🏖️ {seat.name} is away until {moment(until, 'f')}{short}: their clock is "
+                f"frozen meanwhile. {format_duration(budget - granted)} of vacation left after."
+            )
+            await self.store.add_log_entry(match_id, user_id=user_id, kind="vacation", text=line)
+            return line
+
+    async def vacation_end(self, match_id: int, user_id: int) -> str:
+        """Come back early from a vacation (the unused time stays in the budget)."""
+        async with self._lock(match_id):
+            _, seat = await self._seated(match_id, user_id)
+            clock = (await self.store.seat_clocks(match_id)).get(seat.seat)
+            if clock is None or not on_vacation(clock):
+                raise errors.ClockRefused("You are not on vacation in this match.")
+            clock = await self._come_back(clock, discord.utils.utcnow())
+            line = (
+                f"🏖️ {seat.name} is back: their clock runs again "
+                f"({format_duration(budget_left(clock))} of vacation left)."
+            )
+            await self.store.add_log_entry(match_id, user_id=user_id, kind="vacation", text=line)
+            return line
+
+    async def _vacation_over(self, match_id: int, seat: int) -> None:
+        """A vacation reached its end (or the budget did): the clock runs again."""
+        clock = (await self.store.seat_clocks(match_id)).get(seat)
+        if clock is None or clock.vacation_until is None:
+            return
+        if discord.utils.utcnow() < clock.vacation_until:
+            self.scheduler.arm((AWAY, match_id, seat), clock.vacation_until)
+            return
+        clock = await self._come_back(clock, clock.vacation_until)
+        table = await self.matches.table(match_id)
+        name = table.user_of(seat).name
+        spent = "their vacation budget is spent" if budget_left(clock) <= 0 else "it is over"
+        line = f"🏖️ {name}'s vacation ended ({spent}): their clock runs again."
+        await self.store.add_log_entry(match_id, user_id=None, kind="vacation", text=line)
+        await self.bot.publisher.say(table, line)
+
+    async def _come_back(self, clock: SeatClock, back: datetime) -> SeatClock:
+        """End a seat's vacation at `back`: charge the time away, run its clock again
+        (unless the match is paused)."""
+        assert clock.vacation_from is not None
+        away = max(0, round((back - clock.vacation_from).total_seconds()))
+        clock = dataclasses.replace(
+            clock,
+            vacation_used=min(VACATION_BUDGET, clock.vacation_used + away),
+            vacation_from=None,
+            vacation_until=None,
+        )
+        await self.store.put_seat_clock(clock)
+        self.scheduler.disarm((AWAY, clock.match_id, clock.seat))
+        if await self.store.pause(clock.match_id) is None:
+            match = await self.matches.get(clock.match_id)
+            await self._thaw(match, lambda seat: seat == clock.seat)
+        return clock
+
+    # ------------------------------------------------------------- status
+
+    async def status_lines(self, match_id: int) -> list[str]:
+        """The clocks of a match as lines for its status: who decides by when, a pause,
+        vacations."""
+        table = await self.matches.table(match_id)
+        if table.match.status != "active":
+            return []
+        lines = []
+        pause = await self.store.pause(match_id)
+        if pause is not None:
+            lines.append(f"⏸️ Paused, until {moment(pause.ends_at, 'f')} at most.")
+        for d in await self.store.deadlines(match_id):
+            out = " (out of turn)" if d.out_of_turn else ""
+            lines.append(f"⏰ {self._due_text(table, d)}{out}.")
+        for seat, clock in (await self.store.seat_clocks(match_id)).items():
+            if clock.vacation_until is not None:
+                name = table.user_of(seat).name
+                lines.append(f"🏖️ {name} is away until {moment(clock.vacation_until, 'f')}.")
+        return lines
+
+    async def _seated(self, match_id: int, user_id: int) -> tuple[Table, SeatRow]:
+        """The match in play and the caller's seat in it, or a refusal."""
+        table = await self.matches.table(match_id)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise errors.NotInMatch()
+        if table.match.status != "active":
+            raise errors.NotActive("This match is not in play.")
+        return table, seat
