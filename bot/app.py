@@ -2,8 +2,9 @@
 
 Start-up (`setup_hook`) opens the store and applies its migrations, loads the
 cogs, registers the persistent components (so buttons on old messages work
-after a restart) and syncs the slash commands, to one server when
-`ARBITER_GUILD` is set. `close()` also closes the database.
+after a restart), syncs the slash commands, to one server when `ARBITER_GUILD` is
+set, and starts the match clocks' scheduler. `close()` stops the clocks and closes
+the database.
 """
 
 from __future__ import annotations
@@ -13,14 +14,21 @@ from collections.abc import Mapping
 import discord
 from discord.ext import commands
 
+from bot.clock import ClockService
 from bot.config import Settings
+from bot.history import LogButton
 from bot.matches import MatchService
 from bot.replies import ArbiterTree
+from bot.stats import Stats
 from bot.store import Store
 from bot.ui import PERSISTENT_ITEMS, Publisher
+from cogs.clock import NotifyCog
 from cogs.help import HelpCog
 from cogs.lobby import MatchCog
+from cogs.moderation import ModerationCog
 from cogs.play import PlayCog
+from cogs.settings import SettingsCog
+from cogs.stats import StatsCog
 from rules.core import Game
 
 
@@ -41,6 +49,7 @@ class ArbiterBot(commands.Bot):
         self._games = games
         self._store: Store | None = None
         self._matches: MatchService | None = None
+        self._clock: ClockService | None = None
         self.publisher = Publisher(self)
 
     @property
@@ -50,26 +59,48 @@ class ArbiterBot(commands.Bot):
             raise RuntimeError("the bot has not started: its match service is not open yet")
         return self._matches
 
+    @property
+    def clock(self) -> ClockService:
+        """The match clocks (available once the bot has started)."""
+        if self._clock is None:
+            raise RuntimeError("the bot has not started: its clocks are not running yet")
+        return self._clock
+
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, register persistent components, sync commands."""
         self._store = await Store.open(self.settings.arbiter_db)
         self._matches = MatchService(self._store, self._games)
+        self._clock = ClockService(self)
+        self._matches.on_change(self._clock.on_change)
+        stats = Stats(self._matches)
+        self._matches.on_change(stats.record)
+        await stats.catch_up()
         for cog in (MatchCog(self), PlayCog(self), HelpCog(self)):
             await self.add_cog(cog)
-        self.add_dynamic_items(*PERSISTENT_ITEMS)
+        for cog in (ModerationCog(self), SettingsCog(self), StatsCog(self)):
+            await self.add_cog(cog)
+        await self.add_cog(NotifyCog(self))
+        self.add_dynamic_items(*PERSISTENT_ITEMS, LogButton)
         if self.settings.arbiter_guild is not None:
             guild = discord.Object(self.settings.arbiter_guild)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        await self._clock.start()
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Keep a match's thread open when Discord archives it."""
+        await self.publisher.keep_open(payload)
 
     async def close(self) -> None:
-        """Disconnect, then close the database."""
+        """Stop the clocks, disconnect, then close the database."""
         try:
+            if self._clock is not None:
+                await self._clock.stop()
             await super().close()
         finally:
-            store, self._store, self._matches = self._store, None, None
+            store, self._store, self._matches, self._clock = self._store, None, None, None
             if store is not None:
                 await store.close()
 

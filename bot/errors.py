@@ -98,3 +98,47 @@ class DMsClosed(UserError):
         "I can't send you direct messages (your DMs are closed for this server). "
         "Nothing changed; use `/hand` here instead."
     )
+
+
+class NotModerator(UserError):
+    default = (
+        "Only moderators can do that: members with Manage Server, or the role set with "
+        "`/settings mod-role`."
+    )
+
+
+class ChannelNotAllowed(UserError):
+    default = "Matches can't be opened in this channel on this server."
+
+
+class NothingToUndo(UserError):
+    default = "There is no game action left to undo in this match."
+
+
+class UndoRefused(UserError):
+    default = "That action can't be taken back without `force:true`."
+
+
+class AlreadySeated(UserError):
+    default = "That member already plays in this match."
+
+
+class ExportRefused(UserError):
+    default = (
+        "While a match is open only a moderator may export it: its seed predicts every "
+        "shuffle. Anyone may export it once it is over."
+    )
+
+
+class BadSetting(UserError):
+    default = "That setting value isn't valid."
+
+
+class BadDuration(UserError):
+    default = "That isn't a duration I understand: write it like `30m`, `24h` or `3d`."
+
+
+class ClockRefused(UserError):
+    """A clock request (nudge, pause, resume, vacation, extension) that can't be granted now."""
+
+    default = "The match clock can't do that right now."

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import difflib
 import logging
+import random
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, NoReturn
@@ -24,7 +25,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot import errors
 from bot.locks import KeyedLocks
-from bot.store import ChannelBusy, MatchRow, SeatRow, Store
+from bot.store import ActionRow, ChannelBusy, MatchRow, SeatRow, Store
 from rules.core import Action, Event, Game, IllegalAction, Outcome, SeatSpec, VariantInfo, rng_for
 from rules.registry import GAMES
 
@@ -51,6 +52,30 @@ def default_pack(game: Game) -> str:
 def setup_options(match: MatchRow) -> dict[str, Any]:
     """The options a match's setup receives: its own, with the pack it records."""
     return {**match.options, "pack": match.pack}
+
+
+def replay_step(
+    game: Game, state: BaseModel, seat: int, action: Action, rng: random.Random
+) -> tuple[BaseModel, list[Event]]:
+    """Apply one logged action (a concession included) as the service first did."""
+    if action.kind == CONCEDE:
+        return game.concede(state, seat, rng)
+    return game.apply(state, seat, action, rng)
+
+
+class TrackingRandom(random.Random):
+    """A generator that notes whether anything drew from it (every draw of a
+    `random.Random` goes through `random()` or `getrandbits()`)."""
+
+    used = False
+
+    def random(self) -> float:
+        self.used = True
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self.used = True
+        return super().getrandbits(k)
 
 
 @dataclass(frozen=True)
@@ -103,6 +128,17 @@ class ActResult:
     def private_lines(self) -> list[str]:
         """What the acting seat reads of the events (its private versions where it has them)."""
         return [e.text_for(self.seat) for e in self.events if str(self.seat) in e.private]
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    """A game action taken back: the match without it, and what it had done."""
+
+    table: Table
+    seq: int
+    seat: int
+    lines: list[str]  # the public lines the action had produced
+    reasons: list[str]  # why it needed force (it revealed hidden cards, it drew at random)
 
 
 @dataclass(frozen=True)
@@ -369,6 +405,34 @@ class MatchService:
         await self.changed(match_id)
         return result
 
+    async def timeout(
+        self, match_id: int, seat: int, *, version: int, forfeit: bool = False
+    ) -> ActResult:
+        """The system acts for a seat whose clock ran out: the game's timeout action, or
+        a forfeit (a concession), logged under the seat's user. StateChanged unless the
+        match is still active at `version` and (for the action) waiting for the seat."""
+        async with self._lock(match_id):
+            match = await self.get(match_id)
+            if match.status != "active" or match.version != version:
+                raise errors.StateChanged()
+            seats = await self.store.seats(match_id)
+            row = next(s for s in seats if s.seat == seat)
+            game = self.game(match.game)
+            state = self._state(game, match)
+            rng = rng_for(match.seed, version + 1)
+            if forfeit:
+                action, label = Action(kind=CONCEDE), f"{row.name} forfeits"
+                new_state, events = game.concede(state, seat, rng)
+            elif seat in game.to_act(state):
+                action = game.timeout_action(state, seat)
+                label = game.describe(action, state)
+                new_state, events = game.apply(state, seat, action, rng)
+            else:
+                raise errors.StateChanged()
+            result = await self._commit(match, seats, row, action, label, new_state, events)
+        await self.changed(match_id)
+        return result
+
     async def _seated(
         self, match_id: int, user_id: int
     ) -> tuple[MatchRow, list[SeatRow], SeatRow, BaseModel]:
@@ -474,6 +538,94 @@ class MatchService:
         table = self._table(await self.get(match.id), seats, state)
         return ActResult(table=table, seat=seat.seat, label=label, events=events)
 
+    # ------------------------------------------------------- moderator powers
+
+    async def undo(self, match_id: int, user_id: int, *, force: bool = False) -> UndoResult:
+        """Take back the last game action still in effect (a moderator's power).
+
+        Refused, unless `force`, when it revealed hidden cards (any of its events says
+        so) or drew at random (found by applying it again to the state before it with a
+        generator that notes any draw). The log stays append-only: the undo is recorded
+        beside it, and the version moves on so menus shown before it are out of date.
+        """
+        async with self._lock(match_id):
+            match = await self.get(match_id)
+            if match.status != "active":
+                raise errors.NotActive("Only a match in play can have an action undone.")
+            game = self.game(match.game)
+            rows = await self.effective(match_id)
+            if not rows:
+                raise errors.NothingToUndo()
+            *kept, last = rows
+            before = self._rebuild(match, await self.setup_seats(match_id), kept)
+            rng = TrackingRandom()
+            rng.setstate(rng_for(match.seed, last.seq).getstate())
+            action = Action.model_validate_json(last.action)
+            after, _ = replay_step(game, before, last.seat, action, rng)
+            if after != self._state(game, match):
+                raise errors.UndoRefused(
+                    "This match's log no longer replays to its board (the rules changed "
+                    "since it began), so I can't take an action back safely."
+                )
+            events = _EVENTS.validate_json(last.events)
+            reasons = [
+                reason
+                for reason, applies in (
+                    ("it revealed hidden cards", any(e.reveals for e in events)),
+                    ("it drew at random", rng.used),
+                )
+                if applies
+            ]
+            if reasons and not force:
+                raise errors.UndoRefused(
+                    f"The last action can't be taken back: {' and '.join(reasons)}. "
+                    "Use `force:true` to undo it anyway."
+                )
+            saved = await self.store.record_undo(
+                match_id,
+                expected_version=match.version,
+                seq=last.seq,
+                user_id=user_id,
+                forced=bool(reasons),
+                snapshot=before.model_dump_json(),
+            )
+            if not saved:
+                raise errors.StateChanged()
+            log.info("match %s: action %d undone by %s", match_id, last.seq, user_id)
+            seats = await self.store.seats(match_id)
+            table = self._table(await self.get(match_id), seats, before)
+        await self.changed(match_id)
+        lines = [e.text for e in events if e.text]
+        return UndoResult(table, last.seq, last.seat, lines, reasons)
+
+    async def replace_seat(
+        self, match_id: int, old_user_id: int, new_user_id: int, new_name: str, *, moderator_id: int
+    ) -> Table:
+        """Hand a seat of a match in play, its hand and its private view to another
+        member (a moderator's power); the old player can no longer act or see it."""
+        async with self._lock(match_id):
+            table = await self.table(match_id)
+            if table.match.status != "active":
+                raise errors.NotActive("Only a match in play can have a player replaced.")
+            seat = table.seat_of(old_user_id)
+            if seat is None:
+                raise errors.NotInMatch("That member doesn't play in this match.")
+            if table.seat_of(new_user_id) is not None:
+                raise errors.AlreadySeated()
+            replaced = await self.store.replace_seat(
+                match_id,
+                seat=seat.seat,
+                new_user_id=new_user_id,
+                new_name=new_name,
+                moderator_id=moderator_id,
+            )
+            if not replaced:
+                raise errors.StateChanged()
+            log.info("match %s: seat %d handed to %s", match_id, seat.seat, new_user_id)
+            table = await self.table(match_id)
+        await self.changed(match_id)
+        return table
+
     # ----------------------------------------------------------------- views
 
     async def view(self, match_id: int, user_id: int) -> PrivateView:
@@ -521,21 +673,37 @@ class MatchService:
     # ---------------------------------------------------------------- replay
 
     async def replay(self, match_id: int) -> BaseModel:
-        """The state rebuilt from the seed and the action log alone."""
+        """The state rebuilt from the seed and the action log alone (undone actions
+        skipped; each other one drawing from the generator of its own number)."""
         match = await self.get(match_id)
         if match.snapshot is None:
             raise errors.NotActive("The match hasn't started yet.")
+        return self._rebuild(
+            match, await self.setup_seats(match_id), await self.effective(match_id)
+        )
+
+    async def setup_seats(self, match_id: int) -> list[SeatSpec]:
+        """The seats as the game dealt them: a seat handed to another member keeps the
+        name it was dealt in with."""
+        names = await self.store.setup_names(match_id)
+        return [
+            SeatSpec(seat=s.seat, name=names.get(s.seat, s.name))
+            for s in await self.store.seats(match_id)
+        ]
+
+    async def effective(self, match_id: int) -> list[ActionRow]:
+        """The logged actions still in effect (not undone), in order."""
+        undone = await self.store.undone(match_id)
+        return [row for row in await self.store.actions(match_id) if row.seq not in undone]
+
+    def _rebuild(
+        self, match: MatchRow, specs: list[SeatSpec], rows: Iterable[ActionRow]
+    ) -> BaseModel:
         game = self.game(match.game)
-        seats = await self.store.seats(match_id)
-        specs = [SeatSpec(seat=s.seat, name=s.name) for s in seats]
         state = game.setup(match.variant, specs, setup_options(match), match.seed)
-        for row in await self.store.actions(match_id):
+        for row in rows:
             action = Action.model_validate_json(row.action)
-            rng = rng_for(match.seed, row.seq)
-            if action.kind == CONCEDE:
-                state, _ = game.concede(state, row.seat, rng)
-            else:
-                state, _ = game.apply(state, row.seat, action, rng)
+            state, _ = replay_step(game, state, row.seat, action, rng_for(match.seed, row.seq))
         return state
 
     async def verify(self, match_id: int) -> bool:

@@ -6,9 +6,10 @@ preview serves a page, on 127.0.0.1 only, where a person plays every seat by
 switching between the players. Matches are kept in a throwaway database in a
 temporary directory, deleted when the sandbox stops, so every run starts fresh.
 
-The simulated clock stands still (every message shows 1 January 2026): the page
-does not move it, and `env.advance_time` from here would collide with a click
-arriving at that moment and leave the page stuck. Arbiter has no timers yet.
+The page itself never moves the simulated clock (`env.advance_time` from here
+would collide with a click arriving at that moment and leave the page stuck);
+simcord's own timers carry it forward in real time, so match clocks and
+reminders run as they would on Discord.
 """
 
 from __future__ import annotations

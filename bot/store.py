@@ -24,7 +24,7 @@ import aiosqlite
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
-Status = Literal["lobby", "active", "finished", "cancelled"]
+Status = Literal["lobby", "active", "finished", "cancelled", "abandoned"]
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -54,6 +54,8 @@ class MatchRow:
     options: dict[str, Any]
     created_at: str
     updated_at: str
+    clock_seconds: int = 86400  # the clock per decision (out of turn: see bot.durations)
+    timeout_policy: str = "skip"  # what N timeouts in a row lead to (see bot.clock)
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,83 @@ class LogEntry:
     created_at: str
 
 
+@dataclass(frozen=True)
+class UndoneRow:
+    """A game action a moderator took back: replay skips it, the log shows it struck out."""
+
+    seq: int
+    user_id: int
+    forced: bool  # it had revealed hidden cards or drawn at random
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """A player's finished matches of one game in one server."""
+
+    user_id: int
+    game: str
+    games: int
+    wins: int
+    losses: int
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per match played (0 before any)."""
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """The running (or frozen) clock of one seat the match waits for."""
+
+    match_id: int
+    seat: int
+    version: int  # the match version it was armed for: any other is stale
+    decisions: int  # the seat's decision count then: once it acts, a new clock starts
+    out_of_turn: bool  # a decision outside the seat's turn (a shorter clock)
+    clock_seconds: int  # this clock's length
+    due_at: datetime
+    reminded: int = 0  # reminders sent: 1 at half time, 2 near the end
+    nudged: bool = False  # a player has nudged the decider already
+    frozen_at: datetime | None = None  # paused or on vacation since then; None: running
+
+
+@dataclass(frozen=True)
+class Pause:
+    """A paused match: by all players' agreement or by a moderator, until `ends_at`."""
+
+    match_id: int
+    kind: Literal["agreed", "moderator"]
+    user_id: int  # the moderator, or the last player to agree
+    paused_at: datetime
+    ends_at: datetime
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """A seat's timeouts in a row and its vacation (budget spent, and the one under way)."""
+
+    match_id: int
+    seat: int
+    timeouts: int = 0
+    timeout_mark: int = -1  # the seat's decision count after its last timeout
+    vacation_used: int = 0  # seconds
+    vacation_from: datetime | None = None
+    vacation_until: datetime | None = None
+    vacation_mark: int = 0  # the seat's decision count when the vacation began
+
+
+@dataclass(frozen=True)
+class NotifyPrefs:
+    """Whether a user wants turns and reminders by DM, and until when their DMs are
+    known to be closed."""
+
+    user_id: int
+    enabled: bool = False
+    dm_closed_until: datetime | None = None
+
+
 def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
     """The numbered migration files, in order. Numbers must run 1, 2, 3... without gaps."""
     found = []
@@ -134,6 +213,16 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def _iso(moment: datetime | None) -> str | None:
+    """A clock's moment as stored (the clock service passes Discord's virtual-time-aware
+    `utcnow()`, so the store never reads the clock for them)."""
+    return moment.isoformat(timespec="milliseconds") if moment is not None else None
+
+
+def _when(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text is not None else None
+
+
 def _log_entry(row: sqlite3.Row) -> LogEntry:
     return LogEntry(
         id=row["id"],
@@ -144,6 +233,10 @@ def _log_entry(row: sqlite3.Row) -> LogEntry:
         text=row["text"],
         created_at=row["created_at"],
     )
+
+
+def _record(row: sqlite3.Row) -> Record:
+    return Record(row["user_id"], row["game"], row["games"], row["wins"], row["losses"])
 
 
 def _match_row(row: sqlite3.Row) -> MatchRow:
@@ -165,6 +258,8 @@ def _match_row(row: sqlite3.Row) -> MatchRow:
         options=json.loads(row["options"]),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        clock_seconds=row["clock_seconds"],
+        timeout_policy=row["timeout_policy"],
     )
 
 
@@ -210,15 +305,35 @@ class Store:
     async def _migrate(self, files: Iterable[tuple[int, Path]]) -> None:
         async with self._lock:
             current = await self._user_version()
-            for number, path in files:
-                if number <= current:
-                    continue
-                script = path.read_text(encoding="utf-8")
-                # executescript commits first, so the script and the version bump
-                # go in one explicit transaction written into the script itself.
-                await self._db.executescript(
-                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number:d};\nCOMMIT;"
-                )
+            # Foreign keys are off while migrations run (SQLite ignores the switch inside
+            # a transaction), so a migration may rebuild a table others refer to; every
+            # reference is checked before each migration commits.
+            await self._db.execute("PRAGMA foreign_keys = OFF")
+            try:
+                for number, path in files:
+                    if number <= current:
+                        continue
+                    await self._apply(number, path.name, path.read_text(encoding="utf-8"))
+            finally:
+                await self._db.execute("PRAGMA foreign_keys = ON")
+
+    async def _apply(self, number: int, name: str, script: str) -> None:
+        """One migration and its version bump in one transaction, refused (rolled back)
+        when it leaves a reference to a missing row."""
+        try:
+            # executescript commits first, so the transaction is opened in the script.
+            await self._db.executescript(
+                f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number:d};"
+            )
+            broken = await self._all("PRAGMA foreign_key_check", ())
+            if broken:
+                tables = sorted({row[0] for row in broken})
+                raise RuntimeError(f"migration {name!r} breaks references in {tables}")
+        except BaseException:
+            if self._db.in_transaction:
+                await self._db.execute("ROLLBACK")
+            raise
+        await self._db.execute("COMMIT")
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -515,3 +630,420 @@ class Store:
 
     async def _touch(self, db: aiosqlite.Connection, match_id: int) -> None:
         await db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (_now(), match_id))
+
+    # ---- moderation, history, stats
+
+    async def undone(self, match_id: int) -> dict[int, UndoneRow]:
+        """The actions of a match a moderator took back, by sequence number."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT seq, user_id, forced, created_at FROM undone WHERE match_id = ?",
+                (match_id,),
+            )
+        return {
+            r["seq"]: UndoneRow(r["seq"], r["user_id"], bool(r["forced"]), r["created_at"])
+            for r in rows
+        }
+
+    async def record_undo(
+        self,
+        match_id: int,
+        *,
+        expected_version: int,
+        seq: int,
+        user_id: int,
+        forced: bool,
+        snapshot: str,
+    ) -> bool:
+        """Mark action `seq` undone and save the state without it, in one transaction.
+
+        Only if the match is still active at `expected_version`; the version goes up by
+        one (so the next action skips a number) and every seat's decision count too, so
+        every menu shown before the undo is out of date. False when nothing changed.
+        """
+        now = _now()
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET snapshot = ?, version = version + 1, updated_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (snapshot, now, match_id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                return False
+            await db.execute(
+                "INSERT INTO undone (match_id, seq, user_id, forced, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (match_id, seq, user_id, int(forced), now),
+            )
+            await db.execute(
+                "UPDATE seats SET decisions = decisions + 1 WHERE match_id = ?", (match_id,)
+            )
+            return True
+
+    async def replace_seat(
+        self, match_id: int, *, seat: int, new_user_id: int, new_name: str, moderator_id: int
+    ) -> bool:
+        """Hand an active match's seat to another member (remembering who held it and
+        the name the game knows it by); False when the match is not active, the seat
+        is empty or the newcomer already holds a seat."""
+        async with self._lock, self._transaction() as db:
+            row = await self._one(
+                "SELECT s.user_id, s.display_name FROM seats s"
+                " JOIN matches m ON m.id = s.match_id"
+                " WHERE s.match_id = ? AND s.seat = ? AND m.status = 'active'"
+                " AND NOT EXISTS (SELECT 1 FROM seats o WHERE o.match_id = ? AND o.user_id = ?)",
+                (match_id, seat, match_id, new_user_id),
+            )
+            if row is None:
+                return False
+            await db.execute(
+                "INSERT INTO seat_replacements (match_id, seat, old_user_id, old_name,"
+                " new_user_id, new_name, moderator_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match_id,
+                    seat,
+                    row["user_id"],
+                    row["display_name"],
+                    new_user_id,
+                    new_name,
+                    moderator_id,
+                    _now(),
+                ),
+            )
+            await db.execute(
+                "UPDATE seats SET user_id = ?, display_name = ? WHERE match_id = ? AND seat = ?",
+                (new_user_id, new_name, match_id, seat),
+            )
+            await self._touch(db, match_id)
+            return True
+
+    async def setup_names(self, match_id: int) -> dict[int, str]:
+        """The name each seat was dealt in with, for the seats that changed hands since."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT seat, old_name FROM seat_replacements WHERE match_id = ?"
+                " AND id IN (SELECT MIN(id) FROM seat_replacements WHERE match_id = ?"
+                " GROUP BY seat)",
+                (match_id, match_id),
+            )
+        return {r["seat"]: r["old_name"] for r in rows}
+
+    async def open_matches_in_guild(self, guild_id: int) -> list[MatchRow]:
+        """A server's lobbies and active matches, oldest first."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT * FROM matches WHERE guild_id = ? AND status IN ('lobby', 'active')"
+                " ORDER BY id",
+                (guild_id,),
+            )
+        return [_match_row(r) for r in rows]
+
+    async def latest_match_in(self, channel_id: int) -> MatchRow | None:
+        """The channel's most recent match, open or not."""
+        async with self._lock:
+            row = await self._one(
+                "SELECT * FROM matches WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            )
+        return _match_row(row) if row else None
+
+    async def record_results(self, match_id: int, results: dict[int, str]) -> bool:
+        """Record how each seat (`{seat: 'win' | 'loss' | 'draw'}`) of a finished match
+        ended, credited to whoever holds it; False when they were recorded already."""
+        now = _now()
+        async with self._lock, self._transaction() as db:
+            cursor = await db.executemany(
+                "INSERT OR IGNORE INTO results"
+                " (match_id, seat, user_id, guild_id, game, result, recorded_at)"
+                " SELECT s.match_id, s.seat, s.user_id, m.guild_id, m.game, ?, ?"
+                " FROM seats s JOIN matches m ON m.id = s.match_id"
+                " WHERE s.match_id = ? AND s.seat = ? AND m.status = 'finished'",
+                [(result, now, match_id, seat) for seat, result in results.items()],
+            )
+            return cursor.rowcount > 0
+
+    async def unrecorded_matches(self) -> list[int]:
+        """Finished matches whose results are not recorded yet."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT id FROM matches m WHERE status = 'finished'"
+                " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.match_id = m.id) ORDER BY id",
+                (),
+            )
+        return [r["id"] for r in rows]
+
+    async def player_records(self, guild_id: int, user_id: int) -> list[Record]:
+        """A player's results in a server, one record per game, most played first."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT user_id, game, COUNT(*) AS games,"
+                " SUM(result = 'win') AS wins, SUM(result = 'loss') AS losses"
+                " FROM results WHERE guild_id = ? AND user_id = ?"
+                " GROUP BY game ORDER BY games DESC, game",
+                (guild_id, user_id),
+            )
+        return [_record(r) for r in rows]
+
+    async def leaderboard(self, guild_id: int, game: str, *, limit: int) -> list[Record]:
+        """A server's best players of a game: most wins, then best win rate."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT user_id, game, COUNT(*) AS games,"
+                " SUM(result = 'win') AS wins, SUM(result = 'loss') AS losses"
+                " FROM results WHERE guild_id = ? AND game = ? GROUP BY user_id"
+                " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, games DESC, user_id"
+                " LIMIT ?",
+                (guild_id, game, limit),
+            )
+        return [_record(r) for r in rows]
+
+    # ---- clocks: match clock terms, deadlines, pauses, vacations, DM preferences
+
+    async def set_clock_terms(
+        self, match_id: int, *, clock_seconds: int, timeout_policy: str
+    ) -> None:
+        """Set a match's clock per decision and its timeout policy."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "UPDATE matches SET clock_seconds = ?, timeout_policy = ? WHERE id = ?",
+                (clock_seconds, timeout_policy, match_id),
+            )
+
+    async def abandon_match(self, match_id: int, *, expected_version: int) -> bool:
+        """End an active match as abandoned (no winner) if it is still at that version."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET status = 'abandoned', updated_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (_now(), match_id, expected_version),
+            )
+            return cursor.rowcount == 1
+
+    async def deadlines(self, match_id: int) -> list[Deadline]:
+        """The clocks of a match's deciding seats, in seat order."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT * FROM deadlines WHERE match_id = ? ORDER BY seat", (match_id,)
+            )
+        return [self._deadline(r) for r in rows]
+
+    async def deadline(self, match_id: int, seat: int) -> Deadline | None:
+        """One seat's clock, if it has one."""
+        async with self._lock:
+            row = await self._one(
+                "SELECT * FROM deadlines WHERE match_id = ? AND seat = ?", (match_id, seat)
+            )
+        return self._deadline(row) if row else None
+
+    async def save_deadlines(self, match_id: int, deadlines: Iterable[Deadline]) -> None:
+        """Replace all the clocks of a match with these, in one transaction."""
+        async with self._lock, self._transaction() as db:
+            await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
+            await db.executemany(self._PUT_DEADLINE, [self._deadline_params(d) for d in deadlines])
+
+    async def put_deadline(self, deadline: Deadline) -> None:
+        """Save one seat's clock (added or replaced)."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(self._PUT_DEADLINE, self._deadline_params(deadline))
+
+    async def running_deadlines(self) -> list[tuple[Deadline, str]]:
+        """Every clock not frozen, with the reminder cadence of its match's server."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT d.*, COALESCE(g.reminder_cadence, ?) AS cadence FROM deadlines d"
+                " JOIN matches m ON m.id = d.match_id"
+                " LEFT JOIN guild_settings g ON g.guild_id = m.guild_id"
+                " WHERE d.frozen_at IS NULL",
+                (GuildSettings.reminder_cadence,),
+            )
+        return [(self._deadline(r), r["cadence"]) for r in rows]
+
+    async def matches_to_reconcile(self) -> list[int]:
+        """Matches whose clocks don't fit them: active ones without clocks for their
+        current version or with stale ones, and closed ones with clocks left over."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT id FROM matches m WHERE CASE WHEN m.status = 'active' THEN"
+                " NOT EXISTS (SELECT 1 FROM deadlines d"
+                "  WHERE d.match_id = m.id AND d.version = m.version)"
+                " OR EXISTS (SELECT 1 FROM deadlines d"
+                "  WHERE d.match_id = m.id AND d.version != m.version)"
+                " ELSE EXISTS (SELECT 1 FROM deadlines d WHERE d.match_id = m.id)"
+                " OR EXISTS (SELECT 1 FROM pauses p WHERE p.match_id = m.id)"
+                " OR EXISTS (SELECT 1 FROM seat_clocks c"
+                "  WHERE c.match_id = m.id AND c.vacation_until IS NOT NULL) END"
+                " ORDER BY id",
+                (),
+            )
+        return [r["id"] for r in rows]
+
+    async def pause(self, match_id: int) -> Pause | None:
+        """The match's pause, while it is paused."""
+        async with self._lock:
+            row = await self._one("SELECT * FROM pauses WHERE match_id = ?", (match_id,))
+        return self._pause(row) if row else None
+
+    async def pauses(self) -> list[Pause]:
+        """Every match paused now."""
+        async with self._lock:
+            rows = await self._all("SELECT * FROM pauses", ())
+        return [self._pause(r) for r in rows]
+
+    async def start_pause(self, pause: Pause) -> None:
+        """Pause a match (the votes that led to it are spent)."""
+        async with self._lock, self._transaction() as db:
+            await db.execute("DELETE FROM pause_votes WHERE match_id = ?", (pause.match_id,))
+            await db.execute(
+                "INSERT INTO pauses (match_id, kind, user_id, paused_at, ends_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (
+                    pause.match_id,
+                    pause.kind,
+                    pause.user_id,
+                    _iso(pause.paused_at),
+                    _iso(pause.ends_at),
+                ),
+            )
+
+    async def end_pause(self, match_id: int) -> None:
+        """The match runs again."""
+        async with self._lock, self._transaction() as db:
+            await db.execute("DELETE FROM pauses WHERE match_id = ?", (match_id,))
+
+    async def add_pause_vote(self, match_id: int, seat: int) -> set[int]:
+        """A seat asks to pause; returns every seat that has asked."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO pause_votes (match_id, seat) VALUES (?, ?)", (match_id, seat)
+            )
+            rows = await self._all("SELECT seat FROM pause_votes WHERE match_id = ?", (match_id,))
+        return {r["seat"] for r in rows}
+
+    async def seat_clocks(self, match_id: int) -> dict[int, SeatClock]:
+        """The timeouts and vacations of a match's seats, by seat (seats never timed out
+        nor away have none)."""
+        async with self._lock:
+            rows = await self._all("SELECT * FROM seat_clocks WHERE match_id = ?", (match_id,))
+        return {r["seat"]: self._seat_clock(r) for r in rows}
+
+    async def put_seat_clock(self, clock: SeatClock) -> None:
+        """Save a seat's timeouts and vacation."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO seat_clocks (match_id, seat, timeouts, timeout_mark,"
+                " vacation_used, vacation_from, vacation_until, vacation_mark)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    clock.match_id,
+                    clock.seat,
+                    clock.timeouts,
+                    clock.timeout_mark,
+                    clock.vacation_used,
+                    _iso(clock.vacation_from),
+                    _iso(clock.vacation_until),
+                    clock.vacation_mark,
+                ),
+            )
+
+    async def vacations(self) -> list[SeatClock]:
+        """Every vacation under way."""
+        async with self._lock:
+            rows = await self._all("SELECT * FROM seat_clocks WHERE vacation_until IS NOT NULL", ())
+        return [self._seat_clock(r) for r in rows]
+
+    async def clear_clocks(self, match_id: int) -> None:
+        """A match is over: no clock, pause or vacation of it goes on."""
+        async with self._lock, self._transaction() as db:
+            for table in ("deadlines", "pauses", "pause_votes"):  # fixed names
+                await db.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
+            await db.execute(
+                "UPDATE seat_clocks SET vacation_from = NULL, vacation_until = NULL"
+                " WHERE match_id = ?",
+                (match_id,),
+            )
+
+    async def notify_prefs(self, user_id: int) -> NotifyPrefs:
+        """A user's DM preferences (off until they opt in)."""
+        async with self._lock:
+            row = await self._one("SELECT * FROM notify WHERE user_id = ?", (user_id,))
+        if row is None:
+            return NotifyPrefs(user_id)
+        return NotifyPrefs(user_id, bool(row["enabled"]), _when(row["dm_closed_until"]))
+
+    async def set_notify(self, user_id: int, enabled: bool) -> None:
+        """Opt a user in or out of DMs (either way, their DMs count as open again)."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO notify (user_id, enabled, dm_closed_until)"
+                " VALUES (?, ?, NULL)",
+                (user_id, int(enabled)),
+            )
+
+    async def set_dm_closed(self, user_id: int, until: datetime) -> None:
+        """A user's DMs are closed: no attempt before `until`."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "UPDATE notify SET dm_closed_until = ? WHERE user_id = ?", (_iso(until), user_id)
+            )
+
+    _PUT_DEADLINE = (
+        "INSERT OR REPLACE INTO deadlines (match_id, seat, version, decisions, out_of_turn,"
+        " clock_seconds, due_at, reminded, nudged, frozen_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+
+    @staticmethod
+    def _deadline_params(d: Deadline) -> tuple[Any, ...]:
+        return (
+            d.match_id,
+            d.seat,
+            d.version,
+            d.decisions,
+            int(d.out_of_turn),
+            d.clock_seconds,
+            _iso(d.due_at),
+            d.reminded,
+            int(d.nudged),
+            _iso(d.frozen_at),
+        )
+
+    @staticmethod
+    def _deadline(row: sqlite3.Row) -> Deadline:
+        return Deadline(
+            match_id=row["match_id"],
+            seat=row["seat"],
+            version=row["version"],
+            decisions=row["decisions"],
+            out_of_turn=bool(row["out_of_turn"]),
+            clock_seconds=row["clock_seconds"],
+            due_at=datetime.fromisoformat(row["due_at"]),
+            reminded=row["reminded"],
+            nudged=bool(row["nudged"]),
+            frozen_at=_when(row["frozen_at"]),
+        )
+
+    @staticmethod
+    def _pause(row: sqlite3.Row) -> Pause:
+        return Pause(
+            match_id=row["match_id"],
+            kind=row["kind"],
+            user_id=row["user_id"],
+            paused_at=datetime.fromisoformat(row["paused_at"]),
+            ends_at=datetime.fromisoformat(row["ends_at"]),
+        )
+
+    @staticmethod
+    def _seat_clock(row: sqlite3.Row) -> SeatClock:
+        return SeatClock(
+            match_id=row["match_id"],
+            seat=row["seat"],
+            timeouts=row["timeouts"],
+            timeout_mark=row["timeout_mark"],
+            vacation_used=row["vacation_used"],
+            vacation_from=_when(row["vacation_from"]),
+            vacation_until=_when(row["vacation_until"]),
+            vacation_mark=row["vacation_mark"],
+        )
+
+    # ---- end of clocks

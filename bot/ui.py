@@ -17,8 +17,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import Awaitable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -46,6 +47,11 @@ log = logging.getLogger(__name__)
 
 PAGE_SIZE = 25  # options in one select menu
 DM_CLOSED = 50007  # Discord: "Cannot send messages to this user"
+THREAD_ARCHIVED = 50083  # Discord: "Operation cannot be performed on an archived thread"
+BURIED_AFTER = 15  # public lines under a board before it is reposted at the bottom
+OLD_AFTER = timedelta(hours=24)  # a board older than this is reposted too
+
+T = TypeVar("T")
 
 PAGE_BUTTONS: dict[str, tuple[str, str]] = {
     "prev": ("Prev", "◀"),
@@ -446,11 +452,19 @@ class Publisher:
     The match's message is its lobby, then its board; edits always show the
     latest saved state (read under a per-match lock), so two actions
     finishing close together never leave an older board on top.
+
+    A board in play stays in reach: once BURIED_AFTER public lines were posted under
+    it (counted since this process posted it) or it is older than OLD_AFTER, it is
+    posted again at the bottom and the old one, its button removed, links there. A
+    match in a thread keeps the thread open: Discord's auto-archive is undone while
+    the match is in play, and an edit refused because the thread is archived is
+    retried once it is reopened.
     """
 
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
         self._lock = KeyedLocks()
+        self._lines: dict[int, int] = {}  # match id -> public lines since its board was posted
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         match = table.match
@@ -493,37 +507,119 @@ class Publisher:
             actor = table.user_of(result.seat).user_id
             await self._send(table, action_text(result), _pings(table, actor))
 
-    async def say(self, table: Table, line: str) -> None:
-        """A public line in the match's channel, after bringing its message up to date."""
+    async def say(self, table: Table, line: str, *, ping: Iterable[int] = ()) -> None:
+        """A public line in the match's channel, after bringing its message up to date;
+        only the users in `ping` are notified."""
         async with self._lock(table.match.id):
             await self._show(await self.bot.matches.table(table.match.id))
-            await self._send(table, line, discord.AllowedMentions.none())
+            await self._send(table, line, _only(ping))
+
+    async def keep_open(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Reopen a thread Discord archived while its match is in play (a thread a
+        moderator locked stays closed)."""
+        metadata = payload.data.get("thread_metadata") or {}
+        if not metadata.get("archived") or metadata.get("locked"):
+            return
+        match = await self.bot.matches.store.open_match_in(payload.thread_id)
+        if match is None or match.status != "active":
+            return
+        try:
+            await self._unarchive(payload.thread_id)
+        except discord.HTTPException:
+            log.warning("match %s: could not reopen its thread", match.id, exc_info=True)
+
+    async def _unarchive(self, channel_id: int) -> None:
+        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+        if isinstance(channel, discord.Thread):
+            await channel.edit(archived=False)
+            log.info("thread %s: reopened for its match", channel_id)
+
+    async def _open(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
+        """Run a request in the match's channel; when Discord refuses it because the
+        thread is archived, reopen the thread and run it again."""
+        try:
+            return await call()
+        except discord.HTTPException as error:
+            if error.code != THREAD_ARCHIVED:
+                raise
+        await self._unarchive(table.match.channel_id)
+        return await call()
+
+    def _stale(self, table: Table, message_id: int) -> bool:
+        """Whether a board in play is buried under lines or old enough to repost."""
+        if table.match.status != "active":
+            return False
+        age = discord.utils.utcnow() - discord.utils.snowflake_time(message_id)
+        return self._lines.get(table.match.id, 0) >= BURIED_AFTER or age > OLD_AFTER
 
     async def _show(self, table: Table) -> None:
         message_id = table.match.board_message_id
         if message_id is None:
             await self._post(table)
             return
+        if table.match.status != "active":
+            self._lines.pop(table.match.id, None)
+        if self._stale(table, message_id):
+            await self._repost(table, message_id)
+            return
+        message = self._channel(table).get_partial_message(message_id)
         try:
-            await self._channel(table).get_partial_message(message_id).edit(**self._content(table))
+            await self._open(table, lambda: message.edit(**self._content(table)))
         except discord.NotFound:
             await self._post(table)
         except discord.HTTPException:
             log.warning("match %s: could not edit its message", table.match.id, exc_info=True)
 
-    async def _post(self, table: Table) -> None:
+    async def _repost(self, table: Table, old_id: int) -> None:
+        """Post the board again at the bottom; the old one says where it went."""
+        posted = await self._post(table)
+        if posted is None:
+            return
+        moved = discord.Embed(
+            title=f"{table.game.name} — {table.variant.name}",
+            description=f"The board has moved to the bottom of the channel: {posted.jump_url}",
+            colour=discord.Colour.dark_grey(),
+        )
+        moved.set_footer(text=f"Match #{table.match.id}")
+        old = self._channel(table).get_partial_message(old_id)
         try:
-            message = await self._channel(table).send(**self._content(table))
+            await self._open(table, lambda: old.edit(embed=moved, view=None))
+        except discord.HTTPException:
+            log.info("match %s: could not mark its old board as moved", table.match.id)
+
+    async def _post(self, table: Table) -> discord.Message | None:
+        channel = self._channel(table)
+        try:
+            message = await self._open(table, lambda: channel.send(**self._content(table)))
         except discord.HTTPException:
             log.warning("match %s: could not post its board", table.match.id, exc_info=True)
-            return
+            return None
         await self.bot.matches.set_board_message(table.match.id, message.id)
+        self._lines[table.match.id] = 0
+        return message
 
     async def _send(self, table: Table, line: str, mentions: discord.AllowedMentions) -> None:
+        channel = self._channel(table)
         try:
-            await self._channel(table).send(line, allowed_mentions=mentions)
+            await self._open(table, lambda: channel.send(line, allowed_mentions=mentions))
         except discord.HTTPException:
             log.warning("match %s: could not post a line", table.match.id, exc_info=True)
+            return
+        if table.match.status == "active":
+            self._lines[table.match.id] = self._lines.get(table.match.id, 0) + 1
+
+
+def _only(users: Iterable[int]) -> discord.AllowedMentions:
+    """Mentions that notify exactly these users (nobody when none): no @everyone, no roles."""
+    users = list(users)
+    if not users:
+        return discord.AllowedMentions.none()
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(u) for u in sorted(set(users))],
+    )
 
 
 def _pings(table: Table, actor: int | None) -> discord.AllowedMentions:

@@ -16,15 +16,23 @@ if TYPE_CHECKING:
     from bot.app import ArbiterBot
 
 HELP = """\
-**/match new** `game` `[variant]` `[seed]` — open a lobby here; others press **Join**, \
-the host presses **Start**. One open match per channel or thread.
+**/match new** `game` `[variant]` `[clock]` `[timeout]` `[seed]` — open a lobby here; \
+others press **Join**, the host presses **Start**. One open match per channel or thread.
 **/match join · leave · start · cancel** — the lobby buttons, as commands.
 **/hand** (or **My hand** on the board) — your hand and your choices, only for you; \
 **Send to my DMs** keeps a copy you can play from.
 **/play** `action` — take an action: start typing and pick from your legal actions \
 (or type one's name in full).
-**/match status** — the board · **/match concede** — give up.
-**/rules** `game` — how a turn goes."""
+**/match status** — the board and the clocks · **/match log** — what happened · \
+**/match export** — the whole match as a file · **/match concede** — give up.
+**/match nudge** — remind whoever must decide (after half their clock) · \
+**/match pause · resume** — when every player agrees · **/match vacation** — freeze \
+your clock for a while (3 days per match).
+**/notify on · off** — your turns and reminders by DM.
+**/stats** · **/leaderboard** — results in this server · **/rules** `game` — how a turn goes \
+· **/help** — this list.
+Moderators: **/mod** abort · kick · replace · undo · pause · resume · extend · matches; \
+**/settings** mod-role · channels · clock · timeout · reminders · show."""
 
 
 class HelpCog(commands.Cog):

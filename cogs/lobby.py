@@ -1,4 +1,5 @@
-"""`/match`: open a lobby, join, leave, start, cancel, see the status, concede."""
+"""`/match`: open a lobby, join, leave, start, cancel, see the status, concede, read
+the log, export; and the clock: nudge, pause, resume, vacation."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
+from bot import history, ui
 from bot.matches import MAX_SEED
+from bot.moderation import check_match_channel
+from bot.permissions import is_moderator
 from bot.render import board_embed, lobby_embed
 from bot.replies import guard
+from bot.timing import TIMEOUTS_IN_A_ROW
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -38,6 +42,21 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         game="The game to play",
         variant="Which way to play it (default: the game's standard variant)",
         seed="Deal from this seed: shown to all, it makes shuffles predictable (default: random)",
+        clock="Time per decision, such as 30m, 24h or 3d (default: the server's)",
+        policy="What repeated timeouts lead to (default: the server's)",
+    )
+    @app_commands.rename(policy="timeout")
+    @app_commands.choices(
+        policy=[
+            app_commands.Choice(
+                name=f"skip: after {TIMEOUTS_IN_A_ROW} timeouts in a row, the player forfeits",
+                value="skip",
+            ),
+            app_commands.Choice(
+                name=f"abandon: after {TIMEOUTS_IN_A_ROW} timeouts in a row, the match ends",
+                value="abandon",
+            ),
+        ]
     )
     async def new(
         self,
@@ -45,9 +64,18 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         game: str,
         variant: str | None = None,
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+        clock: str | None = None,
+        policy: str | None = None,
     ) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
+            await check_match_channel(
+                self.bot.matches.store,
+                interaction.guild_id,
+                interaction.channel_id,
+                getattr(interaction.channel, "parent_id", None),
+            )
+            terms = await self.bot.clock.terms(interaction.guild_id, clock, policy)
             table = await self.bot.matches.new_lobby(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
@@ -57,6 +85,8 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 variant=variant,
                 seed=seed,
             )
+            await self.bot.clock.set_terms(table.match.id, terms)
+            table = await self.bot.matches.table(table.match.id)
             try:
                 sent = await interaction.response.send_message(
                     embed=lobby_embed(table), view=ui.lobby_view(table)
@@ -103,7 +133,8 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             match = await self.bot.matches.open_match(interaction.channel_id)
             table = await self.bot.matches.table(match.id)
             embed = lobby_embed(table) if match.status == "lobby" else board_embed(table)
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            clocks = "\n".join(await self.bot.clock.status_lines(match.id))
+            await interaction.response.send_message(clocks or None, embed=embed, ephemeral=True)
 
     @app_commands.command(name="concede", description="Give up this channel's match.")
     async def concede(self, interaction: discord.Interaction) -> None:
@@ -117,3 +148,83 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 await ui.reply_after_save(interaction, reply)
             finally:
                 await self.bot.publisher.announce(result)
+
+    @app_commands.command(name="log", description="The history of this channel's match.")
+    @app_commands.describe(match="A match number (default: this channel's latest match)")
+    async def match_log(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            row = await history.pick_match(
+                self.bot.matches, interaction.guild_id, interaction.channel_id, match
+            )
+            shown = await history.log_message(self.bot.matches, row.id, None)
+            await interaction.response.send_message(**shown)
+
+    @app_commands.command(
+        name="export", description="A match as a JSON file that replays it (open: moderators)."
+    )
+    @app_commands.describe(match="A match number (default: this channel's latest match)")
+    async def export(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            await ui.defer(interaction, ephemeral=True)
+            row = await history.pick_match(
+                self.bot.matches, interaction.guild_id, interaction.channel_id, match
+            )
+            moderator = await is_moderator(interaction, self.bot.matches.store)
+            file = await history.export_file(self.bot.matches, row.id, moderator=moderator)
+            await interaction.followup.send(
+                f"Match #{row.id}: replay it with `python -m bot replay {file.filename}`.",
+                file=file,
+                ephemeral=True,
+            )
+
+    @app_commands.command(
+        name="nudge", description="Remind whoever must decide (once half their clock is gone)."
+    )
+    async def nudge(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            await ui.defer(interaction, ephemeral=True)
+            match = await self.bot.matches.open_match(interaction.channel_id)
+            done = await self.bot.clock.nudge(match.id, interaction.user.id)
+            await interaction.followup.send(done, ephemeral=True)
+
+    @app_commands.command(
+        name="pause", description="Ask to pause the clocks (it pauses once every player asks)."
+    )
+    async def pause(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            match = await self.bot.matches.open_match(interaction.channel_id)
+            line = await self.bot.clock.pause(match.id, interaction.user.id, moderator=False)
+            await interaction.response.send_message(line)
+
+    @app_commands.command(name="resume", description="Run the clocks again after a pause.")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            match = await self.bot.matches.open_match(interaction.channel_id)
+            line = await self.bot.clock.resume(match.id, interaction.user.id, moderator=False)
+            await interaction.response.send_message(line)
+
+    vacation = app_commands.Group(
+        name="vacation", description="Freeze your clock while you are away (3 days a match)."
+    )
+
+    @vacation.command(name="start", description="Freeze your clock for a while.")
+    @app_commands.describe(duration="How long you are away, such as 12h or 2d")
+    async def vacation_start(self, interaction: discord.Interaction, duration: str) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            match = await self.bot.matches.open_match(interaction.channel_id)
+            line = await self.bot.clock.vacation(match.id, interaction.user.id, duration)
+            await interaction.response.send_message(line)
+
+    @vacation.command(name="end", description="Come back early: your clock runs again.")
+    async def vacation_end(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            match = await self.bot.matches.open_match(interaction.channel_id)
+            line = await self.bot.clock.vacation_end(match.id, interaction.user.id)
+            await interaction.response.send_message(line)

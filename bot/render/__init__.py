@@ -12,6 +12,7 @@ from bot.matches import ActResult, PrivateView, Table
 from bot.render.generic import Field, Renderer, chunked_fields, clip
 from bot.render.tooth_and_nail import ToothAndNailRenderer
 from bot.store import MatchRow
+from bot.timing import clock_text, terms_text
 
 RENDERERS: dict[str, Renderer] = {"tooth-and-nail": ToothAndNailRenderer()}
 _GENERIC = Renderer()
@@ -24,6 +25,7 @@ COLOURS = {
     "active": discord.Colour.green(),
     "finished": discord.Colour.gold(),
     "cancelled": discord.Colour.dark_grey(),
+    "abandoned": discord.Colour.dark_grey(),
 }
 
 __all__ = [
@@ -99,6 +101,11 @@ def lobby_embed(table: Table) -> discord.Embed:
     embed.add_field(
         name=f"Players ({len(table.seats)}/{info.max_players})", value="\n".join(lines) or "—"
     )
+    embed.add_field(
+        name="Clock",
+        value=terms_text(table.match.clock_seconds, table.match.timeout_policy),
+        inline=False,
+    )
     embed.set_footer(text=f"Match #{table.match.id}")
     return embed
 
@@ -112,6 +119,8 @@ def board_embed(table: Table) -> discord.Embed:
         description = f"🏆 {winners} won{reason}."
     elif table.match.status == "cancelled":
         description = "This match was stopped by a moderator."
+    elif table.match.status == "abandoned":
+        description = "This match was abandoned (a player ran out of time): nobody won."
     else:
         prompt = view.get("prompt")
         description = str(prompt) if prompt else f"Waiting for {_names(table, table.to_act)}."
@@ -126,6 +135,8 @@ def board_embed(table: Table) -> discord.Embed:
     renderer = renderer_for(table.match.game)
     if renderer.legend:
         footer += f" · {renderer.legend}"
+    if table.match.status == "active":
+        footer += f"\n{clock_text(table.match.clock_seconds)}"
     notice = seed_notice(table.match)
     if notice:
         footer += f"\n{notice}"

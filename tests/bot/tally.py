@@ -170,6 +170,7 @@ class Tally:
                     seat=seat,
                     text=f"{me.name} draws a card.",
                     private={str(seat): f"You draw a {drawn}."},
+                    reveals=True,
                 )
             )
         if value >= 4:

@@ -305,6 +305,16 @@ async def test_help_and_rules(world: World) -> None:
     assert in_dm.response.embeds[0].title == "Tooth & Nail: Factions"
 
 
+async def test_help_names_every_command_and_subcommand(world: World) -> None:
+    shown = await world.eve.slash(world.channel, "help")
+    assert shown.response is not None
+    text = shown.response.embeds[0].description or ""
+    for command in world.bot.tree.get_commands():
+        assert f"/{command.name}" in text, command.name
+        for sub in getattr(command, "commands", []):
+            assert sub.name in text, f"/{command.name} {sub.name}"
+
+
 async def test_an_unexpected_error_gets_an_apology_with_a_reference(
     world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

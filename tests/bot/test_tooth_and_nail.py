@@ -54,7 +54,10 @@ async def test_a_two_player_game_to_a_winner_through_play_and_hand(
     (winner,) = table.outcome.winners
     winner_name = table.user_of(winner).name
     final = await world.board()
-    assert final.id == board.id  # edited in place all game long
+    assert final.id != board.id  # reposted at the bottom once buried under lines
+    first = next(m for m in world.channel.history() if m.id == board.id)
+    assert "The board has moved" in (first.embeds[0].description or "")
+    assert first.components == []
     assert final.embeds[0].description.startswith(f"🏆 **{winner_name}** won")  # type: ignore[union-attr]
     assert final.components == []
     assert world.public_lines()[-1].endswith("The channel is free for a new match.")
@@ -80,7 +83,8 @@ async def test_a_four_player_team_game_through_the_hand_menus(simcord_env: simco
             # simcord's settling does not slow down (the menus are persistent items anyway).
             await world.env.advance_time(16 * 60)
         player = (await world.to_act())[0]
-        shown_hand = await player.click(board, label="My hand")  # clicks reach the live message
+        board = await world.board()  # reposted at the bottom as lines bury it
+        shown_hand = await player.click(board, label="My hand")
         private = shown_hand.response
         assert private is not None and private.ephemeral
         while any(b.get("label") == "Next" and not b.get("disabled") for b in buttons(private)):

@@ -1,0 +1,223 @@
+"""Moderator powers and server settings.
+
+Who counts as a moderator is `bot.permissions.is_moderator` (Manage Server, or the
+server's configured role). Each power here goes through the match service, then
+writes a line into the match log naming the moderator, and hands back the public
+sentence the cog posts. Server settings are validated here and stored per server.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import discord
+
+from bot import errors
+from bot.matches import ActResult, MatchService, Table
+from bot.permissions import is_moderator
+from bot.render.generic import clip
+from bot.store import GuildSettings, Store
+from bot.timing import format_duration, parse_clock
+
+TIMEOUT_POLICIES = ("skip", "abandon")
+REMINDER_CADENCES = ("half-and-end", "end-only", "off")
+MODERATOR_KIND = "moderator"  # the kind of the match-log lines written here
+
+ChannelChange = Literal["add", "remove", "clear"]
+
+
+async def require_moderator(interaction: discord.Interaction, store: Store) -> None:
+    """Refuse (NotModerator) anyone who is not a moderator of this server."""
+    if not await is_moderator(interaction, store):
+        raise errors.NotModerator()
+
+
+async def check_match_channel(
+    store: Store, guild_id: int | None, channel_id: int, parent_id: int | None
+) -> None:
+    """Refuse opening a match outside the server's match channels (and their threads),
+    when it has set any."""
+    if guild_id is None:
+        return
+    allowed = (await store.guild_settings(guild_id)).match_channels
+    if not allowed or channel_id in allowed or (parent_id is not None and parent_id in allowed):
+        return
+    where = ", ".join(f"<#{c}>" for c in allowed)
+    raise errors.ChannelNotAllowed(
+        f"On this server, matches are opened only in {where} (or in threads there)."
+    )
+
+
+def jump_url(table: Table) -> str:
+    """A link to the match's message (its lobby or board), or to its channel."""
+    match = table.match
+    base = f"https://discord.com/channels/{match.guild_id or '@me'}/{match.channel_id}"
+    return f"{base}/{match.board_message_id}" if match.board_message_id else base
+
+
+def match_line(table: Table) -> str:
+    """One open match as `/mod matches` lists it."""
+    match = table.match
+    players = ", ".join(s.name for s in table.seats) or "nobody yet"
+    if match.status == "lobby":
+        state = "lobby"
+    else:
+        waiting = " and ".join(table.user_of(s).name for s in table.to_act)
+        state = f"waiting for {waiting}" if waiting else "in play"
+    return (
+        f"**[#{match.id} {table.game.name} — {table.variant.name}]({jump_url(table)})** "
+        f"in <#{match.channel_id}> · {state} · {clip(players, 200)}"
+    )
+
+
+@dataclass(frozen=True)
+class Done:
+    """A moderator power carried out: the match after it and the public sentence."""
+
+    table: Table
+    line: str
+    ping: tuple[int, ...] = ()  # users the public sentence should notify
+    result: ActResult | None = None  # the game action it took (a kick's forfeit)
+
+
+class Moderation:
+    """Abort, kick, replace and undo, each logged under the moderator's name."""
+
+    def __init__(self, matches: MatchService) -> None:
+        self.matches = matches
+
+    async def _log(self, match_id: int, moderator_id: int, text: str) -> None:
+        await self.matches.store.add_log_entry(
+            match_id, user_id=moderator_id, kind=MODERATOR_KIND, text=text
+        )
+
+    async def abort(self, match_id: int, moderator_id: int, moderator: str) -> Done:
+        """End a lobby or a match in play: nobody wins, nothing is counted."""
+        table = await self.matches.cancel(match_id, moderator_id, moderator=True)
+        await self._log(match_id, moderator_id, f"{moderator} (moderator) aborted the match.")
+        return Done(table, f"🛡️ The match was aborted by <@{moderator_id}>: nobody wins.")
+
+    async def kick(self, match_id: int, moderator_id: int, moderator: str, user_id: int) -> Done:
+        """The player's seat forfeits, as if they conceded (with elimination, the others
+        play on)."""
+        table = await self.matches.table(match_id)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise errors.NotInMatch("That member doesn't play in this match.")
+        result = await self.matches.concede(match_id, user_id)
+        await self._log(
+            match_id,
+            moderator_id,
+            f"{moderator} (moderator) removed {seat.name} from the match: the seat forfeits.",
+        )
+        line = f"🛡️ <@{moderator_id}> removed {seat.name} from the match: the seat forfeits."
+        return Done(result.table, line, result=result)
+
+    async def replace(
+        self, match_id: int, moderator_id: int, moderator: str, old_id: int, new_id: int, name: str
+    ) -> Done:
+        """Hand a seat to another member: its hand, its private view and its decisions."""
+        old = (await self.matches.table(match_id)).seat_of(old_id)
+        if old is None:
+            raise errors.NotInMatch("That member doesn't play in this match.")
+        old_name = old.name
+        table = await self.matches.replace_seat(
+            match_id, old_id, new_id, name, moderator_id=moderator_id
+        )
+        await self._log(
+            match_id,
+            moderator_id,
+            f"{moderator} (moderator) handed {old_name}'s seat to {name}.",
+        )
+        line = (
+            f"🛡️ <@{new_id}> takes over {old_name}'s seat (moderator <@{moderator_id}>): "
+            "its hand and its decisions are theirs now — `/hand` shows them."
+        )
+        return Done(table, line, ping=(new_id,))
+
+    async def undo(self, match_id: int, moderator_id: int, moderator: str, *, force: bool) -> Done:
+        """Take back the last game action still in effect (see MatchService.undo)."""
+        undone = await self.matches.undo(match_id, moderator_id, force=force)
+        what = " ".join(undone.lines) or f"{undone.table.user_of(undone.seat).name}'s decision"
+        forced = f" (forced: {' and '.join(undone.reasons)})" if undone.reasons else ""
+        await self._log(
+            match_id,
+            moderator_id,
+            f"{moderator} (moderator) undid action {undone.seq}{forced}: {clip(what, 300)}",
+        )
+        table = undone.table
+        deciders = tuple(table.user_of(s).user_id for s in table.to_act)
+        waiting = " ".join(f"<@{u}>" for u in deciders)
+        line = f"🛡️ ↩️ <@{moderator_id}> undid the last action{forced}: {clip(what, 1200)}"
+        if waiting:
+            line += f"\n➡️ {waiting} — {(table.view or {}).get('prompt') or 'your decision'}"
+        return Done(table, line, ping=deciders)
+
+    async def open_matches(self, guild_id: int) -> list[Table]:
+        """A server's lobbies and matches in play."""
+        rows = await self.matches.store.open_matches_in_guild(guild_id)
+        return [await self.matches.table(row.id) for row in rows]
+
+
+class ServerSettings:
+    """Read and change a server's settings, each value checked first."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        """The server's settings."""
+        return await self.store.guild_settings(guild_id)
+
+    async def set_mod_role(self, guild_id: int, role_id: int | None) -> GuildSettings:
+        """The role whose members are moderators (None: Manage Server only)."""
+        return await self.store.update_guild_settings(guild_id, mod_role_id=role_id)
+
+    async def change_channels(
+        self, guild_id: int, change: ChannelChange, channel_id: int | None
+    ) -> GuildSettings:
+        """Add or remove a channel where matches may be opened, or clear the list
+        (matches anywhere)."""
+        channels = set((await self.get(guild_id)).match_channels)
+        if change == "clear":
+            channels = set()
+        elif channel_id is None:
+            raise errors.BadSetting(f"Name the channel to {change}.")
+        elif change == "add":
+            channels.add(channel_id)
+        else:
+            if channel_id not in channels:
+                raise errors.BadSetting(f"<#{channel_id}> isn't in the list.")
+            channels.discard(channel_id)
+        return await self.store.update_guild_settings(guild_id, match_channels=channels)
+
+    async def set_clock(self, guild_id: int, duration: str) -> GuildSettings:
+        """The default time for each decision, from text such as `24h`."""
+        seconds = parse_clock(duration)
+        return await self.store.update_guild_settings(guild_id, default_clock_seconds=seconds)
+
+    async def set_timeout_policy(self, guild_id: int, policy: str) -> GuildSettings:
+        """What a deadline does by default: skip the decision or abandon the match."""
+        if policy not in TIMEOUT_POLICIES:
+            raise errors.BadSetting(f"The timeout policy is one of {', '.join(TIMEOUT_POLICIES)}.")
+        return await self.store.update_guild_settings(guild_id, default_timeout_policy=policy)
+
+    async def set_reminders(self, guild_id: int, cadence: str) -> GuildSettings:
+        """When the decider is reminded of their clock."""
+        if cadence not in REMINDER_CADENCES:
+            raise errors.BadSetting(f"Reminders are one of {', '.join(REMINDER_CADENCES)}.")
+        return await self.store.update_guild_settings(guild_id, reminder_cadence=cadence)
+
+
+def settings_lines(settings: GuildSettings) -> list[str]:
+    """A server's settings in plain words."""
+    role = f"<@&{settings.mod_role_id}>" if settings.mod_role_id else "none (Manage Server only)"
+    channels = ", ".join(f"<#{c}>" for c in settings.match_channels) or "anywhere"
+    return [
+        f"**Moderator role:** {role}",
+        f"**Match channels:** {channels}",
+        f"**Default clock:** {format_duration(settings.default_clock_seconds)} per decision",
+        f"**Timeout policy:** {settings.default_timeout_policy}",
+        f"**Reminders:** {settings.reminder_cadence}",
+    ]

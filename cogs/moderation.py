@@ -1,0 +1,130 @@
+"""`/mod`: moderator powers over the channel's match, and the server's open matches."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import ui
+from bot.moderation import Done, Moderation, match_line, require_moderator
+from bot.render.generic import clip
+from bot.replies import guard
+from bot.store import MatchRow
+from bot.timing import parse_duration
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+
+@app_commands.guild_only()
+class ModerationCog(
+    commands.GroupCog, group_name="mod", group_description="Moderator powers over matches."
+):
+    """Abort, kick, replace, undo, pause, resume, extend, and the list of open matches.
+    Every command refuses anyone who is not a moderator."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self.moderation = Moderation(bot.matches)
+
+    async def _begin(self, interaction: discord.Interaction) -> MatchRow:
+        """Defer, check the caller is a moderator, and find the channel's match."""
+        await ui.defer(interaction, ephemeral=True)
+        await require_moderator(interaction, self.bot.matches.store)
+        assert interaction.channel_id is not None
+        return await self.bot.matches.open_match(interaction.channel_id)
+
+    async def _finish(self, interaction: discord.Interaction, done: Done, reply: str) -> None:
+        """Confirm privately, then announce publicly (the change is saved either way)."""
+        try:
+            await ui.reply_after_save(interaction, interaction.followup.send(reply, ephemeral=True))
+        finally:
+            await self.bot.publisher.say(done.table, done.line, ping=done.ping)
+            if done.result is not None:
+                await self.bot.publisher.announce(done.result)
+
+    @app_commands.command(name="abort", description="End this channel's match: nobody wins.")
+    async def abort(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            match = await self._begin(interaction)
+            user = interaction.user
+            done = await self.moderation.abort(match.id, user.id, user.display_name)
+            await self._finish(interaction, done, "The match is aborted.")
+
+    @app_commands.command(name="kick", description="Remove a player: their seat forfeits.")
+    @app_commands.describe(player="The player to remove")
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        async with guard(interaction):
+            match = await self._begin(interaction)
+            user = interaction.user
+            done = await self.moderation.kick(match.id, user.id, user.display_name, player.id)
+            await self._finish(interaction, done, f"{player.display_name} was removed.")
+
+    @app_commands.command(
+        name="replace", description="Give a player's seat, with their hand, to another member."
+    )
+    @app_commands.describe(old="The player leaving the seat", new="The member taking it over")
+    async def replace(
+        self, interaction: discord.Interaction, old: discord.User, new: discord.Member
+    ) -> None:
+        async with guard(interaction):
+            match = await self._begin(interaction)
+            user = interaction.user
+            done = await self.moderation.replace(
+                match.id, user.id, user.display_name, old.id, new.id, new.display_name
+            )
+            await self._finish(interaction, done, f"{new.display_name} now holds the seat.")
+
+    @app_commands.command(name="undo", description="Take back the last game action.")
+    @app_commands.describe(force="Undo even an action that revealed hidden cards or drew at random")
+    async def undo(self, interaction: discord.Interaction, force: bool = False) -> None:
+        async with guard(interaction):
+            match = await self._begin(interaction)
+            user = interaction.user
+            done = await self.moderation.undo(match.id, user.id, user.display_name, force=force)
+            await self._finish(interaction, done, "The last action is undone.")
+
+    async def _clock(self, interaction: discord.Interaction, match: MatchRow, line: str) -> None:
+        """Announce a clock change the clock service made (and logged)."""
+        table = await self.bot.matches.table(match.id)
+        await self._finish(interaction, Done(table, line), "Done.")
+
+    @app_commands.command(name="pause", description="Freeze every clock of this match.")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            match = await self._begin(interaction)
+            line = await self.bot.clock.pause(match.id, interaction.user.id, moderator=True)
+            await self._clock(interaction, match, line)
+
+    @app_commands.command(name="resume", description="Run this match's clocks again.")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            match = await self._begin(interaction)
+            line = await self.bot.clock.resume(match.id, interaction.user.id, moderator=True)
+            await self._clock(interaction, match, line)
+
+    @app_commands.command(name="extend", description="Give whoever decides now more time.")
+    @app_commands.describe(by="Such as 30m, 24h or 3d (default: one more full clock)")
+    async def extend(self, interaction: discord.Interaction, by: str | None = None) -> None:
+        async with guard(interaction):
+            match = await self._begin(interaction)
+            seconds = parse_duration(by) if by else match.clock_seconds
+            line = await self.bot.clock.extend(match.id, seconds, interaction.user.id)
+            await self._clock(interaction, match, line)
+
+    @app_commands.command(name="matches", description="This server's open matches, with links.")
+    async def matches(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            await ui.defer(interaction, ephemeral=True)
+            await require_moderator(interaction, self.bot.matches.store)
+            assert interaction.guild_id is not None
+            tables = await self.moderation.open_matches(interaction.guild_id)
+            lines = [match_line(t) for t in tables]
+            embed = discord.Embed(
+                title=f"Open matches ({len(tables)})",
+                description=clip("\n".join(lines), 4000) or "No lobby or match in play.",
+            )
+            await interaction.followup.send(embed=embed, ephemeral=True)

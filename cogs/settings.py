@@ -1,0 +1,104 @@
+"""`/settings`: this server's moderator role, match channels, clock, timeouts, reminders."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.moderation import ServerSettings, require_moderator, settings_lines
+from bot.replies import guard
+from bot.store import GuildSettings
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+
+@app_commands.guild_only()
+class SettingsCog(
+    commands.GroupCog,
+    group_name="settings",
+    group_description="This server's Arbiter settings (moderators).",
+):
+    """Each command checks the caller is a moderator, stores one change, and shows the
+    server's settings as they now are."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self.settings = ServerSettings(bot.matches.store)
+
+    async def _guild(self, interaction: discord.Interaction) -> int:
+        await require_moderator(interaction, self.settings.store)
+        assert interaction.guild_id is not None
+        return interaction.guild_id
+
+    @staticmethod
+    async def _show(interaction: discord.Interaction, settings: GuildSettings, head: str) -> None:
+        embed = discord.Embed(title=head, description="\n".join(settings_lines(settings)))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="mod-role", description="The role whose members are moderators.")
+    @app_commands.describe(role="The moderator role (leave empty: Manage Server only)")
+    async def mod_role(
+        self, interaction: discord.Interaction, role: discord.Role | None = None
+    ) -> None:
+        async with guard(interaction):
+            guild = await self._guild(interaction)
+            changed = await self.settings.set_mod_role(guild, role.id if role else None)
+            await self._show(interaction, changed, "Moderator role saved")
+
+    @app_commands.command(name="channels", description="Where matches may be opened.")
+    @app_commands.describe(
+        action="Add or remove a channel, or clear the list (matches anywhere)",
+        channel="The channel (its threads count too)",
+    )
+    async def channels(
+        self,
+        interaction: discord.Interaction,
+        action: Literal["add", "remove", "clear"],
+        channel: discord.TextChannel | discord.ForumChannel | None = None,
+    ) -> None:
+        async with guard(interaction):
+            guild = await self._guild(interaction)
+            changed = await self.settings.change_channels(
+                guild, action, channel.id if channel else None
+            )
+            await self._show(interaction, changed, "Match channels saved")
+
+    @app_commands.command(name="clock", description="The default time for each decision.")
+    @app_commands.describe(duration="Such as 30m, 24h or 3d (5 minutes to 14 days)")
+    async def clock(self, interaction: discord.Interaction, duration: str) -> None:
+        async with guard(interaction):
+            guild = await self._guild(interaction)
+            changed = await self.settings.set_clock(guild, duration)
+            await self._show(interaction, changed, "Default clock saved")
+
+    @app_commands.command(name="timeout", description="What a deadline does by default.")
+    @app_commands.describe(policy="skip: the decision is taken for the player; abandon: it ends")
+    async def timeout(
+        self, interaction: discord.Interaction, policy: Literal["skip", "abandon"]
+    ) -> None:
+        async with guard(interaction):
+            guild = await self._guild(interaction)
+            changed = await self.settings.set_timeout_policy(guild, policy)
+            await self._show(interaction, changed, "Timeout policy saved")
+
+    @app_commands.command(name="reminders", description="When the decider is reminded.")
+    @app_commands.describe(cadence="At half time and near the end, only near the end, or never")
+    async def reminders(
+        self,
+        interaction: discord.Interaction,
+        cadence: Literal["half-and-end", "end-only", "off"],
+    ) -> None:
+        async with guard(interaction):
+            guild = await self._guild(interaction)
+            changed = await self.settings.set_reminders(guild, cadence)
+            await self._show(interaction, changed, "Reminders saved")
+
+    @app_commands.command(name="show", description="This server's Arbiter settings.")
+    async def show(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            guild = await self._guild(interaction)
+            await self._show(interaction, await self.settings.get(guild), "Server settings")

@@ -1,0 +1,133 @@
+"""Results of finished matches: recorded once per seat, shown by `/stats` and
+`/leaderboard`; cancelled and abandoned matches count for nobody."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.matches import MatchService
+from bot.stats import Stats
+from bot.store import Store
+from rules.core import Game
+from rules.registry import GAMES
+from tests.bot import tally
+from tests.bot.test_moderation import admin
+from tests.bot.world import World
+
+ALICE, BOB = 101, 102
+
+
+@pytest.fixture
+def bot_games() -> Mapping[str, Game]:
+    return {**GAMES, "tally": tally.GAME}
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> World:
+    return World.build(simcord_env)
+
+
+async def finish(
+    world: World,
+    game: str,
+    variant: str,
+    players: list[simcord.MemberActor],
+    loser: simcord.MemberActor,
+) -> None:
+    """A match of `players` that `loser` concedes at once."""
+    await world.start(game, variant, players)
+    await loser.slash(world.channel, "match concede")
+    assert (await world.match()).status == "finished"
+
+
+def embed_of(result: simcord.InteractionResult) -> tuple[str, str, list[tuple[str, str]]]:
+    assert result.response is not None and not result.response.ephemeral
+    embed = result.response.embeds[0]
+    fields = [(f.name or "", f.value or "") for f in embed.fields]
+    return embed.title or "", embed.description or "", fields
+
+
+async def test_stats_and_leaderboard_after_a_few_matches(world: World) -> None:
+    mona = admin(world)
+    alice, bob, carol = world.alice, world.bob, world.carol
+    await finish(world, "tally", "duel", [alice, bob], loser=bob)
+    await finish(world, "tally", "duel", [alice, carol], loser=alice)
+    await finish(world, "tally", "teams", [alice, bob, carol, world.dave], loser=bob)
+    await finish(world, "tooth-and-nail", "2p", [bob, alice], loser=bob)
+    await world.start("tally", "duel", [bob, carol])
+    await mona.slash(world.channel, "mod abort")  # cancelled: not counted
+
+    title, _, fields = embed_of(await alice.slash(world.channel, "stats"))
+    assert title == "alice — results on this server"
+    assert fields == [
+        ("Tally", "3 matches · 2 wins · 1 loss · 67% won"),
+        ("Tooth & Nail: Factions", "1 match · 1 win · 0 losses · 100% won"),
+    ]
+    _, _, bobs = embed_of(await carol.slash(world.channel, "stats", player=bob))
+    assert bobs == [
+        ("Tally", "2 matches · 0 wins · 2 losses · 0% won"),
+        ("Tooth & Nail: Factions", "1 match · 0 wins · 1 loss · 0% won"),
+    ]
+    _, nothing, _ = embed_of(await carol.slash(world.channel, "stats", player=world.eve))
+    assert nothing == "No finished match yet."
+
+    title, board, _ = embed_of(await world.eve.slash(world.channel, "leaderboard", game="tally"))
+    assert title == "Tally — leaderboard"
+    assert board.splitlines() == [
+        f"**1.** <@{carol.id}> — 2 matches · 2 wins · 0 losses · 100% won",  # wins, then rate
+        f"**2.** <@{alice.id}> — 3 matches · 2 wins · 1 loss · 67% won",
+        f"**3.** <@{bob.id}> — 2 matches · 0 wins · 2 losses · 0% won",
+        f"**4.** <@{world.dave.id}> — 1 match · 0 wins · 1 loss · 0% won",  # bob's teammate
+    ]
+    with pytest.raises(simcord.OptionError):
+        await world.eve.slash(world.channel, "leaderboard", game="chess")
+
+
+@pytest.fixture
+async def service(db_path: Path) -> AsyncIterator[MatchService]:
+    store = await Store.open(db_path)
+    yield MatchService(store, {"tally": tally.GAME})
+    await store.close()
+
+
+async def conceded(service: MatchService, channel: int) -> int:
+    """A Tally duel Bob concedes at once; its id."""
+    table = await service.new_lobby(
+        guild_id=1, channel_id=channel, user_id=ALICE, name="Alice", game="tally"
+    )
+    await service.join(table.match.id, BOB, "Bob")
+    await service.start(table.match.id, ALICE)
+    await service.concede(table.match.id, BOB)
+    return table.match.id
+
+
+async def test_results_are_recorded_once_and_caught_up_after_a_stop(
+    service: MatchService,
+) -> None:
+    first = await conceded(service, 1)  # finished while no listener was there
+    stats = Stats(service)
+    service.on_change(stats.record)
+    await stats.catch_up()
+    second = await conceded(service, 2)
+    for match_id in (first, second):
+        await stats.record(match_id)  # again: nothing more
+    (record,) = await stats.player(1, ALICE)
+    assert (record.games, record.wins, record.losses) == (2, 2, 0)
+    assert await service.store.unrecorded_matches() == []
+
+
+async def test_an_abandoned_match_counts_for_nobody(service: MatchService) -> None:
+    table = await service.new_lobby(
+        guild_id=1, channel_id=1, user_id=ALICE, name="Alice", game="tally"
+    )
+    await service.join(table.match.id, BOB, "Bob")
+    await service.start(table.match.id, ALICE)
+    assert await service.store.abandon_match(table.match.id, expected_version=0)
+    stats = Stats(service)
+    await stats.record(table.match.id)
+    assert await stats.player(1, ALICE) == []
+    assert await stats.leaderboard(1, "tally") == []
