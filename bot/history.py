@@ -26,15 +26,15 @@ import discord
 from pydantic import TypeAdapter, ValidationError
 
 from bot import errors
-from bot.matches import RULES_VERSION, MatchService, replay_step
+from bot.matches import RULES_VERSION, MatchService, Replayer
 from bot.render.generic import clip
 from bot.replies import guard
-from bot.store import MatchRow
+from bot.store import MatchRow, Rename
 from bot.ui import service
-from rules.core import Action, Event, Game, IllegalAction, SeatSpec, rng_for
+from rules.core import Action, Event, Game, IllegalAction, SeatSpec
 
 EXPORT_FORMAT = "arbiter-match"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: seats renamed in the game when they changed hands
 PAGE_LINES = 15  # log lines on one page
 PAGE_CHARS = 3600  # and at most this many characters (an embed description holds 4096)
 LINE_CHARS = 400
@@ -196,6 +196,10 @@ async def export_match(matches: MatchService, match_id: int, *, moderator: bool)
             }
             for row in await matches.store.actions(match_id)
         ],
+        "renames": [
+            {"version": r.version, "seat": r.seat, "name": r.name}
+            for r in await matches.store.renames(match_id)
+        ],
         "snapshot": json.loads(match.snapshot),
     }
 
@@ -245,7 +249,10 @@ def _replay(document: Mapping[str, Any], games: Mapping[str, Game]) -> ReplayRep
     seed = int(document["seed"])
     specs = [SeatSpec(seat=s["seat"], name=s["name"]) for s in document["seats"]]
     options = {**document["options"], "pack": document["pack"]}
-    state = game.setup(document["variant"], specs, options, seed)
+    renames = [
+        Rename(int(r["version"]), int(r["seat"]), r["name"]) for r in document.get("renames", [])
+    ]
+    replayer = Replayer(game, game.setup(document["variant"], specs, options, seed), seed, renames)
     applied = skipped = 0
     for entry in document["actions"]:
         if entry["undone"]:
@@ -254,7 +261,7 @@ def _replay(document: Mapping[str, Any], games: Mapping[str, Game]) -> ReplayRep
         seq, seat, key = int(entry["seq"]), int(entry["seat"]), entry["key"]
         where = f"Action {seq} (seat {seat}, `{key}`)"
         try:
-            state, events = replay_step(game, state, seat, Action.from_key(key), rng_for(seed, seq))
+            events = replayer.step(seq, seat, Action.from_key(key))
         except IllegalAction as refusal:
             return ReplayReport(False, [*notes, f"{where} was refused: {refusal.message}"])
         except (LookupError, TypeError, ValueError) as error:
@@ -270,6 +277,7 @@ def _replay(document: Mapping[str, Any], games: Mapping[str, Game]) -> ReplayRep
                 ],
             )
         applied += 1
+    state = replayer.finish()
     expected = game.state_model.model_validate(document["snapshot"])
     done = f"Replayed {applied} actions from the seed ({skipped} undone, skipped)"
     if state == expected:

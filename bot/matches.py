@@ -16,6 +16,7 @@ import difflib
 import logging
 import random
 import secrets
+import sys
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
@@ -25,7 +26,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot import errors
 from bot.locks import KeyedLocks
-from bot.store import ActionRow, ChannelBusy, MatchRow, SeatRow, Store
+from bot.store import ActionRow, ChannelBusy, MatchRow, Rename, SeatRow, Store
 from rules.core import Action, Event, Game, IllegalAction, Outcome, SeatSpec, VariantInfo, rng_for
 from rules.registry import GAMES
 
@@ -61,6 +62,35 @@ def replay_step(
     if action.kind == CONCEDE:
         return game.concede(state, seat, rng)
     return game.apply(state, seat, action, rng)
+
+
+class Replayer:
+    """Re-applies a match's log to its dealt state: each action with the generator of
+    its own number, and each seat renamed at the point where it changed hands."""
+
+    def __init__(self, game: Game, state: BaseModel, seed: int, renames: Iterable[Rename]) -> None:
+        self.game = game
+        self.state = state
+        self.seed = seed
+        self._renames = sorted(renames, key=lambda r: r.version)
+
+    def _rename_until(self, version: int) -> None:
+        while self._renames and self._renames[0].version < version:
+            rename = self._renames.pop(0)
+            self.state = self.game.rename(self.state, rename.seat, rename.name)
+
+    def step(self, seq: int, seat: int, action: Action) -> list[Event]:
+        """Apply logged action number `seq` (the renames before it first)."""
+        self._rename_until(seq)
+        self.state, events = replay_step(
+            self.game, self.state, seat, action, rng_for(self.seed, seq)
+        )
+        return events
+
+    def finish(self) -> BaseModel:
+        """The state once the renames after the last action are applied too."""
+        self._rename_until(sys.maxsize)
+        return self.state
 
 
 class TrackingRandom(random.Random):
@@ -557,12 +587,15 @@ class MatchService:
             if not rows:
                 raise errors.NothingToUndo()
             *kept, last = rows
-            before = self._rebuild(match, await self.setup_seats(match_id), kept)
+            renames = await self.store.renames(match_id)
+            earlier = [r for r in renames if r.version < last.seq]
+            later = [r for r in renames if r.version > last.seq]
+            before = self._rebuild(match, await self.setup_seats(match_id), kept, earlier)
             rng = TrackingRandom()
             rng.setstate(rng_for(match.seed, last.seq).getstate())
             action = Action.model_validate_json(last.action)
             after, _ = replay_step(game, before, last.seat, action, rng)
-            if after != self._state(game, match):
+            if Replayer(game, after, match.seed, later).finish() != self._state(game, match):
                 raise errors.UndoRefused(
                     "This match's log no longer replays to its board (the rules changed "
                     "since it began), so I can't take an action back safely."
@@ -576,6 +609,8 @@ class MatchService:
                 )
                 if applies
             ]
+            # The seats renamed since that action keep their new names.
+            undone = Replayer(game, before, match.seed, later).finish()
             if reasons and not force:
                 raise errors.UndoRefused(
                     f"The last action can't be taken back: {' and '.join(reasons)}. "
@@ -587,13 +622,13 @@ class MatchService:
                 seq=last.seq,
                 user_id=user_id,
                 forced=bool(reasons),
-                snapshot=before.model_dump_json(),
+                snapshot=undone.model_dump_json(),
             )
             if not saved:
                 raise errors.StateChanged()
             log.info("match %s: action %d undone by %s", match_id, last.seq, user_id)
             seats = await self.store.seats(match_id)
-            table = self._table(await self.get(match_id), seats, before)
+            table = self._table(await self.get(match_id), seats, undone)
         await self.changed(match_id)
         lines = [e.text for e in events if e.text]
         return UndoResult(table, last.seq, last.seat, lines, reasons)
@@ -612,12 +647,15 @@ class MatchService:
                 raise errors.NotInMatch("That member doesn't play in this match.")
             if table.seat_of(new_user_id) is not None:
                 raise errors.AlreadySeated()
+            state = self._state(table.game, table.match)
             replaced = await self.store.replace_seat(
                 match_id,
+                expected_version=table.match.version,
                 seat=seat.seat,
                 new_user_id=new_user_id,
                 new_name=new_name,
                 moderator_id=moderator_id,
+                snapshot=table.game.rename(state, seat.seat, new_name).model_dump_json(),
             )
             if not replaced:
                 raise errors.StateChanged()
@@ -679,7 +717,10 @@ class MatchService:
         if match.snapshot is None:
             raise errors.NotActive("The match hasn't started yet.")
         return self._rebuild(
-            match, await self.setup_seats(match_id), await self.effective(match_id)
+            match,
+            await self.setup_seats(match_id),
+            await self.effective(match_id),
+            await self.store.renames(match_id),
         )
 
     async def setup_seats(self, match_id: int) -> list[SeatSpec]:
@@ -697,14 +738,18 @@ class MatchService:
         return [row for row in await self.store.actions(match_id) if row.seq not in undone]
 
     def _rebuild(
-        self, match: MatchRow, specs: list[SeatSpec], rows: Iterable[ActionRow]
+        self,
+        match: MatchRow,
+        specs: list[SeatSpec],
+        rows: Iterable[ActionRow],
+        renames: Iterable[Rename],
     ) -> BaseModel:
         game = self.game(match.game)
         state = game.setup(match.variant, specs, setup_options(match), match.seed)
+        replayer = Replayer(game, state, match.seed, renames)
         for row in rows:
-            action = Action.model_validate_json(row.action)
-            state, _ = replay_step(game, state, row.seat, action, rng_for(match.seed, row.seq))
-        return state
+            replayer.step(row.seq, row.seat, Action.model_validate_json(row.action))
+        return replayer.finish()
 
     async def verify(self, match_id: int) -> bool:
         """Whether replaying the log gives exactly the saved snapshot."""

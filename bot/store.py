@@ -128,6 +128,15 @@ class UndoneRow:
 
 
 @dataclass(frozen=True)
+class Rename:
+    """A seat renamed in the game when it changed hands, at match version `version`."""
+
+    version: int
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
 class Record:
     """A player's finished matches of one game in one server."""
 
@@ -681,25 +690,39 @@ class Store:
             return True
 
     async def replace_seat(
-        self, match_id: int, *, seat: int, new_user_id: int, new_name: str, moderator_id: int
+        self,
+        match_id: int,
+        *,
+        expected_version: int,
+        seat: int,
+        new_user_id: int,
+        new_name: str,
+        moderator_id: int,
+        snapshot: str,
     ) -> bool:
         """Hand an active match's seat to another member (remembering who held it and
-        the name the game knows it by); False when the match is not active, the seat
-        is empty or the newcomer already holds a seat."""
+        the name the game knows it by) and save the state that knows the newcomer's
+        name, in one transaction; the version goes up by one, which places the rename
+        among the actions on replay. False when the match is not active at
+        `expected_version`, the seat is empty or the newcomer already holds a seat."""
         async with self._lock, self._transaction() as db:
             row = await self._one(
                 "SELECT s.user_id, s.display_name FROM seats s"
                 " JOIN matches m ON m.id = s.match_id"
-                " WHERE s.match_id = ? AND s.seat = ? AND m.status = 'active'"
+                " WHERE s.match_id = ? AND s.seat = ? AND m.status = 'active' AND m.version = ?"
                 " AND NOT EXISTS (SELECT 1 FROM seats o WHERE o.match_id = ? AND o.user_id = ?)",
-                (match_id, seat, match_id, new_user_id),
+                (match_id, seat, expected_version, match_id, new_user_id),
             )
             if row is None:
                 return False
             await db.execute(
+                "UPDATE matches SET snapshot = ?, version = version + 1 WHERE id = ?",
+                (snapshot, match_id),
+            )
+            await db.execute(
                 "INSERT INTO seat_replacements (match_id, seat, old_user_id, old_name,"
-                " new_user_id, new_name, moderator_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " new_user_id, new_name, moderator_id, created_at, version)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match_id,
                     seat,
@@ -709,6 +732,7 @@ class Store:
                     new_name,
                     moderator_id,
                     _now(),
+                    expected_version + 1,
                 ),
             )
             await db.execute(
@@ -717,6 +741,15 @@ class Store:
             )
             await self._touch(db, match_id)
             return True
+
+    async def renames(self, match_id: int) -> list[Rename]:
+        """The seats renamed in the game as they changed hands, in order."""
+        rows = await self._all(
+            "SELECT version, seat, new_name FROM seat_replacements"
+            " WHERE match_id = ? AND version IS NOT NULL ORDER BY version",
+            (match_id,),
+        )
+        return [Rename(row["version"], row["seat"], row["new_name"]) for row in rows]
 
     async def setup_names(self, match_id: int) -> dict[int, str]:
         """The name each seat was dealt in with, for the seats that changed hands since."""

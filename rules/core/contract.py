@@ -143,6 +143,10 @@ class Game(Protocol):
     def team_of(self, state: BaseModel, seat: Seat) -> int:
         """The team a seat plays for (every seat is on a team, alone or not)."""
 
+    def rename(self, state: BaseModel, seat: Seat, name: str) -> BaseModel:
+        """The state with the player in `seat` known by a new name (the seat changed
+        hands); nothing else changes."""
+
     def concede(
         self, state: BaseModel, seat: Seat, rng: random.Random
     ) -> tuple[BaseModel, list[Event]]:

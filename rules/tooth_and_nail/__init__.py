@@ -86,6 +86,11 @@ class ToothAndNail:
         events = actions.apply_action(new, seat, action, rng)
         return new, events
 
+    def rename(self, state: State, seat: int, name: str) -> State:  # type: ignore[override]
+        new = fresh_copy(state)
+        new.players[seat].name = name
+        return new
+
     def concede(self, state: State, seat: int, rng: random.Random) -> tuple[State, list[Event]]:  # type: ignore[override]
         new = fresh_copy(state)
         events = rules.concede(new, seat)

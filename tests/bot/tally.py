@@ -180,6 +180,11 @@ class Tally:
         s.tallies[me.team] += value
         return self._next_turn(s, events)
 
+    def rename(self, state: BaseModel, seat: int, name: str) -> TallyState:
+        s = _s(state).model_copy(deep=True)
+        s.players[seat].name = name
+        return s
+
     def concede(
         self, state: BaseModel, seat: int, rng: random.Random
     ) -> tuple[TallyState, list[Event]]:

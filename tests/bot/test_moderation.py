@@ -169,13 +169,18 @@ async def test_replace_hands_the_seat_and_hand_over_and_locks_out_the_old_player
     await world.bob.select(old_menu, ["banner|azure"], custom_id=menu_id(old_menu))
     await world.bob.user.select(dm, ["banner|azure"], custom_id=menu_id(dm))
     assert await world.bob.autocomplete(world.channel, "play", "action", "") == []
-    assert (await world.match()).version == 1  # nothing the old player did was applied
+    # Only the replacement moved the match on (it renamed the seat in the game):
+    # nothing the old player did was applied.
+    assert (await world.match()).version == 2
+    board = (await world.board()).embeds[0]
+    assert [f.name for f in board.fields if "carol" in (f.name or "")]  # the game knows carol
 
     played = await world.carol.slash(world.channel, "play", action="banner|azure")
     assert answer(played) == "✅ Raise the azure banner"
+    assert world.public_lines()[-1].startswith("carol raises azure.")
     match = await world.match()
-    assert match.version == 2
-    assert await world.bot.matches.verify(match.id)  # dealt under bob's name, replayed so
+    assert match.version == 3
+    assert await world.bot.matches.verify(match.id)  # dealt as bob, renamed carol on replay
     assert await log_texts(world) == [(mona.id, "mona (moderator) handed bob's seat to carol.")]
 
     seated = await mona.slash(world.channel, "mod replace", old=world.carol, new=world.alice)

@@ -526,3 +526,19 @@ async def test_match_log_entries_name_who_and_when(service: MatchService) -> Non
         (EVE, "Eve paused the match."),
         (None, "Time ran out."),
     ]
+
+
+async def test_a_seat_that_changed_hands_keeps_its_new_name_through_undo_and_replay(
+    service: MatchService,
+) -> None:
+    table = await started(service)
+    mid = table.match.id
+    await service.act(mid, ALICE, "banner|amber")
+    await service.replace_seat(mid, BOB, EVE, "Eve", moderator_id=DAVE)
+    assert (await service.table(mid)).view["players"][1]["name"] == "Eve"  # type: ignore[index]
+    await service.undo(mid, DAVE)  # Alice's banner, taken back after the rename
+    replayed = await service.replay(mid)
+    assert [p.name for p in replayed.players] == ["Alice", "Eve"]  # type: ignore[attr-defined]
+    assert await service.verify(mid)
+    result = await service.act(mid, ALICE, "banner|amber")
+    assert await service.verify(mid) and result.table.match.version == 4
