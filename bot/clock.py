@@ -365,7 +365,9 @@ class ClockService:
         if ends:
             line = f"⏰ {seat.name} ran out of time {in_a_row} times in a row and forfeits."
         else:
-            line = f"⏰ {seat.name}'s time ran out: {result.label}."
+            # Not the choice's label: it may name a card only its player may see (the
+            # events that follow say publicly what happened).
+            line = f"⏰ {seat.name}'s time ran out."
         await self.store.add_log_entry(match.id, user_id=None, kind="timeout", text=line)
         log.info("match %s: seat %d timed out (%d in a row)", match.id, d.seat, in_a_row)
         fresh = await self._reconcile(match.id)

@@ -160,12 +160,20 @@ class LogButton(
 # -------------------------------------------------------------------- the export
 
 
-async def export_match(matches: MatchService, match_id: int, *, moderator: bool) -> dict[str, Any]:
+async def export_match(
+    matches: MatchService, match_id: int, *, moderator: bool, user_id: int
+) -> dict[str, Any]:
     """The match as a JSON-able document that replays it. While it is open (its seed
-    predicts every shuffle) only a moderator may have it."""
+    predicts every shuffle) only a moderator who doesn't play in it may have it."""
     match = await matches.get(match_id)
-    if match.status in ("lobby", "active") and not moderator:
-        raise errors.ExportRefused()
+    if match.status in ("lobby", "active"):
+        if not moderator:
+            raise errors.ExportRefused()
+        if any(s.user_id == user_id for s in await matches.store.seats(match_id)):
+            raise errors.ExportRefused(
+                "You play in this match: its export would show you every hand and shuffle. "
+                "Export it once it is over."
+            )
     if match.snapshot is None:
         raise errors.NotActive("This match never started: there is nothing to export.")
     teams = {s.seat: s.team for s in await matches.store.seats(match_id)}
@@ -204,9 +212,11 @@ async def export_match(matches: MatchService, match_id: int, *, moderator: bool)
     }
 
 
-async def export_file(matches: MatchService, match_id: int, *, moderator: bool) -> discord.File:
+async def export_file(
+    matches: MatchService, match_id: int, *, moderator: bool, user_id: int
+) -> discord.File:
     """The export of a match as a file to attach (see `export_match`)."""
-    document = await export_match(matches, match_id, moderator=moderator)
+    document = await export_match(matches, match_id, moderator=moderator, user_id=user_id)
     data = io.BytesIO(json.dumps(document, indent=1, ensure_ascii=False).encode())
     return discord.File(data, filename=f"arbiter-match-{match_id}.json")
 

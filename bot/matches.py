@@ -333,7 +333,8 @@ class MatchService:
             return table
 
     async def cancel(self, match_id: int, user_id: int, *, moderator: bool = False) -> Table:
-        """Close a lobby (its host), or any open match (a moderator)."""
+        """Close a lobby (its host), or any open match (a moderator's abort, which the
+        moderation service logs)."""
         async with self._lock(match_id):
             table = await self.table(match_id)
             status = table.match.status
@@ -341,9 +342,15 @@ class MatchService:
                 raise errors.NotActive("This match is already over.")
             if not moderator:
                 if status != "lobby":
-                    raise errors.NotLobby("The match has started: use `/match concede` to give up.")
+                    raise errors.NotLobby(
+                        "The match has started: use `/match concede` to give up "
+                        "(a moderator can stop it with `/mod abort`)."
+                    )
                 if table.host is None or table.host.user_id != user_id:
-                    raise errors.NotHost("Only the host (the first player seated) can cancel.")
+                    raise errors.NotHost(
+                        "Only the host (the first player seated) can cancel "
+                        "(a moderator can with `/mod abort`)."
+                    )
             await self.store.set_status(match_id, "cancelled", only_from=status)
             log.info("match %s: cancelled by %s", match_id, user_id)
             table = await self.table(match_id)

@@ -735,9 +735,15 @@ class Store:
                     expected_version + 1,
                 ),
             )
+            # The newcomer starts clean: a fresh clock (the decision count moves on) and
+            # none of the old player's timeouts in a row or vacation.
             await db.execute(
-                "UPDATE seats SET user_id = ?, display_name = ? WHERE match_id = ? AND seat = ?",
+                "UPDATE seats SET user_id = ?, display_name = ?, decisions = decisions + 1"
+                " WHERE match_id = ? AND seat = ?",
                 (new_user_id, new_name, match_id, seat),
+            )
+            await db.execute(
+                "DELETE FROM seat_clocks WHERE match_id = ? AND seat = ?", (match_id, seat)
             )
             await self._touch(db, match_id)
             return True

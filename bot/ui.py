@@ -27,7 +27,6 @@ from discord import app_commands
 from bot import errors
 from bot.locks import KeyedLocks
 from bot.matches import ActResult, MatchService, PrivateView, Table
-from bot.permissions import is_moderator
 from bot.render import (
     action_text,
     board_embed,
@@ -422,8 +421,8 @@ async def lobby_step(
         table = await matches.start(match_id, user.id)
         done = "The match has started."
     else:
-        moderator = await is_moderator(interaction, matches.store)
-        table = await matches.cancel(match_id, user.id, moderator=moderator)
+        # Moderators stop other people's matches with /mod abort, which logs who did it.
+        table = await matches.cancel(match_id, user.id)
         done = "The match was cancelled."
     publisher = arbiter(interaction).publisher
     lobby_updated = False  # the lobby message was edited as the reply
@@ -470,11 +469,11 @@ class Publisher:
         match = table.match
         return self.bot.get_partial_messageable(match.channel_id, guild_id=match.guild_id)
 
-    @staticmethod
-    def _content(table: Table) -> dict[str, Any]:
+    async def _content(self, table: Table) -> dict[str, Any]:
         if table.match.snapshot is None:
             return {"embed": lobby_embed(table), "view": lobby_view(table)}
-        return {"embed": board_embed(table), "view": board_view(table)}
+        clocks = await self.bot.clock.status_lines(table.match.id)
+        return {"embed": board_embed(table, clocks), "view": board_view(table)}
 
     async def refresh(self, match_id: int) -> None:
         """Bring the match's message (lobby or board) up to its latest state."""
@@ -563,8 +562,9 @@ class Publisher:
             await self._repost(table, message_id)
             return
         message = self._channel(table).get_partial_message(message_id)
+        content = await self._content(table)
         try:
-            await self._open(table, lambda: message.edit(**self._content(table)))
+            await self._open(table, lambda: message.edit(**content))
         except discord.NotFound:
             await self._post(table)
         except discord.HTTPException:
@@ -589,8 +589,9 @@ class Publisher:
 
     async def _post(self, table: Table) -> discord.Message | None:
         channel = self._channel(table)
+        content = await self._content(table)
         try:
-            message = await self._open(table, lambda: channel.send(**self._content(table)))
+            message = await self._open(table, lambda: channel.send(**content))
         except discord.HTTPException:
             log.warning("match %s: could not post its board", table.match.id, exc_info=True)
             return None

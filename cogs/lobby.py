@@ -120,9 +120,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     async def start(self, interaction: discord.Interaction) -> None:
         await self._lobby(interaction, "start")
 
-    @app_commands.command(
-        name="cancel", description="Close this channel's lobby (the host; moderators: any match)."
-    )
+    @app_commands.command(name="cancel", description="Close this channel's lobby (the host).")
     async def cancel(self, interaction: discord.Interaction) -> None:
         await self._lobby(interaction, "cancel")
 
@@ -172,7 +170,9 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 self.bot.matches, interaction.guild_id, interaction.channel_id, match
             )
             moderator = await is_moderator(interaction, self.bot.matches.store)
-            file = await history.export_file(self.bot.matches, row.id, moderator=moderator)
+            file = await history.export_file(
+                self.bot.matches, row.id, moderator=moderator, user_id=interaction.user.id
+            )
             await interaction.followup.send(
                 f"Match #{row.id}: replay it with `python -m bot replay {file.filename}`.",
                 file=file,

@@ -110,8 +110,9 @@ def lobby_embed(table: Table) -> discord.Embed:
     return embed
 
 
-def board_embed(table: Table) -> discord.Embed:
-    """The public board: whose decision it is, or who won, and the game's own fields."""
+def board_embed(table: Table, clocks: list[str] | None = None) -> discord.Embed:
+    """The public board: whose decision it is (and by when: `clocks`, lines of the match
+    clock's status), or who won, and the game's own fields."""
     view = table.view or {}
     if table.outcome is not None:
         winners = _names(table, table.outcome.winners) or "nobody"
@@ -141,7 +142,10 @@ def board_embed(table: Table) -> discord.Embed:
     if notice:
         footer += f"\n{notice}"
     embed.set_footer(text=footer)
-    return _fill(embed, renderer.board_fields(view, table.to_act))
+    fields = renderer.board_fields(view, table.to_act)
+    if clocks and table.match.status == "active":
+        fields.append(Field("Clock", clip("\n".join(clocks), 1024)))
+    return _fill(embed, fields)
 
 
 def private_embed(pv: PrivateView) -> discord.Embed:

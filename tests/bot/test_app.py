@@ -103,12 +103,20 @@ async def test_a_moderator_can_stop_a_match_in_play(simcord_env: simcord.Env) ->
     moderator = world.guild.add_member(simcord_env.create_user("mod"), roles=[mods])
     refused = await world.alice.slash(world.channel, "match cancel")
     assert refused.response is not None and "has started" in refused.response.content
-    await moderator.slash(world.channel, "match cancel")
+    # /match cancel is the host's, for a lobby; a moderator stops a match with /mod abort,
+    # which the match log records.
+    pointed = await moderator.slash(world.channel, "match cancel")
+    assert pointed.response is not None and "/mod abort" in pointed.response.content
+    assert (await world.match()).status == "active"
+    await moderator.slash(world.channel, "mod abort")
     assert (await world.match()).status == "cancelled"
     board = await world.board()
     assert board.embeds[0].description == "This match was stopped by a moderator."
     assert board.components == []
-    assert world.public_lines()[-1] == f"The match was stopped by {moderator.mention}."
+    entries = await world.bot.matches.store.log_entries((await world.match()).id)
+    assert [(e.user_id, e.text) for e in entries] == [
+        (moderator.id, "mod (moderator) aborted the match.")
+    ]
 
 
 async def test_a_deleted_board_is_posted_again(simcord_env: simcord.Env) -> None:

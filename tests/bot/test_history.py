@@ -96,7 +96,7 @@ async def test_export_then_replay_reproduces_random_games(
 ) -> None:
     for seed in range(2):
         match = await play_random(service, game, variant, seed, channel=seed + 1)
-        document = await export_match(service, match.id, moderator=True)
+        document = await export_match(service, match.id, moderator=True, user_id=0)
         document = json.loads(json.dumps(document))  # as read back from the file
         assert any(a["undone"] for a in document["actions"])
         report = replay_export(document, ALL_GAMES)
@@ -108,7 +108,7 @@ async def test_a_replay_says_where_a_tampered_export_first_differs(
     service: MatchService,
 ) -> None:
     match = await play_random(service, "tally", "duel", 4)
-    document = await export_match(service, match.id, moderator=True)
+    document = await export_match(service, match.id, moderator=True, user_id=0)
     assert document["status"] == "finished"
     assert document["seats"][0]["name"] == "P0"  # the name the seat was dealt in with
 
@@ -134,7 +134,7 @@ def test_first_difference_finds_the_first_path() -> None:
 
 async def test_the_cli_replays_an_export_file(service: MatchService, tmp_path: Path) -> None:
     match = await play_random(service, "tooth-and-nail", "2p", 1)
-    document = await export_match(service, match.id, moderator=False)
+    document = await export_match(service, match.id, moderator=False, user_id=0)
     good = tmp_path / "match.json"
     good.write_text(json.dumps(document), encoding="utf-8")
     cli = await asyncio.create_subprocess_exec(
@@ -229,3 +229,16 @@ async def test_export_of_an_open_match_is_for_moderators_only(world: World) -> N
     assert finished["status"] == "finished"
     assert [a["key"] for a in finished["actions"]] == ["banner|amber", "concede"]
     assert replay_export(finished, ALL_GAMES).ok
+
+
+async def test_a_moderator_who_plays_cannot_export_an_open_match(service: MatchService) -> None:
+    """The export of an open match shows every hand and shuffle: not to someone seated."""
+    table = await service.new_lobby(
+        guild_id=1, channel_id=5, user_id=100, name="P0", game="tally", variant="duel"
+    )
+    await service.join(table.match.id, 101, "P1")
+    match = (await service.start(table.match.id, 100)).match
+    seated = 100
+    with pytest.raises(errors.ExportRefused, match="You play in this match"):
+        await export_match(service, match.id, moderator=True, user_id=seated)
+    assert (await export_match(service, match.id, moderator=True, user_id=999))["seed"]

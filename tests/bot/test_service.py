@@ -14,7 +14,7 @@ import pytest
 from bot import errors
 from bot.locks import KeyedLocks
 from bot.matches import MatchService, Table, default_pack
-from bot.store import GuildSettings, Store, migrations
+from bot.store import GuildSettings, SeatClock, Store, migrations
 from bot.ui import Publisher
 from rules.core import Game, IllegalAction, SeatSpec, rng_for
 from rules.registry import GAMES
@@ -542,3 +542,15 @@ async def test_a_seat_that_changed_hands_keeps_its_new_name_through_undo_and_rep
     assert await service.verify(mid)
     result = await service.act(mid, ALICE, "banner|amber")
     assert await service.verify(mid) and result.table.match.version == 4
+
+
+async def test_a_seat_changing_hands_starts_with_a_clean_clock(service: MatchService) -> None:
+    """The newcomer inherits no timeouts in a row and no vacation, and gets a fresh
+    decision count (so a fresh clock)."""
+    table = await started(service)
+    mid = table.match.id
+    await service.store.put_seat_clock(SeatClock(mid, 1, timeouts=2, vacation_used=3600))
+    before = (await service.store.seats(mid))[1].decisions
+    await service.replace_seat(mid, BOB, EVE, "Eve", moderator_id=DAVE)
+    assert 1 not in await service.store.seat_clocks(mid)
+    assert (await service.store.seats(mid))[1].decisions == before + 1
