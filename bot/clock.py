@@ -569,7 +569,8 @@ class ClockService:
             self.scheduler.arm((PAUSED, match_id), pause.ends_at)
             return
         table = await self.matches.table(match_id)
-        await self._unpause(table.match)
+        # Thawed as of the limit, not of now: a bot that was down longer gives no extra time.
+        await self._unpause(table.match, at=pause.ends_at)
         line = (
             f"▶️ The pause reached its limit of {format_duration(PAUSE_LIMIT)}: "
             "the clocks run again."
@@ -577,18 +578,22 @@ class ClockService:
         await self.store.add_log_entry(match_id, user_id=None, kind="resume", text=line)
         await self.bot.publisher.say(table, line)
 
-    async def _unpause(self, match: MatchRow) -> None:
-        """End a match's pause; the clocks of seats not on vacation run again."""
+    async def _unpause(self, match: MatchRow, *, at: datetime | None = None) -> None:
+        """End a match's pause (as of `at`, default now); the clocks of seats not on
+        vacation run again."""
         await self.store.end_pause(match.id)
         self.scheduler.disarm((PAUSED, match.id))
         clocks = await self.store.seat_clocks(match.id)
-        await self._thaw(match, lambda seat: not on_vacation(clocks.get(seat)))
+        await self._thaw(match, lambda seat: not on_vacation(clocks.get(seat)), at=at)
 
-    async def _thaw(self, match: MatchRow, runs: Callable[[int], bool]) -> None:
-        """Run again the frozen clocks of the seats `runs` accepts."""
-        now = discord.utils.utcnow()
+    async def _thaw(
+        self, match: MatchRow, runs: Callable[[int], bool], *, at: datetime | None = None
+    ) -> None:
+        """Run again, as of `at` (default now), the frozen clocks of the seats `runs`
+        accepts."""
+        when = at or discord.utils.utcnow()
         rows = [
-            shifted(d, now) if d.frozen_at is not None and runs(d.seat) else d
+            shifted(d, when) if d.frozen_at is not None and runs(d.seat) else d
             for d in await self.store.deadlines(match.id)
         ]
         await self.store.save_deadlines(match.id, rows)
@@ -724,7 +729,7 @@ class ClockService:
         self.scheduler.disarm((AWAY, clock.match_id, clock.seat))
         if await self.store.pause(clock.match_id) is None:
             match = await self.matches.get(clock.match_id)
-            await self._thaw(match, lambda seat: seat == clock.seat)
+            await self._thaw(match, lambda seat: seat == clock.seat, at=back)
         return clock
 
     # ------------------------------------------------------------- status

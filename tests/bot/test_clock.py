@@ -403,6 +403,26 @@ async def test_a_pause_ends_by_itself_after_seven_days(world: World) -> None:
     assert (await world.match()).version == 1
 
 
+async def test_a_pause_that_ran_out_while_the_bot_was_down_gives_no_extra_time(
+    world: World, create_bot: BotFactory
+) -> None:
+    await start(world)
+    await world.env.advance_time(20 * MINUTE)  # 40 of alice's 60 minutes left
+    await world.alice.slash(world.channel, "match pause")
+    await world.bob.slash(world.channel, "match pause")
+    await world.bot.close()
+    await world.env.advance_time(7 * 24 * HOUR + 30 * MINUTE)  # down past the limit
+    await world.env.restart_bot(create_bot())
+    await world.env.advance_time(1)
+    resumed = "▶️ The pause reached its limit of 7 days: the clocks run again."
+    assert resumed in world.public_lines()[-2:]
+    # The clock ran again at the limit, half an hour ago: 10 minutes are left, not 40.
+    await world.env.advance_time(10 * MINUTE - 2)
+    assert (await world.match()).version == 0
+    await world.env.advance_time(2)
+    assert (await world.match()).version == 1
+
+
 async def test_a_moderator_pause_is_resumed_only_by_a_moderator(world: World) -> None:
     match_id = await start(world)
     clock = world.bot.clock
