@@ -745,6 +745,10 @@ class Store:
             await db.execute(
                 "DELETE FROM seat_clocks WHERE match_id = ? AND seat = ?", (match_id, seat)
             )
+            # The old player's vote to pause was theirs, not the newcomer's.
+            await db.execute(
+                "DELETE FROM pause_votes WHERE match_id = ? AND seat = ?", (match_id, seat)
+            )
             await self._touch(db, match_id)
             return True
 

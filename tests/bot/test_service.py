@@ -550,7 +550,9 @@ async def test_a_seat_changing_hands_starts_with_a_clean_clock(service: MatchSer
     table = await started(service)
     mid = table.match.id
     await service.store.put_seat_clock(SeatClock(mid, 1, timeouts=2, vacation_used=3600))
+    assert await service.store.add_pause_vote(mid, 1) == {1}
     before = (await service.store.seats(mid))[1].decisions
     await service.replace_seat(mid, BOB, EVE, "Eve", moderator_id=DAVE)
     assert 1 not in await service.store.seat_clocks(mid)
+    assert await service.store.add_pause_vote(mid, 0) == {0}  # Bob's vote left with him
     assert (await service.store.seats(mid))[1].decisions == before + 1
