@@ -734,10 +734,10 @@ class ClockService:
 
     # ------------------------------------------------------------- status
 
-    async def status_lines(self, match_id: int) -> list[str]:
+    async def status_lines(self, match_id: int, table: Table | None = None) -> list[str]:
         """The clocks of a match as lines for its status: who decides by when, a pause,
-        vacations."""
-        table = await self.matches.table(match_id)
+        vacations. `table`: the match as the caller already has it."""
+        table = table or await self.matches.table(match_id)
         if table.match.status != "active":
             return []
         lines = []

@@ -472,7 +472,7 @@ class Publisher:
     async def _content(self, table: Table) -> dict[str, Any]:
         if table.match.snapshot is None:
             return {"embed": lobby_embed(table), "view": lobby_view(table)}
-        clocks = await self.bot.clock.status_lines(table.match.id)
+        clocks = await self.bot.clock.status_lines(table.match.id, table)
         return {"embed": board_embed(table, clocks), "view": board_view(table)}
 
     async def refresh(self, match_id: int) -> None:
