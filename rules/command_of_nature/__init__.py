@@ -1,0 +1,1 @@
+"""Command of Nature: formations, markets, levels and Instant responses."""
