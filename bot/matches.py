@@ -691,8 +691,10 @@ class MatchService:
             else []
         )
         recent = []
+        undone = await self.store.undone(match_id)
         for row in await self.store.actions(match_id, last=RECENT_ACTIONS):
-            recent.extend(e.text_for(seat.seat) for e in _EVENTS.validate_json(row.events))
+            if row.seq not in undone:  # a moderator took it back: it didn't happen
+                recent.extend(e.text_for(seat.seat) for e in _EVENTS.validate_json(row.events))
         return PrivateView(
             table, seat.seat, game.view(state, seat.seat), choices, recent, seat.decisions
         )

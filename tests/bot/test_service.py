@@ -556,3 +556,12 @@ async def test_a_seat_changing_hands_starts_with_a_clean_clock(service: MatchSer
     assert 1 not in await service.store.seat_clocks(mid)
     assert await service.store.add_pause_vote(mid, 0) == {0}  # Bob's vote left with him
     assert (await service.store.seats(mid))[1].decisions == before + 1
+
+
+async def test_an_undone_action_leaves_the_recent_lines(service: MatchService) -> None:
+    table = await started(service)
+    mid = table.match.id
+    await service.act(mid, ALICE, "banner|amber")
+    assert "Alice raises amber." in (await service.view(mid, BOB)).recent
+    await service.undo(mid, DAVE)
+    assert "Alice raises amber." not in (await service.view(mid, BOB)).recent
