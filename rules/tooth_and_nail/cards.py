@@ -8,12 +8,14 @@ them (see `effect_text`), so it never drifts from what the engine does.
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rules.core.packs import PackRegistry
+from rules.core.packs import parse_pack as load_pack
 
 TroopType = Literal["Arcane", "Tech"]
 Zone = Literal["command", "war"]
@@ -239,74 +241,17 @@ class Pack(BaseModel):
         return {t.id: (f, t) for f in self.factions for t in f.troops}
 
 
-class PackError(ValueError):
-    """A pack file that cannot be used; the message names the card and field."""
-
-
-def parse_pack(text: str, origin: str = "pack") -> Pack:
-    """Validate a pack from TOML text, with errors that name the faction, card and field."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PackError(f"{origin}: not valid TOML ({exc})") from exc
-    try:
-        return Pack.model_validate(raw)
-    except ValidationError as exc:
-        errors = exc.errors()
-        # An invalid card also makes its list look too short; report the card only.
-        locs = [e["loc"] for e in errors]
-        errors = [
-            e
-            for e in errors
-            if not (
-                e["type"] == "too_short"
-                and any(len(o) > len(e["loc"]) and o[: len(e["loc"])] == e["loc"] for o in locs)
-            )
-        ]
-        lines = [f"{origin}: {len(errors)} problem(s)"]
-        for err in errors:
-            lines.append(f"- {_where(raw, err['loc'])}: {err['msg']}")
-        raise PackError("\n".join(lines)) from exc
-
-
-def _where(raw: object, loc: tuple[int | str, ...]) -> str:
-    """Turn a pydantic error location into 'faction X, troop Y, field z'."""
-    parts: list[str] = []
-    node = raw
-    for step in loc:
-        try:
-            node = node[step]  # type: ignore[index]
-        except (KeyError, IndexError, TypeError):
-            parts.append(str(step))
-            continue
-        if isinstance(node, dict) and "name" in node and isinstance(step, int):
-            parts.append(repr(node["name"]))
-        elif isinstance(step, str):
-            parts.append(step)
-        else:
-            parts.append(f"#{step + 1}")
-    return " > ".join(parts) or "pack"
-
-
 @cache
 def bundled_pack() -> Pack:
     """The pack that ships with Arbiter."""
     return parse_pack(BUNDLED_PACK.read_text(encoding="utf-8"), BUNDLED_PACK.name)
 
 
-_PACKS: dict[str, Pack] = {}
+def parse_pack(text: str, origin: str = "pack") -> Pack:
+    """Validate a Tooth & Nail pack from TOML text (errors name the card and field)."""
+    return load_pack(Pack, text, origin)
 
 
-def register_pack(pack: Pack) -> None:
-    """Make a validated pack available to games by its name."""
-    _PACKS[pack.name] = pack
-
-
-def get_pack(name: str) -> Pack:
-    """A registered pack by name (the bundled pack is always there)."""
-    if not _PACKS:
-        register_pack(bundled_pack())
-    try:
-        return _PACKS[name]
-    except KeyError:
-        raise KeyError(f"no card pack named {name!r}") from None
+PACKS: PackRegistry[Pack] = PackRegistry(bundled_pack)
+register_pack = PACKS.register
+get_pack = PACKS.get

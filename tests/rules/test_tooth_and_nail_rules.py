@@ -19,8 +19,9 @@ from functools import cache
 import pytest
 
 from rules.core import Action, IllegalAction, SeatSpec, rng_for
+from rules.core.packs import PackError
 from rules.tooth_and_nail import GAME, State
-from rules.tooth_and_nail.cards import BUNDLED_PACK, PackError, bundled_pack, parse_pack
+from rules.tooth_and_nail.cards import BUNDLED_PACK, bundled_pack, parse_pack
 from rules.tooth_and_nail.text import faction_text, op_text, troop_text
 from tests.rules.tn_helpers import (
     BRITT,
