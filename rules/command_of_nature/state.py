@@ -1,0 +1,88 @@
+"""The state of a Command of Nature game: each player's Sage board, deck, hand and
+discard pile; each side's formation, gold and Action Points; the two markets."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from rules.command_of_nature.formation import Formation
+
+Variant = Literal["2p", "4p"]
+Phase = Literal["sage_choice", "formation", "daybreak", "actions", "market", "cleanup", "over"]
+
+
+class Player(BaseModel):
+    """One seat: a Sage board (level, face-down Champions), a deck, a hand, a discard pile.
+
+    Piles are lists with the top card last."""
+
+    seat: int
+    name: str
+    team: int
+    sage: str | None = None  # the Sage's card id; the player's faction is the Sage's
+    level: int = 1
+    champions: dict[int, int] = Field(default_factory=dict)  # level -> card, face down
+    hand: list[int] = Field(default_factory=list)
+    deck: list[int] = Field(default_factory=list)
+    discard: list[int] = Field(default_factory=list)
+    faction_action_used: bool = False
+    sage_defeated: bool = False  # four players: plays on without faction actions or levels
+
+
+class Side(BaseModel):
+    """One side of the table (a player, or a team of two): the formation, the wallet and
+    the Action Points of its turn."""
+
+    team: int
+    seats: list[int]
+    formation: Formation
+    gold: int = 0
+    ap: int = 0
+    attacked: list[int] = Field(default_factory=list)  # cards that attacked this turn
+
+
+class Market(BaseModel):
+    """A market deck (top last) and the three cards face up beside it."""
+
+    deck: list[int] = Field(default_factory=list)
+    row: list[int] = Field(default_factory=list)
+
+
+class Frame(BaseModel):
+    """A decision the game waits for."""
+
+    kind: str
+    deciders: list[int]
+    prompt: str = ""
+
+
+class State(BaseModel):
+    """A whole game of Command of Nature."""
+
+    variant: Variant
+    pack: str
+    cards: list[str] = Field(default_factory=list)  # card instance -> card id
+    players: list[Player]
+    sides: list[Side]
+    elementals: Market = Field(default_factory=Market)
+    commands: Market = Field(default_factory=Market)
+    removed: list[int] = Field(default_factory=list)  # back in the game box
+    start_team: int
+    active: int  # the side whose turn it is
+    turn: int = 0
+    phase: Phase = "sage_choice"
+    frames: list[Frame] = Field(default_factory=list)
+    winners: list[int] = Field(default_factory=list)
+    losers: list[int] = Field(default_factory=list)
+    end_reason: str = ""
+
+    @property
+    def limits(self) -> dict[str, int]:
+        """Action Points per turn and the most gold a wallet holds: 4 and 12 for a
+        player, 6 and 20 for a team."""
+        return {"ap": 4, "gold": 12} if self.variant == "2p" else {"ap": 6, "gold": 20}
+
+    def side_of(self, seat: int) -> Side:
+        return self.sides[self.players[seat].team]

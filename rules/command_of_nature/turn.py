@@ -1,0 +1,304 @@
+"""A turn of Command of Nature: Phase I (daybreak), Phase II (actions), Phase III (the
+markets) and Phase IV (clean up), and the standard actions that need no card effect.
+
+Card effects (daybreak and triggered effects, Commands, faction actions) resolve in
+`effects.py`; this module moves cards, gold and Action Points as the rulebook says.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.command_of_nature.cards import ElementalCard
+from rules.command_of_nature.formation import Elemental, Pos, connected, summon_spaces, swap
+from rules.command_of_nature.setup import HAND_SIZE, Events, _ev, card_of, draw
+from rules.command_of_nature.state import Market, Side, State
+from rules.core import IllegalAction
+
+MARKET_SIZE = 3
+INTO_FORMATION_GOLD = 2  # bought Elementals may go straight into an empty space
+REFRESH_GOLD = 1
+MAX_LEVEL = 8
+CHAMPION_LEVELS = (4, 6, 8)
+
+
+def active_side(state: State) -> Side:
+    return state.sides[state.active]
+
+
+def _name(state: State, seat: int) -> str:
+    return state.players[seat].name
+
+
+def _require_phase(state: State, seat: int, *phases: str) -> Side:
+    side = active_side(state)
+    if seat not in side.seats:
+        raise IllegalAction("not-your-turn", "It isn't your side's turn.")
+    if state.phase not in phases:
+        raise IllegalAction("phase", f"That can't be done in this phase ({phase_name(state)}).")
+    return side
+
+
+def phase_name(state: State) -> str:
+    return {
+        "daybreak": "Phase I, daybreak",
+        "actions": "Phase II, actions",
+        "market": "Phase III, the markets",
+        "cleanup": "Phase IV, clean up",
+    }.get(state.phase, state.phase)
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+def begin_turn(state: State) -> Events:
+    """A side's turn begins: its Action Points are set and Phase I opens."""
+    side = active_side(state)
+    side.ap = state.limits["ap"]
+    side.attacked = []
+    for seat in side.seats:
+        state.players[seat].faction_action_used = False
+    state.phase = "daybreak"
+    names = " & ".join(_name(state, s) for s in side.seats)
+    return [_ev("turn", f"Turn {state.turn}: {names}.")]
+
+
+def go_to_actions(state: State, seat: int) -> Events:
+    """Phase II: daybreak effects not used by now are lost for this turn."""
+    _require_phase(state, seat, "daybreak")
+    state.phase = "actions"
+    return [_ev("phase", f"{_name(state, seat)} moves on to Phase II.", seat)]
+
+
+def go_to_market(state: State, seat: int) -> Events:
+    """Phase III: unspent Action Points do not roll over."""
+    side = _require_phase(state, seat, "actions")
+    side.ap = 0
+    state.phase = "market"
+    return [_ev("phase", f"{_name(state, seat)} moves on to Phase III.", seat)]
+
+
+def go_to_cleanup(state: State, seat: int) -> Events:
+    _require_phase(state, seat, "market")
+    state.phase = "cleanup"
+    return [_ev("phase", f"{_name(state, seat)} moves on to Phase IV.", seat)]
+
+
+# --------------------------------------------------------------------------- Phase II
+
+
+def _spend_ap(side: Side) -> None:
+    if side.ap < 1:
+        raise IllegalAction("no-ap", "Your side has no Action Point left this turn.")
+    side.ap -= 1
+
+
+def _hand_card(state: State, seat: int, card_id: str) -> int:
+    card = next((c for c in state.players[seat].hand if state.cards[c] == card_id), None)
+    if card is None:
+        raise IllegalAction("not-in-hand", "That card isn't in your hand.")
+    return card
+
+
+def check_summon(state: State, seat: int, card_id: str, pos: Pos) -> int:
+    """Summoning costs 1 AP and puts an Elemental in the frontmost row with space."""
+    side = _require_phase(state, seat, "actions")
+    card = _hand_card(state, seat, card_id)
+    if not isinstance(card_of(state, card), ElementalCard):
+        raise IllegalAction("not-elemental", "Only an Elemental can be summoned.")
+    if pos not in summon_spaces(side.formation):
+        raise IllegalAction(
+            "frontmost", "Summon into an empty space of the frontmost row that has one."
+        )
+    if side.ap < 1:
+        raise IllegalAction("no-ap", "Your side has no Action Point left this turn.")
+    return card
+
+
+def summon(state: State, seat: int, card_id: str, pos: Pos) -> Events:
+    card = check_summon(state, seat, card_id, pos)
+    side = active_side(state)
+    _spend_ap(side)
+    state.players[seat].hand.remove(card)
+    side.formation.put(pos, Elemental(card=card, owner=seat))
+    row = ("I", "II", "III")[pos[0]]
+    return [
+        _ev(
+            "summon",
+            f"{_name(state, seat)} summons {card_of(state, card).name} into Row {row}.",
+            seat,
+        )
+    ]
+
+
+def check_swap(state: State, seat: int, a: Pos, b: Pos) -> None:
+    """Swapping costs 1 AP and needs two connected Elementals of one's own formation."""
+    side = _require_phase(state, seat, "actions")
+    if not connected(side.formation, a, b):
+        raise IllegalAction("not-connected", "Only two connected Elementals can swap places.")
+    if side.ap < 1:
+        raise IllegalAction("no-ap", "Your side has no Action Point left this turn.")
+
+
+def swap_elementals(state: State, seat: int, a: Pos, b: Pos) -> Events:
+    check_swap(state, seat, a, b)
+    side = active_side(state)
+    _spend_ap(side)
+    first = card_of(state, side.formation.at(a).card).name  # type: ignore[union-attr]
+    second = card_of(state, side.formation.at(b).card).name  # type: ignore[union-attr]
+    swap(side.formation, a, b)
+    return [_ev("swap", f"{_name(state, seat)} swaps {first} and {second}.", seat)]
+
+
+def draw_action(state: State, seat: int, rng: random.Random) -> Events:
+    """Drawing costs 1 AP (an empty deck is replaced by the shuffled discard pile)."""
+    side = _require_phase(state, seat, "actions")
+    player = state.players[seat]
+    if not player.deck and not player.discard:
+        raise IllegalAction("no-cards", "Your deck and discard pile are both empty.")
+    _spend_ap(side)
+    return draw(state, seat, 1, rng)
+
+
+# --------------------------------------------------------------------------- Phase III
+
+
+def _market(state: State, which: str) -> Market:
+    if which == "elementals":
+        return state.elementals
+    if which == "commands":
+        return state.commands
+    raise IllegalAction("market", "There is an Elemental Market and a Command Market.")
+
+
+def refill(market: Market) -> None:
+    """There are three cards in each market at all times, while its deck lasts."""
+    while len(market.row) < MARKET_SIZE and market.deck:
+        market.row.append(market.deck.pop())
+
+
+def check_buy(
+    state: State, seat: int, which: str, card_id: str, into: Pos | None
+) -> tuple[Market, int, int]:
+    """Buying pays the card's cost (an Elemental straight into the formation: +2)."""
+    side = _require_phase(state, seat, "market")
+    market = _market(state, which)
+    card = next((c for c in market.row if state.cards[c] == card_id), None)
+    if card is None:
+        raise IllegalAction("not-in-market", "That card isn't face up in that market.")
+    price = card_of(state, card).cost
+    if into is not None:
+        if not isinstance(card_of(state, card), ElementalCard):
+            raise IllegalAction("not-elemental", "Only an Elemental can go into your formation.")
+        if into not in summon_spaces(side.formation):
+            raise IllegalAction(
+                "frontmost", "It goes into an empty space of the frontmost row that has one."
+            )
+        price += INTO_FORMATION_GOLD
+    if side.gold < price:
+        raise IllegalAction("gold", f"That costs {price} gold; your side has {side.gold}.")
+    return market, card, price
+
+
+def buy(state: State, seat: int, which: str, card_id: str, into: Pos | None) -> Events:
+    """Pay, take the card to the discard pile (or the formation), refill the market."""
+    market, card, price = check_buy(state, seat, which, card_id, into)
+    side = active_side(state)
+    side.gold -= price
+    market.row.remove(card)
+    refill(market)
+    name = card_of(state, card).name
+    if into is None:
+        state.players[seat].discard.append(card)
+        return [_ev("buy", f"{_name(state, seat)} buys {name} for {price} gold.", seat)]
+    side.formation.put(into, Elemental(card=card, owner=seat))
+    text = f"{_name(state, seat)} buys {name} for {price} gold, straight into the formation."
+    return [_ev("buy", text, seat)]
+
+
+def sell_price(state: State, card: int) -> int:
+    """Half the cost, rounded up; a Sage-pack card sells for 1."""
+    definition = card_of(state, card)
+    return 1 if definition.in_sage_pack else (definition.cost + 1) // 2
+
+
+def sell(state: State, seat: int, card_id: str) -> Events:
+    """Sell a card from hand: it leaves the game; the wallet never exceeds its cap."""
+    side = _require_phase(state, seat, "market")
+    card = _hand_card(state, seat, card_id)
+    state.players[seat].hand.remove(card)
+    state.removed.append(card)
+    gained = min(sell_price(state, card), state.limits["gold"] - side.gold)
+    side.gold += gained
+    name = card_of(state, card).name
+    return [_ev("sell", f"{_name(state, seat)} sells {name} for {gained} gold.", seat)]
+
+
+def refresh(state: State, seat: int, which: str) -> Events:
+    """Pay 1 gold: the face-up cards go under the deck and three new ones turn up."""
+    side = _require_phase(state, seat, "market")
+    market = _market(state, which)
+    if side.gold < REFRESH_GOLD:
+        raise IllegalAction("gold", "Refreshing a market costs 1 gold.")
+    side.gold -= REFRESH_GOLD
+    market.deck[0:0] = list(reversed(market.row))
+    market.row = []
+    refill(market)
+    label = "Elemental" if which == "elementals" else "Command"
+    return [_ev("refresh", f"{_name(state, seat)} refreshes the {label} Market.", seat)]
+
+
+# --------------------------------------------------------------------------- Phase IV
+
+
+def cleanup_discard(state: State, seat: int, card_id: str) -> Events:
+    """Discard any number of cards from hand."""
+    _require_phase(state, seat, "cleanup")
+    card = _hand_card(state, seat, card_id)
+    player = state.players[seat]
+    player.hand.remove(card)
+    player.discard.append(card)
+    name = card_of(state, card).name
+    return [_ev("discard", f"{player.name} discards {name}.", seat)]
+
+
+def finish_cleanup(state: State, seat: int, rng: random.Random) -> Events:
+    """Draw up to five; above five, discard down first."""
+    _require_phase(state, seat, "cleanup")
+    player = state.players[seat]
+    if len(player.hand) > HAND_SIZE:
+        raise IllegalAction("hand", f"Discard down to {HAND_SIZE} cards first.")
+    return draw(state, seat, HAND_SIZE - len(player.hand), rng)
+
+
+def end_turn(state: State) -> Events:
+    """The other side's turn begins."""
+    state.active = 1 - state.active
+    state.turn += 1
+    return begin_turn(state)
+
+
+# --------------------------------------------------------------------------- levels
+
+
+def level_up(state: State, seat: int) -> Events:
+    """A player who defeats an enemy Elemental gains a level (to 8 at most); at 4, 6 and
+    8 that Champion goes to the top of the discard pile and a faction action unlocks.
+    A player whose Sage has fallen (four players) gains no more levels."""
+    player = state.players[seat]
+    if player.level >= MAX_LEVEL or player.sage_defeated:
+        return []
+    player.level += 1
+    events = [_ev("level", f"{player.name} reaches level {player.level}.", seat)]
+    champion = player.champions.pop(player.level, None)
+    if champion is not None:
+        player.discard.append(champion)
+        name = card_of(state, champion).name
+        events.append(
+            _ev(
+                "champion",
+                f"{player.name}'s {name} joins the discard pile; a faction action unlocks.",
+                seat,
+            )
+        )
+    return events

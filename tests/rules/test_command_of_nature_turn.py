@@ -1,0 +1,214 @@
+"""Command of Nature's phases, standard actions, markets, clean-up and levels."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.command_of_nature import turn
+from rules.command_of_nature.setup import card_of
+from rules.command_of_nature.state import State
+from rules.core import IllegalAction, rng_for
+from tests.rules.test_command_of_nature_setup import PACK, set_up
+
+
+def first_seat(state: State) -> int:
+    return state.sides[state.active].seats[0]
+
+
+def in_phase(phase: str, variant: str = "2p") -> tuple[State, int]:
+    state = set_up(variant)
+    turn.begin_turn(state)
+    seat = first_seat(state)
+    if phase in ("actions", "market", "cleanup"):
+        turn.go_to_actions(state, seat)
+    if phase in ("market", "cleanup"):
+        turn.go_to_market(state, seat)
+    if phase == "cleanup":
+        turn.go_to_cleanup(state, seat)
+    return state, seat
+
+
+@pytest.mark.parametrize(("variant", "ap"), [("2p", 4), ("4p", 6)])
+def test_phase_two_gives_four_ap_or_six_for_a_team(variant: str, ap: int):
+    """Phase II: "You can spend up to 4 AP" — a team: "a combined 6 AP"."""
+    state, _ = in_phase("actions", variant)
+    assert state.sides[state.active].ap == ap
+
+
+def test_unspent_ap_do_not_roll_over():
+    """Phase II: "Unspent AP do not roll over to your next turn"."""
+    state, _seat = in_phase("market")
+    assert state.sides[state.active].ap == 0
+
+
+def test_only_the_side_whose_turn_it_is_acts():
+    state, _seat = in_phase("actions")
+    other = state.sides[1 - state.active].seats[0]
+    with pytest.raises(IllegalAction, match="isn't your side's turn"):
+        turn.draw_action(state, other, rng_for(1, 1))
+
+
+def test_drawing_costs_one_ap_and_reshuffles_the_discard_pile_when_the_deck_is_empty():
+    """Standard actions: draw a card; "If ... there are no remaining cards in your deck,
+    shuffle your discard pile ... then draw a card"."""
+    state, seat = in_phase("actions")
+    player = state.players[seat]
+    player.discard, player.deck = player.deck, []
+    events = turn.draw_action(state, seat, rng_for(1, 2))
+    assert state.sides[state.active].ap == 3
+    assert len(player.hand) == 6 and len(player.deck) == 2 and player.discard == []
+    assert events[0].text.endswith("shuffles their discard pile into a new deck.")
+
+
+def test_a_summon_goes_into_the_frontmost_row_with_space_for_one_ap():
+    """Standard actions: summon "only ... if there is an empty space"; "place it in the
+    frontmost row that has an empty space"."""
+    state, seat = in_phase("actions")
+    player = state.players[seat]
+    formation = state.sides[state.active].formation
+    formation.put((0, 0), None)  # Row I is empty now
+    elemental = next(
+        c for c in player.deck + player.hand if card_of(state, c).kind in ("basic", "warrior")
+    )
+    if elemental in player.deck:
+        player.deck.remove(elemental)
+        player.hand.append(elemental)
+    card_id = state.cards[elemental]
+    with pytest.raises(IllegalAction, match="frontmost"):
+        turn.summon(state, seat, card_id, (2, 0))
+    turn.summon(state, seat, card_id, (0, 0))
+    assert formation.at((0, 0)).card == elemental  # type: ignore[union-attr]
+    assert state.sides[state.active].ap == 3
+
+
+def test_only_connected_elementals_swap():
+    """Standard actions: "Swap the positions of 2 connected Elementals"."""
+    state, seat = in_phase("actions")
+    formation = state.sides[state.active].formation
+    front, behind = formation.at((0, 0)), formation.at((1, 1))
+    turn.swap_elementals(state, seat, (0, 0), (1, 1))
+    assert formation.at((0, 0)) == behind and formation.at((1, 1)) == front
+    with pytest.raises(IllegalAction, match="connected"):
+        turn.swap_elementals(state, seat, (0, 0), (2, 2))
+
+
+def test_buying_pays_the_cost_and_the_market_refills_at_once():
+    """Phase III, Buy: pay its cost, add it to your discard pile; "immediately fill the
+    empty space with the top card from that market's deck"."""
+    state, seat = in_phase("market")
+    side = state.sides[state.active]
+    side.gold = 12
+    card = state.commands.row[0]
+    price = card_of(state, card).cost
+    turn.buy(state, seat, "commands", state.cards[card], None)
+    assert side.gold == 12 - price and state.players[seat].discard[-1] == card
+    assert len(state.commands.row) == 3
+
+
+def test_an_elemental_bought_into_the_formation_costs_two_more():
+    """Phase III, Buy: "you may spend 2 additional gold to bring it directly into your
+    formation if you have an empty space"."""
+    state, seat = in_phase("market")
+    side = state.sides[state.active]
+    side.gold = 12
+    side.formation.put((0, 0), None)
+    card = state.elementals.row[0]
+    price = card_of(state, card).cost + 2
+    turn.buy(state, seat, "elementals", state.cards[card], (0, 0))
+    assert side.gold == 12 - price and side.formation.at((0, 0)).card == card  # type: ignore[union-attr]
+
+
+def test_buying_needs_the_gold():
+    state, seat = in_phase("market")
+    state.sides[state.active].gold = 0
+    card = state.cards[state.commands.row[0]]
+    with pytest.raises(IllegalAction, match="gold"):
+        turn.buy(state, seat, "commands", card, None)
+
+
+def test_selling_gives_half_the_cost_rounded_up_and_sage_pack_cards_one():
+    """Phase III, Sell: "collect gold equal to half that card's cost (rounded up)" and 1
+    for a Sage-pack card; sold cards leave the game."""
+    state, seat = in_phase("market")
+    side = state.sides[state.active]
+    side.gold = 0
+    starter = state.players[seat].hand[0]
+    turn.sell(state, seat, state.cards[starter])
+    assert side.gold == 1 and starter in state.removed
+    bought = state.commands.row[0]
+    state.commands.row.remove(bought)
+    state.players[seat].hand.append(bought)
+    turn.sell(state, seat, state.cards[bought])
+    assert side.gold == 1 + (card_of(state, bought).cost + 1) // 2
+
+
+@pytest.mark.parametrize(("variant", "cap"), [("2p", 12), ("4p", 20)])
+def test_gold_never_goes_above_the_cap(variant: str, cap: int):
+    """Phase III: "You cannot have more than 12 gold" (a team: 20)."""
+    state, seat = in_phase("market", variant)
+    side = state.sides[state.active]
+    side.gold = cap
+    turn.sell(state, seat, state.cards[state.players[seat].hand[0]])
+    assert side.gold == cap
+
+
+def test_refreshing_a_market_costs_one_gold_and_turns_up_three_new_cards():
+    """Phase III, Refresh: "spend 1 gold to move all available cards ... to the bottom
+    of that market's deck, then flip the top 3 cards"."""
+    state, seat = in_phase("market")
+    state.sides[state.active].gold = 1
+    old = list(state.elementals.row)
+    turn.refresh(state, seat, "elementals")
+    assert state.sides[state.active].gold == 0
+    assert set(state.elementals.row).isdisjoint(old) and state.elementals.deck[:3] == old[::-1]
+
+
+def test_clean_up_discards_down_to_five_then_draws_up_to_five():
+    """Phase IV: discard any number, then draw until 5; above 5 you must discard."""
+    state, seat = in_phase("cleanup")
+    player = state.players[seat]
+    player.hand.append(player.deck.pop())
+    with pytest.raises(IllegalAction, match="Discard down"):
+        turn.finish_cleanup(state, seat, rng_for(1, 9))
+    turn.cleanup_discard(state, seat, state.cards[player.hand[0]])
+    turn.cleanup_discard(state, seat, state.cards[player.hand[0]])
+    turn.finish_cleanup(state, seat, rng_for(1, 9))
+    assert len(player.hand) == 5
+
+
+def test_levels_unlock_champions_into_the_discard_pile_at_four_six_and_eight():
+    """Sage Boards: each defeat raises the level by 1; at 4, 6 and 8 the Champion moves
+    to the top of the discard pile; 8 is the maximum."""
+    state, seat = in_phase("actions")
+    player = state.players[seat]
+    champions = dict(player.champions)
+    for _ in range(3):
+        turn.level_up(state, seat)
+    assert player.level == 4 and player.discard[-1] == champions[4]
+    for _ in range(6):
+        turn.level_up(state, seat)
+    assert player.level == 8 and player.champions == {}
+    assert [c for c in player.discard if c in champions.values()] == [
+        champions[4],
+        champions[6],
+        champions[8],
+    ]
+    assert turn.level_up(state, seat) == []
+
+
+def test_a_player_whose_sage_fell_gains_no_levels():
+    """4 players: "you cannot use any faction actions or increase your level"."""
+    state, seat = in_phase("actions", "4p")
+    state.players[seat].sage_defeated = True
+    assert turn.level_up(state, seat) == [] and state.players[seat].level == 1
+
+
+def test_the_turn_passes_to_the_other_side():
+    state, _ = in_phase("cleanup")
+    first = state.active
+    turn.end_turn(state)
+    assert state.active == 1 - first and state.phase == "daybreak" and state.turn == 2
+
+
+def test_pack_is_the_bundled_one():
+    assert PACK.name and len(PACK.sages()) == 4
