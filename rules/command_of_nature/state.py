@@ -58,6 +58,18 @@ class Frame(BaseModel):
     prompt: str = ""
 
 
+class Attack(BaseModel):
+    """An attack declared and waiting for the defending side's Instant Commands."""
+
+    seat: int  # the attacking player
+    command: int  # the Attack Command card
+    attacker: tuple[int, int]
+    target: tuple[int, int]
+    dmg: int  # the Command's DMG before boosts (the attacker's STR plus its modifier)
+    reduced: int = 0  # what Instant Commands took off
+    passed: list[int] = Field(default_factory=list)  # defenders who let it through
+
+
 class State(BaseModel):
     """A whole game of Command of Nature."""
 
@@ -74,6 +86,8 @@ class State(BaseModel):
     turn: int = 0
     phase: Phase = "sage_choice"
     frames: list[Frame] = Field(default_factory=list)
+    attack: Attack | None = None
+    cleaned_up: list[int] = Field(default_factory=list)  # seats done with Phase IV
     winners: list[int] = Field(default_factory=list)
     losers: list[int] = Field(default_factory=list)
     end_reason: str = ""
