@@ -248,7 +248,11 @@ class ClockService:
         old = {d.seat: d for d in await self.store.deadlines(match_id)}
         rows, fresh = [], []
         for seat in sorted(game.to_act(state)):
-            out_of_turn = active is not None and seat != active
+            # Out of turn: a seat of another team than the one whose turn it is (a
+            # teammate sharing a team's turn decides in turn).
+            out_of_turn = active is not None and game.team_of(state, seat) != game.team_of(
+                state, active
+            )
             kept = old.get(seat)
             if kept and (kept.decisions, kept.out_of_turn) == (seats[seat].decisions, out_of_turn):
                 rows.append(dataclasses.replace(kept, version=match.version))

@@ -133,8 +133,9 @@ class Game(Protocol):
         """The human label for an action, as shown in menus."""
 
     def active_seat(self, state: BaseModel) -> Seat | None:
-        """Whose turn it is (None during set-up and after the end). While it is someone's
-        turn, a decision by any other seat is out of turn, such as a response window."""
+        """Whose turn it is (None during set-up and after the end); in a game where a
+        team takes its turn together, any seat of that team. While it is someone's turn,
+        a decision by a seat of another team is out of turn, such as a response window."""
 
     def timeout_action(self, state: BaseModel, seat: Seat) -> Action:
         """What the game does for `seat` when its clock runs out: pass a response, end
