@@ -1,1 +1,193 @@
-"""Command of Nature: formations, markets, levels and Instant responses."""
+"""Command of Nature: formations, markets, levels and Instant responses.
+
+Not yet registered in `rules.registry`: card effects (daybreak and triggered effects,
+Command effects, Instants, Rituals, faction actions) are still to come, and players
+are never offered a game that leaves rules out.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from rules.command_of_nature import actions
+from rules.command_of_nature.battle import end_game
+from rules.command_of_nature.cards import bundled_pack, get_pack
+from rules.command_of_nature.setup import card_of, setup_game
+from rules.command_of_nature.state import State
+from rules.core import Action, Event, Outcome, SeatSpec, VariantInfo, fresh_copy
+from rules.core.rng import rng_for
+
+SUMMARY = """\
+**Goal.** Defeat the opposing Sage (a team: both opposing Sages).
+**Your turn.** *I, daybreak*: use the daybreak effects of Elementals that stood in their \
+row when the turn began. *II, actions*: 4 AP (a team shares 6) to summon an Elemental into \
+the frontmost row with space, play a Command, swap two connected Elementals or draw; one \
+unlocked faction action. *III, markets*: buy (an Elemental straight into the formation for \
+2 more gold), sell (half the cost; Sage-pack cards 1), refresh a market for 1 gold; gold \
+never above 12 (a team 20). *IV, clean up*: discard any, draw up to 5.
+**Combat.** DMG = the Command's DMG + boosts − Instants − shields; shields all go when DMG \
+arrives. A defeat raises your level; at 4, 6 and 8 a Champion and a faction action unlock."""
+
+
+class CommandOfNature:
+    """The Game contract for Command of Nature."""
+
+    id: ClassVar[str] = "command-of-nature"
+    name: ClassVar[str] = "Command of Nature"
+    variants: ClassVar[dict[str, VariantInfo]] = {
+        "2p": VariantInfo(id="2p", name="2 players", min_players=2, max_players=2),
+        "4p": VariantInfo(
+            id="4p",
+            name="2 teams of 2",
+            min_players=4,
+            max_players=4,
+            teams=True,
+            blurb="Teams share a formation, 6 AP and a wallet of up to 20 gold.",
+        ),
+    }
+    state_model: ClassVar[type[State]] = State
+    rules_summary: ClassVar[str] = SUMMARY
+    default_pack: ClassVar[str | None] = bundled_pack().name
+
+    def setup(
+        self, variant: str, seats: list[SeatSpec], options: dict[str, Any], seed: int
+    ) -> State:
+        pack = str(options.get("pack", bundled_pack().name))
+        get_pack(pack)
+        names = [s.name for s in sorted(seats, key=lambda s: s.seat)]
+        return setup_game(variant, names, pack, rng_for(seed, 0))
+
+    def to_act(self, state: State) -> set[int]:  # type: ignore[override]
+        return actions.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:  # type: ignore[override]
+        return actions.legal_actions(state, seat)
+
+    def apply(
+        self, state: State, seat: int, action: Action, rng: random.Random
+    ) -> tuple[State, list[Event]]:  # type: ignore[override]
+        actions.check(state, seat, action)
+        new = fresh_copy(state)
+        return new, actions.apply_action(new, seat, action, rng)
+
+    def concede(self, state: State, seat: int, rng: random.Random) -> tuple[State, list[Event]]:  # type: ignore[override]
+        new = fresh_copy(state)
+        conceder = new.players[seat]
+        events = [Event(kind="concede", text=f"{conceder.name} concedes.", seat=seat)]
+        return new, events + end_game(new, losing_team=conceder.team, reason="concession")
+
+    def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]
+        if state.phase != "over":
+            return None
+        return Outcome(
+            winners=list(state.winners), losers=list(state.losers), reason=state.end_reason
+        )
+
+    def describe(self, action: Action, state: State) -> str:  # type: ignore[override]
+        return actions.describe(state, action)
+
+    def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
+        return state.players[seat].team
+
+    def active_seat(self, state: State) -> int | None:  # type: ignore[override]
+        if state.phase in ("daybreak", "actions", "market", "cleanup"):
+            return state.sides[state.active].seats[0]
+        return None
+
+    def timeout_action(self, state: State, seat: int) -> Action:  # type: ignore[override]
+        return actions.timeout_action(state, seat)
+
+    def rename(self, state: State, seat: int, name: str) -> State:  # type: ignore[override]
+        new = fresh_copy(state)
+        new.players[seat].name = name
+        return new
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
+        return view(state, seat)
+
+
+def _elemental_view(state: State, elemental: Any) -> dict[str, Any] | None:
+    if elemental is None:
+        return None
+    card = card_of(state, elemental.card)
+    return {
+        "name": card.name,
+        "faction": card.faction,
+        "strength": getattr(card, "strength", 0),
+        "hp": getattr(card, "hp", 0),
+        "damage": elemental.damage,
+        "shields": elemental.shields,
+        "boosts": elemental.boosts,
+        "owner": elemental.owner,
+    }
+
+
+def _card_view(state: State, card: int) -> dict[str, Any]:
+    definition = card_of(state, card)
+    return {"id": definition.id, "name": definition.name, "cost": definition.cost}
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """What `seat` may see (None: everyone): every formation, wallet and market face up;
+    hands only their owner's (and, in a team, the teammate's); never a deck's order."""
+    out: dict[str, Any] = {
+        "game": CommandOfNature.id,
+        "variant": state.variant,
+        "phase": state.phase,
+        "turn": state.turn,
+        "active": state.active,
+        "to_act": sorted(actions.to_act(state)),
+        "sides": [
+            {
+                "team": side.team,
+                "seats": list(side.seats),
+                "gold": side.gold,
+                "ap": side.ap,
+                "formation": [
+                    [_elemental_view(state, e) for e in row] for row in side.formation.rows
+                ],
+            }
+            for side in state.sides
+        ],
+        "players": [
+            {
+                "seat": p.seat,
+                "name": p.name,
+                "team": p.team,
+                "sage": p.sage,
+                "level": p.level,
+                "hand_count": len(p.hand),
+                "deck_count": len(p.deck),
+                "discard_count": len(p.discard),
+                "discard_top": card_of(state, p.discard[-1]).name if p.discard else None,
+                "champions_waiting": sorted(p.champions),
+                "sage_defeated": p.sage_defeated,
+            }
+            for p in state.players
+        ],
+        "markets": {
+            "elementals": [_card_view(state, c) for c in state.elementals.row],
+            "commands": [_card_view(state, c) for c in state.commands.row],
+            "elemental_deck": len(state.elementals.deck),
+            "command_deck": len(state.commands.deck),
+        },
+        "outcome": (
+            {"winners": state.winners, "losers": state.losers, "reason": state.end_reason}
+            if state.phase == "over"
+            else None
+        ),
+    }
+    if seat is not None:
+        team = state.players[seat].team
+        out["me"] = seat
+        out["hands"] = {
+            str(s): [_card_view(state, c) for c in state.players[s].hand]
+            for s in state.sides[team].seats
+        }
+    return out
+
+
+GAME = CommandOfNature()
+
+__all__ = ["GAME", "CommandOfNature", "State", "view"]

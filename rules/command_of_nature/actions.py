@@ -1,0 +1,319 @@
+"""Every decision a Command of Nature seat can take: candidates, checks and effects.
+
+`legal_actions` runs each candidate through the same check that `apply` uses, so the
+menu and the refusals always agree. Positions in keys read "row.space", 0-based.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from itertools import combinations
+
+from rules.command_of_nature import battle, turn
+from rules.command_of_nature.cards import ElementalCard
+from rules.command_of_nature.formation import Pos, connected, gap_to_fill, summon_spaces
+from rules.command_of_nature.setup import (
+    Events,
+    card_of,
+    choose_sage,
+    formation_options,
+    pack_of,
+    sage_options,
+    set_up_formation,
+)
+from rules.command_of_nature.state import State
+from rules.core import Action, Event, IllegalAction
+
+PHASE_STEPS = {"daybreak": "actions", "actions": "market", "market": "cleanup"}
+ROW_NAMES = battle.ROW_NAMES
+
+
+def pos_key(pos: Pos) -> str:
+    return f"{pos[0]}.{pos[1]}"
+
+
+def parse_pos(text: str) -> Pos:
+    try:
+        row, space = (int(part) for part in text.split("."))
+    except ValueError:
+        raise IllegalAction("position", "That is not a space of a formation.") from None
+    return row, space
+
+
+# --------------------------------------------------------------------------- whose decision
+
+
+def to_act(state: State) -> set[int]:
+    """Seats whose decision the game waits for."""
+    if state.phase == "over":
+        return set()
+    if state.frames:
+        return set(state.frames[-1].deciders)
+    side = turn.active_side(state)
+    if state.phase == "cleanup":
+        return {s for s in side.seats if s not in state.cleaned_up}
+    return set(side.seats)
+
+
+def _require(state: State, seat: int) -> None:
+    if state.phase == "over":
+        raise IllegalAction("over", "This game is over.")
+    if seat not in to_act(state):
+        waiting = ", ".join(state.players[s].name for s in sorted(to_act(state))) or "nobody"
+        raise IllegalAction(
+            "not-your-turn", f"It isn't your decision: the game waits for {waiting}."
+        )
+
+
+# --------------------------------------------------------------------------- candidates
+
+
+def candidates(state: State, seat: int) -> Iterator[Action]:
+    """A superset of the legal actions."""
+    frame = state.frames[-1] if state.frames else None
+    if frame is not None:
+        yield from _frame_candidates(state, seat, frame.kind)
+        return
+    side = turn.active_side(state)
+    player = state.players[seat]
+    hand_ids = sorted({state.cards[c] for c in player.hand})
+    if state.phase in PHASE_STEPS:
+        yield Action(kind="phase", args=(PHASE_STEPS[state.phase],))
+    if state.phase == "actions":
+        spaces = summon_spaces(side.formation)
+        for card_id in hand_ids:
+            definition = pack_of(state).card(card_id)
+            if isinstance(definition, ElementalCard):
+                for pos in spaces:
+                    yield Action(kind="summon", args=(card_id, pos_key(pos)))
+            elif definition.type == "attack":
+                enemy = state.sides[1 - state.active].formation.occupied()
+                for attacker in side.formation.occupied():
+                    for target in enemy:
+                        yield Action(
+                            kind="attack", args=(card_id, pos_key(attacker), pos_key(target))
+                        )
+        for a, b in combinations(side.formation.occupied(), 2):
+            if connected(side.formation, a, b):
+                yield Action(kind="swap", args=(pos_key(a), pos_key(b)))
+        yield Action(kind="draw")
+    elif state.phase == "market":
+        for which, market in (("elementals", state.elementals), ("commands", state.commands)):
+            for card_id in sorted({state.cards[c] for c in market.row}):
+                yield Action(kind="buy", args=(which, card_id))
+                if which == "elementals":
+                    for pos in summon_spaces(side.formation):
+                        yield Action(kind="buy", args=(which, card_id, pos_key(pos)))
+            yield Action(kind="refresh", args=(which,))
+        for card_id in hand_ids:
+            yield Action(kind="sell", args=(card_id,))
+    elif state.phase == "cleanup":
+        for card_id in hand_ids:
+            yield Action(kind="discard", args=(card_id,))
+        yield Action(kind="done")
+
+
+def _frame_candidates(state: State, seat: int, kind: str) -> Iterator[Action]:
+    match kind:
+        case "sage":
+            for sage in sage_options(state):
+                yield Action(kind="sage", args=(sage,))
+        case "formation":
+            for left, right in formation_options(state, seat):
+                yield Action(kind="formation", args=(left, right))
+        case "respond":
+            yield Action(kind="let")
+        case "fill":
+            team = state.players[seat].team
+            gap = gap_to_fill(state.sides[team].formation)
+            if gap is not None:
+                for source in gap[1]:
+                    yield Action(kind="fill", args=(pos_key(source),))
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    if seat not in to_act(state):
+        return []
+    legal = []
+    for action in candidates(state, seat):
+        try:
+            check(state, seat, action)
+        except IllegalAction:
+            continue
+        legal.append(action)
+    return legal
+
+
+def check(state: State, seat: int, action: Action) -> None:
+    """Raise IllegalAction unless `seat` may take `action` now."""
+    _require(state, seat)
+    a = action.args
+    frame = state.frames[-1] if state.frames else None
+    if frame is not None:
+        if action not in set(_frame_candidates(state, seat, frame.kind)):
+            raise IllegalAction("not-an-option", "That isn't one of the choices open to you now.")
+        return
+    match action.kind, len(a):
+        case "phase", 1:
+            if PHASE_STEPS.get(state.phase) != a[0]:
+                raise IllegalAction("phase", "The phases go in order: I, II, III, IV.")
+        case "summon", 2:
+            turn.check_summon(state, seat, a[0], parse_pos(a[1]))
+        case "attack", 3:
+            battle.check_attack(state, seat, a[0], parse_pos(a[1]), parse_pos(a[2]))
+        case "swap", 2:
+            turn.check_swap(state, seat, parse_pos(a[0]), parse_pos(a[1]))
+        case "draw", 0:
+            if state.phase != "actions" or turn.active_side(state).ap < 1:
+                raise IllegalAction("no-ap", "Drawing costs 1 AP in Phase II.")
+            player = state.players[seat]
+            if not player.deck and not player.discard:
+                raise IllegalAction("no-cards", "Your deck and discard pile are both empty.")
+        case "buy", 2 | 3:
+            turn.check_buy(state, seat, a[0], a[1], parse_pos(a[2]) if len(a) > 2 else None)
+        case "refresh", 1:
+            if state.phase != "market" or turn.active_side(state).gold < turn.REFRESH_GOLD:
+                raise IllegalAction("gold", "Refreshing a market costs 1 gold in Phase III.")
+        case "sell", 1:
+            if state.phase != "market":
+                raise IllegalAction("phase", "Cards are sold in Phase III.")
+            turn._hand_card(state, seat, a[0])
+        case "discard", 1:
+            if state.phase != "cleanup":
+                raise IllegalAction("phase", "Cards are discarded in Phase IV.")
+            turn._hand_card(state, seat, a[0])
+        case "done", 0:
+            if state.phase != "cleanup":
+                raise IllegalAction("phase", "That ends Phase IV.")
+            if len(state.players[seat].hand) > turn.HAND_SIZE:
+                raise IllegalAction("hand", f"Discard down to {turn.HAND_SIZE} cards first.")
+        case _:
+            raise IllegalAction("unknown", "That isn't an action of this game.")
+
+
+def apply_action(state: State, seat: int, action: Action, rng: random.Random) -> Events:
+    """Perform a checked action on `state` (mutated in place)."""
+    check(state, seat, action)
+    a = action.args
+    match action.kind:
+        case "sage":
+            return choose_sage(state, seat, a[0])
+        case "formation":
+            events = set_up_formation(state, seat, a[0], a[1], rng)
+            return events + (turn.begin_turn(state) if state.phase == "daybreak" else [])
+        case "let":
+            return battle.let_through(state, seat)
+        case "fill":
+            events = battle.fill_gap(state, state.players[seat].team, parse_pos(a[0]))
+            state.frames.pop()
+            return events + battle.shift_forward(state, state.players[seat].team)
+        case "phase":
+            step = {"actions": turn.go_to_actions, "market": turn.go_to_market}
+            if a[0] in step:
+                return step[a[0]](state, seat)
+            return turn.go_to_cleanup(state, seat)
+        case "summon":
+            return turn.summon(state, seat, a[0], parse_pos(a[1]))
+        case "attack":
+            return battle.declare_attack(state, seat, a[0], parse_pos(a[1]), parse_pos(a[2]))
+        case "swap":
+            return turn.swap_elementals(state, seat, parse_pos(a[0]), parse_pos(a[1]))
+        case "draw":
+            return turn.draw_action(state, seat, rng)
+        case "buy":
+            return turn.buy(state, seat, a[0], a[1], parse_pos(a[2]) if len(a) > 2 else None)
+        case "refresh":
+            return turn.refresh(state, seat, a[0])
+        case "sell":
+            return turn.sell(state, seat, a[0])
+        case "discard":
+            return turn.cleanup_discard(state, seat, a[0])
+        case "done":
+            name = state.players[seat].name
+            events = [Event(kind="cleanup", text=f"{name} finishes cleaning up.", seat=seat)]
+            events += turn.finish_cleanup(state, seat, rng)
+            state.cleaned_up.append(seat)
+            if set(state.cleaned_up) >= set(turn.active_side(state).seats):
+                state.cleaned_up = []
+                events += turn.end_turn(state)
+            return events
+    raise AssertionError(action)
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def describe(state: State, action: Action) -> str:
+    """The human label of an action, as shown in menus."""
+    a = action.args
+
+    def name(card_id: str) -> str:
+        return pack_of(state).card(card_id).name
+
+    def where(text: str) -> str:
+        return f"Row {ROW_NAMES[parse_pos(text)[0]]}"
+
+    match action.kind:
+        case "sage":
+            sage = pack_of(state).card(a[0])
+            return f"Choose {sage.name} ({sage.faction})"
+        case "formation":
+            return f"Set up with {name(a[0])} left and {name(a[1])} right of your Sage"
+        case "let":
+            return "Let the attack through"
+        case "fill":
+            return f"Move the Elemental in {where(a[0])} forward"
+        case "phase":
+            return {
+                "actions": "Go on to Phase II",
+                "market": "Go on to Phase III (markets)",
+                "cleanup": "Go on to Phase IV (clean up)",
+            }[a[0]]
+        case "summon":
+            return f"Summon {name(a[0])} into {where(a[1])} (1 AP)"
+        case "attack":
+            own = _at(state, state.active, a[1])
+            enemy = _at(state, 1 - state.active, a[2])
+            return f"{name(a[0])}: {own} attacks {enemy} in {where(a[2])} (1 AP)"
+        case "swap":
+            return (
+                f"Swap {_at(state, state.active, a[0])} and {_at(state, state.active, a[1])} (1 AP)"
+            )
+        case "draw":
+            return "Draw a card (1 AP)"
+        case "buy":
+            card = pack_of(state).card(a[1])
+            if len(a) > 2:
+                price = card.cost + turn.INTO_FORMATION_GOLD
+                return f"Buy {card.name} straight into {where(a[2])} ({price} gold)"
+            return f"Buy {card.name} ({card.cost} gold)"
+        case "refresh":
+            return (
+                f"Refresh the {'Elemental' if a[0] == 'elementals' else 'Command'} Market (1 gold)"
+            )
+        case "sell":
+            return f"Sell {name(a[0])}"
+        case "discard":
+            return f"Discard {name(a[0])}"
+        case "done":
+            return "Draw up to 5 and end your turn"
+    return action.key
+
+
+def _at(state: State, team: int, text: str) -> str:
+    elemental = state.sides[team].formation.at(parse_pos(text))
+    return card_of(state, elemental.card).name if elemental else "nobody"
+
+
+def timeout_action(state: State, seat: int) -> Action:
+    """A timed-out seat: respond by letting the attack through, move on a phase, finish
+    the clean-up; otherwise the first option."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise IllegalAction("not-your-turn", "The game is not waiting for this seat.")
+    for kind in ("let", "phase", "done"):
+        for action in legal:
+            if action.kind == kind:
+                return action
+    return legal[0]
