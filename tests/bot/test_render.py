@@ -146,3 +146,26 @@ def test_the_public_line_names_the_next_decider_only_when_the_decision_moves_on(
     ben_turn = dataclasses.replace(ann_turn, to_act=(1,))
     handed_on = action_text(ActResult(table=ben_turn, seat=0, label="End", events=[ended]))
     assert handed_on == "Ann ends their turn.\n➡️ <@101> — Ann is taking their Action Step."
+
+
+def test_the_command_of_nature_board_shows_formations_tokens_wallets_and_markets() -> None:
+    from bot.render.command_of_nature import CommandOfNatureRenderer
+    from rules.command_of_nature import GAME as CON
+    from tests.rules.test_command_of_nature_setup import set_up
+
+    state = set_up("4p")
+    front = state.sides[0].formation.at((0, 0))
+    assert front is not None
+    front.damage, front.shields, front.boosts = 1, 2, 3
+    renderer = CommandOfNatureRenderer()
+    fields = renderer.board_fields(CON.view(state, None), (0, 2))
+    first, second, markets = fields
+    assert first.name.startswith("▶ ") and "gold" in first.name and "AP" in first.name
+    assert not second.name.startswith("▶ ")  # not their decision
+    assert "**I** · " in first.value and "💥1 🛡2 ⚡3" in first.value
+    assert first.value.count("level 1") == 2  # both teammates' boards
+    assert markets.name == "Markets" and "in the deck" in markets.value
+    total = sum(len(f.name) + len(f.value) for f in fields)
+    assert total < 6000 and all(len(f.value) <= 1024 for f in fields)
+    private = renderer.private_fields(CON.view(state, 0))
+    assert [f.name for f in private] == ["Your hand (5)", f"{state.players[2].name}'s hand (5)"]
