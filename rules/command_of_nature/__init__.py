@@ -1,8 +1,8 @@
 """Command of Nature: formations, markets, levels and Instant responses.
 
-Not yet registered in `rules.registry`: card effects (daybreak and triggered effects,
-Command effects, Instants, Rituals, faction actions) are still to come, and players
-are never offered a game that leaves rules out.
+Not yet registered in `rules.registry`: attacks with several targets and a few
+effect details are still to come (see the open issue), and players are never
+offered a game that leaves rules out.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterator
 from itertools import combinations
 
-from rules.command_of_nature import battle, turn
+from rules.command_of_nature import battle, effects, turn
 from rules.command_of_nature.cards import ElementalCard
 from rules.command_of_nature.formation import Pos, connected, gap_to_fill, summon_spaces
 from rules.command_of_nature.setup import (
@@ -80,7 +80,12 @@ def candidates(state: State, seat: int) -> Iterator[Action]:
     hand_ids = sorted({state.cards[c] for c in player.hand})
     if state.phase in PHASE_STEPS:
         yield Action(kind="phase", args=(PHASE_STEPS[state.phase],))
+    if state.phase == "daybreak":
+        for card in side.daybreak:
+            yield Action(kind="daybreak", args=(str(card),))
     if state.phase == "actions":
+        for level in turn.CHAMPION_LEVELS:
+            yield Action(kind="faction", args=(str(level),))
         spaces = summon_spaces(side.formation)
         for card_id in hand_ids:
             definition = pack_of(state).card(card_id)
@@ -94,6 +99,8 @@ def candidates(state: State, seat: int) -> Iterator[Action]:
                         yield Action(
                             kind="attack", args=(card_id, pos_key(attacker), pos_key(target))
                         )
+            elif definition.type in ("utility", "ritual"):
+                yield Action(kind="play", args=(card_id,))
         for a, b in combinations(side.formation.occupied(), 2):
             if connected(side.formation, a, b):
                 yield Action(kind="swap", args=(pos_key(a), pos_key(b)))
@@ -124,6 +131,11 @@ def _frame_candidates(state: State, seat: int, kind: str) -> Iterator[Action]:
                 yield Action(kind="formation", args=(left, right))
         case "respond":
             yield Action(kind="let")
+            for card_id in sorted({state.cards[c] for c in state.players[seat].hand}):
+                yield Action(kind="instant", args=(card_id,))
+        case "choose":
+            for option in state.frames[-1].options:
+                yield Action(kind="choose", args=(option,))
         case "fill":
             team = state.players[seat].team
             gap = gap_to_fill(state.sides[team].formation)
@@ -153,6 +165,8 @@ def check(state: State, seat: int, action: Action) -> None:
     if frame is not None:
         if action not in set(_frame_candidates(state, seat, frame.kind)):
             raise IllegalAction("not-an-option", "That isn't one of the choices open to you now.")
+        if action.kind == "instant":
+            effects.check_instant(state, seat, a[0])
         return
     match action.kind, len(a):
         case "phase", 1:
@@ -162,6 +176,12 @@ def check(state: State, seat: int, action: Action) -> None:
             turn.check_summon(state, seat, a[0], parse_pos(a[1]))
         case "attack", 3:
             battle.check_attack(state, seat, a[0], parse_pos(a[1]), parse_pos(a[2]))
+        case "daybreak", 1:
+            effects.check_daybreak(state, seat, _card_arg(a[0]))
+        case "play", 1:
+            effects.check_command(state, seat, a[0])
+        case "faction", 1:
+            effects.check_faction_action(state, seat, _card_arg(a[0]))
         case "swap", 2:
             turn.check_swap(state, seat, parse_pos(a[0]), parse_pos(a[1]))
         case "draw", 0:
@@ -192,9 +212,22 @@ def check(state: State, seat: int, action: Action) -> None:
             raise IllegalAction("unknown", "That isn't an action of this game.")
 
 
+def _card_arg(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise IllegalAction("card", "That is not a card in play.") from None
+
+
 def apply_action(state: State, seat: int, action: Action, rng: random.Random) -> Events:
-    """Perform a checked action on `state` (mutated in place)."""
+    """Perform a checked action on `state` (mutated in place); then whatever it set off
+    resolves until a decision is needed."""
     check(state, seat, action)
+    events = _perform(state, seat, action, rng)
+    return events + effects.resume(state, rng)
+
+
+def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Events:
     a = action.args
     match action.kind:
         case "sage":
@@ -203,7 +236,17 @@ def apply_action(state: State, seat: int, action: Action, rng: random.Random) ->
             events = set_up_formation(state, seat, a[0], a[1], rng)
             return events + (turn.begin_turn(state) if state.phase == "daybreak" else [])
         case "let":
-            return battle.let_through(state, seat)
+            return battle.let_through(state, seat, rng)
+        case "instant":
+            return effects.play_instant(state, seat, a[0], rng)
+        case "choose":
+            return effects.choose(state, seat, a[0], rng)
+        case "daybreak":
+            return effects.use_daybreak(state, seat, int(a[0]), rng)
+        case "play":
+            return effects.play_command(state, seat, a[0], rng)
+        case "faction":
+            return effects.faction_action(state, seat, int(a[0]), rng)
         case "fill":
             events = battle.fill_gap(state, state.players[seat].team, parse_pos(a[0]))
             state.frames.pop()
@@ -216,7 +259,7 @@ def apply_action(state: State, seat: int, action: Action, rng: random.Random) ->
         case "summon":
             return turn.summon(state, seat, a[0], parse_pos(a[1]))
         case "attack":
-            return battle.declare_attack(state, seat, a[0], parse_pos(a[1]), parse_pos(a[2]))
+            return battle.declare_attack(state, seat, a[0], parse_pos(a[1]), parse_pos(a[2]), rng)
         case "swap":
             return turn.swap_elementals(state, seat, parse_pos(a[0]), parse_pos(a[1]))
         case "draw":
@@ -262,6 +305,16 @@ def describe(state: State, action: Action) -> str:
             return f"Set up with {name(a[0])} left and {name(a[1])} right of your Sage"
         case "let":
             return "Let the attack through"
+        case "instant":
+            return f"Answer with {name(a[0])}"
+        case "choose":
+            return _option_label(state, a[0])
+        case "daybreak":
+            return f"Use {card_of(state, int(a[0])).name}'s daybreak effect"
+        case "play":
+            return f"Play {name(a[0])} (1 AP)"
+        case "faction":
+            return f"Take your level-{a[0]} faction action (1 AP)"
         case "fill":
             return f"Move the Elemental in {where(a[0])} forward"
         case "phase":
@@ -301,6 +354,27 @@ def describe(state: State, action: Action) -> str:
     return action.key
 
 
+def _option_label(state: State, option: str) -> str:
+    """A `choose` option: a card in play (its number), a card id, a number, or words."""
+    if option.isdigit() and int(option) < len(state.cards) and state.frames:
+        prompt = state.frames[-1].prompt
+        if "Elemental" in prompt or "DMG" in prompt or "shield" in prompt:
+            return card_of(state, int(option)).name
+    if "@" in option:
+        card_id, rest = option.split("@")
+        attacker, target = rest.split(">")
+        return (
+            f"{pack_of(state).card(card_id).name}: {_at(state, state.active, attacker)} attacks "
+            f"{_at(state, 1 - state.active, target)}"
+        )
+    try:
+        return pack_of(state).card(option).name
+    except KeyError:
+        return {"stop": "Stop here", "no": "No", "use": "Use it", "skip": "Skip it"}.get(
+            option, option
+        )
+
+
 def _at(state: State, team: int, text: str) -> str:
     elemental = state.sides[team].formation.at(parse_pos(text))
     return card_of(state, elemental.card).name if elemental else "nobody"
@@ -313,6 +387,8 @@ def timeout_action(state: State, seat: int) -> Action:
     if not legal:
         raise IllegalAction("not-your-turn", "The game is not waiting for this seat.")
     for kind in ("let", "phase", "done"):
+        if kind == "phase" and state.frames:
+            continue
         for action in legal:
             if action.kind == kind:
                 return action

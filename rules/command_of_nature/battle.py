@@ -7,11 +7,12 @@ Rows in card data count from 1 (Row I); positions here count from 0.
 
 from __future__ import annotations
 
+import random
+
 from rules.command_of_nature.cards import CommandCard, ElementalCard
-from rules.command_of_nature.combat import incoming_attack_dmg, spend_boosts, take_hit
 from rules.command_of_nature.formation import Pos, distance, gap_to_fill, move
 from rules.command_of_nature.setup import Events, _ev, card_of
-from rules.command_of_nature.state import Attack, Frame, State
+from rules.command_of_nature.state import Frame, State
 from rules.command_of_nature.turn import _hand_card, _require_phase, active_side, level_up
 from rules.core import IllegalAction
 
@@ -42,6 +43,8 @@ def check_attack(state: State, seat: int, command_id: str, attacker: Pos, target
     """Playing an Attack Command costs 1 AP; each Elemental attacks once per turn (a team:
     not twice between teammates); the target must be in the Command's reach."""
     side = _require_phase(state, seat, "actions")
+    if state.frames or state.queue or state.attack is not None:
+        raise IllegalAction("not-now", "Finish resolving what is under way first.")
     card = _hand_card(state, seat, command_id)
     command = card_of(state, card)
     if not isinstance(command, CommandCard) or command.type != "attack":
@@ -59,87 +62,42 @@ def check_attack(state: State, seat: int, command_id: str, attacker: Pos, target
     return card
 
 
-def declare_attack(state: State, seat: int, command_id: str, attacker: Pos, target: Pos) -> Events:
-    """The attack is declared and the defending side gets its response window."""
+def declare_attack(
+    state: State,
+    seat: int,
+    command_id: str,
+    attacker: Pos,
+    target: Pos,
+    rng: random.Random | None = None,
+) -> Events:
+    """The attack is declared: 1 AP, the Command leaves the hand, attack triggers and its
+    effect resolve, and the defending side gets its response window."""
+    from rules.command_of_nature import effects
+
     card = check_attack(state, seat, command_id, attacker, target)
-    side = active_side(state)
-    side.ap -= 1
-    player = state.players[seat]
-    player.hand.remove(card)
-    command = card_of(state, card)
-    assert isinstance(command, CommandCard) and command.attack is not None
-    own = side.formation.at(attacker)
-    enemy = state.sides[1 - state.active].formation.at(target)
-    assert own is not None and enemy is not None
-    side.attacked.append(own.card)
-    dmg = _elemental_def(state, own.card).strength + command.attack.str_modifier
-    state.attack = Attack(
-        seat=seat, command=card, attacker=attacker, target=target, dmg=max(0, dmg)
-    )
-    defenders = state.sides[1 - state.active].seats
-    state.frames.append(
-        Frame(
-            kind="respond", deciders=list(defenders), prompt="answer the attack or let it through"
-        )
-    )
-    return [
-        _ev(
-            "attack",
-            f"{player.name} plays {command.name}: {_elemental_def(state, own.card).name} attacks "
-            f"{_elemental_def(state, enemy.card).name} in Row {ROW_NAMES[target[0]]}.",
-            seat,
-        )
-    ]
+    active_side(state).ap -= 1
+    state.players[seat].hand.remove(card)
+    events = effects.start_attack(state, seat, card, attacker, target)
+    return events + effects.resume(state, rng or random.Random(0))
 
 
-def let_through(state: State, seat: int) -> Events:
-    """A defender plays no more Instants; once every defender has, DMG lands."""
+def let_through(state: State, seat: int, rng: random.Random | None = None) -> Events:
+    """A defender plays no more Instants; once every defender has, DMG lands (and the
+    rest of the attack resolves)."""
+    from rules.command_of_nature import effects
+
     attack = state.attack
     if attack is None or not state.frames or state.frames[-1].kind != "respond":
         raise IllegalAction("not-now", "There is no attack to answer.")
     if seat not in state.frames[-1].deciders:
         raise IllegalAction("not-yours", "This attack isn't aimed at your side.")
     state.frames[-1].deciders.remove(seat)
+    attack.passed.append(seat)
     events = [_ev("pass", f"{state.players[seat].name} lets the attack through.", seat)]
     if state.frames[-1].deciders:
         return events
     state.frames.pop()
-    return events + resolve_attack(state)
-
-
-def resolve_attack(state: State) -> Events:
-    """DMG = the Command's DMG + boosts − Instant reductions − shields; boosts go from the
-    attacker, shields from the target; a defeat levels the attacking player up."""
-    attack = state.attack
-    assert attack is not None
-    state.attack = None
-    side = active_side(state)
-    enemy_side = state.sides[1 - state.active]
-    attacker = side.formation.at(attack.attacker)
-    target = enemy_side.formation.at(attack.target)
-    player = state.players[attack.seat]
-    player.discard.append(attack.command)
-    if attacker is None or target is None:  # an Instant moved one of them away
-        return [_ev("fizzle", "The attack finds no target.")]
-    boosts = spend_boosts(attacker)
-    incoming = incoming_attack_dmg(attack.dmg, boosts, attack.reduced)
-    definition = _elemental_def(state, target.card)
-    hit = take_hit(target, definition.hp, incoming)
-    events = [
-        _ev(
-            "damage",
-            f"{definition.name} takes {hit.dealt} DMG"
-            + (
-                f" ({hit.shields_lost} shield{'s' if hit.shields_lost != 1 else ''} lost)"
-                if hit.shields_lost
-                else ""
-            )
-            + ".",
-        )
-    ]
-    if hit.defeated:
-        events += defeat(state, 1 - state.active, attack.target, by_seat=attack.seat)
-    return events
+    return events + effects.resume(state, rng or random.Random(0))
 
 
 def _shields_text(lost: int) -> str:
@@ -182,6 +140,14 @@ def end_game(state: State, *, losing_team: int, reason: str = "Sage defeated") -
     state.phase = "over"
     state.end_reason = reason
     state.frames.clear()
+    state.queue.clear()
+    if (
+        state.attack is not None and not state.attack.landed
+    ):  # the Attack Command on the table goes to its discard pile
+        state.players[state.attack.seat].discard.append(state.attack.command)
+    for played in state.in_play:
+        state.players[played.seat].discard.append(played.card)
+    state.in_play.clear()
     state.attack = None
     won = " & ".join(state.players[s].name for s in state.winners)
     verb = "wins" if len(state.winners) == 1 else "win"
@@ -218,5 +184,8 @@ def fill_gap(state: State, team: int, source: Pos) -> Events:
     moved = formation.at(source)
     assert moved is not None
     move(formation, source, space)
+    from rules.command_of_nature import effects
+
+    effects.fire(state, "enters_row", moved.card)
     name = _elemental_def(state, moved.card).name
     return [_ev("shift", f"{name} moves forward into Row {ROW_NAMES[space[0]]}.")]

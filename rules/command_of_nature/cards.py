@@ -45,7 +45,7 @@ play_from_discard, redistribute_shields, choose_one, keep_boosts. An op may carr
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -677,11 +677,18 @@ class Pack(_Model):
 
     # -- lookups ---------------------------------------------------------------
 
+    @cached_property
+    def _by_name_or_id(self) -> dict[str, ElementalCard | CommandCard]:
+        index: dict[str, ElementalCard | CommandCard] = {}
+        for card in reversed(self.cards):
+            index[card.name] = index[card.id] = card
+        return index
+
     def card(self, name_or_id: str) -> ElementalCard | CommandCard:
-        for card in self.cards:
-            if name_or_id in (card.name, card.id):
-                return card
-        raise KeyError(f"no card named {name_or_id!r}")
+        try:
+            return self._by_name_or_id[name_or_id]
+        except KeyError:
+            raise KeyError(f"no card named {name_or_id!r}") from None
 
     def elementals(self) -> list[ElementalCard]:
         return [c for c in self.cards if isinstance(c, ElementalCard)]

@@ -41,6 +41,7 @@ class Side(BaseModel):
     gold: int = 0
     ap: int = 0
     attacked: list[int] = Field(default_factory=list)  # cards that attacked this turn
+    daybreak: list[int] = Field(default_factory=list)  # cards whose daybreak is still usable
 
 
 class Market(BaseModel):
@@ -50,12 +51,47 @@ class Market(BaseModel):
     row: list[int] = Field(default_factory=list)
 
 
+class Step(BaseModel):
+    """One thing still to resolve, front of the queue first. `kind` names the rule:
+    ops (a list of effect ops, see `effects.py`), respond (open the response window),
+    hit (an attack's DMG), damage (DMG to one Elemental), defeat_check, played (a
+    Command goes to the discard pile), end_attack.
+
+    Decisions an op needs are asked one at a time and kept in `choices`; the op runs
+    again from the start with them, and changes the state only once all are made."""
+
+    kind: str
+    actor: int
+    ops: str = ""  # where the op list lives: see effects.ops_at
+    index: int = 0
+    optional: bool = False
+    source: int | None = None  # the Elemental whose effect this is ("self")
+    attacker: int | None = None
+    defender: int | None = None
+    subject: int | None = None
+    same: list[int] = Field(default_factory=list)  # what the op just before picked
+    previous: int = 0  # what the op just before moved or removed
+    choices: list[str] = Field(default_factory=list)
+    card: int | None = None  # damage / played / defeat_check: the card concerned
+    amount: int = 0
+    attack: bool = False  # damage: this is an attack's DMG
+    checked: bool = False  # damage: replacement effects were offered
+
+
+class Played(BaseModel):
+    """A Command on the table while its effect resolves."""
+
+    card: int
+    seat: int
+
+
 class Frame(BaseModel):
-    """A decision the game waits for."""
+    """A decision the game waits for (a `choose` frame lists its options)."""
 
     kind: str
     deciders: list[int]
     prompt: str = ""
+    options: list[str] = Field(default_factory=list)
 
 
 class Attack(BaseModel):
@@ -67,6 +103,11 @@ class Attack(BaseModel):
     target: tuple[int, int]
     dmg: int  # the Command's DMG before boosts (the attacker's STR plus its modifier)
     reduced: int = 0  # what Instant Commands took off
+    bonus: int = 0  # extra DMG from effects (attack_bonus)
+    attacker_card: int = -1
+    target_card: int = -1
+    defeated: bool = False  # the attacked Elemental was defeated
+    landed: bool = False  # DMG has been dealt; the Command is in the discard pile
     passed: list[int] = Field(default_factory=list)  # defenders who let it through
 
 
@@ -86,6 +127,8 @@ class State(BaseModel):
     turn: int = 0
     phase: Phase = "sage_choice"
     frames: list[Frame] = Field(default_factory=list)
+    queue: list[Step] = Field(default_factory=list)
+    in_play: list[Played] = Field(default_factory=list)
     attack: Attack | None = None
     cleaned_up: list[int] = Field(default_factory=list)  # seats done with Phase IV
     winners: list[int] = Field(default_factory=list)

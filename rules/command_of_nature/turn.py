@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from rules.command_of_nature.cards import ElementalCard
-from rules.command_of_nature.formation import Elemental, Pos, connected, summon_spaces, swap
+from rules.command_of_nature.formation import Elemental, Pos, connected, summon_spaces
 from rules.command_of_nature.setup import HAND_SIZE, Events, _ev, card_of, draw
 from rules.command_of_nature.state import Market, Side, State
 from rules.core import IllegalAction
@@ -56,6 +56,7 @@ def begin_turn(state: State) -> Events:
     side = active_side(state)
     side.ap = state.limits["ap"]
     side.attacked = []
+    side.daybreak = daybreak_ready(state)
     for seat in side.seats:
         state.players[seat].faction_action_used = False
     state.phase = "daybreak"
@@ -63,10 +64,29 @@ def begin_turn(state: State) -> Events:
     return [_ev("turn", f"Turn {state.turn}: {names}.")]
 
 
+def daybreak_ready(state: State) -> list[int]:
+    """Phase I: the Elementals with a daybreak effect standing in one of its rows as the
+    turn begins; each may use it once this turn."""
+    formation = active_side(state).formation
+    ready = []
+    for pos in formation.occupied():
+        elemental = formation.at(pos)
+        assert elemental is not None
+        definition = card_of(state, elemental.card)
+        if (
+            isinstance(definition, ElementalCard)
+            and definition.daybreak
+            and pos[0] + 1 in definition.rows
+        ):
+            ready.append(elemental.card)
+    return ready
+
+
 def go_to_actions(state: State, seat: int) -> Events:
     """Phase II: daybreak effects not used by now are lost for this turn."""
     _require_phase(state, seat, "daybreak")
     state.phase = "actions"
+    active_side(state).daybreak = []
     return [_ev("phase", f"{_name(state, seat)} moves on to Phase II.", seat)]
 
 
@@ -121,6 +141,7 @@ def summon(state: State, seat: int, card_id: str, pos: Pos) -> Events:
     _spend_ap(side)
     state.players[seat].hand.remove(card)
     side.formation.put(pos, Elemental(card=card, owner=seat))
+    _entered(state, card)
     row = ("I", "II", "III")[pos[0]]
     return [
         _ev(
@@ -129,6 +150,13 @@ def summon(state: State, seat: int, card_id: str, pos: Pos) -> Events:
             seat,
         )
     ]
+
+
+def _entered(state: State, card: int) -> None:
+    """Joining the formation triggers effects (they resolve once the action is done)."""
+    from rules.command_of_nature import effects
+
+    effects.entered(state, card)
 
 
 def check_swap(state: State, seat: int, a: Pos, b: Pos) -> None:
@@ -146,7 +174,9 @@ def swap_elementals(state: State, seat: int, a: Pos, b: Pos) -> Events:
     _spend_ap(side)
     first = card_of(state, side.formation.at(a).card).name  # type: ignore[union-attr]
     second = card_of(state, side.formation.at(b).card).name  # type: ignore[union-attr]
-    swap(side.formation, a, b)
+    from rules.command_of_nature import effects
+
+    effects.swap_cards(state, side.formation.at(a).card, side.formation.at(b).card)  # type: ignore[union-attr]
     return [_ev("swap", f"{_name(state, seat)} swaps {first} and {second}.", seat)]
 
 
@@ -212,6 +242,7 @@ def buy(state: State, seat: int, which: str, card_id: str, into: Pos | None) -> 
         state.players[seat].discard.append(card)
         return [_ev("buy", f"{_name(state, seat)} buys {name} for {price} gold.", seat)]
     side.formation.put(into, Elemental(card=card, owner=seat))
+    _entered(state, card)
     text = f"{_name(state, seat)} buys {name} for {price} gold, straight into the formation."
     return [_ev("buy", text, seat)]
 

@@ -1,4 +1,5 @@
-"""Random playouts of Command of Nature's standard game (no card effects yet), checking
+"""Random playouts of Command of Nature (card effects, Instants, Rituals, daybreak and
+faction actions included), checking
 the invariants after every action: every card in one place, no gaps in front rows, gold
 within the cap, Action Points never negative, hands and deck order hidden, and the log
 replaying to the same states."""
@@ -14,17 +15,32 @@ from rules.command_of_nature import GAME, State
 from rules.command_of_nature.formation import gap_to_fill
 from rules.core import Action, SeatSpec, rng_for
 
-GAMES = 10  # more once card effects make games richer (and legal_actions faster)
+GAMES = 20
 MAX_ACTIONS = 6000
 PLAYERS = {"2p": 2, "4p": 4}
 # A table that fights: attacks first, then what keeps a turn moving.
-PREFERENCE = ("attack", "let", "fill", "sage", "formation", "summon", "buy", "phase", "done")
+PREFERENCE = (
+    "attack",
+    "choose",
+    "instant",
+    "let",
+    "fill",
+    "sage",
+    "formation",
+    "daybreak",
+    "faction",
+    "play",
+    "summon",
+    "buy",
+    "phase",
+    "done",
+)
 
 
 def choose(chooser: random.Random, legal: list[Action]) -> Action:
     for kind in PREFERENCE:
         picks = [a for a in legal if a.kind == kind]
-        if picks and chooser.random() < 0.85:
+        if picks and chooser.random() < (0.6 if kind == "instant" else 0.85):
             return chooser.choice(picks)
     return chooser.choice(legal)
 
@@ -32,8 +48,9 @@ def choose(chooser: random.Random, legal: list[Action]) -> Action:
 def check_invariants(state: State) -> None:
     places = list(state.removed) + state.elementals.deck + state.elementals.row
     places += state.commands.deck + state.commands.row
-    if state.attack is not None:  # the Attack Command lies on the table until DMG lands
-        places.append(state.attack.command)
+    if state.attack is not None and not state.attack.landed:
+        places.append(state.attack.command)  # on the table until DMG lands
+    places += [played.card for played in state.in_play]  # Commands mid-resolution
     for player in state.players:
         places += player.hand + player.deck + player.discard + list(player.champions.values())
     for side in state.sides:

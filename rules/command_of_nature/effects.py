@@ -1,0 +1,1193 @@
+"""Card effects: daybreak and triggered effects of Elementals, Commands, Instants,
+Rituals and faction actions, resolved from the card data (see `cards.py`).
+
+Resolution is a queue of steps (`State.queue`, front first). An `ops` step runs its
+op list one op at a time for its acting seat, with a context: the Elemental whose
+effect it is (self), the attacker and defender of the attack under way, and the
+trigger's subject. When an op needs a player's choice among several options, a
+`choose` frame is pushed and resolution pauses; the next action answers it and
+`resume` carries on. An op makes all its choices before it changes anything, so it
+can simply run again with the choices made so far. Effects resolve as far as they
+can: a target that is missing skips what needs it; a cost that can't be paid (cards
+from hand, tokens to remove) ends the effect.
+
+Triggered effects fire from Elementals standing in one of their required rows and
+watch their own formation; the steps they queue resolve before whatever caused them
+carries on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from rules.command_of_nature import battle
+from rules.command_of_nature.cards import (
+    AddTokens,
+    AttackBonus,
+    ChooseOne,
+    ClearDamage,
+    CommandCard,
+    Condition,
+    Damage,
+    Draw,
+    ElementalCard,
+    GainGold,
+    KeepBoosts,
+    MoveCards,
+    MoveElemental,
+    Op,
+    PlayFromDiscard,
+    RedistributeShields,
+    ReduceDamage,
+    RemoveTokens,
+    Scaled,
+    Swap,
+    TakeDamageInstead,
+    Target,
+)
+from rules.command_of_nature.combat import spend_boosts, take_hit
+from rules.command_of_nature.formation import (
+    Elemental,
+    Pos,
+    connected,
+    connected_group,
+    summon_spaces,
+)
+from rules.command_of_nature.formation import swap as swap_spaces
+from rules.command_of_nature.setup import Events, _ev, card_of, draw, pack_of
+from rules.command_of_nature.state import Attack, Frame, Played, State, Step
+from rules.core import IllegalAction
+
+STOP = "stop"
+NO = "no"
+
+
+class _Pause(Exception):
+    """An op waits for a decision (a `choose` frame is on the stack)."""
+
+
+# --------------------------------------------------------------------------- where things are
+
+
+def ops_at(state: State, ref: str) -> tuple[Op, ...]:
+    """The op list a step runs: "card:<id>:effect|after|fx<i>" or
+    "faction:<sage id>:<level>", then "/<op>/<option>" per choose_one taken."""
+    head, *path = ref.split("/")
+    kind, key, part = head.split(":")
+    pack = pack_of(state)
+    if kind == "faction":
+        sage = pack.card(key).name
+        ops = next(a.ops for a in pack.faction_actions if a.sage == sage and a.level == int(part))
+    else:
+        card = pack.card(key)
+        if isinstance(card, CommandCard):
+            ops = card.effect if part == "effect" else card.after
+        else:
+            ops = card.effects[int(part[2:])].ops
+    for i in range(0, len(path), 2):
+        op = ops[int(path[i])]
+        assert isinstance(op, ChooseOne)
+        ops = op.options[int(path[i + 1])]
+    return ops
+
+
+def locate(state: State, card: int | None) -> tuple[int, Pos] | None:
+    """The side and space of an Elemental in play."""
+    if card is None:
+        return None
+    for team, side in enumerate(state.sides):
+        pos = side.formation.where(card)
+        if pos is not None:
+            return team, pos
+    return None
+
+
+def _elemental(state: State, card: int | None) -> Elemental | None:
+    found = locate(state, card)
+    return None if found is None else state.sides[found[0]].formation.at(found[1])
+
+
+def _edef(state: State, card: int) -> ElementalCard:
+    definition = card_of(state, card)
+    assert isinstance(definition, ElementalCard)
+    return definition
+
+
+def _name(state: State, card: int) -> str:
+    return card_of(state, card).name
+
+
+def own_sage(state: State, seat: int) -> int | None:
+    """The card of the seat's Sage, while it stands in the formation."""
+    formation = state.side_of(seat).formation
+    for pos in formation.occupied():
+        elemental = formation.at(pos)
+        assert elemental is not None
+        if elemental.owner == seat and _edef(state, elemental.card).kind == "sage":
+            return elemental.card
+    return None
+
+
+def in_required_row(state: State, card: int) -> bool:
+    """Effects work only while the Elemental stands in one of its rows."""
+    found = locate(state, card)
+    return found is not None and found[1][0] + 1 in _edef(state, card).rows
+
+
+def keeps_boosts(state: State, card: int) -> bool:
+    """Static: a card that keeps its boosts after attacking (from its rows)."""
+    return in_required_row(state, card) and any(
+        e.trigger.on == "static" and any(isinstance(op, KeepBoosts) for op in e.ops)
+        for e in _edef(state, card).effects
+    )
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def _decide(
+    state: State,
+    step: Step,
+    asked: list[int],
+    options: list[str],
+    prompt: str,
+    decider: int | None = None,
+    *,
+    auto: bool = True,
+) -> str | None:
+    """The answer to the next decision of this op: made already, the only option, or
+    asked now (which pauses). None when there is no option at all."""
+    k = asked[0]
+    asked[0] += 1
+    if k < len(step.choices):
+        return step.choices[k]
+    if not options:
+        return None
+    if len(options) == 1 and auto:
+        step.choices.append(options[0])
+        return options[0]
+    state.frames.append(
+        Frame(
+            kind="choose",
+            deciders=[step.actor if decider is None else decider],
+            prompt=prompt,
+            options=options,
+        )
+    )
+    raise _Pause
+
+
+def choose(state: State, seat: int, option: str, rng: random.Random) -> Events:
+    """Answer the decision on top of the stack, then resolution carries on."""
+    frame = state.frames[-1] if state.frames else None
+    if frame is None or frame.kind != "choose" or seat not in frame.deciders:
+        raise IllegalAction("not-now", "There is nothing for you to choose.")
+    if option not in frame.options:
+        raise IllegalAction("not-an-option", "That isn't one of the choices.")
+    state.frames.pop()
+    state.queue[0].choices.append(option)
+    events = [_ev("choose", f"{state.players[seat].name} decides ({frame.prompt}).", seat)]
+    return events + resume(state, rng)
+
+
+# --------------------------------------------------------------------------- the queue
+
+
+def ops_step(state: State, actor: int, ref: str, **context) -> Step:
+    attack = state.attack
+    if attack is not None:
+        context.setdefault("attacker", attack.attacker_card)
+        context.setdefault("defender", attack.target_card)
+    return Step(kind="ops", actor=actor, ops=ref, **context)
+
+
+def resume(state: State, rng: random.Random) -> Events:
+    """Resolve queued steps until a decision is needed or nothing is left."""
+    events: Events = []
+    while state.queue and not state.frames and state.phase != "over":
+        try:
+            events += run_step(state, state.queue[0], rng)
+        except _Pause:
+            break
+    return events
+
+
+def run_step(state: State, step: Step, rng: random.Random) -> Events:
+    match step.kind:
+        case "ops":
+            return _run_ops_step(state, step, rng)
+        case "respond":
+            state.queue.pop(0)
+            return open_response_window(state)
+        case "hit":
+            state.queue.pop(0)
+            return attack_hit(state)
+        case "damage":
+            return damage_step(state, step)
+        case "defeat_check":
+            state.queue.pop(0)
+            return _defeat_if_due(state, step.card, step.actor, attack=step.attack)
+        case "played":
+            state.queue.pop(0)
+            return finish_command(state, step.card)
+        case "end_attack":
+            state.queue.pop(0)
+            return end_attack(state)
+    raise AssertionError(step.kind)
+
+
+def _run_ops_step(state: State, step: Step, rng: random.Random) -> Events:
+    ops = ops_at(state, step.ops)
+    if step.index >= len(ops):
+        state.queue.pop(0)
+        return []
+    asked = [0]
+    if step.index == 0 and step.optional:
+        label = _name(state, step.source) if step.source is not None else "an effect"
+        if _decide(state, step, asked, ["use", "skip"], f"use {label}?", auto=False) == "skip":
+            state.queue.pop(0)
+            return []
+    op = ops[step.index]
+    if op.when is not None and not condition_holds(state, step, op.when):
+        events: Events = []
+    else:
+        events = run_op(state, step, op, asked, rng)
+    step.index += 1
+    step.choices = []
+    return events
+
+
+def condition_holds(state: State, step: Step, when: Condition) -> bool:
+    me = _elemental(state, step.source)
+    match when.test:
+        case "self_has_boosts":
+            return me is not None and me.boosts > 0
+        case "self_has_shields":
+            return me is not None and me.shields > 0
+        case "subject_faction":
+            return step.subject is not None and card_of(state, step.subject).faction == when.faction
+        case "attacker_basic":
+            return step.attacker is not None and _edef(state, step.attacker).kind == "basic"
+        case "defender_defeated":
+            return state.attack is not None and state.attack.defeated
+    raise AssertionError(when.test)
+
+
+# --------------------------------------------------------------------------- amounts and targets
+
+
+def amount_of(state: State, step: Step, amount: int | Scaled, target: int | None = None) -> int:
+    if isinstance(amount, int):
+        return amount
+    me = _elemental(state, step.source)
+    match amount.per:
+        case "previous":
+            per = step.previous
+        case "self_str":
+            per = _edef(state, step.source).strength if step.source is not None else 0
+        case "self_damage":
+            per = me.damage if me else 0
+        case "self_shields":
+            per = me.shields if me else 0
+        case "own_sage_row":
+            found = locate(state, own_sage(state, step.actor))
+            per = found[1][0] + 1 if found else 0
+        case "connected":
+            per = connected_of_faction(state, target, amount.faction or "")
+    return max(0, per * amount.times + amount.plus)
+
+
+def connected_of_faction(state: State, card: int | None, faction: str) -> int:
+    """Own Elementals of `faction` connected to this one (through that faction)."""
+    found = locate(state, card)
+    if found is None:
+        return 0
+    formation = state.sides[found[0]].formation
+    factions = {
+        formation.at(p).card: card_of(state, formation.at(p).card).faction  # type: ignore[union-attr]
+        for p in formation.occupied()
+    }
+    starts = (
+        [found[1]]
+        if factions[card] == faction
+        else [
+            p
+            for p in formation.occupied()
+            if connected(formation, found[1], p) and factions[formation.at(p).card] == faction  # type: ignore[union-attr]
+        ]
+    )
+    group: set[Pos] = set()
+    for start in starts:
+        group |= connected_group(formation, start, faction_of=factions)
+    group.discard(found[1])
+    return len(group)
+
+
+def eligible(state: State, step: Step, target: Target) -> list[int]:
+    """The Elementals a one / up_to / each target may pick, front row first."""
+    team = state.players[step.actor].team
+    team = team if target.side == "own" else 1 - team
+    formation = state.sides[team].formation
+    anchors = {"self": step.source, "own_sage": own_sage(state, step.actor)}
+    excluded = {anchors.get(x, getattr(step, x, None)) for x in target.exclude}
+    anchor = None
+    if target.connected_to:
+        anchor_card = anchors[target.connected_to]
+        anchor = None if anchor_card is None else formation.where(anchor_card)
+        if anchor is None:
+            return []
+    found = []
+    for pos in formation.occupied():
+        card = formation.at(pos).card  # type: ignore[union-attr]
+        definition = _edef(state, card)
+        if target.rows and pos[0] + 1 not in target.rows:
+            continue
+        if target.faction and definition.faction != target.faction:
+            continue
+        if target.kind and definition.kind != target.kind:
+            continue
+        if card in excluded or (anchor is not None and not connected(formation, anchor, pos)):
+            continue
+        found.append(card)
+    return found
+
+
+def pick_targets(
+    state: State, step: Step, target: Target, asked: list[int], but: Iterable[int] = ()
+) -> list[int]:
+    """The Elemental(s) an op acts on (asking the acting player when it's a choice)."""
+    named = {
+        "self": step.source,
+        "own_sage": own_sage(state, step.actor),
+        "attacker": step.attacker,
+        "defender": step.defender,
+        "subject": step.subject,
+    }
+    if target.pick in named:
+        card = named[target.pick]
+        return [card] if card is not None and locate(state, card) is not None else []
+    if target.pick == "same":
+        return [c for c in step.same if locate(state, c) is not None]
+    options = [c for c in eligible(state, step, target) if c not in set(but)]
+    if target.pick == "each":
+        return options
+    if target.pick == "one":
+        picked = _decide(state, step, asked, [str(c) for c in options], "choose an Elemental")
+        return [] if picked is None else [int(picked)]
+    chosen: list[int] = []
+    while len(chosen) < (target.count or 1):
+        left = [str(c) for c in options if c not in chosen]
+        if not left:
+            break
+        picked = _decide(state, step, asked, [*left, STOP], "choose an Elemental (or stop)")
+        if picked in (None, STOP):
+            break
+        chosen.append(int(picked))  # type: ignore[arg-type]
+    return chosen
+
+
+# --------------------------------------------------------------------------- costs
+
+
+def can_pay(
+    state: State,
+    seat: int,
+    ops: tuple[Op, ...],
+    *,
+    playing: int | None = None,
+    source: int | None = None,
+) -> bool:
+    """An effect whose cost can't be paid can't be used: cards from hand (not counting
+    the Command being played) and tokens to remove."""
+    hand = [c for c in state.players[seat].hand if c != playing]
+    step = ops_step(state, seat, "", source=source)
+    for op in ops:
+        if isinstance(op, MoveCards) and op.pile == "hand" and len(hand) < op.at_least:
+            return False
+        if isinstance(op, RemoveTokens) and op.at_least:
+            if op.target.pick in ("one", "up_to", "each"):
+                cards = eligible(state, step, op.target)
+            else:
+                cards = pick_targets(state, step, op.target, [0])
+            if not any(getattr(_elemental(state, c), op.token) >= op.at_least for c in cards):
+                return False
+    return True
+
+
+# --------------------------------------------------------------------------- operations
+
+
+def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Random) -> Events:
+    """Resolve one op as far as the rules allow."""
+    actor = step.actor
+    player = state.players[actor]
+    side = state.side_of(actor)
+    match op:
+        case GainGold(amount=amount):
+            gained = min(amount_of(state, step, amount), state.limits["gold"] - side.gold)
+            side.gold += gained
+            return [_ev("gold", f"{player.name}'s side gains {gained} gold.", actor)]
+        case Draw(amount=n):
+            return draw(state, actor, n, rng)
+        case AddTokens(token=token, amount=amount, target=target):
+            cards = pick_targets(state, step, target, asked)
+            step.same = cards
+            return add_tokens(
+                state, cards, token, [amount_of(state, step, amount, c) for c in cards]
+            )
+        case RemoveTokens():
+            return _remove_tokens(state, step, op, asked)
+        case Damage(amount=amount, target=target):
+            cards = pick_targets(state, step, target, asked)
+            step.same = cards
+            state.queue[0:0] = [
+                Step(kind="damage", actor=actor, card=c, amount=amount_of(state, step, amount, c))
+                for c in cards
+            ]
+            return []
+        case ClearDamage(target=target):
+            cards = pick_targets(state, step, target, asked)
+            step.same = cards
+            for card in cards:
+                _elemental(state, card).damage = 0  # type: ignore[union-attr]
+            return [_ev("heal", f"{_name(state, c)} loses all its damage.") for c in cards]
+        case MoveCards():
+            return _move_cards(state, step, op, asked)
+        case MoveElemental(target=target, to=to):
+            cards = pick_targets(state, step, target, asked)
+            step.same = cards
+            events: Events = []
+            for card in cards:
+                events += move_to_pile(state, card, to)
+            return events
+        case Swap(first=first, second=second):
+            a = pick_targets(state, step, first, asked)
+            b = pick_targets(state, step, second, asked, but=a)
+            if not a or not b or a[0] == b[0]:
+                return [_ev("fizzle", "There is nothing to swap.")]
+            return swap_cards(state, a[0], b[0])
+        case AttackBonus(amount=amount):
+            if state.attack is None:
+                return []
+            bonus = amount_of(state, step, amount)
+            state.attack.bonus += bonus
+            return [_ev("bonus", f"The attack deals {bonus} more DMG.")]
+        case ReduceDamage(amount=amount):
+            if state.attack is None:
+                return []
+            state.attack.reduced += 99 if amount is None else amount
+            text = "to nothing" if amount is None else f"by {amount}"
+            return [_ev("reduce", f"The attack's DMG is reduced {text}.")]
+        case TakeDamageInstead() | KeepBoosts():
+            return []  # replacement and static effects act where damage and boosts happen
+        case PlayFromDiscard():
+            return _play_from_discard(state, step, asked)
+        case RedistributeShields():
+            return _redistribute_shields(state, step, asked)
+        case ChooseOne(options=options):
+            picked = _decide(
+                state, step, asked, [str(i + 1) for i in range(len(options))], "choose one"
+            )
+            child = step.model_copy(
+                update={
+                    "ops": f"{step.ops}/{step.index}/{int(picked or 1) - 1}",
+                    "index": 0,
+                    "optional": False,
+                    "choices": [],
+                }
+            )
+            state.queue.insert(0, child)
+            return []
+    raise AssertionError(f"unhandled op {op!r}")
+
+
+def add_tokens(state: State, cards: list[int], token: str, amounts: list[int]) -> Events:
+    """Tokens go on; an Elemental that receives shields may trigger."""
+    events: Events = []
+    for card, n in zip(cards, amounts, strict=True):
+        if n <= 0:
+            continue
+        elemental = _elemental(state, card)
+        assert elemental is not None
+        setattr(elemental, token, getattr(elemental, token) + n)
+        events.append(
+            _ev("tokens", f"{_name(state, card)} gets {n} {token[:-1]}{'s' if n > 1 else ''}.")
+        )
+        if token == "shields":
+            fire(state, "receives_shields", card)
+    return events
+
+
+def _remove_tokens(state: State, step: Step, op: RemoveTokens, asked: list[int]) -> Events:
+    cards = pick_targets(state, step, op.target, asked)
+    step.same = cards
+    if not cards:
+        step.previous = 0
+        return []
+    elemental = _elemental(state, cards[0])
+    assert elemental is not None
+    have = getattr(elemental, op.token)
+    if have < op.at_least:
+        step.index = len(ops_at(state, step.ops))  # the cost can't be paid: the effect ends
+        return [_ev("fizzle", f"{_name(state, cards[0])} hasn't enough {op.token}.")]
+    n = have
+    if op.up_to is not None:
+        numbers = [str(k) for k in range(op.at_least, min(op.up_to, have) + 1)]
+        n = int(_decide(state, step, asked, numbers, f"how many {op.token} to remove") or 0)
+    setattr(elemental, op.token, have - n)
+    step.previous = n
+    if op.token == "shields" and n:
+        fire(state, "loses_shields", cards[0])
+    return [_ev("tokens", f"{_name(state, cards[0])} loses {n} {op.token}.")] if n else []
+
+
+def _move_cards(state: State, step: Step, op: MoveCards, asked: list[int]) -> Events:
+    player = state.players[step.actor]
+    pile = player.hand if op.pile == "hand" else player.discard
+
+    def fits(card: int) -> bool:
+        definition = card_of(state, card)
+        return op.card == "any" or (op.card == "command") == isinstance(definition, CommandCard)
+
+    pool = [c for c in pile if fits(c)]
+    if op.pile == "hand" and len(pool) < op.at_least:
+        step.index = len(ops_at(state, step.ops))
+        return [_ev("fizzle", f"{player.name} hasn't enough cards in hand.")]
+    need = op.at_least if op.pile == "hand" else min(op.at_least, len(pool))
+    formation = state.side_of(step.actor).formation
+    empty = sum(formation.at(p) is None for p in formation.positions())
+    room = empty if op.to == "formation" else op.up_to
+    picked: list[int] = []
+    while len(picked) < min(op.up_to, room):
+        left = [c for c in pool if c not in picked]
+        ids = sorted({state.cards[c] for c in left})
+        if not ids:
+            break
+        options = ids + ([STOP] if len(picked) >= need else [])
+        answer = _decide(state, step, asked, options, f"choose a card from your {op.pile}")
+        if answer in (None, STOP):
+            break
+        picked.append(next(c for c in reversed(left) if state.cards[c] == answer))
+    step.previous = len(picked)
+    events: Events = []
+    where = {
+        "hand": "hand",
+        "discard": "discard pile",
+        "deck_top": "deck",
+        "formation": "formation",
+    }
+    for card in picked:
+        pile.remove(card)
+        if op.to == "formation":
+            events += bring_into_formation(state, step.actor, card)
+            continue
+        {"hand": player.hand, "discard": player.discard, "deck_top": player.deck}[op.to].append(
+            card
+        )
+    if picked and op.to != "formation":
+        shown = op.pile == "discard" or op.to == "discard"
+        names = ", ".join(_name(state, c) for c in picked)
+        text = f"{player.name} moves {len(picked)} card{'s' if len(picked) > 1 else ''}"
+        text += f" from their {where[op.pile]} to their {where[op.to]}"
+        events.append(
+            _ev(
+                "move",
+                text + (f": {names}." if shown else "."),
+                step.actor,
+                **{str(step.actor): f"You move {names}."},
+            )
+        )
+    return events
+
+
+def bring_into_formation(state: State, seat: int, card: int) -> Events:
+    """An Elemental joins the formation in the frontmost row with space."""
+    formation = state.side_of(seat).formation
+    spaces = summon_spaces(formation)
+    if not spaces:
+        return []
+    formation.put(spaces[0], Elemental(card=card, owner=seat))
+    entered(state, card)
+    return [
+        _ev(
+            "enter",
+            f"{_name(state, card)} joins the formation in Row {battle.ROW_NAMES[spaces[0][0]]}.",
+            seat,
+        )
+    ]
+
+
+def move_to_pile(state: State, card: int, to: str) -> Events:
+    """An Elemental leaves the formation for its owner's hand or discard pile (not
+    defeated: no level); the formation shifts forward."""
+    found = locate(state, card)
+    if found is None:
+        return []
+    team, pos = found
+    formation = state.sides[team].formation
+    elemental = formation.at(pos)
+    assert elemental is not None
+    formation.put(pos, None)
+    owner = state.players[elemental.owner]
+    (owner.hand if to == "hand" else owner.discard).append(card)
+    fire(state, "leaves_formation", card, team=team, row=pos[0])
+    events = [
+        _ev(
+            "leave",
+            f"{_name(state, card)} goes to {owner.name}'s "
+            f"{'hand' if to == 'hand' else 'discard pile'}.",
+        )
+    ]
+    if _edef(state, card).kind == "sage":
+        events += battle.sage_falls(state, elemental.owner)
+        if state.phase == "over":
+            return events
+    return events + battle.shift_forward(state, team)
+
+
+def swap_cards(state: State, a: int, b: int) -> Events:
+    """Two Elementals of one formation trade spaces (each entering its new row)."""
+    first, second = locate(state, a), locate(state, b)
+    assert first is not None and second is not None and first[0] == second[0]
+    swap_spaces(state.sides[first[0]].formation, first[1], second[1])
+    if first[1][0] != second[1][0]:
+        fire(state, "enters_row", a, row=second[1][0])
+        fire(state, "enters_row", b, row=first[1][0])
+    return [_ev("swap", f"{_name(state, a)} and {_name(state, b)} swap places.")]
+
+
+def _attack_options(state: State, seat: int, cards: list[int]) -> list[str]:
+    side = state.side_of(seat)
+    enemy = state.sides[1 - side.team].formation
+    options = []
+    for card_id in sorted({state.cards[c] for c in cards}):
+        command = pack_of(state).card(card_id)
+        assert isinstance(command, CommandCard)
+        for attacker in side.formation.occupied():
+            if side.formation.at(attacker).card in side.attacked:  # type: ignore[union-attr]
+                continue
+            for target in enemy.occupied():
+                if battle.attack_reaches(command, attacker, target):
+                    options.append(f"{card_id}@{attacker[0]}.{attacker[1]}>{target[0]}.{target[1]}")
+    return options
+
+
+def _play_from_discard(state: State, step: Step, asked: list[int]) -> Events:
+    player = state.players[step.actor]
+    if state.attack is not None or state.side_of(step.actor).team != state.active:
+        return []
+    attacks = [c for c in player.discard if getattr(card_of(state, c), "type", "") == "attack"]
+    answer = _decide(
+        state,
+        step,
+        asked,
+        _attack_options(state, step.actor, attacks),
+        "choose an Attack Command, an attacker and a target",
+    )
+    if answer is None:
+        return [
+            _ev("fizzle", f"{player.name} has no Attack Command to play from the discard pile.")
+        ]
+    card_id, rest = answer.split("@")
+    attacker, target = (tuple(int(x) for x in p.split(".")) for p in rest.split(">"))
+    card = next(c for c in reversed(player.discard) if state.cards[c] == card_id)
+    player.discard.remove(card)
+    return start_attack(state, step.actor, card, attacker, target)  # type: ignore[arg-type]
+
+
+def _redistribute_shields(state: State, step: Step, asked: list[int]) -> Events:
+    formation = state.side_of(step.actor).formation
+    cards = [formation.at(p).card for p in formation.occupied()]  # type: ignore[union-attr]
+    total = sum(formation.at(p).shields for p in formation.occupied())  # type: ignore[union-attr]
+    placed = [
+        int(_decide(state, step, asked, [str(c) for c in cards], "place a shield") or cards[0])
+        for _ in range(total)
+    ]
+    for pos in formation.occupied():
+        formation.at(pos).shields = 0  # type: ignore[union-attr]
+    receivers = sorted(set(placed), key=placed.index)
+    events = [_ev("shields", f"{total} shield{'s' if total != 1 else ''} are moved around.")]
+    return events + add_tokens(state, receivers, "shields", [placed.count(c) for c in receivers])
+
+
+# --------------------------------------------------------------------------- triggers
+
+
+def fire(
+    state: State,
+    on: str,
+    subject: int,
+    *,
+    team: int | None = None,
+    row: int | None = None,
+    attack_kind: str | None = None,
+) -> None:
+    """Queue the effects that `on` happening to `subject` triggers in its formation
+    (`team`/`row` say where it was, for an Elemental that has just left)."""
+    found = locate(state, subject)
+    if found is not None:
+        team = found[0] if team is None else team
+        row = found[1][0] if row is None else row
+    if team is None:
+        return
+    formation = state.sides[team].formation
+    steps: list[Step] = []
+    for pos in formation.occupied():
+        elemental = formation.at(pos)
+        assert elemental is not None
+        definition = _edef(state, elemental.card)
+        if pos[0] + 1 not in definition.rows:
+            continue
+        for i, effect in enumerate(definition.effects):
+            trigger = effect.trigger
+            if trigger.on != on or on in ("would_take_damage", "would_be_defeated"):
+                continue
+            is_self = elemental.card == subject
+            if (trigger.who == "self" and not is_self) or (trigger.who == "other" and is_self):
+                continue
+            if trigger.faction and card_of(state, subject).faction != trigger.faction:
+                continue
+            if trigger.subject_rows and (row is None or row + 1 not in trigger.subject_rows):
+                continue
+            if trigger.attack and trigger.attack != attack_kind:
+                continue
+            if trigger.connected_to_self and (
+                found is None or not connected(formation, pos, found[1])
+            ):
+                continue
+            steps.append(
+                ops_step(
+                    state,
+                    elemental.owner,
+                    f"card:{definition.id}:fx{i}",
+                    source=elemental.card,
+                    subject=subject,
+                    optional=trigger.optional,
+                )
+            )
+    # Triggered effects resolve before what caused them carries on.
+    state.queue[0:0] = steps
+
+
+def entered(state: State, card: int) -> None:
+    """An Elemental joins the formation: enters_formation and enters_row fire."""
+    fire(state, "enters_formation", card)
+    fire(state, "enters_row", card)
+
+
+# --------------------------------------------------------------------------- damage
+
+
+def damage_step(state: State, step: Step) -> Events:
+    """DMG arrives at one Elemental: replacement effects first (another may take it),
+    then shields, damage counters and defeat."""
+    target = step.card
+    found = locate(state, target)
+    if found is None or step.amount <= 0:
+        state.queue.pop(0)
+        return []
+    team, pos = found
+    formation = state.sides[team].formation
+    if not step.checked:
+        helpers = replacements(state, team, target)  # type: ignore[arg-type]
+        if helpers:
+            owner = formation.at(formation.where(helpers[0][0])).owner  # type: ignore[arg-type, union-attr]
+            optional = any(h[2] for h in helpers)
+            options = ([NO] if optional else []) + [str(h[0]) for h in helpers]
+            answer = _decide(
+                state,
+                step,
+                [0],
+                options,
+                f"take the DMG meant for {_name(state, target)}?",
+                owner,  # type: ignore[arg-type]
+                auto=not optional,
+            )
+            helper = next((h for h in helpers if str(h[0]) == answer), None)
+            step.checked = True
+            step.choices = []
+            if helper is not None:
+                if helper[1]:
+                    swap_cards(state, helper[0], target)  # type: ignore[arg-type]
+                step.card = target = helper[0]
+                found = locate(state, target)
+                assert found is not None
+                team, pos = found
+        step.checked = True
+    state.queue.pop(0)
+    elemental = formation.at(pos)
+    assert elemental is not None and target is not None
+    hit = take_hit(elemental, _edef(state, target).hp, step.amount)
+    events = [
+        _ev(
+            "damage",
+            f"{_name(state, target)} takes {hit.dealt} DMG"
+            + battle._shields_text(hit.shields_lost)
+            + ".",
+        )
+    ]
+    # Queued in front, so they resolve in this order: a would_be_defeated effect, the
+    # defeat, then what dealing DMG and losing shields trigger.
+    if hit.shields_lost:
+        fire(state, "loses_shields", target)
+    if step.attack and hit.dealt > 0 and state.attack is not None:
+        fire(state, "deals_attack_damage", state.attack.attacker_card)
+    if hit.defeated:
+        state.queue.insert(
+            0, Step(kind="defeat_check", actor=step.actor, card=target, attack=step.attack)
+        )
+        _would_be_defeated(state, target)
+    return events
+
+
+def replacements(state: State, team: int, subject: int) -> list[tuple[int, bool, bool]]:
+    """Elementals that may take DMG meant for `subject`: (card, swap, optional)."""
+    formation = state.sides[team].formation
+    where = formation.where(subject)
+    found = []
+    for pos in formation.occupied():
+        card = formation.at(pos).card  # type: ignore[union-attr]
+        definition = _edef(state, card)
+        if card == subject or pos[0] + 1 not in definition.rows:
+            continue
+        for effect in definition.effects:
+            trigger = effect.trigger
+            if trigger.on != "would_take_damage":
+                continue
+            if trigger.faction and card_of(state, subject).faction != trigger.faction:
+                continue
+            if trigger.subject_rows and (where is None or where[0] + 1 not in trigger.subject_rows):
+                continue
+            if trigger.connected_to_self and not connected(formation, pos, where):  # type: ignore[arg-type]
+                continue
+            for op in effect.ops:
+                if isinstance(op, TakeDamageInstead):
+                    found.append((card, op.swap, trigger.optional))
+    return found
+
+
+def _would_be_defeated(state: State, card: int) -> None:
+    """A would_be_defeated effect (from its rows) resolves before the defeat; the
+    defeat happens only if the Elemental is still there and still beaten."""
+    if not in_required_row(state, card):
+        return
+    definition = _edef(state, card)
+    owner = _elemental(state, card).owner  # type: ignore[union-attr]
+    state.queue[0:0] = [
+        ops_step(state, owner, f"card:{definition.id}:fx{i}", source=card, subject=card)
+        for i, e in enumerate(definition.effects)
+        if e.trigger.on == "would_be_defeated"
+    ]
+
+
+def _defeat_if_due(state: State, card: int | None, actor: int, *, attack: bool) -> Events:
+    found = locate(state, card)
+    if found is None:
+        return []
+    team, pos = found
+    elemental = state.sides[team].formation.at(pos)
+    assert elemental is not None and card is not None
+    if elemental.damage < _edef(state, card).hp:
+        return []
+    if attack and state.attack is not None:
+        by: int | None = state.attack.seat
+        state.attack.defeated = True
+        fire(state, "defeats", state.attack.attacker_card)
+    else:
+        by = actor if state.players[actor].team != team else None
+    fire(state, "leaves_formation", card, team=team, row=pos[0])
+    return battle.defeat(state, team, pos, by_seat=by)
+
+
+# --------------------------------------------------------------------------- attacks
+
+
+def start_attack(
+    state: State, seat: int, card: int, attacker: Pos, target: Pos, *, at: int = 0
+) -> Events:
+    """An Attack Command (already out of the hand) is played: attack triggers, its effect,
+    the response window, DMG, its `after` ops."""
+    side = state.side_of(seat)
+    command = card_of(state, card)
+    assert isinstance(command, CommandCard) and command.attack is not None
+    own = side.formation.at(attacker)
+    enemy = state.sides[1 - side.team].formation.at(target)
+    assert own is not None and enemy is not None
+    side.attacked.append(own.card)
+    dmg = max(0, _edef(state, own.card).strength + command.attack.str_modifier)
+    state.attack = Attack(
+        seat=seat,
+        command=card,
+        attacker=attacker,
+        target=target,
+        dmg=dmg,
+        attacker_card=own.card,
+        target_card=enemy.card,
+    )
+    kind = command.attack.range
+    steps = [
+        ops_step(state, seat, f"card:{command.id}:effect"),
+        Step(kind="respond", actor=seat),
+        Step(kind="hit", actor=seat),
+        ops_step(state, seat, f"card:{command.id}:after"),
+        Step(kind="end_attack", actor=seat),
+    ]
+    state.queue[at:at] = steps
+    fire(state, "is_attacked", enemy.card, attack_kind=kind)
+    fire(state, "attacks", own.card, attack_kind=kind)
+    player = state.players[seat]
+    return [
+        _ev(
+            "attack",
+            f"{player.name} plays {command.name}: {_name(state, own.card)} attacks "
+            f"{_name(state, enemy.card)} in Row {battle.ROW_NAMES[target[0]]}.",
+            seat,
+        )
+    ]
+
+
+def open_response_window(state: State) -> Events:
+    """The defending side may answer with Instant Commands, or let the attack through."""
+    attack = state.attack
+    if attack is None:
+        return []
+    defenders = [s for s in state.sides[1 - state.active].seats if s not in attack.passed]
+    if defenders:
+        state.frames.append(
+            Frame(kind="respond", deciders=defenders, prompt="answer the attack or let it through")
+        )
+    return []
+
+
+def attack_hit(state: State) -> Events:
+    """DMG = the Command's DMG + bonuses + boosts − Instant reductions, then shields."""
+    attack = state.attack
+    assert attack is not None
+    attack.landed = True  # the Command has done its work: to the discard pile
+    state.players[attack.seat].discard.append(attack.command)
+    attacker = _elemental(state, attack.attacker_card)
+    if attacker is None or locate(state, attack.target_card) is None:
+        return [_ev("fizzle", "The attack finds no target.")]
+    boosts = spend_boosts(attacker, keeps_boosts=keeps_boosts(state, attack.attacker_card))
+    incoming = max(0, attack.dmg + attack.bonus + boosts - attack.reduced)
+    state.queue.insert(
+        0,
+        Step(
+            kind="damage", actor=attack.seat, card=attack.target_card, amount=incoming, attack=True
+        ),
+    )
+    if incoming <= 0:
+        return [_ev("damage", f"{_name(state, attack.target_card)} takes 0 DMG.")]
+    return []
+
+
+def end_attack(state: State) -> Events:
+    attack = state.attack
+    if attack is None:
+        return []
+    state.attack = None
+    return []
+
+
+def instant_allowed(state: State, seat: int, card: int) -> bool:
+    """Instants answer an attack on one's side while the window is open, if their
+    `responds_to` filter allows that attack."""
+    command = card_of(state, card)
+    attack = state.attack
+    if not isinstance(command, CommandCard) or command.type != "instant" or attack is None:
+        return False
+    flt = command.responds_to
+    assert flt is not None
+    attack_command = card_of(state, attack.command)
+    assert isinstance(attack_command, CommandCard) and attack_command.attack is not None
+    if flt.attack and flt.attack != attack_command.attack.range:
+        return False
+    if flt.faction and card_of(state, attack.target_card).faction != flt.faction:
+        return False
+    return can_pay(state, seat, command.effect, playing=card)
+
+
+def check_instant(state: State, seat: int, card_id: str) -> int:
+    frame = state.frames[-1] if state.frames else None
+    if frame is None or frame.kind != "respond" or seat not in frame.deciders:
+        raise IllegalAction("not-now", "Instant Commands answer an attack on your side.")
+    card = next((c for c in state.players[seat].hand if state.cards[c] == card_id), None)
+    if card is None:
+        raise IllegalAction("not-in-hand", "That card isn't in your hand.")
+    if not instant_allowed(state, seat, card):
+        raise IllegalAction("instant", "That Command can't answer this attack.")
+    return card
+
+
+def play_instant(state: State, seat: int, card_id: str, rng: random.Random) -> Events:
+    """No AP: its effect resolves now, its `after` ops once DMG has landed; then the
+    window opens again."""
+    card = check_instant(state, seat, card_id)
+    command = card_of(state, card)
+    assert isinstance(command, CommandCard)
+    state.players[seat].hand.remove(card)
+    state.in_play.append(Played(card=card, seat=seat))
+    state.frames.pop()
+    after = [
+        ops_step(state, seat, f"card:{command.id}:after"),
+        Step(kind="played", actor=seat, card=card),
+    ]
+    hit = next(i for i, s in enumerate(state.queue) if s.kind == "hit")
+    state.queue[hit + 1 : hit + 1] = after
+    state.queue[0:0] = [
+        ops_step(state, seat, f"card:{command.id}:effect"),
+        Step(kind="respond", actor=seat),
+    ]
+    events = [_ev("instant", f"{state.players[seat].name} answers with {command.name}.", seat)]
+    return events + resume(state, rng)
+
+
+def finish_command(state: State, card: int | None) -> Events:
+    """A played Command goes to its player's discard pile once its effect is over."""
+    played = next(p for p in state.in_play if p.card == card)
+    state.in_play.remove(played)
+    state.players[played.seat].discard.append(played.card)
+    return []
+
+
+# --------------------------------------------------------------------------- Commands
+
+
+def ritual_ready(state: State, seat: int, command: CommandCard) -> bool:
+    """A Ritual needs `count` connected own Elementals of one faction."""
+    need = command.ritual
+    assert need is not None
+    formation = state.side_of(seat).formation
+    factions = {
+        formation.at(p).card: card_of(state, formation.at(p).card).faction  # type: ignore[union-attr]
+        for p in formation.occupied()
+    }
+    for pos in formation.occupied():
+        if need.faction and factions[formation.at(pos).card] != need.faction:  # type: ignore[union-attr]
+            continue
+        if len(connected_group(formation, pos, faction_of=factions)) >= need.count:
+            return True
+    return False
+
+
+def check_command(state: State, seat: int, card_id: str) -> int:
+    """Playing a Utility or Ritual Command costs 1 AP in Phase II (a Ritual needs its
+    connected Elementals; a cost in its effect must be payable)."""
+    side = state.sides[state.active]
+    if seat not in side.seats or state.phase != "actions" or state.frames or state.queue:
+        raise IllegalAction("phase", "Commands are played in Phase II of your turn.")
+    card = next((c for c in state.players[seat].hand if state.cards[c] == card_id), None)
+    if card is None:
+        raise IllegalAction("not-in-hand", "That card isn't in your hand.")
+    command = card_of(state, card)
+    if not isinstance(command, CommandCard) or command.type not in ("utility", "ritual"):
+        raise IllegalAction("not-playable", "Play Utility and Ritual Commands this way.")
+    if command.type == "ritual" and not ritual_ready(state, seat, command):
+        need = command.ritual
+        assert need is not None
+        raise IllegalAction(
+            "ritual",
+            f"{command.name} needs {need.count} connected Elementals "
+            f"of {need.faction or 'one faction'}.",
+        )
+    if not can_pay(state, seat, command.effect, playing=card):
+        raise IllegalAction("cost", f"You can't pay what {command.name} asks.")
+    if side.ap < 1:
+        raise IllegalAction("no-ap", "Your side has no Action Point left this turn.")
+    return card
+
+
+def play_command(state: State, seat: int, card_id: str, rng: random.Random) -> Events:
+    card = check_command(state, seat, card_id)
+    command = card_of(state, card)
+    state.sides[state.active].ap -= 1
+    state.players[seat].hand.remove(card)
+    state.in_play.append(Played(card=card, seat=seat))
+    state.queue[0:0] = [
+        ops_step(state, seat, f"card:{command.id}:effect"),
+        Step(kind="played", actor=seat, card=card),
+    ]
+    events = [_ev("command", f"{state.players[seat].name} plays {command.name}.", seat)]
+    return events + resume(state, rng)
+
+
+# --------------------------------------------------------------------------- daybreak
+
+
+def daybreak_eligible(state: State) -> list[int]:
+    """At the start of a turn: the Elementals with a daybreak effect standing in one of
+    its rows (each may use it once in Phase I)."""
+    formation = state.sides[state.active].formation
+    cards = [formation.at(p).card for p in formation.occupied()]  # type: ignore[union-attr]
+    return [c for c in cards if _edef(state, c).daybreak and in_required_row(state, c)]
+
+
+def _daybreak_index(state: State, card: int) -> int:
+    return next(i for i, e in enumerate(_edef(state, card).effects) if e.trigger.on == "daybreak")
+
+
+def check_daybreak(state: State, seat: int, card: int) -> None:
+    side = state.sides[state.active]
+    if seat not in side.seats or state.phase != "daybreak" or state.frames or state.queue:
+        raise IllegalAction("phase", "Daybreak effects are used in Phase I of your turn.")
+    if card not in side.daybreak:
+        raise IllegalAction("daybreak", "That Elemental has no daybreak effect to use now.")
+    elemental = _elemental(state, card)
+    if elemental is None or elemental.owner != seat:
+        raise IllegalAction("daybreak", "Use the daybreak effects of your own Elementals.")
+    ops = _edef(state, card).effects[_daybreak_index(state, card)].ops
+    if not can_pay(state, seat, ops, source=card):
+        raise IllegalAction("cost", "You can't pay what that effect asks.")
+
+
+def use_daybreak(state: State, seat: int, card: int, rng: random.Random) -> Events:
+    check_daybreak(state, seat, card)
+    state.sides[state.active].daybreak.remove(card)
+    definition = _edef(state, card)
+    state.queue.insert(
+        0,
+        ops_step(
+            state, seat, f"card:{definition.id}:fx{_daybreak_index(state, card)}", source=card
+        ),
+    )
+    events = [
+        _ev(
+            "daybreak",
+            f"{state.players[seat].name} uses {definition.name}'s daybreak effect.",
+            seat,
+        )
+    ]
+    return events + resume(state, rng)
+
+
+# --------------------------------------------------------------------------- faction actions
+
+
+def check_faction_action(state: State, seat: int, level: int) -> None:
+    """Unlocked at levels 4, 6 and 8; 1 AP; one per turn; not without one's Sage."""
+    side = state.sides[state.active]
+    player = state.players[seat]
+    if seat not in side.seats or state.phase != "actions" or state.frames or state.queue:
+        raise IllegalAction("phase", "Faction actions are taken in Phase II of your turn.")
+    if player.sage_defeated:
+        raise IllegalAction("no-sage", "A player whose Sage has fallen has no faction actions.")
+    if level not in (4, 6, 8) or player.level < level:
+        raise IllegalAction("locked", f"That faction action unlocks at level {level}.")
+    if player.faction_action_used:
+        raise IllegalAction("once", "Only one faction action per turn.")
+    if side.ap < 1:
+        raise IllegalAction("no-ap", "Your side has no Action Point left this turn.")
+    assert player.sage is not None
+    if not can_pay(state, seat, ops_at(state, f"faction:{player.sage}:{level}")):
+        raise IllegalAction("cost", "You can't pay what that faction action asks.")
+
+
+def faction_action(state: State, seat: int, level: int, rng: random.Random) -> Events:
+    check_faction_action(state, seat, level)
+    player = state.players[seat]
+    state.sides[state.active].ap -= 1
+    player.faction_action_used = True
+    state.queue.insert(0, ops_step(state, seat, f"faction:{player.sage}:{level}"))
+    events = [_ev("faction", f"{player.name} takes their level-{level} faction action.", seat)]
+    return events + resume(state, rng)
