@@ -126,6 +126,7 @@ class Table:
     view: dict[str, Any] | None
     to_act: tuple[int, ...]
     outcome: Outcome | None
+    responders: tuple[int, ...] = ()  # deciders answering out of turn (a response window)
 
     @property
     def variant(self) -> VariantInfo:
@@ -241,13 +242,21 @@ class MatchService:
             state = self._state(game, match)
         if state is None:
             return Table(match, seats, game, None, (), None)
+        to_act = tuple(sorted(game.to_act(state)))
+        active = game.active_seat(state)
+        responders = (
+            ()
+            if active is None
+            else tuple(s for s in to_act if game.team_of(state, s) != game.team_of(state, active))
+        )
         return Table(
             match=match,
             seats=seats,
             game=game,
             view=game.view(state, None),
-            to_act=tuple(sorted(game.to_act(state))),
+            to_act=to_act,
             outcome=game.outcome(state),
+            responders=responders,
         )
 
     async def table(self, match_id: int) -> Table:

@@ -163,12 +163,14 @@ class HandButton(
 ):
     """The board's "My hand" button: the clicker's private view, ephemeral."""
 
-    def __init__(self, match_id: int) -> None:
+    def __init__(self, match_id: int, *, respond: bool = False) -> None:
+        # "Respond" under a line that opens a response window: the same private view,
+        # whose menu then holds the answers (Instants) and letting the attack through.
         super().__init__(
             discord.ui.Button(
-                label="My hand",
-                emoji="🃏",
-                style=discord.ButtonStyle.primary,
+                label="Respond" if respond else "My hand",
+                emoji="🛡️" if respond else "🃏",
+                style=discord.ButtonStyle.danger if respond else discord.ButtonStyle.primary,
                 custom_id=f"arbiter:hand:{match_id}",
             )
         )
@@ -504,7 +506,11 @@ class Publisher:
         async with self._lock(table.match.id):
             await self._show(await self.bot.matches.table(table.match.id))
             actor = table.user_of(result.seat).user_id
-            await self._send(table, action_text(result), _pings(table, actor))
+            respond = None
+            if table.responders and table.outcome is None:
+                respond = discord.ui.View(timeout=None)
+                respond.add_item(HandButton(table.match.id, respond=True))
+            await self._send(table, action_text(result), _pings(table, actor), view=respond)
 
     async def say(self, table: Table, line: str, *, ping: Iterable[int] = ()) -> None:
         """A public line in the match's channel, after bringing its message up to date;
@@ -599,10 +605,18 @@ class Publisher:
         self._lines[table.match.id] = 0
         return message
 
-    async def _send(self, table: Table, line: str, mentions: discord.AllowedMentions) -> None:
+    async def _send(
+        self,
+        table: Table,
+        line: str,
+        mentions: discord.AllowedMentions,
+        *,
+        view: discord.ui.View | None = None,
+    ) -> None:
         channel = self._channel(table)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
-            await self._open(table, lambda: channel.send(line, allowed_mentions=mentions))
+            await self._open(table, lambda: channel.send(line, allowed_mentions=mentions, **extra))
         except discord.HTTPException:
             log.warning("match %s: could not post a line", table.match.id, exc_info=True)
             return

@@ -464,3 +464,33 @@ async def test_a_drawn_seed_is_never_shown_while_the_match_is_open(
     assert len(shown) > 10
     assert not [text for text in shown if seed in text or "Seed " in text]
     assert not [r for r in caplog.records if seed in r.getMessage()]
+
+
+async def test_a_response_window_posts_a_respond_button_for_the_defending_side(
+    world: World,
+) -> None:
+    await world.start("tally", "duel", [world.alice, world.bob])
+    await world.alice.slash(world.channel, "play", action="banner|amber")
+    await world.bob.slash(world.channel, "play", action="banner|azure")
+    hand = await world.bot.matches.view(world.match_id or 0, world.alice.id)
+    big = next(c.key for c in hand.choices if int(c.key.split("|")[1]) >= 4)
+    await world.alice.slash(world.channel, "play", action=big)  # bob may challenge, out of turn
+    line = next(
+        m for m in reversed(world.channel.history(viewer=world.eve)) if not m.flags.ephemeral
+    )
+    assert line.content.splitlines()[-1].startswith(f"➡️ {world.bob.mention}")
+    respond = await world.bob.click(line, label="Respond")
+    private = respond.response
+    assert private is not None and private.ephemeral
+    choices = option_values(private)
+    assert sorted(choices) == ["allow", "challenge"]  # the answers open to the defender
+    await world.bob.select(private, [choices[0]], custom_id=menu_id(private))
+    assert (await world.match()).version == 4
+    # A line that doesn't open a response carries no Respond button.
+    calm = [m for m in world.channel.history(viewer=world.eve) if not m.flags.ephemeral]
+    assert not any(
+        c.label == "Respond"
+        for m in calm[-1:]
+        for row in m.components
+        for c in getattr(row, "children", [])
+    )
