@@ -1,0 +1,144 @@
+"""Command of Nature through the real bot: whole games, and the defenders' response
+window answered from the Respond button or left to run out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pytest
+import simcord
+
+from bot.timing import out_of_turn_clock
+from rules.command_of_nature import GAME as CON
+from rules.core import Game, SeatSpec
+from rules.registry import GAMES
+from tests.bot.world import World, menu_id, option_values
+
+MAX_ACTIONS = 3000
+PREFERENCE = ("attack", "let", "fill", "choose", "sage", "formation", "summon", "phase", "done")
+
+
+@pytest.fixture
+def bot_games() -> Mapping[str, Game]:
+    return {**GAMES, CON.id: CON}
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> World:
+    return World.build(simcord_env)
+
+
+def opening_seed() -> int:
+    """A seed whose first player is alice, the first seat (found with the engine)."""
+    for seed in range(200):
+        state = CON.setup("2p", [SeatSpec(seat=0, name="a"), SeatSpec(seat=1, name="b")], {}, seed)
+        first = state.sides[state.start_team].seats[0]
+        if first != 0:
+            continue
+        return seed
+    raise AssertionError("no seed where alice goes first")
+
+
+async def act(world: World, player: simcord.MemberActor, key: str) -> None:
+    result = await player.slash(world.channel, "play", action=key)
+    assert result.response is not None and result.response.content.startswith("✅ "), key
+
+
+async def set_up_both(world: World) -> None:
+    """Both players choose a Sage and set up their formation (first options)."""
+    for _ in range(4):
+        (player,) = await world.to_act()
+        offered = await player.autocomplete(world.channel, "play", "action", "")
+        await act(world, player, offered[0]["value"])
+
+
+def pick(offered: list[dict[str, str]], step: int) -> str:
+    for kind in PREFERENCE:
+        keys = [o["value"] for o in offered if o["value"].split("|")[0] == kind]
+        if keys:
+            return keys[step % len(keys)]
+    return offered[step % len(offered)]["value"]
+
+
+async def test_a_two_player_game_to_a_winner_through_play(world: World) -> None:
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=opening_seed())
+    board = await world.board()
+    assert board.embeds[0].title == "Command of Nature — 2 players"
+    for step in range(MAX_ACTIONS):
+        if (await world.match()).status != "active":
+            break
+        if step % 200 == 199:
+            await world.env.advance_time(16 * 60)  # let old ephemeral views lapse
+        player = (await world.to_act())[0]
+        offered = await player.autocomplete(world.channel, "play", "action", "")
+        assert offered, f"{player.name} must decide but was offered nothing"
+        await act(world, player, pick(offered, step))
+    match = await world.match()
+    assert match.status == "finished"
+    final = (await world.board()).embeds[0]
+    assert (final.description or "").startswith("🏆 ")
+    assert await world.bot.matches.verify(match.id)
+
+
+async def test_an_instant_played_from_the_respond_button_during_the_attackers_turn(
+    world: World,
+) -> None:
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=opening_seed())
+    await set_up_both(world)
+    mid = world.match_id or 0
+    await act(world, world.alice, "phase|actions")
+    state = await world.bot.matches.replay(mid)
+    attack = next(
+        a.key for a in CON.legal_actions(state, 0) if a.kind == "attack"
+    )  # alice has an Attack Command within reach
+    await act(world, world.alice, attack)
+    line = next(m for m in reversed(world.channel.history(viewer=world.eve)) if m.content)
+    respond = await world.bob.click(line, label="Respond")
+    private = respond.response
+    assert private is not None and private.ephemeral
+    answers = option_values(private)
+    assert "let" in answers
+    instants = [a for a in answers if a.startswith("instant|")]
+    chosen = instants[0] if instants else "let"
+    await world.bob.select(private, [chosen], custom_id=menu_id(private))
+    assert (await world.match()).version == 7  # sages, formations, Phase II, attack, answer
+    if chosen != "let":  # an Instant keeps the window open for more answers
+        assert await world.to_act() == [world.bob]
+    assert await world.bot.matches.verify(mid)
+
+
+async def test_an_unanswered_response_window_lets_the_attack_through_when_its_clock_runs_out(
+    world: World,
+) -> None:
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=opening_seed())
+    await set_up_both(world)
+    mid = world.match_id or 0
+    await act(world, world.alice, "phase|actions")
+    state = await world.bot.matches.replay(mid)
+    attack = next(a.key for a in CON.legal_actions(state, 0) if a.kind == "attack")
+    await act(world, world.alice, attack)
+    assert await world.to_act() == [world.bob]
+    clock = (await world.match()).clock_seconds
+    await world.env.advance_time(out_of_turn_clock(clock))
+    assert "⏰ bob's time ran out." in world.public_lines()[-1]
+    after = await world.bot.matches.replay(mid)
+    assert not after.frames or after.frames[-1].kind != "respond"  # type: ignore[attr-defined]
+    assert "lets the attack through" in world.public_lines()[-1]
+
+
+async def test_a_four_player_team_game_through_play(world: World) -> None:
+    players = [world.alice, world.bob, world.carol, world.dave]
+    await world.start(CON.id, "4p", players, seed=3)
+    board = (await world.board()).embeds[0]
+    assert board.title == "Command of Nature — 2 teams of 2"
+    for step in range(MAX_ACTIONS):
+        if (await world.match()).status != "active":
+            break
+        if step % 200 == 199:
+            await world.env.advance_time(16 * 60)
+        player = (await world.to_act())[0]
+        offered = await player.autocomplete(world.channel, "play", "action", "")
+        assert offered
+        await act(world, player, pick(offered, step))
+    assert (await world.match()).status == "finished"
+    assert await world.bot.matches.verify(world.match_id or 0)
