@@ -21,12 +21,12 @@ def engine_table(rows: list[EngineFigures]) -> list[str]:
     """The engine section."""
     lines = [
         "Rules engine: random legal games (to_act + legal_actions + apply, one core)",
-        f"  {'mode':<9}{'games':>7}{'actions':>9}{'actions/s':>11}{'µs/apply':>10}"
+        f"  {'mode':<13}{'games':>7}{'actions':>9}{'actions/s':>11}{'µs/apply':>10}"
         f"{'actions/game':>14}",
     ]
     for r in rows:
         lines.append(
-            f"  {r.variant:<9}{r.games:>7}{r.actions:>9}{r.actions_per_second:>11,.0f}"
+            f"  {r.variant:<13}{r.games:>7}{r.actions:>9}{r.actions_per_second:>11,.0f}"
             f"{r.apply_us:>10,.0f}{r.actions_per_game:>14.1f}"
         )
     return lines
