@@ -1,8 +1,7 @@
 """Command of Nature: formations, markets, levels and Instant responses.
 
-Not yet registered in `rules.registry`: attacks with several targets and a few
-effect details are still to come (see the open issue), and players are never
-offered a game that leaves rules out.
+Not yet registered in `rules.registry`: a few effect details are still to come (see
+the open issue), and players are never offered a game that leaves rules out.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from typing import Any, ClassVar
 from rules.command_of_nature import actions
 from rules.command_of_nature.battle import end_game
 from rules.command_of_nature.cards import bundled_pack, get_pack
-from rules.command_of_nature.setup import card_of, setup_game
+from rules.command_of_nature.setup import setup_game
 from rules.command_of_nature.state import State
 from rules.core import Action, Event, Outcome, SeatSpec, VariantInfo, fresh_copy
 from rules.core.rng import rng_for
@@ -69,7 +68,7 @@ class CommandOfNature:
     ) -> tuple[State, list[Event]]:  # type: ignore[override]
         actions.check(state, seat, action)
         new = fresh_copy(state)
-        return new, actions.apply_action(new, seat, action, rng)
+        return new, actions.apply_action(new, seat, action, rng, checked=True)
 
     def concede(self, state: State, seat: int, rng: random.Random) -> tuple[State, list[Event]]:  # type: ignore[override]
         new = fresh_copy(state)
@@ -107,10 +106,10 @@ class CommandOfNature:
         return view(state, seat)
 
 
-def _elemental_view(state: State, elemental: Any) -> dict[str, Any] | None:
+def _elemental_view(state: State, elemental: Any, defs: dict[str, Any]) -> dict[str, Any] | None:
     if elemental is None:
         return None
-    card = card_of(state, elemental.card)
+    card = defs[state.cards[elemental.card]]
     return {
         "name": card.name,
         "faction": card.faction,
@@ -123,14 +122,20 @@ def _elemental_view(state: State, elemental: Any) -> dict[str, Any] | None:
     }
 
 
-def _card_view(state: State, card: int) -> dict[str, Any]:
-    definition = card_of(state, card)
+def _defs(state: State) -> dict[str, Any]:
+    """Card id -> definition (the pack's lookup table, without per-card checks)."""
+    return get_pack(state.pack)._by_name_or_id
+
+
+def _card_view(state: State, card: int, defs: dict[str, Any]) -> dict[str, Any]:
+    definition = defs[state.cards[card]]
     return {"id": definition.id, "name": definition.name, "cost": definition.cost}
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """What `seat` may see (None: everyone): every formation, wallet and market face up;
     hands only their owner's (and, in a team, the teammate's); never a deck's order."""
+    defs = _defs(state)
     out: dict[str, Any] = {
         "game": CommandOfNature.id,
         "variant": state.variant,
@@ -145,7 +150,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "gold": side.gold,
                 "ap": side.ap,
                 "formation": [
-                    [_elemental_view(state, e) for e in row] for row in side.formation.rows
+                    [_elemental_view(state, e, defs) for e in row] for row in side.formation.rows
                 ],
             }
             for side in state.sides
@@ -160,15 +165,15 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "hand_count": len(p.hand),
                 "deck_count": len(p.deck),
                 "discard_count": len(p.discard),
-                "discard_top": card_of(state, p.discard[-1]).name if p.discard else None,
+                "discard_top": defs[state.cards[p.discard[-1]]].name if p.discard else None,
                 "champions_waiting": sorted(p.champions),
                 "sage_defeated": p.sage_defeated,
             }
             for p in state.players
         ],
         "markets": {
-            "elementals": [_card_view(state, c) for c in state.elementals.row],
-            "commands": [_card_view(state, c) for c in state.commands.row],
+            "elementals": [_card_view(state, c, defs) for c in state.elementals.row],
+            "commands": [_card_view(state, c, defs) for c in state.commands.row],
             "elemental_deck": len(state.elementals.deck),
             "command_deck": len(state.commands.deck),
         },
@@ -182,7 +187,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         team = state.players[seat].team
         out["me"] = seat
         out["hands"] = {
-            str(s): [_card_view(state, c) for c in state.players[s].hand]
+            str(s): [_card_view(state, c, defs) for c in state.players[s].hand]
             for s in state.sides[team].seats
         }
     return out

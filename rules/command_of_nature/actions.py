@@ -1,7 +1,8 @@
 """Every decision a Command of Nature seat can take: candidates, checks and effects.
 
 `legal_actions` runs each candidate through the same check that `apply` uses, so the
-menu and the refusals always agree. Positions in keys read "row.space", 0-based.
+menu and the refusals always agree. Positions in keys read "row.space", 0-based; an
+attack names its targets in the order they are hit, joined by "+" ("1.0+1.1").
 """
 
 from __future__ import annotations
@@ -31,6 +32,15 @@ ROW_NAMES = battle.ROW_NAMES
 
 def pos_key(pos: Pos) -> str:
     return f"{pos[0]}.{pos[1]}"
+
+
+def targets_key(targets: tuple[Pos, ...] | list[Pos]) -> str:
+    """Several targets, in the order they are hit: "1.0+1.1"."""
+    return "+".join(pos_key(t) for t in targets)
+
+
+def parse_targets(text: str) -> list[Pos]:
+    return [parse_pos(part) for part in text.split("+")]
 
 
 def parse_pos(text: str) -> Pos:
@@ -95,9 +105,11 @@ def candidates(state: State, seat: int) -> Iterator[Action]:
             elif definition.type == "attack":
                 enemy = state.sides[1 - state.active].formation.occupied()
                 for attacker in side.formation.occupied():
-                    for target in enemy:
+                    if side.formation.at(attacker).card in side.attacked:  # type: ignore[union-attr]
+                        continue
+                    for targets in effects.target_choices(definition, attacker, enemy):
                         yield Action(
-                            kind="attack", args=(card_id, pos_key(attacker), pos_key(target))
+                            kind="attack", args=(card_id, pos_key(attacker), targets_key(targets))
                         )
             elif definition.type in ("utility", "ritual"):
                 yield Action(kind="play", args=(card_id,))
@@ -147,6 +159,16 @@ def _frame_candidates(state: State, seat: int, kind: str) -> Iterator[Action]:
 def legal_actions(state: State, seat: int) -> list[Action]:
     if seat not in to_act(state):
         return []
+    if state.frames:  # the frame's own options: `check` would test membership again
+        legal = []
+        for action in _frame_candidates(state, seat, state.frames[-1].kind):
+            if action.kind == "instant":
+                try:
+                    effects.check_instant(state, seat, action.args[0])
+                except IllegalAction:
+                    continue
+            legal.append(action)
+        return legal
     legal = []
     for action in candidates(state, seat):
         try:
@@ -175,7 +197,7 @@ def check(state: State, seat: int, action: Action) -> None:
         case "summon", 2:
             turn.check_summon(state, seat, a[0], parse_pos(a[1]))
         case "attack", 3:
-            battle.check_attack(state, seat, a[0], parse_pos(a[1]), parse_pos(a[2]))
+            battle.check_attack(state, seat, a[0], parse_pos(a[1]), parse_targets(a[2]))
         case "daybreak", 1:
             effects.check_daybreak(state, seat, _card_arg(a[0]))
         case "play", 1:
@@ -219,10 +241,14 @@ def _card_arg(text: str) -> int:
         raise IllegalAction("card", "That is not a card in play.") from None
 
 
-def apply_action(state: State, seat: int, action: Action, rng: random.Random) -> Events:
+def apply_action(
+    state: State, seat: int, action: Action, rng: random.Random, *, checked: bool = False
+) -> Events:
     """Perform a checked action on `state` (mutated in place); then whatever it set off
-    resolves until a decision is needed."""
-    check(state, seat, action)
+    resolves until a decision is needed. `checked`: the caller has just checked it on
+    an identical state."""
+    if not checked:
+        check(state, seat, action)
     events = _perform(state, seat, action, rng)
     return events + effects.resume(state, rng)
 
@@ -259,7 +285,9 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Eve
         case "summon":
             return turn.summon(state, seat, a[0], parse_pos(a[1]))
         case "attack":
-            return battle.declare_attack(state, seat, a[0], parse_pos(a[1]), parse_pos(a[2]), rng)
+            return battle.declare_attack(
+                state, seat, a[0], parse_pos(a[1]), parse_targets(a[2]), rng
+            )
         case "swap":
             return turn.swap_elementals(state, seat, parse_pos(a[0]), parse_pos(a[1]))
         case "draw":
@@ -327,8 +355,7 @@ def describe(state: State, action: Action) -> str:
             return f"Summon {name(a[0])} into {where(a[1])} (1 AP)"
         case "attack":
             own = _at(state, state.active, a[1])
-            enemy = _at(state, 1 - state.active, a[2])
-            return f"{name(a[0])}: {own} attacks {enemy} in {where(a[2])} (1 AP)"
+            return f"{name(a[0])}: {own} attacks {_targets_label(state, a[2])} (1 AP)"
         case "swap":
             return (
                 f"Swap {_at(state, state.active, a[0])} and {_at(state, state.active, a[1])} (1 AP)"
@@ -362,10 +389,10 @@ def _option_label(state: State, option: str) -> str:
             return card_of(state, int(option)).name
     if "@" in option:
         card_id, rest = option.split("@")
-        attacker, target = rest.split(">")
+        attacker, targets = rest.split(">")
         return (
             f"{pack_of(state).card(card_id).name}: {_at(state, state.active, attacker)} attacks "
-            f"{_at(state, 1 - state.active, target)}"
+            f"{_targets_label(state, targets)}"
         )
     try:
         return pack_of(state).card(option).name
@@ -373,6 +400,14 @@ def _option_label(state: State, option: str) -> str:
         return {"stop": "Stop here", "no": "No", "use": "Use it", "skip": "Skip it"}.get(
             option, option
         )
+
+
+def _targets_label(state: State, text: str) -> str:
+    """The enemy targets of an attack, in order: "A in Row II and B in Row II"."""
+    return " and ".join(
+        f"{_at(state, 1 - state.active, part)} in Row {ROW_NAMES[parse_pos(part)[0]]}"
+        for part in text.split("+")
+    )
 
 
 def _at(state: State, team: int, text: str) -> str:
@@ -383,13 +418,27 @@ def _at(state: State, team: int, text: str) -> str:
 def timeout_action(state: State, seat: int) -> Action:
     """A timed-out seat: respond by letting the attack through, move on a phase, finish
     the clean-up; otherwise the first option."""
+    if seat in to_act(state):
+        frame = state.frames[-1] if state.frames else None
+        kinds = ("let", "done") if frame is not None else ("phase", "done")
+        for kind in kinds:  # (a frame offers no phase step; "let" comes only in a frame)
+            offered = (
+                candidates(state, seat)
+                if frame is None
+                else _frame_candidates(state, seat, frame.kind)
+            )
+            found = next((a for a in offered if a.kind == kind and _is_legal(state, seat, a)), None)
+            if found is not None:
+                return found
     legal = legal_actions(state, seat)
     if not legal:
         raise IllegalAction("not-your-turn", "The game is not waiting for this seat.")
-    for kind in ("let", "phase", "done"):
-        if kind == "phase" and state.frames:
-            continue
-        for action in legal:
-            if action.kind == kind:
-                return action
     return legal[0]
+
+
+def _is_legal(state: State, seat: int, action: Action) -> bool:
+    try:
+        check(state, seat, action)
+    except IllegalAction:
+        return False
+    return True

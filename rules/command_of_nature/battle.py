@@ -8,6 +8,7 @@ Rows in card data count from 1 (Row I); positions here count from 0.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from rules.command_of_nature.cards import CommandCard, ElementalCard
 from rules.command_of_nature.formation import Pos, distance, gap_to_fill, move
@@ -39,23 +40,42 @@ def attack_reaches(command: CommandCard, attacker: Pos, target: Pos) -> bool:
     return not profile.target_rows or target[0] + 1 in profile.target_rows
 
 
-def check_attack(state: State, seat: int, command_id: str, attacker: Pos, target: Pos) -> int:
+def as_targets(targets: Pos | Sequence[Pos]) -> list[Pos]:
+    """One space, or the spaces of several targets in the order they are hit."""
+    if targets and isinstance(targets[0], int):
+        return [targets]  # type: ignore[list-item]
+    return [tuple(t) for t in targets]  # type: ignore[misc]
+
+
+def check_attack(
+    state: State, seat: int, command_id: str, attacker: Pos, targets: Pos | Sequence[Pos]
+) -> int:
     """Playing an Attack Command costs 1 AP; each Elemental attacks once per turn (a team:
-    not twice between teammates); the target must be in the Command's reach."""
+    not twice between teammates); it names 1..`targets` distinct enemy Elementals, each
+    in the Command's reach."""
     side = _require_phase(state, seat, "actions")
     if state.frames or state.queue or state.attack is not None:
         raise IllegalAction("not-now", "Finish resolving what is under way first.")
+    targets = as_targets(targets)
     card = _hand_card(state, seat, command_id)
     command = card_of(state, card)
     if not isinstance(command, CommandCard) or command.type != "attack":
         raise IllegalAction("not-attack", "Only an Attack Command starts an attack.")
+    assert command.attack is not None
+    if not 1 <= len(targets) <= command.attack.targets or len(set(targets)) != len(targets):
+        most = command.attack.targets
+        raise IllegalAction(
+            "targets",
+            f"{command.name} attacks "
+            + ("one enemy Elemental." if most == 1 else f"1 to {most} different enemy Elementals."),
+        )
     own = side.formation.at(attacker)
-    enemy = state.sides[1 - state.active].formation.at(target)
-    if own is None or enemy is None:
+    enemy = state.sides[1 - state.active].formation
+    if own is None or any(enemy.at(target) is None for target in targets):
         raise IllegalAction("no-elemental", "Attack with one of your Elementals at an enemy one.")
     if own.card in side.attacked:
         raise IllegalAction("attacked", "That Elemental has already attacked this turn.")
-    if not attack_reaches(command, attacker, target):
+    if not all(attack_reaches(command, attacker, target) for target in targets):
         raise IllegalAction("reach", f"{command.name} can't reach that Elemental from there.")
     if side.ap < 1:
         raise IllegalAction("no-ap", "Your side has no Action Point left this turn.")
@@ -67,17 +87,17 @@ def declare_attack(
     seat: int,
     command_id: str,
     attacker: Pos,
-    target: Pos,
+    targets: Pos | Sequence[Pos],
     rng: random.Random | None = None,
 ) -> Events:
     """The attack is declared: 1 AP, the Command leaves the hand, attack triggers and its
     effect resolve, and the defending side gets its response window."""
     from rules.command_of_nature import effects
 
-    card = check_attack(state, seat, command_id, attacker, target)
+    card = check_attack(state, seat, command_id, attacker, targets)
     active_side(state).ap -= 1
     state.players[seat].hand.remove(card)
-    events = effects.start_attack(state, seat, card, attacker, target)
+    events = effects.start_attack(state, seat, card, attacker, as_targets(targets))
     return events + effects.resume(state, rng or random.Random(0))
 
 

@@ -457,7 +457,7 @@ class _Card(_Model):
 
     @property
     def id(self) -> str:
-        return re.sub(r"[^a-z0-9]+", "-", self.name.lower()).strip("-")
+        return _slug(self.name)
 
     def _check_copies(self) -> None:
         if self.in_sage_pack and (self.pack_copies < 1 or self.copies):
@@ -741,3 +741,9 @@ def parse_pack(text: str, origin: str = "pack") -> Pack:
 PACKS: PackRegistry[Pack] = PackRegistry(bundled_pack)
 register_pack = PACKS.register
 get_pack = PACKS.get
+
+
+@cache
+def _slug(name: str) -> str:
+    """A card's id from its name (cached: ids are looked up on every view and check)."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from itertools import permutations
 
 from rules.command_of_nature import battle
 from rules.command_of_nature.cards import (
@@ -222,7 +223,7 @@ def run_step(state: State, step: Step, rng: random.Random) -> Events:
             return open_response_window(state)
         case "hit":
             state.queue.pop(0)
-            return attack_hit(state)
+            return attack_hit(state, step.index)
         case "damage":
             return damage_step(state, step)
         case "defeat_check":
@@ -474,10 +475,21 @@ def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Rando
             state.attack.bonus += bonus
             return [_ev("bonus", f"The attack deals {bonus} more DMG.")]
         case ReduceDamage(amount=amount):
-            if state.attack is None:
+            attack = state.attack
+            if attack is None:
                 return []
-            state.attack.reduced += 99 if amount is None else amount
+            cut = 99 if amount is None else amount
             text = "to nothing" if amount is None else f"by {amount}"
+            if (
+                len(attack.target_cards) > 1
+                and step.subject in attack.target_cards
+                and _trigger_on(state, step) == "is_attacked"
+            ):  # triggered by one target being attacked: only the DMG to that one
+                attack.reduced_for[step.subject] = attack.reduced_for.get(step.subject, 0) + cut
+                return [
+                    _ev("reduce", f"The DMG to {_name(state, step.subject)} is reduced {text}.")
+                ]
+            attack.reduced += cut
             return [_ev("reduce", f"The attack's DMG is reduced {text}.")]
         case TakeDamageInstead() | KeepBoosts():
             return []  # replacement and static effects act where damage and boosts happen
@@ -500,6 +512,17 @@ def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Rando
             state.queue.insert(0, child)
             return []
     raise AssertionError(f"unhandled op {op!r}")
+
+
+def _trigger_on(state: State, step: Step) -> str | None:
+    """What an Elemental's triggered effect (the step's op list) fires on, if it is one."""
+    kind, key, part = step.ops.split("/")[0].split(":")
+    if kind != "card" or not part.startswith("fx"):
+        return None
+    definition = pack_of(state).card(key)
+    if not isinstance(definition, ElementalCard):
+        return None
+    return definition.effects[int(part[2:])].trigger.on
 
 
 def add_tokens(state: State, cards: list[int], token: str, amounts: list[int]) -> Events:
@@ -667,10 +690,21 @@ def _attack_options(state: State, seat: int, cards: list[int]) -> list[str]:
         for attacker in side.formation.occupied():
             if side.formation.at(attacker).card in side.attacked:  # type: ignore[union-attr]
                 continue
-            for target in enemy.occupied():
-                if battle.attack_reaches(command, attacker, target):
-                    options.append(f"{card_id}@{attacker[0]}.{attacker[1]}>{target[0]}.{target[1]}")
+            for targets in target_choices(command, attacker, enemy.occupied()):
+                keys = "+".join(f"{t[0]}.{t[1]}" for t in targets)
+                options.append(f"{card_id}@{attacker[0]}.{attacker[1]}>{keys}")
     return options
+
+
+def target_choices(command: CommandCard, attacker: Pos, enemy: list[Pos]) -> list[tuple[Pos, ...]]:
+    """The ordered picks of 1..`targets` distinct enemy spaces in the Command's reach."""
+    assert command.attack is not None
+    reach = [t for t in enemy if battle.attack_reaches(command, attacker, t)]
+    return [
+        picks
+        for n in range(1, min(command.attack.targets, len(reach)) + 1)
+        for picks in permutations(reach, n)
+    ]
 
 
 def _play_from_discard(state: State, step: Step, asked: list[int]) -> Events:
@@ -690,13 +724,20 @@ def _play_from_discard(state: State, step: Step, asked: list[int]) -> Events:
             _ev("fizzle", f"{player.name} has no Attack Command to play from the discard pile.")
         ]
     card_id, rest = answer.split("@")
-    attacker, target = (tuple(int(x) for x in p.split(".")) for p in rest.split(">"))
+    head, tail = rest.split(">")
+    attacker = tuple(int(x) for x in head.split("."))
+    targets = [tuple(int(x) for x in t.split(".")) for t in tail.split("+")]
     card = next(c for c in reversed(player.discard) if state.cards[c] == card_id)
     player.discard.remove(card)
-    return start_attack(state, step.actor, card, attacker, target)  # type: ignore[arg-type]
+    return start_attack(state, step.actor, card, attacker, targets)  # type: ignore[arg-type]
 
 
 def _redistribute_shields(state: State, step: Step, asked: list[int]) -> Events:
+    """Every shield of the own formation comes off and is placed again, one at a time.
+    Each Elemental that had shields loses them as they are taken off (`loses_shields`
+    fires for it, even if some come back), and each that gets shields placed receives
+    them (`receives_shields`). The losses resolve first, in formation order, then the
+    receipts."""
     formation = state.side_of(step.actor).formation
     cards = [formation.at(p).card for p in formation.occupied()]  # type: ignore[union-attr]
     total = sum(formation.at(p).shields for p in formation.occupied())  # type: ignore[union-attr]
@@ -704,11 +745,19 @@ def _redistribute_shields(state: State, step: Step, asked: list[int]) -> Events:
         int(_decide(state, step, asked, [str(c) for c in cards], "place a shield") or cards[0])
         for _ in range(total)
     ]
+    losers = []
     for pos in formation.occupied():
-        formation.at(pos).shields = 0  # type: ignore[union-attr]
+        elemental = formation.at(pos)
+        assert elemental is not None
+        if elemental.shields:
+            losers.append(elemental.card)
+        elemental.shields = 0
     receivers = sorted(set(placed), key=placed.index)
     events = [_ev("shields", f"{total} shield{'s' if total != 1 else ''} are moved around.")]
-    return events + add_tokens(state, receivers, "shields", [placed.count(c) for c in receivers])
+    events += add_tokens(state, receivers, "shields", [placed.count(c) for c in receivers])
+    for card in reversed(losers):  # queued in front: the last fired resolves first
+        fire(state, "loses_shields", card)
+    return events
 
 
 # --------------------------------------------------------------------------- triggers
@@ -756,6 +805,9 @@ def fire(
                 found is None or not connected(formation, pos, found[1])
             ):
                 continue
+            # The attacked Elemental of an is_attacked trigger is its subject (an attack
+            # may have several targets).
+            extra = {"defender": subject} if on == "is_attacked" else {}
             steps.append(
                 ops_step(
                     state,
@@ -764,6 +816,7 @@ def fire(
                     source=elemental.card,
                     subject=subject,
                     optional=trigger.optional,
+                    **extra,
                 )
             )
     # Triggered effects resolve before what caused them carries on.
@@ -904,44 +957,53 @@ def _defeat_if_due(state: State, card: int | None, actor: int, *, attack: bool) 
 
 
 def start_attack(
-    state: State, seat: int, card: int, attacker: Pos, target: Pos, *, at: int = 0
+    state: State, seat: int, card: int, attacker: Pos, targets: list[Pos], *, at: int = 0
 ) -> Events:
     """An Attack Command (already out of the hand) is played: attack triggers, its effect,
-    the response window, DMG, its `after` ops."""
+    the response window, DMG to each target in turn, its `after` ops."""
     side = state.side_of(seat)
     command = card_of(state, card)
     assert isinstance(command, CommandCard) and command.attack is not None
     own = side.formation.at(attacker)
-    enemy = state.sides[1 - side.team].formation.at(target)
-    assert own is not None and enemy is not None
+    enemy_formation = state.sides[1 - side.team].formation
+    enemies = [enemy_formation.at(t) for t in targets]
+    assert own is not None and targets and all(e is not None for e in enemies)
     side.attacked.append(own.card)
     dmg = max(0, _edef(state, own.card).strength + command.attack.str_modifier)
+    target_cards = [e.card for e in enemies]  # type: ignore[union-attr]
     state.attack = Attack(
         seat=seat,
         command=card,
         attacker=attacker,
-        target=target,
+        target=targets[0],
         dmg=dmg,
         attacker_card=own.card,
-        target_card=enemy.card,
+        target_card=target_cards[0],
+        targets=list(targets),
+        target_cards=target_cards,
     )
     kind = command.attack.range
     steps = [
         ops_step(state, seat, f"card:{command.id}:effect"),
         Step(kind="respond", actor=seat),
-        Step(kind="hit", actor=seat),
+        Step(kind="hit", actor=seat, index=0),
         ops_step(state, seat, f"card:{command.id}:after"),
         Step(kind="end_attack", actor=seat),
     ]
     state.queue[at:at] = steps
-    fire(state, "is_attacked", enemy.card, attack_kind=kind)
+    # Queued in front, so: the attacker's trigger, then each target's in order.
+    for target_card in reversed(target_cards):
+        fire(state, "is_attacked", target_card, attack_kind=kind)
     fire(state, "attacks", own.card, attack_kind=kind)
     player = state.players[seat]
+    named = " and ".join(
+        f"{_name(state, c)} in Row {battle.ROW_NAMES[t[0]]}"
+        for c, t in zip(target_cards, targets, strict=True)
+    )
     return [
         _ev(
             "attack",
-            f"{player.name} plays {command.name}: {_name(state, own.card)} attacks "
-            f"{_name(state, enemy.card)} in Row {battle.ROW_NAMES[target[0]]}.",
+            f"{player.name} plays {command.name}: {_name(state, own.card)} attacks {named}.",
             seat,
         )
     ]
@@ -960,26 +1022,55 @@ def open_response_window(state: State) -> Events:
     return []
 
 
-def attack_hit(state: State) -> Events:
-    """DMG = the Command's DMG + bonuses + boosts − Instant reductions, then shields."""
+def attack_hit(state: State, index: int = 0) -> Events:
+    """DMG lands on the attack's target number `index`, then on the next (a chain of
+    `hit` steps, so each target's damage, triggers, defeat and forward shift resolve
+    before the next target is hit).
+
+    Per target: DMG = the Command's DMG + bonuses + boosts − Instant reductions, then
+    that target's shields. The boosts are counted once for the whole attack (taken off
+    the attacker when the first DMG lands) and add to every target's DMG. Instant
+    reductions, like bonuses, change the attack's DMG, so they apply to every target
+    (the rulebook subtracts them from the attack's DMG before each target's shields).
+    A target that has left the formation is skipped, and so is a later target that has
+    moved (a defeat's forward shift, a swap) since DMG began to land: the attack was
+    aimed at a space. If the attacker is gone when DMG would land, nothing is hit."""
     attack = state.attack
     assert attack is not None
-    attack.landed = True  # the Command has done its work: to the discard pile
-    state.players[attack.seat].discard.append(attack.command)
-    attacker = _elemental(state, attack.attacker_card)
-    if attacker is None or locate(state, attack.target_card) is None:
-        return [_ev("fizzle", "The attack finds no target.")]
-    boosts = spend_boosts(attacker, keeps_boosts=keeps_boosts(state, attack.attacker_card))
-    incoming = max(0, attack.dmg + attack.bonus + boosts - attack.reduced)
+    events: Events = []
+    if index == 0:
+        attack.landed = True  # the Command has done its work: to the discard pile
+        state.players[attack.seat].discard.append(attack.command)
+        attacker = _elemental(state, attack.attacker_card)
+        if attacker is None:
+            return [_ev("fizzle", "The attack finds no target.")]
+        attack.boosts = spend_boosts(
+            attacker, keeps_boosts=keeps_boosts(state, attack.attacker_card)
+        )
+        # Where the targets stand as DMG starts to land (Instants may have moved them).
+        defending = 1 - state.side_of(attack.seat).team
+        attack.targets = [
+            (found[1] if found is not None and found[0] == defending else (-1, -1))
+            for found in (locate(state, c) for c in attack.target_cards)
+        ]
+    if index + 1 < len(attack.target_cards):
+        state.queue.insert(0, Step(kind="hit", actor=attack.seat, index=index + 1))
+    card = attack.target_cards[index]
+    found = locate(state, card)
+    if found is None or found[1] != attack.targets[index]:
+        if len(attack.target_cards) == 1:
+            return [_ev("fizzle", "The attack finds no target.")]
+        return [_ev("fizzle", f"{_name(state, card)} is no longer there: it is not hit.")]
+    attack.target = found[1]
+    attack.target_card = card
+    cut = attack.reduced + attack.reduced_for.get(card, 0)
+    incoming = max(0, attack.dmg + attack.bonus + attack.boosts - cut)
     state.queue.insert(
-        0,
-        Step(
-            kind="damage", actor=attack.seat, card=attack.target_card, amount=incoming, attack=True
-        ),
+        0, Step(kind="damage", actor=attack.seat, card=card, amount=incoming, attack=True)
     )
     if incoming <= 0:
-        return [_ev("damage", f"{_name(state, attack.target_card)} takes 0 DMG.")]
-    return []
+        events.append(_ev("damage", f"{_name(state, card)} takes 0 DMG."))
+    return events
 
 
 def end_attack(state: State) -> Events:
@@ -992,7 +1083,8 @@ def end_attack(state: State) -> Events:
 
 def instant_allowed(state: State, seat: int, card: int) -> bool:
     """Instants answer an attack on one's side while the window is open, if their
-    `responds_to` filter allows that attack."""
+    `responds_to` filter allows that attack (a faction filter: when any of the attack's
+    targets is of that faction)."""
     command = card_of(state, card)
     attack = state.attack
     if not isinstance(command, CommandCard) or command.type != "instant" or attack is None:
@@ -1003,7 +1095,7 @@ def instant_allowed(state: State, seat: int, card: int) -> bool:
     assert isinstance(attack_command, CommandCard) and attack_command.attack is not None
     if flt.attack and flt.attack != attack_command.attack.range:
         return False
-    if flt.faction and card_of(state, attack.target_card).faction != flt.faction:
+    if flt.faction and all(card_of(state, c).faction != flt.faction for c in attack.target_cards):
         return False
     return can_pay(state, seat, command.effect, playing=card)
 

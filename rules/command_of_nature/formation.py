@@ -57,7 +57,12 @@ class Formation(BaseModel):
                 yield row, space
 
     def occupied(self) -> list[Pos]:
-        return [p for p in self.positions() if self.at(p) is not None]
+        return [
+            (r, s)
+            for r, spaces in enumerate(self.rows)
+            for s, e in enumerate(spaces)
+            if e is not None
+        ]
 
     def half_of(self, pos: Pos) -> int:
         """Which teammate's half a space belongs to (always 0 with two players)."""
@@ -66,7 +71,11 @@ class Formation(BaseModel):
 
     def where(self, card: int) -> Pos | None:
         """The space of the Elemental with this card, if it stands here."""
-        return next((p for p in self.occupied() if self.at(p).card == card), None)  # type: ignore[union-attr]
+        for r, spaces in enumerate(self.rows):
+            for s, e in enumerate(spaces):
+                if e is not None and e.card == card:
+                    return r, s
+        return None
 
 
 # --------------------------------------------------------------------------- geometry

@@ -36,7 +36,7 @@ def pack_of(state: State) -> Pack:
 
 
 def card_of(state: State, card: int) -> ElementalCard | CommandCard:
-    return pack_of(state).card(state.cards[card])
+    return pack_of(state)._by_name_or_id[state.cards[card]]
 
 
 def setup_game(variant: str, names: list[str], pack: str, rng: random.Random) -> State:

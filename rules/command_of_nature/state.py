@@ -100,13 +100,21 @@ class Attack(BaseModel):
     seat: int  # the attacking player
     command: int  # the Attack Command card
     attacker: tuple[int, int]
-    target: tuple[int, int]
+    target: tuple[int, int]  # the target being hit now (the first until DMG lands)
     dmg: int  # the Command's DMG before boosts (the attacker's STR plus its modifier)
-    reduced: int = 0  # what Instant Commands took off
+    reduced: int = 0  # what Instant Commands took off (from the DMG each target gets)
+    # What a target's own `is_attacked` triggers took off, when the attack has several
+    # targets (target card -> DMG): it reduces the DMG to that target only.
+    reduced_for: dict[int, int] = Field(default_factory=dict)
     bonus: int = 0  # extra DMG from effects (attack_bonus)
+    boosts: int = 0  # the attacker's boosts, counted once for the attack (for every target)
     attacker_card: int = -1
-    target_card: int = -1
-    defeated: bool = False  # the attacked Elemental was defeated
+    target_card: int = -1  # the target being hit now
+    # Every target named (an Attack Command with `targets = N` names 1..N), in the order
+    # they are hit; `targets` holds their spaces, taken again when DMG starts to land.
+    targets: list[tuple[int, int]] = Field(default_factory=list)
+    target_cards: list[int] = Field(default_factory=list)
+    defeated: bool = False  # an attacked Elemental was defeated
     landed: bool = False  # DMG has been dealt; the Command is in the discard pile
     passed: list[int] = Field(default_factory=list)  # defenders who let it through
 

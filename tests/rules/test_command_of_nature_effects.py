@@ -181,6 +181,37 @@ def test_redistribute_shields_moves_every_shield():
     assert sum(shields) == 3 and shields[-1] == 3
 
 
+def test_redistribute_shields_fires_loses_shields_for_each_elemental_that_had_them():
+    """Gravel level 6: the shields are taken off (Oxen Avenger: each own Elemental that
+    loses shields deals 1 DMG to an enemy) and placed again."""
+    state, seat = in_phase("actions")
+    team = state.active
+    place(state, team, (0, 0), "oxen-avenger")
+    at(state, team, (1, 0)).shields = 2
+    at(state, team, (1, 1)).shields = 1
+    target = place(state, 1 - team, (0, 0), "oxen-avenger")  # HP 7: survives 2 DMG
+    for pos in state.sides[1 - team].formation.occupied():
+        at(state, 1 - team, pos).shields = 0
+    fired: list[int] = []
+    real_fire = effects.fire
+
+    def spy(state: State, on: str, subject: int, **kw) -> None:
+        if on == "loses_shields":
+            fired.append(subject)
+        real_fire(state, on, subject, **kw)
+
+    effects.fire = spy  # type: ignore[assignment]
+    try:
+        run(state, seat, "faction:gravel:6", pick=0)
+    finally:
+        effects.fire = real_fire  # type: ignore[assignment]
+    losers = [at(state, team, p).card for p in ((1, 0), (1, 1))]
+    assert sorted(fired) == sorted(losers)  # once each; never for the shieldless
+    assert sum(at(state, team, p).shields for p in state.sides[team].formation.occupied()) == 3
+    assert at(state, 1 - team, (0, 0)).card == target
+    assert at(state, 1 - team, (0, 0)).damage == 2  # Oxen Avenger's 1 DMG, twice
+
+
 def test_play_from_discard_makes_an_attack():
     state, seat = in_phase("actions")
     holding(state, seat, "close-strike")
