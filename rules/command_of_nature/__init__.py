@@ -1,8 +1,5 @@
-"""Command of Nature: formations, markets, levels and Instant responses.
-
-Not yet registered in `rules.registry`: a few effect details are still to come (see
-the open issue), and players are never offered a game that leaves rules out.
-"""
+"""Command of Nature: formations, markets, levels and Instant responses, in 2-player
+and 4-player team modes, behind the shared engine contract."""
 
 from __future__ import annotations
 

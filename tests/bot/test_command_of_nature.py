@@ -3,24 +3,16 @@ window answered from the Respond button or left to run out."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import pytest
 import simcord
 
 from bot.timing import out_of_turn_clock
 from rules.command_of_nature import GAME as CON
-from rules.core import Game, SeatSpec
-from rules.registry import GAMES
+from rules.core import SeatSpec
 from tests.bot.world import World, menu_id, option_values
 
 MAX_ACTIONS = 3000
 PREFERENCE = ("attack", "let", "fill", "choose", "sage", "formation", "summon", "phase", "done")
-
-
-@pytest.fixture
-def bot_games() -> Mapping[str, Game]:
-    return {**GAMES, CON.id: CON}
 
 
 @pytest.fixture
