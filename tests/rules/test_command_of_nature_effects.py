@@ -499,3 +499,72 @@ def test_every_effect_runs(pick: int):
         run(state, seat, ref, pick=pick, source=source, subject=subject)
         settle(state, pick)
         assert not state.queue or state.phase == "over", ref
+
+
+# --------------------------------------------------------------------------- review gaps
+
+
+def test_utility_dmg_opens_no_response_window_so_instants_cannot_reduce_it():
+    """Utility Commands: "DMG you deal using Utility Commands cannot be reduced by the
+    effect of an opponent's Instant Command" — the defenders get no window to answer."""
+    state, seat = in_phase("actions")
+    defender = state.sides[1 - state.active].seats[0]
+    give(state, defender, "natural-defense")
+    give(state, seat, "obliterate")
+    before = sum(
+        at(state, 1 - state.active, p).damage
+        for p in state.sides[1 - state.active].formation.occupied()
+    )
+    apply_action(state, seat, Action(kind="play", args=("obliterate",)), RNG)
+    assert not any(f.kind == "respond" for f in state.frames)
+    assert not [a for a in legal_actions(state, defender) if a.kind == "instant"]
+    settle(state)
+    after = sum(
+        at(state, 1 - state.active, p).damage
+        for p in state.sides[1 - state.active].formation.occupied()
+    )
+    assert after > before or len(state.removed) > 0  # 2 DMG landed (or defeated)
+
+
+def test_elementals_that_perform_a_ritual_may_still_attack():
+    """Ritual Commands: "An Elemental used to perform a ritual can still attack in the
+    same turn"."""
+    state, seat = in_phase("actions")
+    team = state.active
+    for pos in ((0, 0), (1, 0), (1, 1)):
+        place(state, team, pos, "redstone")
+    give(state, seat, "convergence-hymn")
+    apply_action(state, seat, Action(kind="play", args=("convergence-hymn",)), RNG)
+    settle(state)
+    holding(state, seat, "close-strike")
+    at(state, 1 - team, (0, 0)).shields = 20
+    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
+    assert state.attack is not None  # the Row I Elemental of the ritual attacks
+
+
+def test_four_players_teammates_never_attack_twice_with_the_same_elemental():
+    """Combat note, 4 players: "you and your teammate cannot use the same Elemental to
+    attack in a single turn"."""
+    state, seat = in_phase("actions", "4p")
+    mate = state.sides[state.active].seats[1]
+    at(state, 1 - state.active, (0, 0)).shields = 20
+    holding(state, seat, "close-strike")
+    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
+    settle(state)
+    holding(state, mate, "close-strike")
+    with pytest.raises(IllegalAction, match="already attacked"):
+        battle.declare_attack(state, mate, "close-strike", (0, 0), (0, 0), RNG)
+
+
+def test_four_players_only_the_attacking_player_levels_up():
+    """Combat note, 4 players: "only you increase your level by 1 ... your teammate does
+    not"."""
+    state, seat = in_phase("actions", "4p")
+    mate = state.sides[state.active].seats[1]
+    target = at(state, 1 - state.active, (0, 0))
+    target.shields = 0
+    target.damage = card_of(state, target.card).hp - 1  # type: ignore[union-attr]
+    holding(state, seat, "close-strike")
+    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
+    settle(state)
+    assert state.players[seat].level == 2 and state.players[mate].level == 1
