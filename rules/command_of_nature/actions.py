@@ -24,7 +24,7 @@ from rules.command_of_nature.setup import (
     set_up_formation,
 )
 from rules.command_of_nature.state import State
-from rules.core import Action, Event, IllegalAction
+from rules.core import Action, Event, IllegalAction, passing
 
 PHASE_STEPS = {"daybreak": "actions", "actions": "market", "market": "cleanup"}
 ROW_NAMES = battle.ROW_NAMES
@@ -160,23 +160,13 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if seat not in to_act(state):
         return []
     if state.frames:  # the frame's own options: `check` would test membership again
-        legal = []
-        for action in _frame_candidates(state, seat, state.frames[-1].kind):
+
+        def check_option(action: Action) -> None:
             if action.kind == "instant":
-                try:
-                    effects.check_instant(state, seat, action.args[0])
-                except IllegalAction:
-                    continue
-            legal.append(action)
-        return legal
-    legal = []
-    for action in candidates(state, seat):
-        try:
-            check(state, seat, action)
-        except IllegalAction:
-            continue
-        legal.append(action)
-    return legal
+                effects.check_instant(state, seat, action.args[0])
+
+        return passing(_frame_candidates(state, seat, state.frames[-1].kind), check_option)
+    return passing(candidates(state, seat), lambda action: check(state, seat, action))
 
 
 def check(state: State, seat: int, action: Action) -> None:

@@ -9,6 +9,7 @@ from rules.core.contract import (
     SeatSpec,
     VariantInfo,
     fresh_copy,
+    passing,
 )
 from rules.core.rng import rng_for, shuffle
 
@@ -21,6 +22,7 @@ __all__ = [
     "SeatSpec",
     "VariantInfo",
     "fresh_copy",
+    "passing",
     "rng_for",
     "shuffle",
 ]

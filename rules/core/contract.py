@@ -8,12 +8,26 @@ one action at a time and shows each seat only its own view.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Seat = int
 M = TypeVar("M", bound=BaseModel)
+
+
+def passing(candidates: Iterable[Action], check: Callable[[Action], None]) -> list[Action]:
+    """The candidates `check` accepts (it raises IllegalAction for the others): how a
+    game builds `legal_actions` from the very checks `apply` runs."""
+    legal = []
+    for action in candidates:
+        try:
+            check(action)
+        except IllegalAction:
+            continue
+        legal.append(action)
+    return legal
 
 
 def fresh_copy(state: M) -> M:

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from itertools import combinations
 
-from rules.core import Action, IllegalAction
+from rules.core import Action, IllegalAction, passing
 from rules.tooth_and_nail.effects import (
     NO_DEPLOY,
     apply_troop_op,
@@ -535,14 +535,7 @@ def _frame_candidates(state: State, seat: int, frame: Frame) -> Iterator[Action]
 def legal_actions(state: State, seat: int) -> list[Action]:
     if seat not in to_act(state):
         return []
-    legal = []
-    for action in candidates(state, seat):
-        try:
-            check(state, seat, action)
-        except IllegalAction:
-            continue
-        legal.append(action)
-    return legal
+    return passing(candidates(state, seat), lambda action: check(state, seat, action))
 
 
 def check(state: State, seat: int, action: Action) -> None:
