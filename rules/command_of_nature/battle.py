@@ -88,7 +88,7 @@ def declare_attack(
     command_id: str,
     attacker: Pos,
     targets: Pos | Sequence[Pos],
-    rng: random.Random | None = None,
+    rng: random.Random,
 ) -> Events:
     """The attack is declared: 1 AP, the Command leaves the hand, attack triggers and its
     effect resolve, and the defending side gets its response window."""
@@ -98,10 +98,10 @@ def declare_attack(
     active_side(state).ap -= 1
     state.players[seat].hand.remove(card)
     events = effects.start_attack(state, seat, card, attacker, as_targets(targets))
-    return events + effects.resume(state, rng or random.Random(0))
+    return events + effects.resume(state, rng)
 
 
-def let_through(state: State, seat: int, rng: random.Random | None = None) -> Events:
+def let_through(state: State, seat: int, rng: random.Random) -> Events:
     """A defender plays no more Instants; once every defender has, DMG lands (and the
     rest of the attack resolves)."""
     from rules.command_of_nature import effects
@@ -117,7 +117,7 @@ def let_through(state: State, seat: int, rng: random.Random | None = None) -> Ev
     if state.frames[-1].deciders:
         return events
     state.frames.pop()
-    return events + effects.resume(state, rng or random.Random(0))
+    return events + effects.resume(state, rng)
 
 
 def _shields_text(lost: int) -> str:

@@ -8,8 +8,10 @@ from rules.command_of_nature import battle, turn
 from rules.command_of_nature.cards import CommandCard
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import State
-from rules.core import IllegalAction
+from rules.core import IllegalAction, rng_for
 from tests.rules.test_command_of_nature_turn import in_phase
+
+RNG = rng_for(1, 99)
 
 
 def holding(state: State, seat: int, command_id: str) -> None:
@@ -33,10 +35,10 @@ def test_melee_needs_row_one_against_row_one():
     state, seat = in_phase("actions")
     holding(state, seat, "close-strike")
     with pytest.raises(IllegalAction, match="can't reach"):
-        battle.declare_attack(state, seat, "close-strike", (1, 0), (0, 0))
+        battle.declare_attack(state, seat, "close-strike", (1, 0), (0, 0), RNG)
     with pytest.raises(IllegalAction, match="can't reach"):
-        battle.declare_attack(state, seat, "close-strike", (0, 0), (1, 0))
-    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0))
+        battle.declare_attack(state, seat, "close-strike", (0, 0), (1, 0), RNG)
+    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
     assert state.sides[state.active].ap == 3
 
 
@@ -53,12 +55,12 @@ def test_an_attack_opens_a_response_window_for_the_defending_side():
     state, seat = in_phase("actions")
     holding(state, seat, "close-strike")
     shielded(state)
-    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0))
+    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
     assert state.frames[-1].kind == "respond"
     assert state.frames[-1].deciders == [enemy_of(state)]
     target = state.sides[1 - state.active].formation.at((0, 0))
     assert target is not None and target.damage == 0
-    battle.let_through(state, enemy_of(state))
+    battle.let_through(state, enemy_of(state), RNG)
     assert state.frames == [] and state.attack is None
 
 
@@ -75,8 +77,8 @@ def test_attack_dmg_is_the_attackers_strength_plus_boosts_less_shields():
         state, next(c for c in state.players[seat].hand if state.cards[c] == "close-strike")
     )
     assert isinstance(command, CommandCard) and command.attack is not None
-    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0))
-    battle.let_through(state, enemy_of(state))
+    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
+    battle.let_through(state, enemy_of(state), RNG)
     expected = strength + command.attack.str_modifier + 2 - 1
     hp = card_of(state, target.card).hp  # type: ignore[union-attr]
     if expected < hp:
@@ -92,11 +94,11 @@ def test_each_elemental_attacks_once_per_turn():
     state, seat = in_phase("actions")
     holding(state, seat, "close-strike")
     shielded(state)
-    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0))
-    battle.let_through(state, enemy_of(state))
+    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
+    battle.let_through(state, enemy_of(state), RNG)
     holding(state, seat, "close-strike")
     with pytest.raises(IllegalAction, match="already attacked"):
-        battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0))
+        battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
 
 
 def test_a_defeat_removes_the_elemental_levels_up_and_shifts_the_formation():
@@ -108,8 +110,8 @@ def test_a_defeat_removes_the_elemental_levels_up_and_shifts_the_formation():
     target = enemy.at((0, 0))
     assert target is not None
     target.damage = card_of(state, target.card).hp - 1  # type: ignore[union-attr]
-    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0))
-    events = battle.let_through(state, enemy_of(state))
+    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
+    events = battle.let_through(state, enemy_of(state), RNG)
     assert target.card in state.removed
     assert state.players[seat].level == 2
     assert any(e.kind == "defeat" for e in events)
@@ -150,5 +152,5 @@ def test_turn_module_and_battle_agree_on_whose_turn_it_is():
     other = enemy_of(state)
     holding(state, other, "close-strike")
     with pytest.raises(IllegalAction, match="isn't your side's turn"):
-        battle.declare_attack(state, other, "close-strike", (0, 0), (0, 0))
+        battle.declare_attack(state, other, "close-strike", (0, 0), (0, 0), RNG)
     assert turn.active_side(state).seats == [seat]
