@@ -7,10 +7,10 @@ import random
 from typing import Any, ClassVar
 
 from rules.command_of_nature import actions
-from rules.command_of_nature.battle import end_game
 from rules.command_of_nature.cards import bundled_pack, get_pack
 from rules.command_of_nature.setup import setup_game
 from rules.command_of_nature.state import State
+from rules.command_of_nature.table import end_game
 from rules.core import Action, Event, Outcome, SeatSpec, VariantInfo, fresh_copy
 from rules.core.rng import rng_for
 

@@ -11,9 +11,16 @@ import random
 from collections.abc import Iterator
 from itertools import combinations
 
-from rules.command_of_nature import battle, effects, turn
+from rules.command_of_nature import battle, effects, table, turn
 from rules.command_of_nature.cards import ElementalCard
-from rules.command_of_nature.formation import Pos, connected, gap_to_fill, summon_spaces
+from rules.command_of_nature.combat import target_choices
+from rules.command_of_nature.formation import (
+    ROW_NAMES,
+    Pos,
+    connected,
+    gap_to_fill,
+    summon_spaces,
+)
 from rules.command_of_nature.setup import (
     Events,
     card_of,
@@ -27,7 +34,6 @@ from rules.command_of_nature.state import State
 from rules.core import Action, Event, IllegalAction, passing
 
 PHASE_STEPS = {"daybreak": "actions", "actions": "market", "market": "cleanup"}
-ROW_NAMES = battle.ROW_NAMES
 
 
 def pos_key(pos: Pos) -> str:
@@ -60,7 +66,7 @@ def to_act(state: State) -> set[int]:
         return set()
     if state.frames:
         return set(state.frames[-1].deciders)
-    side = turn.active_side(state)
+    side = table.active_side(state)
     if state.phase == "cleanup":
         return {s for s in side.seats if s not in state.cleaned_up}
     return set(side.seats)
@@ -85,7 +91,7 @@ def candidates(state: State, seat: int) -> Iterator[Action]:
     if frame is not None:
         yield from _frame_candidates(state, seat, frame.kind)
         return
-    side = turn.active_side(state)
+    side = table.active_side(state)
     player = state.players[seat]
     hand_ids = sorted({state.cards[c] for c in player.hand})
     if state.phase in PHASE_STEPS:
@@ -94,7 +100,7 @@ def candidates(state: State, seat: int) -> Iterator[Action]:
         for card in side.daybreak:
             yield Action(kind="daybreak", args=(str(card),))
     if state.phase == "actions":
-        for level in turn.CHAMPION_LEVELS:
+        for level in table.CHAMPION_LEVELS:
             yield Action(kind="faction", args=(str(level),))
         spaces = summon_spaces(side.formation)
         for card_id in hand_ids:
@@ -107,7 +113,7 @@ def candidates(state: State, seat: int) -> Iterator[Action]:
                 for attacker in side.formation.occupied():
                     if side.formation.at(attacker).card in side.attacked:  # type: ignore[union-attr]
                         continue
-                    for targets in effects.target_choices(definition, attacker, enemy):
+                    for targets in target_choices(definition, attacker, enemy):
                         yield Action(
                             kind="attack", args=(card_id, pos_key(attacker), targets_key(targets))
                         )
@@ -197,7 +203,7 @@ def check(state: State, seat: int, action: Action) -> None:
         case "swap", 2:
             turn.check_swap(state, seat, parse_pos(a[0]), parse_pos(a[1]))
         case "draw", 0:
-            if state.phase != "actions" or turn.active_side(state).ap < 1:
+            if state.phase != "actions" or table.active_side(state).ap < 1:
                 raise IllegalAction("no-ap", "Drawing costs 1 AP in Phase II.")
             player = state.players[seat]
             if not player.deck and not player.discard:
@@ -205,16 +211,16 @@ def check(state: State, seat: int, action: Action) -> None:
         case "buy", 2 | 3:
             turn.check_buy(state, seat, a[0], a[1], parse_pos(a[2]) if len(a) > 2 else None)
         case "refresh", 1:
-            if state.phase != "market" or turn.active_side(state).gold < turn.REFRESH_GOLD:
+            if state.phase != "market" or table.active_side(state).gold < turn.REFRESH_GOLD:
                 raise IllegalAction("gold", "Refreshing a market costs 1 gold in Phase III.")
         case "sell", 1:
             if state.phase != "market":
                 raise IllegalAction("phase", "Cards are sold in Phase III.")
-            turn._hand_card(state, seat, a[0])
+            table.hand_card(state, seat, a[0])
         case "discard", 1:
             if state.phase != "cleanup":
                 raise IllegalAction("phase", "Cards are discarded in Phase IV.")
-            turn._hand_card(state, seat, a[0])
+            table.hand_card(state, seat, a[0])
         case "done", 0:
             if state.phase != "cleanup":
                 raise IllegalAction("phase", "That ends Phase IV.")
@@ -264,9 +270,9 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Eve
         case "faction":
             return effects.faction_action(state, seat, int(a[0]), rng)
         case "fill":
-            events = battle.fill_gap(state, state.players[seat].team, parse_pos(a[0]))
+            events = table.fill_gap(state, state.players[seat].team, parse_pos(a[0]))
             state.frames.pop()
-            return events + battle.shift_forward(state, state.players[seat].team)
+            return events + table.shift_forward(state, state.players[seat].team)
         case "phase":
             step = {"actions": turn.go_to_actions, "market": turn.go_to_market}
             if a[0] in step:
@@ -295,7 +301,7 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Eve
             events = [Event(kind="cleanup", text=f"{name} finishes cleaning up.", seat=seat)]
             events += turn.finish_cleanup(state, seat, rng)
             state.cleaned_up.append(seat)
-            if set(state.cleaned_up) >= set(turn.active_side(state).seats):
+            if set(state.cleaned_up) >= set(table.active_side(state).seats):
                 state.cleaned_up = []
                 events += turn.end_turn(state)
             return events

@@ -1,4 +1,5 @@
-"""Combat arithmetic: damage from an attack, shields, boosts, and defeat.
+"""Combat arithmetic: which spaces an Attack Command reaches, damage from an attack,
+shields, boosts, and defeat.
 
 DMG = the Command's DMG + the attacker's boosts − what Instant Commands reduce −
 the target's shields. Whenever DMG comes at an Elemental, all its shields go (even
@@ -9,8 +10,10 @@ Elemental whose damage reaches its HP is defeated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import permutations
 
-from rules.command_of_nature.formation import Elemental
+from rules.command_of_nature.cards import CommandCard
+from rules.command_of_nature.formation import Elemental, Pos, distance
 
 
 @dataclass(frozen=True)
@@ -46,3 +49,28 @@ def spend_boosts(attacker: Elemental, *, keeps_boosts: bool = False) -> int:
     if not keeps_boosts:
         attacker.boosts = 0
     return boosts
+
+
+def attack_reaches(command: CommandCard, attacker: Pos, target: Pos) -> bool:
+    """Whether an Attack Command lets an Elemental at `attacker` hit one at `target`:
+    melee is Row I against Row I; ranged goes by distance or by the target's rows."""
+    profile = command.attack
+    assert profile is not None
+    if attacker[0] + 1 not in profile.attacker_rows:
+        return False
+    if profile.range == "melee":
+        return attacker[0] == 0 and target[0] == 0
+    if profile.distance is not None:
+        return distance(attacker, target) == profile.distance
+    return not profile.target_rows or target[0] + 1 in profile.target_rows
+
+
+def target_choices(command: CommandCard, attacker: Pos, enemy: list[Pos]) -> list[tuple[Pos, ...]]:
+    """The ordered picks of 1..`targets` distinct enemy spaces in the Command's reach."""
+    assert command.attack is not None
+    reach = [t for t in enemy if attack_reaches(command, attacker, t)]
+    return [
+        picks
+        for n in range(1, min(command.attack.targets, len(reach)) + 1)
+        for picks in permutations(reach, n)
+    ]

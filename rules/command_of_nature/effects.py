@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from itertools import permutations
 
-from rules.command_of_nature import battle
 from rules.command_of_nature.cards import (
     AddTokens,
     AttackBonus,
@@ -47,17 +45,32 @@ from rules.command_of_nature.cards import (
     TakeDamageInstead,
     Target,
 )
-from rules.command_of_nature.combat import spend_boosts, take_hit
+from rules.command_of_nature.combat import spend_boosts, take_hit, target_choices
 from rules.command_of_nature.formation import (
+    ROW_NAMES,
     Elemental,
     Pos,
     connected,
     connected_group,
     summon_spaces,
 )
-from rules.command_of_nature.formation import swap as swap_spaces
 from rules.command_of_nature.setup import Events, _ev, card_of, draw, pack_of
 from rules.command_of_nature.state import Attack, Frame, Played, State, Step
+from rules.command_of_nature.table import (
+    defeat,
+    elemental_at,
+    elemental_def,
+    entered,
+    fire,
+    in_required_row,
+    locate,
+    ops_step,
+    own_sage,
+    sage_falls,
+    shields_text,
+    shift_forward,
+    swap_cards,
+)
 from rules.core import IllegalAction
 
 STOP = "stop"
@@ -93,54 +106,15 @@ def ops_at(state: State, ref: str) -> tuple[Op, ...]:
     return ops
 
 
-def locate(state: State, card: int | None) -> tuple[int, Pos] | None:
-    """The side and space of an Elemental in play."""
-    if card is None:
-        return None
-    for team, side in enumerate(state.sides):
-        pos = side.formation.where(card)
-        if pos is not None:
-            return team, pos
-    return None
-
-
-def _elemental(state: State, card: int | None) -> Elemental | None:
-    found = locate(state, card)
-    return None if found is None else state.sides[found[0]].formation.at(found[1])
-
-
-def _edef(state: State, card: int) -> ElementalCard:
-    definition = card_of(state, card)
-    assert isinstance(definition, ElementalCard)
-    return definition
-
-
 def _name(state: State, card: int) -> str:
     return card_of(state, card).name
-
-
-def own_sage(state: State, seat: int) -> int | None:
-    """The card of the seat's Sage, while it stands in the formation."""
-    formation = state.side_of(seat).formation
-    for pos in formation.occupied():
-        elemental = formation.at(pos)
-        assert elemental is not None
-        if elemental.owner == seat and _edef(state, elemental.card).kind == "sage":
-            return elemental.card
-    return None
-
-
-def in_required_row(state: State, card: int) -> bool:
-    """Effects work only while the Elemental stands in one of its rows."""
-    found = locate(state, card)
-    return found is not None and found[1][0] + 1 in _edef(state, card).rows
 
 
 def keeps_boosts(state: State, card: int) -> bool:
     """Static: a card that keeps its boosts after attacking (from its rows)."""
     return in_required_row(state, card) and any(
         e.trigger.on == "static" and any(isinstance(op, KeepBoosts) for op in e.ops)
-        for e in _edef(state, card).effects
+        for e in elemental_def(state, card).effects
     )
 
 
@@ -193,14 +167,6 @@ def choose(state: State, seat: int, option: str, rng: random.Random) -> Events:
 
 
 # --------------------------------------------------------------------------- the queue
-
-
-def ops_step(state: State, actor: int, ref: str, **context) -> Step:
-    attack = state.attack
-    if attack is not None:
-        context.setdefault("attacker", attack.attacker_card)
-        context.setdefault("defender", attack.target_card)
-    return Step(kind="ops", actor=actor, ops=ref, **context)
 
 
 def resume(state: State, rng: random.Random) -> Events:
@@ -260,7 +226,7 @@ def _run_ops_step(state: State, step: Step, rng: random.Random) -> Events:
 
 
 def condition_holds(state: State, step: Step, when: Condition) -> bool:
-    me = _elemental(state, step.source)
+    me = elemental_at(state, step.source)
     match when.test:
         case "self_has_boosts":
             return me is not None and me.boosts > 0
@@ -269,7 +235,7 @@ def condition_holds(state: State, step: Step, when: Condition) -> bool:
         case "subject_faction":
             return step.subject is not None and card_of(state, step.subject).faction == when.faction
         case "attacker_basic":
-            return step.attacker is not None and _edef(state, step.attacker).kind == "basic"
+            return step.attacker is not None and elemental_def(state, step.attacker).kind == "basic"
         case "defender_defeated":
             return state.attack is not None and state.attack.defeated
     raise AssertionError(when.test)
@@ -281,12 +247,12 @@ def condition_holds(state: State, step: Step, when: Condition) -> bool:
 def amount_of(state: State, step: Step, amount: int | Scaled, target: int | None = None) -> int:
     if isinstance(amount, int):
         return amount
-    me = _elemental(state, step.source)
+    me = elemental_at(state, step.source)
     match amount.per:
         case "previous":
             per = step.previous
         case "self_str":
-            per = _edef(state, step.source).strength if step.source is not None else 0
+            per = elemental_def(state, step.source).strength if step.source is not None else 0
         case "self_damage":
             per = me.damage if me else 0
         case "self_shields":
@@ -341,7 +307,7 @@ def eligible(state: State, step: Step, target: Target) -> list[int]:
     found = []
     for pos in formation.occupied():
         card = formation.at(pos).card  # type: ignore[union-attr]
-        definition = _edef(state, card)
+        definition = elemental_def(state, card)
         if target.rows and pos[0] + 1 not in target.rows:
             continue
         if target.faction and definition.faction != target.faction:
@@ -411,7 +377,7 @@ def can_pay(
                 cards = eligible(state, step, op.target)
             else:
                 cards = pick_targets(state, step, op.target, [0])
-            if not any(getattr(_elemental(state, c), op.token) >= op.at_least for c in cards):
+            if not any(getattr(elemental_at(state, c), op.token) >= op.at_least for c in cards):
                 return False
     return True
 
@@ -451,7 +417,7 @@ def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Rando
             cards = pick_targets(state, step, target, asked)
             step.same = cards
             for card in cards:
-                _elemental(state, card).damage = 0  # type: ignore[union-attr]
+                elemental_at(state, card).damage = 0  # type: ignore[union-attr]
             return [_ev("heal", f"{_name(state, c)} loses all its damage.") for c in cards]
         case MoveCards():
             return _move_cards(state, step, op, asked)
@@ -531,7 +497,7 @@ def add_tokens(state: State, cards: list[int], token: str, amounts: list[int]) -
     for card, n in zip(cards, amounts, strict=True):
         if n <= 0:
             continue
-        elemental = _elemental(state, card)
+        elemental = elemental_at(state, card)
         assert elemental is not None
         setattr(elemental, token, getattr(elemental, token) + n)
         events.append(
@@ -548,7 +514,7 @@ def _remove_tokens(state: State, step: Step, op: RemoveTokens, asked: list[int])
     if not cards:
         step.previous = 0
         return []
-    elemental = _elemental(state, cards[0])
+    elemental = elemental_at(state, cards[0])
     assert elemental is not None
     have = getattr(elemental, op.token)
     if have < op.at_least:
@@ -635,7 +601,7 @@ def bring_into_formation(state: State, seat: int, card: int) -> Events:
     return [
         _ev(
             "enter",
-            f"{_name(state, card)} joins the formation in Row {battle.ROW_NAMES[spaces[0][0]]}.",
+            f"{_name(state, card)} joins the formation in Row {ROW_NAMES[spaces[0][0]]}.",
             seat,
         )
     ]
@@ -662,22 +628,11 @@ def move_to_pile(state: State, card: int, to: str) -> Events:
             f"{'hand' if to == 'hand' else 'discard pile'}.",
         )
     ]
-    if _edef(state, card).kind == "sage":
-        events += battle.sage_falls(state, elemental.owner)
+    if elemental_def(state, card).kind == "sage":
+        events += sage_falls(state, elemental.owner)
         if state.phase == "over":
             return events
-    return events + battle.shift_forward(state, team)
-
-
-def swap_cards(state: State, a: int, b: int) -> Events:
-    """Two Elementals of one formation trade spaces (each entering its new row)."""
-    first, second = locate(state, a), locate(state, b)
-    assert first is not None and second is not None and first[0] == second[0]
-    swap_spaces(state.sides[first[0]].formation, first[1], second[1])
-    if first[1][0] != second[1][0]:
-        fire(state, "enters_row", a, row=second[1][0])
-        fire(state, "enters_row", b, row=first[1][0])
-    return [_ev("swap", f"{_name(state, a)} and {_name(state, b)} swap places.")]
+    return events + shift_forward(state, team)
 
 
 def _attack_options(state: State, seat: int, cards: list[int]) -> list[str]:
@@ -694,17 +649,6 @@ def _attack_options(state: State, seat: int, cards: list[int]) -> list[str]:
                 keys = "+".join(f"{t[0]}.{t[1]}" for t in targets)
                 options.append(f"{card_id}@{attacker[0]}.{attacker[1]}>{keys}")
     return options
-
-
-def target_choices(command: CommandCard, attacker: Pos, enemy: list[Pos]) -> list[tuple[Pos, ...]]:
-    """The ordered picks of 1..`targets` distinct enemy spaces in the Command's reach."""
-    assert command.attack is not None
-    reach = [t for t in enemy if battle.attack_reaches(command, attacker, t)]
-    return [
-        picks
-        for n in range(1, min(command.attack.targets, len(reach)) + 1)
-        for picks in permutations(reach, n)
-    ]
 
 
 def _play_from_discard(state: State, step: Step, asked: list[int]) -> Events:
@@ -760,75 +704,6 @@ def _redistribute_shields(state: State, step: Step, asked: list[int]) -> Events:
     return events
 
 
-# --------------------------------------------------------------------------- triggers
-
-
-def fire(
-    state: State,
-    on: str,
-    subject: int,
-    *,
-    team: int | None = None,
-    row: int | None = None,
-    attack_kind: str | None = None,
-) -> None:
-    """Queue the effects that `on` happening to `subject` triggers in its formation
-    (`team`/`row` say where it was, for an Elemental that has just left)."""
-    found = locate(state, subject)
-    if found is not None:
-        team = found[0] if team is None else team
-        row = found[1][0] if row is None else row
-    if team is None:
-        return
-    formation = state.sides[team].formation
-    steps: list[Step] = []
-    for pos in formation.occupied():
-        elemental = formation.at(pos)
-        assert elemental is not None
-        definition = _edef(state, elemental.card)
-        if pos[0] + 1 not in definition.rows:
-            continue
-        for i, effect in enumerate(definition.effects):
-            trigger = effect.trigger
-            if trigger.on != on or on in ("would_take_damage", "would_be_defeated"):
-                continue
-            is_self = elemental.card == subject
-            if (trigger.who == "self" and not is_self) or (trigger.who == "other" and is_self):
-                continue
-            if trigger.faction and card_of(state, subject).faction != trigger.faction:
-                continue
-            if trigger.subject_rows and (row is None or row + 1 not in trigger.subject_rows):
-                continue
-            if trigger.attack and trigger.attack != attack_kind:
-                continue
-            if trigger.connected_to_self and (
-                found is None or not connected(formation, pos, found[1])
-            ):
-                continue
-            # The attacked Elemental of an is_attacked trigger is its subject (an attack
-            # may have several targets).
-            extra = {"defender": subject} if on == "is_attacked" else {}
-            steps.append(
-                ops_step(
-                    state,
-                    elemental.owner,
-                    f"card:{definition.id}:fx{i}",
-                    source=elemental.card,
-                    subject=subject,
-                    optional=trigger.optional,
-                    **extra,
-                )
-            )
-    # Triggered effects resolve before what caused them carries on.
-    state.queue[0:0] = steps
-
-
-def entered(state: State, card: int) -> None:
-    """An Elemental joins the formation: enters_formation and enters_row fire."""
-    fire(state, "enters_formation", card)
-    fire(state, "enters_row", card)
-
-
 # --------------------------------------------------------------------------- damage
 
 
@@ -871,13 +746,11 @@ def damage_step(state: State, step: Step) -> Events:
     state.queue.pop(0)
     elemental = formation.at(pos)
     assert elemental is not None and target is not None
-    hit = take_hit(elemental, _edef(state, target).hp, step.amount)
+    hit = take_hit(elemental, elemental_def(state, target).hp, step.amount)
     events = [
         _ev(
             "damage",
-            f"{_name(state, target)} takes {hit.dealt} DMG"
-            + battle._shields_text(hit.shields_lost)
-            + ".",
+            f"{_name(state, target)} takes {hit.dealt} DMG" + shields_text(hit.shields_lost) + ".",
         )
     ]
     # Queued in front, so they resolve in this order: a would_be_defeated effect, the
@@ -901,7 +774,7 @@ def replacements(state: State, team: int, subject: int) -> list[tuple[int, bool,
     found = []
     for pos in formation.occupied():
         card = formation.at(pos).card  # type: ignore[union-attr]
-        definition = _edef(state, card)
+        definition = elemental_def(state, card)
         if card == subject or pos[0] + 1 not in definition.rows:
             continue
         for effect in definition.effects:
@@ -925,8 +798,8 @@ def _would_be_defeated(state: State, card: int) -> None:
     defeat happens only if the Elemental is still there and still beaten."""
     if not in_required_row(state, card):
         return
-    definition = _edef(state, card)
-    owner = _elemental(state, card).owner  # type: ignore[union-attr]
+    definition = elemental_def(state, card)
+    owner = elemental_at(state, card).owner  # type: ignore[union-attr]
     state.queue[0:0] = [
         ops_step(state, owner, f"card:{definition.id}:fx{i}", source=card, subject=card)
         for i, e in enumerate(definition.effects)
@@ -941,7 +814,7 @@ def _defeat_if_due(state: State, card: int | None, actor: int, *, attack: bool) 
     team, pos = found
     elemental = state.sides[team].formation.at(pos)
     assert elemental is not None and card is not None
-    if elemental.damage < _edef(state, card).hp:
+    if elemental.damage < elemental_def(state, card).hp:
         return []
     if attack and state.attack is not None:
         by: int | None = state.attack.seat
@@ -950,7 +823,7 @@ def _defeat_if_due(state: State, card: int | None, actor: int, *, attack: bool) 
     else:
         by = actor if state.players[actor].team != team else None
     fire(state, "leaves_formation", card, team=team, row=pos[0])
-    return battle.defeat(state, team, pos, by_seat=by)
+    return defeat(state, team, pos, by_seat=by)
 
 
 # --------------------------------------------------------------------------- attacks
@@ -969,7 +842,7 @@ def start_attack(
     enemies = [enemy_formation.at(t) for t in targets]
     assert own is not None and targets and all(e is not None for e in enemies)
     side.attacked.append(own.card)
-    dmg = max(0, _edef(state, own.card).strength + command.attack.str_modifier)
+    dmg = max(0, elemental_def(state, own.card).strength + command.attack.str_modifier)
     target_cards = [e.card for e in enemies]  # type: ignore[union-attr]
     state.attack = Attack(
         seat=seat,
@@ -997,7 +870,7 @@ def start_attack(
     fire(state, "attacks", own.card, attack_kind=kind)
     player = state.players[seat]
     named = " and ".join(
-        f"{_name(state, c)} in Row {battle.ROW_NAMES[t[0]]}"
+        f"{_name(state, c)} in Row {ROW_NAMES[t[0]]}"
         for c, t in zip(target_cards, targets, strict=True)
     )
     return [
@@ -1041,7 +914,7 @@ def attack_hit(state: State, index: int = 0) -> Events:
     if index == 0:
         attack.landed = True  # the Command has done its work: to the discard pile
         state.players[attack.seat].discard.append(attack.command)
-        attacker = _elemental(state, attack.attacker_card)
+        attacker = elemental_at(state, attack.attacker_card)
         if attacker is None:
             return [_ev("fizzle", "The attack finds no target.")]
         attack.boosts = spend_boosts(
@@ -1207,16 +1080,10 @@ def play_command(state: State, seat: int, card_id: str, rng: random.Random) -> E
 # --------------------------------------------------------------------------- daybreak
 
 
-def daybreak_eligible(state: State) -> list[int]:
-    """At the start of a turn: the Elementals with a daybreak effect standing in one of
-    its rows (each may use it once in Phase I)."""
-    formation = state.sides[state.active].formation
-    cards = [formation.at(p).card for p in formation.occupied()]  # type: ignore[union-attr]
-    return [c for c in cards if _edef(state, c).daybreak and in_required_row(state, c)]
-
-
 def _daybreak_index(state: State, card: int) -> int:
-    return next(i for i, e in enumerate(_edef(state, card).effects) if e.trigger.on == "daybreak")
+    return next(
+        i for i, e in enumerate(elemental_def(state, card).effects) if e.trigger.on == "daybreak"
+    )
 
 
 def check_daybreak(state: State, seat: int, card: int) -> None:
@@ -1225,10 +1092,10 @@ def check_daybreak(state: State, seat: int, card: int) -> None:
         raise IllegalAction("phase", "Daybreak effects are used in Phase I of your turn.")
     if card not in side.daybreak:
         raise IllegalAction("daybreak", "That Elemental has no daybreak effect to use now.")
-    elemental = _elemental(state, card)
+    elemental = elemental_at(state, card)
     if elemental is None or elemental.owner != seat:
         raise IllegalAction("daybreak", "Use the daybreak effects of your own Elementals.")
-    ops = _edef(state, card).effects[_daybreak_index(state, card)].ops
+    ops = elemental_def(state, card).effects[_daybreak_index(state, card)].ops
     if not can_pay(state, seat, ops, source=card):
         raise IllegalAction("cost", "You can't pay what that effect asks.")
 
@@ -1236,7 +1103,7 @@ def check_daybreak(state: State, seat: int, card: int) -> None:
 def use_daybreak(state: State, seat: int, card: int, rng: random.Random) -> Events:
     check_daybreak(state, seat, card)
     state.sides[state.active].daybreak.remove(card)
-    definition = _edef(state, card)
+    definition = elemental_def(state, card)
     state.queue.insert(
         0,
         ops_step(

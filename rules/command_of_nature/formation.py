@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pydantic import BaseModel, Field
 
 ROWS = 3
+ROW_NAMES = ("I", "II", "III")
 HALF_SIZES = (1, 2, 3)  # one pyramid: Row I, Row II, Row III
 
 Pos = tuple[int, int]  # (row, space): row 0 is Row I, the front

@@ -13,39 +13,22 @@ from rules.command_of_nature.cards import ElementalCard
 from rules.command_of_nature.formation import Elemental, Pos, connected, summon_spaces
 from rules.command_of_nature.setup import HAND_SIZE, Events, _ev, card_of, draw
 from rules.command_of_nature.state import Market, Side, State
+from rules.command_of_nature.table import (
+    active_side,
+    entered,
+    hand_card,
+    require_phase,
+    swap_cards,
+)
 from rules.core import IllegalAction
 
 MARKET_SIZE = 3
 INTO_FORMATION_GOLD = 2  # bought Elementals may go straight into an empty space
 REFRESH_GOLD = 1
-MAX_LEVEL = 8
-CHAMPION_LEVELS = (4, 6, 8)
-
-
-def active_side(state: State) -> Side:
-    return state.sides[state.active]
 
 
 def _name(state: State, seat: int) -> str:
     return state.players[seat].name
-
-
-def _require_phase(state: State, seat: int, *phases: str) -> Side:
-    side = active_side(state)
-    if seat not in side.seats:
-        raise IllegalAction("not-your-turn", "It isn't your side's turn.")
-    if state.phase not in phases:
-        raise IllegalAction("phase", f"That can't be done in this phase ({phase_name(state)}).")
-    return side
-
-
-def phase_name(state: State) -> str:
-    return {
-        "daybreak": "Phase I, daybreak",
-        "actions": "Phase II, actions",
-        "market": "Phase III, the markets",
-        "cleanup": "Phase IV, clean up",
-    }.get(state.phase, state.phase)
 
 
 # --------------------------------------------------------------------------- the turn
@@ -84,7 +67,7 @@ def daybreak_ready(state: State) -> list[int]:
 
 def go_to_actions(state: State, seat: int) -> Events:
     """Phase II: daybreak effects not used by now are lost for this turn."""
-    _require_phase(state, seat, "daybreak")
+    require_phase(state, seat, "daybreak")
     state.phase = "actions"
     active_side(state).daybreak = []
     return [_ev("phase", f"{_name(state, seat)} moves on to Phase II.", seat)]
@@ -92,14 +75,14 @@ def go_to_actions(state: State, seat: int) -> Events:
 
 def go_to_market(state: State, seat: int) -> Events:
     """Phase III: unspent Action Points do not roll over."""
-    side = _require_phase(state, seat, "actions")
+    side = require_phase(state, seat, "actions")
     side.ap = 0
     state.phase = "market"
     return [_ev("phase", f"{_name(state, seat)} moves on to Phase III.", seat)]
 
 
 def go_to_cleanup(state: State, seat: int) -> Events:
-    _require_phase(state, seat, "market")
+    require_phase(state, seat, "market")
     state.phase = "cleanup"
     return [_ev("phase", f"{_name(state, seat)} moves on to Phase IV.", seat)]
 
@@ -113,17 +96,10 @@ def _spend_ap(side: Side) -> None:
     side.ap -= 1
 
 
-def _hand_card(state: State, seat: int, card_id: str) -> int:
-    card = next((c for c in state.players[seat].hand if state.cards[c] == card_id), None)
-    if card is None:
-        raise IllegalAction("not-in-hand", "That card isn't in your hand.")
-    return card
-
-
 def check_summon(state: State, seat: int, card_id: str, pos: Pos) -> int:
     """Summoning costs 1 AP and puts an Elemental in the frontmost row with space."""
-    side = _require_phase(state, seat, "actions")
-    card = _hand_card(state, seat, card_id)
+    side = require_phase(state, seat, "actions")
+    card = hand_card(state, seat, card_id)
     if not isinstance(card_of(state, card), ElementalCard):
         raise IllegalAction("not-elemental", "Only an Elemental can be summoned.")
     if pos not in summon_spaces(side.formation):
@@ -141,7 +117,7 @@ def summon(state: State, seat: int, card_id: str, pos: Pos) -> Events:
     _spend_ap(side)
     state.players[seat].hand.remove(card)
     side.formation.put(pos, Elemental(card=card, owner=seat))
-    _entered(state, card)
+    entered(state, card)
     row = ("I", "II", "III")[pos[0]]
     return [
         _ev(
@@ -152,16 +128,9 @@ def summon(state: State, seat: int, card_id: str, pos: Pos) -> Events:
     ]
 
 
-def _entered(state: State, card: int) -> None:
-    """Joining the formation triggers effects (they resolve once the action is done)."""
-    from rules.command_of_nature import effects
-
-    effects.entered(state, card)
-
-
 def check_swap(state: State, seat: int, a: Pos, b: Pos) -> None:
     """Swapping costs 1 AP and needs two connected Elementals of one's own formation."""
-    side = _require_phase(state, seat, "actions")
+    side = require_phase(state, seat, "actions")
     if not connected(side.formation, a, b):
         raise IllegalAction("not-connected", "Only two connected Elementals can swap places.")
     if side.ap < 1:
@@ -174,15 +143,13 @@ def swap_elementals(state: State, seat: int, a: Pos, b: Pos) -> Events:
     _spend_ap(side)
     first = card_of(state, side.formation.at(a).card).name  # type: ignore[union-attr]
     second = card_of(state, side.formation.at(b).card).name  # type: ignore[union-attr]
-    from rules.command_of_nature import effects
-
-    effects.swap_cards(state, side.formation.at(a).card, side.formation.at(b).card)  # type: ignore[union-attr]
+    swap_cards(state, side.formation.at(a).card, side.formation.at(b).card)  # type: ignore[union-attr]
     return [_ev("swap", f"{_name(state, seat)} swaps {first} and {second}.", seat)]
 
 
 def draw_action(state: State, seat: int, rng: random.Random) -> Events:
     """Drawing costs 1 AP (an empty deck is replaced by the shuffled discard pile)."""
-    side = _require_phase(state, seat, "actions")
+    side = require_phase(state, seat, "actions")
     player = state.players[seat]
     if not player.deck and not player.discard:
         raise IllegalAction("no-cards", "Your deck and discard pile are both empty.")
@@ -211,7 +178,7 @@ def check_buy(
     state: State, seat: int, which: str, card_id: str, into: Pos | None
 ) -> tuple[Market, int, int]:
     """Buying pays the card's cost (an Elemental straight into the formation: +2)."""
-    side = _require_phase(state, seat, "market")
+    side = require_phase(state, seat, "market")
     market = _market(state, which)
     card = next((c for c in market.row if state.cards[c] == card_id), None)
     if card is None:
@@ -242,7 +209,7 @@ def buy(state: State, seat: int, which: str, card_id: str, into: Pos | None) -> 
         state.players[seat].discard.append(card)
         return [_ev("buy", f"{_name(state, seat)} buys {name} for {price} gold.", seat)]
     side.formation.put(into, Elemental(card=card, owner=seat))
-    _entered(state, card)
+    entered(state, card)
     text = f"{_name(state, seat)} buys {name} for {price} gold, straight into the formation."
     return [_ev("buy", text, seat)]
 
@@ -255,8 +222,8 @@ def sell_price(state: State, card: int) -> int:
 
 def sell(state: State, seat: int, card_id: str) -> Events:
     """Sell a card from hand: it leaves the game; the wallet never exceeds its cap."""
-    side = _require_phase(state, seat, "market")
-    card = _hand_card(state, seat, card_id)
+    side = require_phase(state, seat, "market")
+    card = hand_card(state, seat, card_id)
     state.players[seat].hand.remove(card)
     state.removed.append(card)
     gained = min(sell_price(state, card), state.limits["gold"] - side.gold)
@@ -267,7 +234,7 @@ def sell(state: State, seat: int, card_id: str) -> Events:
 
 def refresh(state: State, seat: int, which: str) -> Events:
     """Pay 1 gold: the face-up cards go under the deck and three new ones turn up."""
-    side = _require_phase(state, seat, "market")
+    side = require_phase(state, seat, "market")
     market = _market(state, which)
     if side.gold < REFRESH_GOLD:
         raise IllegalAction("gold", "Refreshing a market costs 1 gold.")
@@ -284,8 +251,8 @@ def refresh(state: State, seat: int, which: str) -> Events:
 
 def cleanup_discard(state: State, seat: int, card_id: str) -> Events:
     """Discard any number of cards from hand."""
-    _require_phase(state, seat, "cleanup")
-    card = _hand_card(state, seat, card_id)
+    require_phase(state, seat, "cleanup")
+    card = hand_card(state, seat, card_id)
     player = state.players[seat]
     player.hand.remove(card)
     player.discard.append(card)
@@ -295,7 +262,7 @@ def cleanup_discard(state: State, seat: int, card_id: str) -> Events:
 
 def finish_cleanup(state: State, seat: int, rng: random.Random) -> Events:
     """Draw up to five; above five, discard down first."""
-    _require_phase(state, seat, "cleanup")
+    require_phase(state, seat, "cleanup")
     player = state.players[seat]
     if len(player.hand) > HAND_SIZE:
         raise IllegalAction("hand", f"Discard down to {HAND_SIZE} cards first.")
@@ -307,29 +274,3 @@ def end_turn(state: State) -> Events:
     state.active = 1 - state.active
     state.turn += 1
     return begin_turn(state)
-
-
-# --------------------------------------------------------------------------- levels
-
-
-def level_up(state: State, seat: int) -> Events:
-    """A player who defeats an enemy Elemental gains a level (to 8 at most); at 4, 6 and
-    8 that Champion goes to the top of the discard pile and a faction action unlocks.
-    A player whose Sage has fallen (four players) gains no more levels."""
-    player = state.players[seat]
-    if player.level >= MAX_LEVEL or player.sage_defeated:
-        return []
-    player.level += 1
-    events = [_ev("level", f"{player.name} reaches level {player.level}.", seat)]
-    champion = player.champions.pop(player.level, None)
-    if champion is not None:
-        player.discard.append(champion)
-        name = card_of(state, champion).name
-        events.append(
-            _ev(
-                "champion",
-                f"{player.name}'s {name} joins the discard pile; a faction action unlocks.",
-                seat,
-            )
-        )
-    return events

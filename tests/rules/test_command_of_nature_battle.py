@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.command_of_nature import battle, turn
+from rules.command_of_nature import battle, table
 from rules.command_of_nature.cards import CommandCard
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import State
@@ -117,7 +117,7 @@ def test_a_defeat_removes_the_elemental_levels_up_and_shifts_the_formation():
     assert any(e.kind == "defeat" for e in events)
     # Two Elementals stood in Row II: the defending side chooses which moves up.
     assert state.frames[-1].kind == "fill" and enemy.at((0, 0)) is None
-    battle.fill_gap(state, 1 - state.active, (1, 1))
+    table.fill_gap(state, 1 - state.active, (1, 1))
     assert enemy.at((0, 0)) is not None and enemy.at((1, 1)) is None
 
 
@@ -126,7 +126,7 @@ def test_defeating_the_sage_wins_the_two_player_game():
     state, seat = in_phase("actions")
     team = 1 - state.active
     sage_pos = (2, 1)
-    events = battle.defeat(state, team, sage_pos, by_seat=seat)
+    events = table.defeat(state, team, sage_pos, by_seat=seat)
     assert state.phase == "over" and state.winners == [seat]
     assert events[-1].text.endswith("The game is over.")
 
@@ -137,20 +137,20 @@ def test_a_team_plays_on_until_both_sages_fall():
     state, seat = in_phase("actions", "4p")
     team = 1 - state.active
     first, second = state.sides[team].seats
-    battle.defeat(state, team, (2, 1), by_seat=seat)  # the first teammate's Sage
+    table.defeat(state, team, (2, 1), by_seat=seat)  # the first teammate's Sage
     assert state.phase != "over" and state.players[first].sage_defeated
     assert not state.players[second].sage_defeated
     while state.frames:
         frame = state.frames.pop()
         assert frame.kind == "fill"
-    battle.defeat(state, team, (2, 4), by_seat=seat)
+    table.defeat(state, team, (2, 4), by_seat=seat)
     assert state.phase == "over" and set(state.losers) == {first, second}
 
 
-def test_turn_module_and_battle_agree_on_whose_turn_it_is():
+def test_only_the_side_whose_turn_it_is_may_attack():
     state, seat = in_phase("actions")
     other = enemy_of(state)
     holding(state, other, "close-strike")
     with pytest.raises(IllegalAction, match="isn't your side's turn"):
         battle.declare_attack(state, other, "close-strike", (0, 0), (0, 0), RNG)
-    assert turn.active_side(state).seats == [seat]
+    assert table.active_side(state).seats == [seat]

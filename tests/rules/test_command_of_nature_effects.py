@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from rules.command_of_nature import battle, effects
+from rules.command_of_nature import battle, effects, table
 from rules.command_of_nature.actions import apply_action, legal_actions
 from rules.command_of_nature.cards import CommandCard, ElementalCard, bundled_pack
 from rules.command_of_nature.formation import Elemental, Pos
@@ -54,7 +54,7 @@ def settle(state: State, pick: int = 0) -> None:
 
 
 def run(state: State, seat: int, ref: str, pick: int = 0, **context) -> State:
-    state.queue.insert(0, effects.ops_step(state, seat, ref, **context))
+    state.queue.insert(0, table.ops_step(state, seat, ref, **context))
     effects.resume(state, RNG)
     settle(state, pick)
     return state
@@ -86,7 +86,7 @@ def test_draw_takes_cards_from_the_deck():
 
 def test_add_tokens_on_a_chosen_elemental_asks_when_there_are_several():
     state, seat = in_phase("actions")
-    state.queue.insert(0, effects.ops_step(state, seat, "card:cairn-vow:effect"))
+    state.queue.insert(0, table.ops_step(state, seat, "card:cairn-vow:effect"))
     effects.resume(state, RNG)
     frame = state.frames[-1]
     assert frame.kind == "choose" and frame.deciders == [seat] and len(frame.options) == 6
@@ -333,7 +333,7 @@ def test_enters_row_triggers_on_arrival():
     team = state.active
     card = place(state, team, (1, 0), "riptide-tiger")
     hand = len(state.players[seat].hand)
-    effects.swap_cards(state, card, at(state, team, (0, 0)).card)
+    table.swap_cards(state, card, at(state, team, (0, 0)).card)
     effects.resume(state, RNG)
     assert len(state.players[seat].hand) == hand + 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.command_of_nature import battle, effects
+from rules.command_of_nature import battle, effects, table
 from rules.command_of_nature.actions import _option_label, apply_action, describe, legal_actions
 from rules.command_of_nature.formation import gap_to_fill
 from rules.command_of_nature.setup import card_of
@@ -215,7 +215,7 @@ def test_play_from_discard_offers_several_targets():
     assert _option_label(state, f"{DOUBLE}@0.0>1.0+1.1") == (
         "Distant Double Strike: Splinter Stinger attacks Bruce in Row II and Bruce in Row II"
     )
-    state.queue.insert(0, effects.ops_step(state, seat, "faction:porella:4"))
+    state.queue.insert(0, table.ops_step(state, seat, "faction:porella:4"))
     effects.resume(state, RNG)
     frame = state.frames[-1]
     assert frame.kind == "choose" and f"{DOUBLE}@0.0>1.0+1.1" in frame.options

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.command_of_nature import turn
+from rules.command_of_nature import table, turn
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import State
 from rules.core import IllegalAction, rng_for
@@ -183,24 +183,24 @@ def test_levels_unlock_champions_into_the_discard_pile_at_four_six_and_eight():
     player = state.players[seat]
     champions = dict(player.champions)
     for _ in range(3):
-        turn.level_up(state, seat)
+        table.level_up(state, seat)
     assert player.level == 4 and player.discard[-1] == champions[4]
     for _ in range(6):
-        turn.level_up(state, seat)
+        table.level_up(state, seat)
     assert player.level == 8 and player.champions == {}
     assert [c for c in player.discard if c in champions.values()] == [
         champions[4],
         champions[6],
         champions[8],
     ]
-    assert turn.level_up(state, seat) == []
+    assert table.level_up(state, seat) == []
 
 
 def test_a_player_whose_sage_fell_gains_no_levels():
     """4 players: "you cannot use any faction actions or increase your level"."""
     state, seat = in_phase("actions", "4p")
     state.players[seat].sage_defeated = True
-    assert turn.level_up(state, seat) == [] and state.players[seat].level == 1
+    assert table.level_up(state, seat) == [] and state.players[seat].level == 1
 
 
 def test_the_turn_passes_to_the_other_side():
