@@ -9,12 +9,16 @@ from __future__ import annotations
 import discord
 
 from bot.matches import ActResult, PrivateView, Table
+from bot.render.command_of_nature import CommandOfNatureRenderer
 from bot.render.generic import Field, Renderer, chunked_fields, clip
 from bot.render.tooth_and_nail import ToothAndNailRenderer
 from bot.store import MatchRow
 from bot.timing import clock_text, terms_text
 
-RENDERERS: dict[str, Renderer] = {"tooth-and-nail": ToothAndNailRenderer()}
+RENDERERS: dict[str, Renderer] = {
+    "tooth-and-nail": ToothAndNailRenderer(),
+    "command-of-nature": CommandOfNatureRenderer(),
+}
 _GENERIC = Renderer()
 
 EMBED_BUDGET = 5800  # Discord refuses embeds over 6000 characters in total

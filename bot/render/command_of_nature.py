@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.generic import FIELD_LIMIT, Field, Renderer, chunked_fields, clip
+from rules.core.packs import PROJECT_LEGEND
 
 ROWS = ("I", "II", "III")
-LEGEND = "STR/HP · 💥 damage · 🛡 shields · ⚡ boosts"
+LEGEND = f"STR/HP · 💥 damage · 🛡 shields · ⚡ boosts · {PROJECT_LEGEND}"
 
 
 def elemental(card: dict[str, Any] | None) -> str:
@@ -92,6 +93,6 @@ class CommandOfNatureRenderer(Renderer):
         fields: list[Field] = []
         for seat, cards in sorted(hands.items(), key=lambda item: item[0] != me):
             title = "Your hand" if seat == me else f"{names.get(seat, 'Teammate')}'s hand"
-            lines = [f"**{c.get('name', '?')}** ({c.get('cost', '?')}g)" for c in cards]
+            lines = [self.card_line(c) for c in cards]
             fields.extend(chunked_fields(f"{title} ({len(cards)})", lines, empty="(empty)"))
         return fields

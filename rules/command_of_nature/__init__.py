@@ -4,13 +4,15 @@ and 4-player team modes, behind the shared engine contract."""
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any, ClassVar
 
 from rules.command_of_nature import actions
-from rules.command_of_nature.cards import bundled_pack, get_pack
+from rules.command_of_nature.cards import ElementalCard, bundled_pack, get_pack
 from rules.command_of_nature.setup import setup_game
 from rules.command_of_nature.state import State
 from rules.command_of_nature.table import end_game
+from rules.command_of_nature.text import card_text
 from rules.core import Action, Event, Outcome, SeatSpec, VariantInfo, fresh_copy
 from rules.core.rng import rng_for
 
@@ -103,15 +105,30 @@ class CommandOfNature:
         return view(state, seat)
 
 
-def _elemental_view(state: State, elemental: Any, defs: dict[str, Any]) -> dict[str, Any] | None:
+@cache
+def _faces(pack: str) -> dict[str, dict[str, Any]]:
+    """What anyone sees of each card of a pack, by card id (its face: name, cost, type,
+    numbers and text), built once per pack."""
+    faces: dict[str, dict[str, Any]] = {}
+    for card in get_pack(pack).cards:
+        face: dict[str, Any] = {"id": card.id, "name": card.shown_name, "cost": card.cost}
+        if isinstance(card, ElementalCard):
+            face |= {"faction": card.faction, "strength": card.strength, "hp": card.hp}
+        faces[card.id] = face | {"text": card_text(card)}
+    return faces
+
+
+def _elemental_view(
+    state: State, elemental: Any, faces: dict[str, dict[str, Any]]
+) -> dict[str, Any] | None:
     if elemental is None:
         return None
-    card = defs[state.cards[elemental.card]]
+    face = faces[state.cards[elemental.card]]
     return {
-        "name": card.name,
-        "faction": card.faction,
-        "strength": getattr(card, "strength", 0),
-        "hp": getattr(card, "hp", 0),
+        "name": face["name"],
+        "faction": face["faction"],
+        "strength": face["strength"],
+        "hp": face["hp"],
         "damage": elemental.damage,
         "shields": elemental.shields,
         "boosts": elemental.boosts,
@@ -119,20 +136,15 @@ def _elemental_view(state: State, elemental: Any, defs: dict[str, Any]) -> dict[
     }
 
 
-def _defs(state: State) -> dict[str, Any]:
-    """Card id -> definition (the pack's lookup table, without per-card checks)."""
-    return get_pack(state.pack)._by_name_or_id
-
-
-def _card_view(state: State, card: int, defs: dict[str, Any]) -> dict[str, Any]:
-    definition = defs[state.cards[card]]
-    return {"id": definition.id, "name": definition.name, "cost": definition.cost}
+def _card_view(state: State, card: int, faces: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    face = faces[state.cards[card]]
+    return {"id": face["id"], "name": face["name"], "cost": face["cost"]}
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """What `seat` may see (None: everyone): every formation, wallet and market face up;
     hands only their owner's (and, in a team, the teammate's); never a deck's order."""
-    defs = _defs(state)
+    defs = _faces(state.pack)
     out: dict[str, Any] = {
         "game": CommandOfNature.id,
         "variant": state.variant,
@@ -162,7 +174,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "hand_count": len(p.hand),
                 "deck_count": len(p.deck),
                 "discard_count": len(p.discard),
-                "discard_top": defs[state.cards[p.discard[-1]]].name if p.discard else None,
+                "discard_top": defs[state.cards[p.discard[-1]]]["name"] if p.discard else None,
                 "champions_waiting": sorted(p.champions),
                 "sage_defeated": p.sage_defeated,
             }
@@ -184,7 +196,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         team = state.players[seat].team
         out["me"] = seat
         out["hands"] = {
-            str(s): [_card_view(state, c, defs) for c in state.players[s].hand]
+            str(s): [
+                {**_card_view(state, c, defs), "text": defs[state.cards[c]]["text"]}
+                for c in state.players[s].hand
+            ]
             for s in state.sides[team].seats
         }
     return out

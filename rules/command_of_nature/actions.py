@@ -45,16 +45,20 @@ def targets_key(targets: tuple[Pos, ...] | list[Pos]) -> str:
     return "+".join(pos_key(t) for t in targets)
 
 
-def parse_targets(text: str) -> list[Pos]:
-    return [parse_pos(part) for part in text.split("+")]
+def parse_targets(state: State, text: str) -> list[Pos]:
+    return [parse_pos(state, part) for part in text.split("+")]
 
 
-def parse_pos(text: str) -> Pos:
-    try:
-        row, space = (int(part) for part in text.split("."))
-    except ValueError:
-        raise IllegalAction("position", "That is not a space of a formation.") from None
-    return row, space
+def parse_pos(state: State, text: str) -> Pos:
+    """A space of this game's formations from "row.space" (every formation of a game has
+    the same shape)."""
+    row, dot, space = text.partition(".")
+    if not (dot and row.isdecimal() and space.isdecimal() and len(row + space) <= 4):
+        raise IllegalAction("position", "That is not a space of a formation.")
+    pos = (int(row), int(space))
+    if not state.sides[0].formation.has(pos):
+        raise IllegalAction("position", "That is not a space of a formation.")
+    return pos
 
 
 # --------------------------------------------------------------------------- whose decision
@@ -191,9 +195,11 @@ def check(state: State, seat: int, action: Action) -> None:
             if PHASE_STEPS.get(state.phase) != a[0]:
                 raise IllegalAction("phase", "The phases go in order: I, II, III, IV.")
         case "summon", 2:
-            turn.check_summon(state, seat, a[0], parse_pos(a[1]))
+            turn.check_summon(state, seat, a[0], parse_pos(state, a[1]))
         case "attack", 3:
-            battle.check_attack(state, seat, a[0], parse_pos(a[1]), parse_targets(a[2]))
+            battle.check_attack(
+                state, seat, a[0], parse_pos(state, a[1]), parse_targets(state, a[2])
+            )
         case "daybreak", 1:
             effects.check_daybreak(state, seat, _card_arg(a[0]))
         case "play", 1:
@@ -201,7 +207,7 @@ def check(state: State, seat: int, action: Action) -> None:
         case "faction", 1:
             effects.check_faction_action(state, seat, _card_arg(a[0]))
         case "swap", 2:
-            turn.check_swap(state, seat, parse_pos(a[0]), parse_pos(a[1]))
+            turn.check_swap(state, seat, parse_pos(state, a[0]), parse_pos(state, a[1]))
         case "draw", 0:
             if state.phase != "actions" or table.active_side(state).ap < 1:
                 raise IllegalAction("no-ap", "Drawing costs 1 AP in Phase II.")
@@ -209,7 +215,7 @@ def check(state: State, seat: int, action: Action) -> None:
             if not player.deck and not player.discard:
                 raise IllegalAction("no-cards", "Your deck and discard pile are both empty.")
         case "buy", 2 | 3:
-            turn.check_buy(state, seat, a[0], a[1], parse_pos(a[2]) if len(a) > 2 else None)
+            turn.check_buy(state, seat, a[0], a[1], parse_pos(state, a[2]) if len(a) > 2 else None)
         case "refresh", 1:
             if state.phase != "market" or table.active_side(state).gold < turn.REFRESH_GOLD:
                 raise IllegalAction("gold", "Refreshing a market costs 1 gold in Phase III.")
@@ -270,7 +276,7 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Eve
         case "faction":
             return effects.faction_action(state, seat, int(a[0]), rng)
         case "fill":
-            events = table.fill_gap(state, state.players[seat].team, parse_pos(a[0]))
+            events = table.fill_gap(state, state.players[seat].team, parse_pos(state, a[0]))
             state.frames.pop()
             return events + table.shift_forward(state, state.players[seat].team)
         case "phase":
@@ -279,17 +285,17 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Eve
                 return step[a[0]](state, seat)
             return turn.go_to_cleanup(state, seat)
         case "summon":
-            return turn.summon(state, seat, a[0], parse_pos(a[1]))
+            return turn.summon(state, seat, a[0], parse_pos(state, a[1]))
         case "attack":
             return battle.declare_attack(
-                state, seat, a[0], parse_pos(a[1]), parse_targets(a[2]), rng
+                state, seat, a[0], parse_pos(state, a[1]), parse_targets(state, a[2]), rng
             )
         case "swap":
-            return turn.swap_elementals(state, seat, parse_pos(a[0]), parse_pos(a[1]))
+            return turn.swap_elementals(state, seat, parse_pos(state, a[0]), parse_pos(state, a[1]))
         case "draw":
             return turn.draw_action(state, seat, rng)
         case "buy":
-            return turn.buy(state, seat, a[0], a[1], parse_pos(a[2]) if len(a) > 2 else None)
+            return turn.buy(state, seat, a[0], a[1], parse_pos(state, a[2]) if len(a) > 2 else None)
         case "refresh":
             return turn.refresh(state, seat, a[0])
         case "sell":
@@ -319,7 +325,7 @@ def describe(state: State, action: Action) -> str:
         return pack_of(state).card(card_id).name
 
     def where(text: str) -> str:
-        return f"Row {ROW_NAMES[parse_pos(text)[0]]}"
+        return f"Row {ROW_NAMES[parse_pos(state, text)[0]]}"
 
     match action.kind:
         case "sage":
@@ -401,13 +407,13 @@ def _option_label(state: State, option: str) -> str:
 def _targets_label(state: State, text: str) -> str:
     """The enemy targets of an attack, in order: "A in Row II and B in Row II"."""
     return " and ".join(
-        f"{_at(state, 1 - state.active, part)} in Row {ROW_NAMES[parse_pos(part)[0]]}"
+        f"{_at(state, 1 - state.active, part)} in Row {ROW_NAMES[parse_pos(state, part)[0]]}"
         for part in text.split("+")
     )
 
 
 def _at(state: State, team: int, text: str) -> str:
-    elemental = state.sides[team].formation.at(parse_pos(text))
+    elemental = state.sides[team].formation.at(parse_pos(state, text))
     return card_of(state, elemental.card).name if elemental else "nobody"
 
 

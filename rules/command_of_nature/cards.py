@@ -58,7 +58,7 @@ from pydantic import (
     model_validator,
 )
 
-from rules.core.packs import PackRegistry
+from rules.core.packs import PackRegistry, marked_name
 from rules.core.packs import parse_pack as load_pack
 
 BUNDLED_PACK = Path(__file__).with_name("pack.toml")
@@ -258,11 +258,14 @@ class MoveCards(_Op):
 
 class MoveElemental(_Op):
     """Move an Elemental from the formation to its owner's discard pile or hand
-    (it leaves the formation; it is not defeated and gives no level)."""
+    (it leaves the formation; it is not defeated and gives no level). A Sage never
+    moves: it leaves the formation only by defeat. `cost`: a sacrifice the rest of the
+    effect needs, so without an Elemental to move the effect cannot be used."""
 
     op: Literal["move_elemental"]
     target: Target
     to: Literal["discard", "hand"]
+    cost: bool = False
 
 
 class Swap(_Op):
@@ -458,6 +461,11 @@ class _Card(_Model):
     @property
     def id(self) -> str:
         return _slug(self.name)
+
+    @property
+    def shown_name(self) -> str:
+        """The name players see: marked when the card is the project's own design."""
+        return marked_name(self.name, project=self.source == "project")
 
     def _check_copies(self) -> None:
         if self.in_sage_pack and (self.pack_copies < 1 or self.copies):

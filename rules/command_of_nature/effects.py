@@ -45,7 +45,12 @@ from rules.command_of_nature.cards import (
     TakeDamageInstead,
     Target,
 )
-from rules.command_of_nature.combat import spend_boosts, take_hit, target_choices
+from rules.command_of_nature.combat import (
+    incoming_attack_dmg,
+    spend_boosts,
+    take_hit,
+    target_choices,
+)
 from rules.command_of_nature.formation import (
     ROW_NAMES,
     Elemental,
@@ -63,10 +68,10 @@ from rules.command_of_nature.table import (
     entered,
     fire,
     in_required_row,
+    is_sage,
     locate,
     ops_step,
     own_sage,
-    sage_falls,
     shields_text,
     shift_forward,
     swap_cards,
@@ -266,29 +271,19 @@ def amount_of(state: State, step: Step, amount: int | Scaled, target: int | None
 
 
 def connected_of_faction(state: State, card: int | None, faction: str) -> int:
-    """Own Elementals of `faction` connected to this one (through that faction)."""
+    """Own Elementals of `faction` connected to this one: nothing stands between them
+    (the rulebook's "connected"; the same reading as `connected_to`)."""
     found = locate(state, card)
     if found is None:
         return 0
-    formation = state.sides[found[0]].formation
-    factions = {
-        formation.at(p).card: card_of(state, formation.at(p).card).faction  # type: ignore[union-attr]
-        for p in formation.occupied()
-    }
-    starts = (
-        [found[1]]
-        if factions[card] == faction
-        else [
-            p
-            for p in formation.occupied()
-            if connected(formation, found[1], p) and factions[formation.at(p).card] == faction  # type: ignore[union-attr]
-        ]
+    team, pos = found
+    formation = state.sides[team].formation
+    return sum(
+        1
+        for other in formation.occupied()
+        if connected(formation, pos, other)
+        and elemental_def(state, formation.at(other).card).faction == faction  # type: ignore[union-attr]
     )
-    group: set[Pos] = set()
-    for start in starts:
-        group |= connected_group(formation, start, faction_of=factions)
-    group.discard(found[1])
-    return len(group)
 
 
 def eligible(state: State, step: Step, target: Target) -> list[int]:
@@ -331,12 +326,14 @@ def pick_targets(
         "defender": step.defender,
         "subject": step.subject,
     }
+    left_out = set(but)
     if target.pick in named:
         card = named[target.pick]
-        return [card] if card is not None and locate(state, card) is not None else []
+        in_play = card is not None and locate(state, card) is not None
+        return [card] if in_play and card not in left_out else []  # type: ignore[list-item]
     if target.pick == "same":
-        return [c for c in step.same if locate(state, c) is not None]
-    options = [c for c in eligible(state, step, target) if c not in set(but)]
+        return [c for c in step.same if locate(state, c) is not None and c not in left_out]
+    options = [c for c in eligible(state, step, target) if c not in left_out]
     if target.pick == "each":
         return options
     if target.pick == "one":
@@ -366,11 +363,13 @@ def can_pay(
     source: int | None = None,
 ) -> bool:
     """An effect whose cost can't be paid can't be used: cards from hand (not counting
-    the Command being played) and tokens to remove."""
+    the Command being played), tokens to remove, an Elemental to sacrifice."""
     hand = [c for c in state.players[seat].hand if c != playing]
     step = ops_step(state, seat, "", source=source)
     for op in ops:
         if isinstance(op, MoveCards) and op.pile == "hand" and len(hand) < op.at_least:
+            return False
+        if isinstance(op, MoveElemental) and op.cost and not movable(state, step, op.target):
             return False
         if isinstance(op, RemoveTokens) and op.at_least:
             if op.target.pick in ("one", "up_to", "each"):
@@ -422,8 +421,11 @@ def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Rando
         case MoveCards():
             return _move_cards(state, step, op, asked)
         case MoveElemental(target=target, to=to):
-            cards = pick_targets(state, step, target, asked)
+            cards = pick_targets(state, step, target, asked, but=sages_in_play(state))
             step.same = cards
+            if op.cost and not cards:
+                step.index = len(ops_at(state, step.ops))  # nothing to sacrifice: it ends
+                return [_ev("fizzle", "There is no Elemental to sacrifice.")]
             events: Events = []
             for card in cards:
                 events += move_to_pile(state, card, to)
@@ -628,11 +630,26 @@ def move_to_pile(state: State, card: int, to: str) -> Events:
             f"{'hand' if to == 'hand' else 'discard pile'}.",
         )
     ]
-    if elemental_def(state, card).kind == "sage":
-        events += sage_falls(state, elemental.owner)
-        if state.phase == "over":
-            return events
     return events + shift_forward(state, team)
+
+
+def sages_in_play(state: State) -> list[int]:
+    """Every Sage standing in a formation: a Sage leaves the formation only by defeat, so
+    no effect moves one to a hand or a discard pile."""
+    return [
+        e.card
+        for side in state.sides
+        for p in side.formation.occupied()
+        if is_sage(state, (e := side.formation.at(p)).card)  # type: ignore[union-attr]
+    ]
+
+
+def movable(state: State, step: Step, target: Target) -> bool:
+    """Whether a move_elemental target has an Elemental to move (never a Sage)."""
+    sages = set(sages_in_play(state))
+    if target.pick in ("one", "up_to", "each"):
+        return any(c not in sages for c in eligible(state, step, target))
+    return bool(pick_targets(state, step, target, [0], but=sages))
 
 
 def _attack_options(state: State, seat: int, cards: list[int]) -> list[str]:
@@ -842,7 +859,7 @@ def start_attack(
     enemies = [enemy_formation.at(t) for t in targets]
     assert own is not None and targets and all(e is not None for e in enemies)
     side.attacked.append(own.card)
-    dmg = max(0, elemental_def(state, own.card).strength + command.attack.str_modifier)
+    dmg = elemental_def(state, own.card).strength + command.attack.str_modifier
     target_cards = [e.card for e in enemies]  # type: ignore[union-attr]
     state.attack = Attack(
         seat=seat,
@@ -937,7 +954,7 @@ def attack_hit(state: State, index: int = 0) -> Events:
     attack.target = found[1]
     attack.target_card = card
     cut = attack.reduced + attack.reduced_for.get(card, 0)
-    incoming = max(0, attack.dmg + attack.bonus + attack.boosts - cut)
+    incoming = incoming_attack_dmg(attack.dmg + attack.bonus, attack.boosts, cut)
     state.queue.insert(
         0, Step(kind="damage", actor=attack.seat, card=card, amount=incoming, attack=True)
     )

@@ -51,6 +51,11 @@ class Formation(BaseModel):
         row, space = pos
         self.rows[row][space] = elemental
 
+    def has(self, pos: Pos) -> bool:
+        """Whether this is a space of the formation."""
+        row, space = pos
+        return 0 <= row < len(self.rows) and 0 <= space < len(self.rows[row])
+
     def positions(self) -> Iterator[Pos]:
         """Every space, front row first, left to right."""
         for row, spaces in enumerate(self.rows):

@@ -101,7 +101,9 @@ class Attack(BaseModel):
     command: int  # the Attack Command card
     attacker: tuple[int, int]
     target: tuple[int, int]  # the target being hit now (the first until DMG lands)
-    dmg: int  # the Command's DMG before boosts (the attacker's STR plus its modifier)
+    # The Command's DMG before boosts: the attacker's STR plus its modifier, which may be
+    # below 0 (boosts add to STR first; the total is floored at 0 only when DMG lands).
+    dmg: int
     reduced: int = 0  # what Instant Commands took off (from the DMG each target gets)
     # What a target's own `is_attacked` triggers took off, when the attack has several
     # targets (target card -> DMG): it reduces the DMG to that target only.

@@ -201,6 +201,12 @@ def _op_sentence(op: Op, prev: Op | None) -> str:
             return f"Remove all damage counters from {target_text(op.target)}."
         case MoveCards():
             return _move_cards(op)
+        case MoveElemental(cost=True):
+            where = "hand" if op.to == "hand" else "discard pile"
+            return (
+                f"First put {target_text(op.target)} (not a Sage) into its owner's {where}; "
+                "without one to put there, this can't be used."
+            )
         case MoveElemental(to="hand"):
             return f"Return {target_text(op.target)} to your hand."
         case MoveElemental():

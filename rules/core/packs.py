@@ -12,6 +12,15 @@ from pydantic import BaseModel, ValidationError
 P = TypeVar("P", bound=BaseModel)
 
 
+PROJECT_MARK = "✦"  # after the name of a card the project designed (not a published one)
+PROJECT_LEGEND = f"{PROJECT_MARK} a card of Arbiter's own design"
+
+
+def marked_name(name: str, *, project: bool) -> str:
+    """A card's name as players see it: marked when the project designed the card."""
+    return f"{name} {PROJECT_MARK}" if project else name
+
+
 class PackError(ValueError):
     """A pack file that cannot be used; the message names the card and field."""
 

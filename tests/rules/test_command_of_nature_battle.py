@@ -6,6 +6,7 @@ import pytest
 
 from rules.command_of_nature import battle, table
 from rules.command_of_nature.cards import CommandCard
+from rules.command_of_nature.formation import Elemental
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import State
 from rules.core import IllegalAction, rng_for
@@ -154,3 +155,40 @@ def test_only_the_side_whose_turn_it_is_may_attack():
     with pytest.raises(IllegalAction, match="isn't your side's turn"):
         battle.declare_attack(state, other, "close-strike", (0, 0), (0, 0), RNG)
     assert table.active_side(state).seats == [seat]
+
+
+def test_boosts_add_to_str_before_a_negative_modifier_and_dmg_floors_at_zero_last():
+    """Combat: "each boost adds 1 to that Elemental's STR during the attack" — a STR 1
+    Willow with 2 boosts playing Distant Double Strike (STR −2) deals (1 + 2) − 2 = 1."""
+    state, seat = in_phase("actions")
+    team = state.active
+    formation = state.sides[team].formation
+    state.cards.append("willow")
+    willow = len(state.cards) - 1
+    formation.put((0, 0), Elemental(card=willow, owner=seat, boosts=2))
+    target = state.sides[1 - team].formation.at((1, 0))
+    assert target is not None
+    target.shields = target.damage = 0
+    state.cards.append("distant-double-strike")
+    state.players[seat].hand.append(len(state.cards) - 1)
+    battle.declare_attack(state, seat, "distant-double-strike", (0, 0), [(1, 0)], RNG)
+    battle.let_through(state, enemy_of(state), RNG)
+    assert target.damage == 1
+
+
+def test_a_negative_str_modifier_alone_deals_no_dmg():
+    """Combat: "If the calculated DMG is greater than 0, add damage counters" — a STR 1
+    Willow without boosts playing a STR −2 Command deals nothing (and takes no shield)."""
+    state, seat = in_phase("actions")
+    team = state.active
+    state.cards.append("willow")
+    willow = len(state.cards) - 1
+    state.sides[team].formation.put((0, 0), Elemental(card=willow, owner=seat))
+    target = state.sides[1 - team].formation.at((1, 0))
+    assert target is not None
+    target.shields, target.damage = 1, 0
+    state.cards.append("distant-double-strike")
+    state.players[seat].hand.append(len(state.cards) - 1)
+    battle.declare_attack(state, seat, "distant-double-strike", (0, 0), [(1, 0)], RNG)
+    battle.let_through(state, enemy_of(state), RNG)
+    assert target.damage == 0 and target.shields == 1

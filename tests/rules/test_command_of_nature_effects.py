@@ -11,7 +11,7 @@ import pytest
 from rules.command_of_nature import battle, effects, table
 from rules.command_of_nature.actions import apply_action, legal_actions
 from rules.command_of_nature.cards import CommandCard, ElementalCard, bundled_pack
-from rules.command_of_nature.formation import Elemental, Pos
+from rules.command_of_nature.formation import Elemental, Pos, connected
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import State
 from rules.core import Action, IllegalAction
@@ -568,3 +568,119 @@ def test_four_players_only_the_attacking_player_levels_up():
     battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
     settle(state)
     assert state.players[seat].level == 2 and state.players[mate].level == 1
+
+
+# --------------------------------------------------------------------------- Sages and sacrifices
+
+
+def _porella_turn(variant: str) -> tuple[State, int]:
+    """Phase II of the turn of the player whose Sage is Porella, at level 8."""
+    state, seat = in_phase("actions", variant, sages=("porella",))
+    assert state.players[seat].sage == "porella"
+    state.players[seat].level = 8
+    return state, seat
+
+
+def test_four_players_a_sage_never_leaves_its_formation_except_by_defeat():
+    """Porella's level 8 sends "one of your Elementals connected to your Sage" to the
+    discard pile: in a team formation the teammate's Sage may be connected to Porella,
+    but a Sage leaves the formation only when it is defeated, so it is never offered."""
+    state, seat = _porella_turn("4p")
+    team = state.players[seat].team
+    formation = state.sides[team].formation
+    sages = [p for p in formation.occupied() if table.is_sage(state, at(state, team, p).card)]
+    assert len(sages) == 2
+    for pos in formation.occupied():  # only the two Sages are left standing in Row III
+        if pos[0] == 2 and pos not in sages:
+            formation.put(pos, None)
+    assert connected(formation, sages[0], sages[1])
+    mine = next(p for p in sages if at(state, team, p).owner == seat)
+    other = next(p for p in sages if p != mine)
+    mate_sage = at(state, team, other).card
+    step = table.ops_step(state, seat, "faction:porella:8")
+    target = effects.ops_at(state, "faction:porella:8")[0].target  # type: ignore[union-attr]
+    assert mate_sage in effects.eligible(state, step, target)  # connected, yet...
+    apply_action(state, seat, Action(kind="faction", args=("8",)), RNG)
+    while state.frames and state.frames[-1].kind == "choose":
+        assert str(mate_sage) not in state.frames[-1].options
+        effects.choose(state, seat, state.frames[-1].options[0], RNG)
+        settle(state)
+    assert table.locate(state, mate_sage) is not None
+    assert not state.players[other_seat(state, seat)].sage_defeated
+
+
+def other_seat(state: State, seat: int) -> int:
+    """The teammate of a seat (four players)."""
+    return next(s for s in state.side_of(seat).seats if s != seat)
+
+
+def test_porellas_level_eight_sacrifice_is_a_cost():
+    """Porella's level 8: "send one of your Elementals connected to your Sage to the
+    discard pile, then ..." — without such an Elemental the action can't be taken."""
+    state, seat = _porella_turn("2p")
+    team = state.players[seat].team
+    formation = state.sides[team].formation
+    sage = table.locate(state, table.own_sage(state, seat))
+    assert sage is not None
+    assert Action(kind="faction", args=("8",)) in legal_actions(state, seat)
+    for pos in formation.occupied():
+        if pos != sage[1] and connected(formation, pos, sage[1]):
+            formation.put(pos, None)
+    assert Action(kind="faction", args=("8",)) not in legal_actions(state, seat)
+    with pytest.raises(IllegalAction, match="can't pay"):
+        effects.check_faction_action(state, seat, 8)
+
+
+def test_a_sacrifice_that_finds_nothing_to_send_ends_the_effect():
+    """The sacrifice comes first: when it can't be made (the Elemental left since), the
+    DMG that follows it is not dealt."""
+    state, seat = _porella_turn("2p")
+    team = state.players[seat].team
+    formation = state.sides[team].formation
+    sage = table.locate(state, table.own_sage(state, seat))
+    assert sage is not None
+    for pos in formation.occupied():
+        if pos != sage[1] and connected(formation, pos, sage[1]):
+            formation.put(pos, None)
+    enemy = state.sides[1 - team].formation
+    before = [(at(state, 1 - team, p).damage, p) for p in enemy.occupied()]
+    run(state, seat, "faction:porella:8")
+    assert [(at(state, 1 - team, p).damage, p) for p in enemy.occupied()] == before
+
+
+# --------------------------------------------------------------------------- "connected"
+
+
+def test_cedars_level_six_counts_only_twig_elementals_connected_to_it():
+    """Connected: "there are no other Elementals between them". Cedar's level 6 gives
+    a boost per Twig Elemental connected to the chosen one; a Twig Elemental connected
+    only through another one (a chain) does not count, as for Gravel's level 4."""
+    state, seat = in_phase("actions")
+    team = state.active
+    formation = state.sides[team].formation
+    for pos in list(formation.occupied()):
+        formation.put(pos, None)
+    chosen = place(state, team, (2, 0), "timber")
+    place(state, team, (2, 1), "timber")  # connected to the chosen one
+    place(state, team, (2, 2), "timber")  # connected to the middle one only
+    step = table.ops_step(state, seat, "faction:cedar:6")
+    amount = effects.ops_at(state, "faction:cedar:6")[0].amount  # type: ignore[union-attr]
+    assert effects.amount_of(state, step, amount, chosen) == 1
+
+
+def test_gravels_level_four_shields_only_pebble_elementals_connected_to_the_sage():
+    """Gravel's level 4, same reading of "connected": the Pebble Elementals with nothing
+    between them and the Sage; one further along a chain gets no shield."""
+    state, seat = in_phase("actions")
+    team = state.active
+    formation = state.sides[team].formation
+    for pos in list(formation.occupied()):
+        formation.put(pos, None)
+    sage = place(state, team, (2, 0), "gravel", owner=seat)
+    near = place(state, team, (2, 1), "flint")
+    far = place(state, team, (2, 2), "flint")
+    step = table.ops_step(state, seat, "faction:gravel:4")
+    target = effects.ops_at(state, "faction:gravel:4")[0].target  # type: ignore[union-attr]
+    assert table.own_sage(state, seat) == sage
+    assert effects.eligible(state, step, target) == [near]
+    assert far not in effects.eligible(state, step, target)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from rules.command_of_nature import GAME
 from rules.command_of_nature.cards import (
     BUNDLED_PACK,
     OP_NAMES,
@@ -28,6 +29,7 @@ from rules.command_of_nature.cards import (
 )
 from rules.command_of_nature.text import card_text, faction_action_text, op_text
 from rules.core.packs import PackError
+from tests.rules.test_command_of_nature_turn import in_phase
 
 FACTS = Path(__file__).resolve().parents[3] / "shared" / "card-facts"
 CARDS_CSV = FACTS / "command-of-nature-cards.csv"
@@ -260,3 +262,20 @@ def test_duplicate_card_name_is_rejected():
 
 def test_not_toml_is_rejected():
     assert "not valid TOML" in _error("cards = [")
+
+
+def test_project_cards_carry_the_mark_wherever_players_see_them():
+    """Players tell the project's own cards from published ones: a ✦ after the name in
+    hands, markets, formations and the discard pile; published cards carry none."""
+    state, seat = in_phase("actions")
+    pack = bundled_pack()
+    by_name = {c.name: c for c in pack.cards}
+    view = GAME.view(state, seat)
+    shown = [c["name"] for cards in view["hands"].values() for c in cards]
+    shown += [c["name"] for market in ("elementals", "commands") for c in view["markets"][market]]
+    shown += [e["name"] for side in view["sides"] for row in side["formation"] for e in row if e]
+    assert any(name.endswith(" ✦") for name in shown)  # Sage packs hold project cards
+    for name in shown:
+        card = by_name[name.removesuffix(" ✦")]
+        assert name.endswith(" ✦") == (card.source == "project"), name
+    assert all(c["text"] for cards in view["hands"].values() for c in cards)

@@ -16,6 +16,8 @@ from rules.command_of_nature.formation import gap_to_fill
 from rules.core import Action, SeatSpec, rng_for
 
 GAMES = 200  # per variant: the issue's bar (all must end with a winner)
+CONCESSIONS = 40  # per variant
+CONCEDE = Action(kind="concede")  # how the match log records a concession
 MAX_ACTIONS = 6000
 PLAYERS = {"2p": 2, "4p": 4}
 # A table that fights: attacks first, then what keeps a turn moving.
@@ -61,6 +63,7 @@ def check_invariants(state: State) -> None:
         if not shifting and not setting_up and GAME.outcome(state) is None:
             assert gap_to_fill(side.formation) is None, "a gap was left in a front row"
     assert sorted(places) == list(range(len(state.cards))), "a card was lost or duplicated"
+    check_sages(state)
     if GAME.outcome(state) is None:
         assert GAME.to_act(state)
     public = GAME.view(state, None)
@@ -75,24 +78,69 @@ def check_invariants(state: State) -> None:
         assert {int(s) for s in view["hands"]} == mates
 
 
-def play(variant: str, seed: int) -> tuple[State, list[tuple[int, Action]], list[str]]:
+def check_sages(state: State) -> None:
+    """Every Sage stands in its formation or has been defeated (out of the game, its
+    player marked); never in a deck, a hand or a discard pile."""
+    standing = {
+        side.formation.at(p).card  # type: ignore[union-attr]
+        for side in state.sides
+        for p in side.formation.occupied()
+    }
+    piles = set()
+    for player in state.players:
+        piles |= set(player.hand) | set(player.deck) | set(player.discard)
+    for player in state.players:
+        if player.sage not in state.cards:
+            continue  # not set up yet
+        sage = state.cards.index(player.sage)  # a Sage pack holds its Sage once
+        assert sage not in piles, f"{player.name}'s Sage is in a deck, hand or discard pile"
+        if player.sage_defeated:
+            assert sage in state.removed and sage not in standing
+        else:
+            assert sage in standing, f"{player.name}'s Sage left the formation undefeated"
+
+
+def play(
+    variant: str, seed: int, concede_at: int | None = None
+) -> tuple[State, list[tuple[int, Action]], list[str]]:
+    """A random game; with `concede_at`, a random seat concedes before that action."""
     seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(PLAYERS[variant])]
     state = GAME.setup(variant, seats, {}, seed)
     chooser = random.Random(seed)
     log: list[tuple[int, Action]] = []
     snapshots = [state.model_dump_json()]
     while GAME.outcome(state) is None and len(log) < MAX_ACTIONS:
-        seat = chooser.choice(sorted(GAME.to_act(state)))
-        legal = GAME.legal_actions(state, seat)
-        assert legal, f"seat {seat} must act but has nothing legal"
-        assert GAME.timeout_action(state, seat) in legal
-        action = choose(chooser, legal)
-        state, events = GAME.apply(state, seat, action, rng_for(seed, len(log) + 1))
-        assert events, f"{action.key} happened silently"
-        log.append((seat, action))
+        rng = rng_for(seed, len(log) + 1)
+        if len(log) == concede_at:
+            seat = chooser.randrange(PLAYERS[variant])
+            state, events = GAME.concede(state, seat, rng)
+            log.append((seat, CONCEDE))
+        else:
+            seat = chooser.choice(sorted(GAME.to_act(state)))
+            legal = GAME.legal_actions(state, seat)
+            assert legal, f"seat {seat} must act but has nothing legal"
+            assert GAME.timeout_action(state, seat) in legal
+            action = choose(chooser, legal)
+            state, events = GAME.apply(state, seat, action, rng)
+            assert events, f"{action.key} happened silently"
+            log.append((seat, action))
         snapshots.append(state.model_dump_json())
         check_invariants(state)
     return state, log, snapshots
+
+
+def replay(variant: str, seed: int, log: list[tuple[int, Action]]) -> list[str]:
+    """The snapshots the log gives from the same seed (a concession included)."""
+    seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(PLAYERS[variant])]
+    again = GAME.setup(variant, seats, {}, seed)
+    replayed = [again.model_dump_json()]
+    for seq, (seat, action) in enumerate(log, start=1):
+        if action == CONCEDE:
+            again, _ = GAME.concede(again, seat, rng_for(seed, seq))
+        else:
+            again, _ = GAME.apply(again, seat, Action.from_key(action.key), rng_for(seed, seq))
+        replayed.append(again.model_dump_json())
+    return replayed
 
 
 @pytest.mark.parametrize("variant", list(PLAYERS))
@@ -101,11 +149,23 @@ def test_random_standard_games_keep_every_invariant_and_replay(variant: str) -> 
     for seed in range(GAMES):
         state, log, snapshots = play(variant, seed)
         finished += GAME.outcome(state) is not None
-        seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(PLAYERS[variant])]
-        again = GAME.setup(variant, seats, {}, seed)
-        replayed = [again.model_dump_json()]
-        for seq, (seat, action) in enumerate(log, start=1):
-            again, _ = GAME.apply(again, seat, Action.from_key(action.key), rng_for(seed, seq))
-            replayed.append(again.model_dump_json())
-        assert replayed == snapshots
+        assert replay(variant, seed, log) == snapshots
     assert finished == GAMES, f"only {finished} of {GAMES} games reached a winner"
+
+
+@pytest.mark.parametrize("variant", list(PLAYERS))
+def test_a_concession_at_any_moment_ends_the_game_for_the_conceding_side(variant: str) -> None:
+    """A player may concede at any moment (set-up, a response window, a choice halfway
+    through an effect): their side loses at once, and nothing is lost on the way."""
+    for seed in range(CONCESSIONS):
+        moment = random.Random(f"concede:{seed}").choice((0, 1, 2, 3, 5, 8, 13, 30, 80, 200))
+        state, log, snapshots = play(variant, seed, concede_at=moment)
+        assert (log[-1][1] == CONCEDE) == (len(log) == moment + 1), "no concession made"
+        outcome = GAME.outcome(state)
+        assert outcome is not None and outcome.reason == "concession"
+        conceder = log[-1][0]
+        assert conceder in outcome.losers and state.players[conceder].team not in {
+            state.players[w].team for w in outcome.winners
+        }
+        assert not GAME.to_act(state)
+        assert replay(variant, seed, log) == snapshots

@@ -20,15 +20,17 @@ from rules.core import IllegalAction, rng_for
 PACK = bundled_pack()
 
 
-def set_up(variant: str, seed: int = 1) -> State:
-    """Both sides through the Sage choice and their formations (first options each)."""
+def set_up(variant: str, seed: int = 1, sages: tuple[str, ...] = ()) -> State:
+    """Both sides through the Sage choice and their formations (first options each, or
+    the `sages` given, in the order the players choose)."""
     names = ["Ann", "Ben", "Cid", "Dot"][: 2 if variant == "2p" else 4]
     state = setup_game(variant, names, PACK.name, rng_for(seed, 0))
     seq = 1
+    wanted = list(sages)
     while state.phase in ("sage_choice", "formation"):
         (seat,) = state.frames[0].deciders
         if state.frames[0].kind == "sage":
-            choose_sage(state, seat, sage_options(state)[0])
+            choose_sage(state, seat, wanted.pop(0) if wanted else sage_options(state)[0])
         else:
             left, right = formation_options(state, seat)[0]
             set_up_formation(state, seat, left, right, rng_for(seed, seq))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules.command_of_nature import table, turn
+from rules.command_of_nature import GAME, table, turn
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import State
-from rules.core import IllegalAction, rng_for
+from rules.core import Action, IllegalAction, rng_for
 from tests.rules.test_command_of_nature_setup import PACK, set_up
 
 
@@ -15,8 +15,9 @@ def first_seat(state: State) -> int:
     return state.sides[state.active].seats[0]
 
 
-def in_phase(phase: str, variant: str = "2p") -> tuple[State, int]:
-    state = set_up(variant)
+def in_phase(phase: str, variant: str = "2p", sages: tuple[str, ...] = ()) -> tuple[State, int]:
+    """The first side's turn, in `phase` (its first seat chose the first of `sages`)."""
+    state = set_up(variant, sages=sages)
     turn.begin_turn(state)
     seat = first_seat(state)
     if phase in ("actions", "market", "cleanup"):
@@ -212,3 +213,26 @@ def test_the_turn_passes_to_the_other_side():
 
 def test_pack_is_the_bundled_one():
     assert PACK.name and len(PACK.sages()) == 4
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "swap|-1.0|0.0",  # Row "-1" would be Row III counted from the back
+        "swap|2.-1|2.0",  # space "-1" would be the far end of Row III
+        "swap|3.0|0.0",  # there is no Row IV
+        "swap|0.0|0.5",  # Row I has one space
+        "attack|close-strike|0.0|5.0",
+        "attack|close-strike|0.0|0.0+",
+        "summon|timber|1.99999999999999999999",
+        "buy|elementals|timber|x.y",
+    ],
+)
+def test_positions_outside_the_formation_are_refused_and_change_nothing(key: str):
+    """A formation has three rows of 1, 2 and 3 spaces (a team: 2, 4, 6): any other
+    space in an action is refused as not being one, whatever the phase."""
+    state, seat = in_phase("actions")
+    before = state.model_dump_json()
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, seat, Action.from_key(key), rng_for(1, 1))
+    assert state.model_dump_json() == before
