@@ -1,0 +1,386 @@
+"""`python -m tests.gallery [--out DIR]`: screenshots of what players see, for the README.
+
+For each scene below the real bot runs in the sandbox (`bot.sandbox`: simcord, a
+throwaway database in a temporary directory, the preview page on 127.0.0.1). The
+sandbox's players open a match with a fixed seed through `/match new`, Join and Start,
+and play scripted moves through `/play action:`, each chosen from the choices the
+command's autocomplete offers. Headless Chromium then opens the preview page, as one
+player looks at the channel (`<scene>-board.png`), types `/hand` in the message box and
+looks at the private reply (`<scene>-hand.png`), then clicks its menu of actions open
+(`<scene>-menu.png`).
+
+Deterministic (fixed seeds, fixed move preferences, simcord's virtual clock) and bounded
+in time. Needs `apt-get install -y chromium` and `.venv/bin/pip install -e '.[gallery]'`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import logging
+import math
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
+
+import discord
+
+from bot.sandbox import PLAYERS, Sandbox, open_sandbox
+
+if TYPE_CHECKING:
+    import simcord
+    from playwright.async_api import Browser, Page, Route
+
+CHROMIUM = Path("/usr/bin/chromium")
+INSTALL = "apt-get install -y chromium\n  .venv/bin/pip install -e '.[gallery]'"
+DEFAULT_OUT = Path(__file__).resolve().parent / "png"
+VIEWPORT = {"width": 1400, "height": 1000}
+RUN_SECONDS = 150  # the whole run, scenes and browser included
+WAIT_MS = 15_000  # any one wait on the page
+MAX_HEIGHT = 4000  # the viewport grows to show a tall message whole, up to this
+MAX_MOVES = 120  # a scene that reaches no position worth showing by then fails
+NAMES = dict(PLAYERS)  # the sandbox's players: user name -> the name the page shows
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A position worth showing: a match opened with a fixed seed, then scripted moves.
+
+    Each move is taken by the player the match waits for, through `/play action:`,
+    with the choice autocomplete offers that best fits `prefer`: the first pattern (a
+    regular expression matching a choice's whole key) that fits any offered choice
+    picks among those that fit it, rotating with the move number so that the moves
+    vary; when none fits, the first choice offered. After `moves` moves, play goes on
+    until one of the choices offered fits `until` (say, the middle of a turn). The
+    pictures show the last player the match waits for (or the seat `viewer`, counted
+    from 0 in joining order).
+    """
+
+    game: str
+    variant: str
+    players: int
+    seed: int
+    moves: int
+    prefer: tuple[str, ...]
+    until: str | None = None
+    viewer: int | None = None
+
+    @property
+    def slug(self) -> str:
+        """The scene's name, which starts its file names."""
+        return f"{self.game}-{self.variant}"
+
+
+TOOTH_AND_NAIL = (  # build both zones, attack once troops stand in the War Zone
+    r"faction\|.*",
+    r"keep\|yes",
+    r"recharge\|draw",
+    r"play\|.*",
+    r"attack\|[^|]*\|none",
+    r"end",
+)
+COMMAND_OF_NATURE = (  # set up, then attack, summon and play cards before moving on
+    r"sage\|.*",
+    r"formation\|.*",
+    r"attack\|.*",
+    r"summon\|.*",
+    r"play\|.*",
+    r"let",
+    r"phase\|actions",
+    r"buy\|.*",
+    r"phase\|.*",
+    r"done",
+)
+
+MID_TURN = r"(play|attack)\|.*"  # Tooth & Nail: an Action Step with something to do
+PHASE_II = r"(attack|summon|play)\|.*"  # Command of Nature: the actions phase
+
+# Add a game or a variant here (Mystic Vale and Historia are next).
+SCENES: tuple[Scene, ...] = (
+    Scene("tooth-and-nail", "2p", 2, seed=11, moves=18, prefer=TOOTH_AND_NAIL, until=MID_TURN),
+    Scene("tooth-and-nail", "4p", 4, seed=5, moves=30, prefer=TOOTH_AND_NAIL, until=MID_TURN),
+    Scene("command-of-nature", "2p", 2, seed=3, moves=19, prefer=COMMAND_OF_NATURE, until=PHASE_II),
+    Scene("command-of-nature", "4p", 4, seed=3, moves=28, prefer=COMMAND_OF_NATURE, until=PHASE_II),
+)
+
+
+class GalleryError(Exception):
+    """The gallery cannot be made; the message says why."""
+
+
+class BotErrors(logging.Handler):
+    """Remembers the errors the bot logs (an apology with a reference, say)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.seen: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Keep the record's message if it comes from the bot."""
+        if record.name.split(".")[0] in ("bot", "cogs"):
+            self.seen.append(record.getMessage())
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a scene stopped: the board's message and whose view to show."""
+
+    board_message_id: int
+    viewer: simcord.MemberActor
+
+
+def require_browser() -> None:
+    """Stop with the install commands if Chromium or Playwright is missing."""
+    missing = []
+    if not CHROMIUM.exists():
+        missing.append(f"Chromium ({CHROMIUM})")
+    if importlib.util.find_spec("playwright") is None:
+        missing.append("Playwright (the Python package)")
+    if missing:
+        raise SystemExit(
+            f"The gallery needs {' and '.join(missing)}. Install them with:\n  {INSTALL}"
+        )
+
+
+def pick(offered: list[dict[str, Any]], prefer: tuple[str, ...], move: int) -> dict[str, Any]:
+    """The offered choice a scene's preferences take at this move (see `Scene`)."""
+    for pattern in prefer:
+        fits = [c for c in offered if re.fullmatch(pattern, str(c["value"]))]
+        if fits:
+            return fits[move % len(fits)]
+    return offered[0]
+
+
+async def play_scene(scene: Scene, sandbox: Sandbox) -> Position:
+    """Open the scene's match, join, start and play its moves through the commands."""
+    channel, seats = sandbox.channel, sandbox.players[: scene.players]
+    host, *others = seats
+    lobby = await host.slash(
+        channel, "match new", game=scene.game, variant=scene.variant, seed=scene.seed
+    )
+    if lobby.response is None or not lobby.response.embeds:
+        raise GalleryError(f"{scene.slug}: /match new opened no lobby")
+    for player in others:
+        await player.click(lobby.response, label="Join")
+    await host.click(lobby.response, label="Start")
+    match = await sandbox.bot.matches.open_match(channel.id)
+    if match.status != "active":
+        raise GalleryError(f"{scene.slug}: the match did not start ({match.status})")
+
+    async def deciding() -> simcord.MemberActor:
+        table = await sandbox.bot.matches.table(match.id)
+        if not table.to_act:
+            raise GalleryError(f"{scene.slug}: nobody is to act (the match is over?)")
+        user_id = table.user_of(table.to_act[0]).user_id
+        return next(p for p in seats if p.id == user_id)
+
+    for move in range(MAX_MOVES + 1):
+        player = await deciding()
+        offered = await player.autocomplete(channel, "play", "action", "")
+        if not offered:
+            raise GalleryError(f"{scene.slug}: move {move}: {player.name} is offered nothing")
+        if move >= scene.moves and (
+            scene.until is None or any(re.fullmatch(scene.until, c["value"]) for c in offered)
+        ):
+            names = "; ".join(str(c["name"]) for c in offered)
+            print(
+                f"  then {NAMES[player.name]} decides, offered {len(offered)}: {names}", flush=True
+            )
+            break
+        if move == MAX_MOVES:
+            raise GalleryError(f"{scene.slug}: no choice fits {scene.until!r} in {move} moves")
+        choice = pick(offered, scene.prefer, move)
+        played = await player.slash(channel, "play", action=str(choice["value"]))
+        reply = played.response.content if played.response is not None else ""
+        if not reply.startswith("✅"):
+            raise GalleryError(f"{scene.slug}: move {move}: {choice['value']} refused: {reply}")
+        print(f"  {move + 1:>2}. {NAMES[player.name]}: {choice['name']}", flush=True)
+
+    viewer = seats[scene.viewer] if scene.viewer is not None else player
+    match = await sandbox.bot.matches.get(match.id)
+    if match.board_message_id is None:
+        raise GalleryError(f"{scene.slug}: the match has no board message")
+    return Position(match.board_message_id, viewer)
+
+
+# The preview page (simcord/preview/static): `window.simcordPreview` reports its state.
+READY = "() => Boolean(window.simcordPreview && window.simcordPreview.ready)"
+VIEWING = "(id) => window.simcordPreview.ready && window.simcordPreview.viewerId === id"
+SETTLED_STATUS = (
+    """() => !document.getElementById("action-status").textContent.startsWith("Loading")"""
+)
+SEQUENCE = "() => (window.simcordPreview.lastAction || {}).sequence || 0"
+SETTLED = """(before) => {
+  const s = window.simcordPreview, a = s.lastAction;
+  return s.ready && a && a.sequence > before && a.settlement === "settled" ? a : null;
+}"""
+AWAY = (VIEWPORT["width"] - 8, 56)  # the mouse rests on the channel's header, hovering nothing
+FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+async def view_as(page: Page, name: str) -> None:
+    """Pick a player in the page's "Viewing as" select and wait for their view."""
+    (viewer_id,) = await page.select_option("#viewer-picker", label=name)
+    await page.wait_for_function(VIEWING, arg=viewer_id)
+    await page.wait_for_function(SETTLED_STATUS)  # the toolbar's status catches up too
+
+
+async def run_command(page: Page, command: str) -> str:
+    """Type a slash command without options in the message box, pick it from the
+    command list and send it, as a person would; the id of the reply message."""
+    before = await page.evaluate(SEQUENCE)
+    box = page.locator("#channel-composer-input")
+    await box.click()
+    await box.press_sequentially(command)
+    active = page.locator("#command-picker-listbox .command-entry[aria-selected='true'] strong")
+    await active.filter(has_text=re.compile(f"^{re.escape(command)}$")).wait_for()
+    await page.keyboard.press("Enter")  # picks the command from the list
+    await page.locator(".command-chip", has_text=command).wait_for()
+    await page.keyboard.press("Enter")  # sends it
+    action = await (await page.wait_for_function(SETTLED, arg=before)).json_value()
+    replies = [o["messageId"] for o in action.get("outcomes", []) if o.get("kind") == "response"]
+    if action.get("rejected") or not replies:
+        raise GalleryError(f"the page did not run {command}: {action}")
+    return str(replies[0])
+
+
+async def shoot(
+    page: Page, message_id: int | str, path: Path, *, block: Literal["start", "end"]
+) -> None:
+    """Scroll a message of the channel into view (`block`: "start" or "end") and save
+    the page as a PNG; the viewport grows (and stays grown) for a message taller than
+    the channel."""
+    message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
+    await message.wait_for()
+    height = await message.evaluate("(e) => e.getBoundingClientRect().height")
+    room = await page.locator("#channel-timeline").evaluate("(e) => e.clientHeight")
+    if height + 32 > room:
+        taller = min(MAX_HEIGHT, VIEWPORT["height"] + math.ceil(height + 32 - room))
+        await page.set_viewport_size({"width": VIEWPORT["width"], "height": taller})
+        await page.wait_for_function(READY)
+    await message.evaluate("(e, block) => e.scrollIntoView({block})", block)
+    await page.mouse.move(*AWAY)
+    await page.evaluate(FRAMES)
+    await page.wait_for_function(READY)
+    await page.screenshot(path=str(path))
+
+
+async def open_menu(page: Page, message_id: int | str) -> None:
+    """Click a message's select menu open, so that its options show."""
+    message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
+    await message.locator(".select-trigger").first.click()
+    await message.locator(".preview-select.is-open .select-options").wait_for()
+    await page.mouse.move(*AWAY)
+    await page.evaluate(FRAMES)
+
+
+async def capture_scene(
+    scene: Scene, sandbox: Sandbox, position: Position, browser: Browser, out: Path
+) -> list[Path]:
+    """The scene's board as its viewer sees the channel, then that player's `/hand`
+    with its menu closed and open; the files written."""
+    address = urlsplit(sandbox.url)
+    origin = f"{address.scheme}://{address.netloc}"
+    blocked: list[str] = []
+
+    async def loopback_only(route: Route) -> None:
+        url = route.request.url
+        if url == origin or url.startswith(origin + "/"):
+            await route.continue_()
+        else:
+            blocked.append(url)
+            await route.abort()
+
+    context = await browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+    try:
+        await context.route("**/*", loopback_only)
+        page = await context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        await page.goto(sandbox.url)
+        await page.wait_for_function(READY)
+        if await page.get_attribute("#messages-toggle", "aria-expanded") == "true":
+            await page.click("#messages-toggle")  # hide the list of messages: more table
+        await view_as(page, NAMES[position.viewer.name])
+        board = out / f"{scene.slug}-board.png"
+        await shoot(page, position.board_message_id, board, block="start")
+        hand = out / f"{scene.slug}-hand.png"
+        reply = await run_command(page, "/hand")
+        await page.set_viewport_size(VIEWPORT)
+        await shoot(page, reply, hand, block="end")
+        menu = out / f"{scene.slug}-menu.png"  # the same view, its menu open
+        await open_menu(page, reply)
+        await page.screenshot(path=str(menu))
+    finally:
+        await context.close()
+    for url in blocked:
+        print(f"  (blocked a request off the sandbox: {url})", file=sys.stderr)
+    return [board, hand, menu]
+
+
+async def make_gallery(scenes: tuple[Scene, ...], out: Path) -> list[Path]:
+    """Play every scene in its own sandbox and save its pictures into `out` (a directory)."""
+    from playwright.async_api import async_playwright
+
+    written: list[Path] = []
+    errors = BotErrors()
+    logging.getLogger().addHandler(errors)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--no-sandbox"]
+        )
+        try:
+            for scene in scenes:
+                print(f"{scene.slug} (seed {scene.seed}):", flush=True)
+                with tempfile.TemporaryDirectory(prefix="arbiter-gallery-") as tmp:
+                    async with open_sandbox(Path(tmp) / "arbiter-gallery.db") as sandbox:
+                        position = await play_scene(scene, sandbox)
+                        written += await capture_scene(scene, sandbox, position, browser, out)
+                        failures = [*map(str, sandbox.env.errors), *errors.seen]
+                        if failures:
+                            raise GalleryError(f"{scene.slug}: the bot failed: {failures}")
+        finally:
+            await browser.close()
+            logging.getLogger().removeHandler(errors)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments, make the gallery and list the files written."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.gallery", description="Screenshots of what players see."
+    )
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where the PNGs go")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=[s.slug for s in SCENES],
+        help="make only this scene (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    require_browser()
+    scenes = tuple(s for s in SCENES if not args.only or s.slug in args.only)
+    args.out.mkdir(parents=True, exist_ok=True)
+    discord.utils.setup_logging(level=logging.WARNING)
+    started = time.perf_counter()
+    try:
+        written = asyncio.run(asyncio.wait_for(make_gallery(scenes, args.out), RUN_SECONDS))
+    except TimeoutError:
+        print(f"The gallery took over {RUN_SECONDS} s and was stopped.", file=sys.stderr)
+        return 1
+    except GalleryError as error:
+        print(f"The gallery failed: {error}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(path)
+    print(f"{len(written)} pictures in {time.perf_counter() - started:.1f} s.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
