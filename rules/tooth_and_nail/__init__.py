@@ -93,7 +93,7 @@ class ToothAndNail:
 
     def concede(self, state: State, seat: int, rng: random.Random) -> tuple[State, list[Event]]:  # type: ignore[override]
         new = fresh_copy(state)
-        events = rules.concede(new, seat)
+        events = rules.concede(new, seat, rng)
         return new, events + actions.run(new, rng)
 
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]

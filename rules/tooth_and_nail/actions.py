@@ -119,6 +119,13 @@ def _troop_id(state: State, troop_id: str) -> str:
     return troop_id
 
 
+def _named_once(troop_ids: tuple[str, ...]) -> None:
+    """Troops used together are one choice, named once (in the menu's order), not one
+    choice per order they could be named in."""
+    if list(troop_ids) != sorted(troop_ids):
+        raise IllegalAction("not-an-option", "That isn't one of the choices open to you now.")
+
+
 # --------------------------------------------------------------------------- Action Step rules
 
 
@@ -224,6 +231,7 @@ def check_faction_ability(state: State, seat: int, first: str, second: str) -> N
     _require_action_step(state)
     if state.players[seat].command_card is None:
         raise IllegalAction("no-command-card", "You have no Faction Command card.")
+    _named_once((first, second))
     ready = Counter(state.cards[t.card] for t in state.players[seat].command_zone if not t.drained)
     need = Counter([first, second])
     if any(ready[k] < v for k, v in need.items()):
@@ -265,9 +273,10 @@ def _target(state: State, seat: int, target: str | None) -> int:
                 "target", "Attacks hit the opposing deck: there is no target to name."
             )
         return targets[0]
-    if target is None or not target.isdigit() or int(target) not in targets:
+    by_name = {str(t): t for t in targets}  # as the menu names them: "2", not "02" or "²"
+    if target not in by_name:
         raise IllegalAction("target", "Choose an opponent who is still in the game to attack.")
-    return int(target)
+    return by_name[target]
 
 
 def check_attack(
@@ -341,7 +350,8 @@ def check_formation(state: State, seat: int, troops: tuple[str, ...], target: st
     if faction is None:
         raise IllegalAction("no-command-card", "You have no Faction Command card.")
     _spend_ap(state, seat)
-    if tuple(sorted(troops)) not in formation_options(state, seat, faction):
+    _named_once(troops)
+    if troops not in formation_options(state, seat, faction):
         needs = ", ".join(pack_of(state).faction(faction).formation.requires)
         raise IllegalAction(
             "formation",

@@ -157,21 +157,35 @@ def choose_faction(state: State, seat: int, faction_id: str, rng: random.Random)
     who = _name(state, seat) if state.variant != "4p" else f"{_name(state, seat)} (for their team)"
     events = [_ev("faction", f"{who} takes the {faction.name}.", seat)]
     state.draft_order.pop(0)
+    return events + _next_in_the_draft(state, rng)
+
+
+def leave_the_draft(state: State, seat: int, rng: random.Random) -> Events:
+    """3 players: a player who concedes during the draft chooses no (more) Factions; the
+    draft goes on with the next player in the draft order."""
+    team = state.players[seat].team
+    state.draft_order = [t for t in state.draft_order if t != team]
+    return _next_in_the_draft(state, rng)
+
+
+def _next_in_the_draft(state: State, rng: random.Random) -> Events:
+    """The next in the draft order chooses; once nobody is left to choose, the decks are
+    built and the Faction Command cards set."""
     if state.draft_order:
         _open_faction_choice(state)
-        return events
+        return []
     state.frames = []
-    events += build_decks(state, rng)
-    events += _open_command_choice(state)
-    return events
+    return build_decks(state, rng) + _open_command_choice(state)
 
 
 def build_decks(state: State, rng: random.Random) -> Events:
-    """Each team shuffles its faction decks together (Alliance: then removes the top 10
-    face down)."""
+    """Each team that drafted shuffles its faction decks together (Alliance: then removes
+    the top 10 face down). A player who conceded before choosing has no deck."""
     pack = pack_of(state)
     events: Events = []
     for team in state.teams:
+        if not team.factions:
+            continue
         for faction_id in team.factions:
             for troop in pack.faction(faction_id).troops:
                 for _ in range(pack.copies):
@@ -202,10 +216,13 @@ def _command_choosers(state: State) -> list[int]:
 
 
 def _open_command_choice(state: State) -> Events:
+    """Each player with a single Faction sets its Faction Command card face up; in
+    Alliance and The Enemy of My Enemy the players choose theirs, one at a time."""
     choosers = [s for s in _command_choosers(state) if state.players[s].command_card is None]
     if state.variant in ("2p", "3p"):
         for p in state.players:
-            p.command_card = p.factions[0]
+            if p.factions:
+                p.command_card = p.factions[0]
     if choosers:
         state.phase = "command_choice"
         state.frames = [
@@ -239,10 +256,18 @@ def choose_command_card(state: State, seat: int, faction_id: str) -> Events:
 
 
 def start_first_turn(state: State) -> Events:
+    """The start player takes the first turn (3 players: if they conceded during the
+    draft, the next player clockwise who is still in the game does)."""
     state.frames = []
     state.turn = 1
-    state.alpha = state.turn_order[0]
+    state.alpha = next(s for s in state.turn_order if takes_turns(state.players[s]))
     return begin_turn(state)
+
+
+def takes_turns(player: Player) -> bool:
+    """A player takes turns until they are out for good: eliminated with their revenge
+    taken, or conceded."""
+    return not player.eliminated or not player.revenge_done
 
 
 # --------------------------------------------------------------------------- turns
@@ -346,8 +371,7 @@ def advance_turn(state: State) -> Events:
     i = order.index(state.alpha) if state.alpha is not None else -1
     for step in range(1, len(order) + 1):
         seat = order[(i + step) % len(order)]
-        p = state.players[seat]
-        if not p.eliminated or not p.revenge_done:
+        if takes_turns(state.players[seat]):
             state.alpha = seat
             state.turn += 1
             return begin_turn(state)
@@ -516,15 +540,24 @@ def check_decks(state: State) -> Events:
 
 
 def _forget_eliminated(state: State) -> None:
-    """Decisions and steps of an eliminated player lapse; an Alpha player who is
+    """Decisions and steps of an eliminated player lapse, and so do choices aimed only at
+    eliminated players (effects no longer reach them); an Alpha player who is
     eliminated ends their turn at once."""
     out = {p.seat for p in state.players if p.eliminated}
     for frame in state.frames:
         frame.deciders = [s for s in frame.deciders if s not in out]
-    state.frames = [f for f in state.frames if f.deciders]
+        for s in out:
+            frame.remaining.pop(str(s), None)
+    state.frames = [
+        f for f in state.frames if f.deciders and not (f.step and _aimed_only_at(f.step, out))
+    ]
     state.queue = [s for s in state.queue if s.actor not in out]
     for step in state.queue:
         step.victims = [v for v in step.victims if v not in out]
+
+
+def _aimed_only_at(step: Step, seats: set[int]) -> bool:
+    return bool(step.victims) and set(step.victims) <= seats
 
 
 def end_game(
@@ -544,22 +577,27 @@ def end_game(
     return [_ev("over", f"The game is over: {won} win{'s' if len(state.winners) == 1 else ''}.")]
 
 
-def concede(state: State, seat: int) -> Events:
-    """A player leaves the battle: in 3 players they are eliminated (no revenge);
-    otherwise their side loses."""
+def concede(state: State, seat: int, rng: random.Random) -> Events:
+    """A player leaves the battle. In 3 players they are eliminated (no revenge) and the
+    others play on: the draft goes on without them, and the turn passes on if it was
+    theirs. Otherwise their side loses. A player already out has nothing to concede."""
     if state.phase == "over":
         raise IllegalAction("over", "This game is already over.")
-    events = [_ev("concede", f"{_name(state, seat)} concedes.", seat)]
-    if state.variant == "3p":
-        player = state.players[seat]
-        player.eliminated = True
-        player.revenge_done = True
-        player.ap = 0
-        living = state.living()
-        if len(living) <= 1:
-            return events + end_game(state, winners=living, reason="concession")
-        _forget_eliminated(state)
-        if state.alpha == seat:
-            events += advance_turn(state)
-        return events
-    return events + end_game(state, losing_team=state.players[seat].team, reason="concession")
+    player = state.players[seat]
+    if not takes_turns(player):
+        raise IllegalAction("out", "You are already out of this game.")
+    events = [_ev("concede", f"{player.name} concedes.", seat)]
+    if state.variant != "3p":
+        return events + end_game(state, losing_team=player.team, reason="concession")
+    player.eliminated = True
+    player.revenge_done = True
+    player.ap = 0
+    living = state.living()
+    if len(living) <= 1:
+        return events + end_game(state, winners=living, reason="concession")
+    _forget_eliminated(state)
+    if state.phase == "faction_choice":
+        return events + leave_the_draft(state, seat, rng)
+    if state.alpha == seat:
+        events += advance_turn(state)
+    return events

@@ -4,7 +4,10 @@ Each game is driven by random legal actions (ending the turn only now and then, 
 games reach full zones, formations and eliminations). After every action: every card
 is in exactly one place, zone limits and the 5-AP cap hold, whoever must decide has a
 legal action, and no view shows a hand or deck order it shouldn't. At the end the log
-is replayed from the seed and must reproduce every intermediate state exactly.
+is replayed from the seed and must reproduce every intermediate state exactly. Other
+games have a random seat concede at a random moment (mostly early: the draft, the set-up,
+the first turns; in 3 players, sometimes a second seat too): the game then ends, or plays
+on without ever asking a conceded seat to decide.
 """
 
 from __future__ import annotations
@@ -20,20 +23,39 @@ from rules.tooth_and_nail import GAME, State
 
 GAMES_PER_MODE = 200
 SCRAMBLED_GAMES_PER_MODE = 30
+CONCEDING_GAMES_PER_MODE = 50
 PLAYERS = {"2p": 2, "3p": 3, "alliance": 2, "4p": 4}
+# Decisions before the first Action Step: the faction picks and Faction Command choices.
+SET_UP_DECISIONS = {"2p": 2, "3p": 3, "alliance": 6, "4p": 10}
 MAX_ACTIONS = 3000
+CONCEDE = "concede"
 
 
-def play_random_game(variant: str, seed: int) -> tuple[State, list[tuple[int, Action]], list[str]]:
-    """Play one game to its end; return the final state, the log and every snapshot."""
+def play_random_game(
+    variant: str, seed: int, concede_at: tuple[int, ...] = ()
+) -> tuple[State, list[tuple[int, Action]], list[str]]:
+    """Play one game to its end; return the final state, the log and every snapshot.
+    Before the action numbered by each of `concede_at`, a random seat still in the game
+    concedes (logged as a `concede` action)."""
     seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(PLAYERS[variant])]
     state = GAME.setup(variant, seats, {}, seed)
     chooser = random.Random(seed)
     log: list[tuple[int, Action]] = []
     snapshots = [state.model_dump_json()]
+    conceded: set[int] = set()
     check_invariants(state)
     while GAME.outcome(state) is None:
         assert len(log) < MAX_ACTIONS, "game did not end"
+        if len(log) in concede_at:
+            seat = concede_once(state, chooser)
+            state, events = GAME.concede(state, seat, rng_for(seed, len(log) + 1))
+            assert events, "a concession happened silently"
+            conceded.add(seat)
+            log.append((seat, Action(kind=CONCEDE)))
+            snapshots.append(state.model_dump_json())
+            check_invariants(state)
+            check_nobody_out_decides(state, conceded)
+            continue
         seat = chooser.choice(sorted(GAME.to_act(state)))
         legal = GAME.legal_actions(state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
@@ -45,7 +67,26 @@ def play_random_game(variant: str, seed: int) -> tuple[State, list[tuple[int, Ac
         log.append((seat, action))
         snapshots.append(state.model_dump_json())
         check_invariants(state)
+        if conceded:
+            check_nobody_out_decides(state, conceded)
     return state, log, snapshots
+
+
+def concede_once(state: State, chooser: random.Random) -> int:
+    """A random seat still in the game, half the time one the game waits for."""
+    still_in = [p.seat for p in state.players if not (p.eliminated and p.revenge_done)]
+    waited_for = sorted(GAME.to_act(state) & set(still_in))
+    return chooser.choice(waited_for if waited_for and chooser.random() < 0.5 else still_in)
+
+
+def check_nobody_out_decides(state: State, conceded: set[int]) -> None:
+    """Whoever the game waits for can act, and a seat that conceded is never asked."""
+    waiting = GAME.to_act(state)
+    assert not waiting & conceded, f"a conceded seat is asked to decide: {waiting & conceded}"
+    for seat in waiting:
+        assert GAME.legal_actions(state, seat), f"seat {seat} must act but has no legal action"
+    for seat in conceded:
+        assert GAME.legal_actions(state, seat) == []
 
 
 def check_invariants(state: State) -> None:
@@ -89,7 +130,10 @@ def replay(variant: str, seed: int, log: list[tuple[int, Action]]) -> list[str]:
     state = GAME.setup(variant, seats, {}, seed)
     snapshots = [state.model_dump_json()]
     for seq, (seat, action) in enumerate(log, start=1):
-        state, _ = GAME.apply(state, seat, Action.from_key(action.key), rng_for(seed, seq))
+        if action.kind == CONCEDE:
+            state, _ = GAME.concede(state, seat, rng_for(seed, seq))
+        else:
+            state, _ = GAME.apply(state, seat, Action.from_key(action.key), rng_for(seed, seq))
         snapshots.append(state.model_dump_json())
     return snapshots
 
@@ -105,6 +149,45 @@ def test_random_playouts_end_with_a_winner_and_keep_every_invariant(variant: str
         assert replay(variant, seed, log) == snapshots, f"replay differs for seed {seed}"
         endings[outcome.reason] = endings.get(outcome.reason, 0) + 1
     assert sum(endings.values()) == GAMES_PER_MODE
+
+
+def concession_moments(variant: str, chooser: random.Random) -> tuple[int, ...]:
+    """When seats concede (numbers of logged actions): mostly during the draft and the
+    set-up or the first turns, else anywhere in a typical game; in 3 players half the
+    games see a second concession, soon after the first or later on."""
+    set_up = SET_UP_DECISIONS[variant]
+    roll = chooser.random()
+    if roll < 0.4:
+        first = chooser.randint(0, set_up)
+    elif roll < 0.7:
+        first = chooser.randint(set_up, set_up + 12)
+    else:
+        first = chooser.randint(0, 80)
+    if variant == "3p" and chooser.random() < 0.5:
+        return (first, first + chooser.randint(1, 3 if chooser.random() < 0.5 else 30))
+    return (first,)
+
+
+@pytest.mark.parametrize("variant", list(PLAYERS))
+def test_random_concessions_end_the_game_or_let_the_others_play_on(variant: str) -> None:
+    """A seat may concede at any moment: with elimination (3 players) the others play on
+    (the draft goes on without it, turns skip it, it is never asked to decide), else its
+    side loses at once. Every invariant holds throughout and the log replays exactly."""
+    chooser = random.Random(f"concessions-{variant}")
+    conceded_games = 0
+    for seed in range(CONCEDING_GAMES_PER_MODE):
+        moments = concession_moments(variant, chooser)
+        state, log, snapshots = play_random_game(variant, seed, concede_at=moments)
+        outcome = GAME.outcome(state)
+        assert outcome is not None and outcome.winners
+        assert set(outcome.winners).isdisjoint(outcome.losers)
+        concessions = [seat for seat, action in log if action.kind == CONCEDE]
+        assert set(concessions) <= set(outcome.losers)
+        if concessions and variant != "3p":
+            assert outcome.reason == "concession" and log[-1][1].kind == CONCEDE
+        conceded_games += bool(concessions)
+        assert replay(variant, seed, log) == snapshots, f"replay differs for seed {seed}"
+    assert conceded_games >= CONCEDING_GAMES_PER_MODE * 3 // 4
 
 
 def scramble(state: State, actor: int, action: Action, seed: int) -> State:

@@ -999,6 +999,119 @@ def test_3p_an_attack_hits_the_opponent_of_the_attackers_choice():
     assert len(state.teams[SCOUT].deck) == 28 and len(state.teams[JUSTIN].deck) == 30
 
 
+# --------------------------------------------------------------------------- conceding
+
+
+def concede(state: State, seat: int) -> tuple[State, list]:
+    """`seat` concedes (the contract's `concede`, with this position's generator)."""
+    return GAME.concede(state, seat, rng_for(state.turn, len(state.cards) + seat))
+
+
+def test_three_players_a_conceded_seat_leaves_the_draft_and_the_draft_goes_on():
+    """3 players: a player who concedes is eliminated and the others play on, so the
+    draft goes on with the next player in the draft order (Justin, Scout, then Jeb)."""
+    state = new_game("3p", start=0)
+    assert GAME.to_act(state) == {JUSTIN}
+    state, events = concede(state, JUSTIN)  # the player the draft waits for
+    assert [e.text for e in events] == ["Justin concedes."]
+    assert state.phase == "faction_choice" and GAME.to_act(state) == {SCOUT}
+    assert len(keys(state, SCOUT)) == 6 and keys(state, JUSTIN) == []
+    state, _ = act(state, "faction|marauders", SCOUT)
+    assert GAME.to_act(state) == {JEB}
+    state, _ = act(state, "faction|ostra-vulture", JEB)
+    assert state.phase == "action" and state.alpha == JEB
+    assert state.players[JUSTIN].factions == []
+
+
+def test_three_players_a_player_who_conceded_is_not_asked_to_draft_later():
+    """3 players: a player who conceded before their turn to choose never chooses; the
+    draft goes from Justin straight to Jeb."""
+    state = new_game("3p", start=0)
+    state, _ = concede(state, SCOUT)  # Justin is choosing; Scout would choose next
+    assert GAME.to_act(state) == {JUSTIN}
+    state, _ = act(state, "faction|marauders", JUSTIN)
+    assert GAME.to_act(state) == {JEB}
+    state, _ = act(state, "faction|ostra-vulture", JEB)
+    assert state.phase == "action" and state.alpha == JEB
+    assert SCOUT not in GAME.to_act(state)
+
+
+def test_three_players_only_players_who_drafted_get_a_deck_and_a_faction_command_card():
+    """Set Up: each player shuffles the Faction deck he chose and places its Faction
+    Command card face up; a player who conceded before choosing has neither."""
+    state = new_game("3p", start=0)
+    state, _ = concede(state, SCOUT)
+    state, _ = act(state, "faction|marauders", JUSTIN)
+    state, events = act(state, "faction|ostra-vulture", JEB)
+    shuffles = [e.text for e in events if e.kind == "shuffle"]
+    assert shuffles == ["Jeb shuffles 30 cards.", "Justin shuffles 30 cards."]
+    scout = state.players[SCOUT]
+    assert scout.factions == [] and scout.command_card is None and scout.hand == []
+    assert state.teams[SCOUT].deck == [] and len(state.cards) == 60
+    assert state.players[JUSTIN].command_card == "marauders"
+    assert state.players[JEB].command_card == "ostra-vulture"
+    assert_conserved(state)
+    assert GAME.view(state, SCOUT)["players"][SCOUT]["command_card"] is None
+    alphas = [state.alpha]
+    for _ in range(3):
+        state = play(state, "end")
+        alphas.append(state.alpha)
+    assert alphas == [JEB, JUSTIN, JEB, JUSTIN]
+
+
+@pytest.mark.parametrize("moment", ["before his pick", "at his pick"])
+def test_three_players_a_start_player_who_conceded_in_the_draft_hands_the_first_turn_on(
+    moment: str,
+):
+    """3 players: the start player takes the first turn, and turns go clockwise; a start
+    player who conceded during the draft (even when his was the last pick) takes none,
+    so the first turn is the next player's clockwise."""
+    state = new_game("3p", start=0)
+    if moment == "before his pick":
+        state, _ = concede(state, JEB)
+        state = play(state, "faction|marauders", "faction|ostra-vulture")
+    else:
+        state = play(state, "faction|marauders", "faction|ostra-vulture")
+        assert GAME.to_act(state) == {JEB}
+        state, _ = concede(state, JEB)
+    assert state.turn == 1 and state.alpha == JUSTIN
+    assert state.phase == "action" and GAME.to_act(state) == {JUSTIN}
+    assert len(state.players[JUSTIN].hand) == 5 and state.players[JUSTIN].ap == 3
+    alphas = [state.alpha]
+    for _ in range(3):
+        state = play(state, "end")
+        alphas.append(state.alpha)
+    assert alphas == [JUSTIN, SCOUT, JUSTIN, SCOUT]
+
+
+def test_three_players_a_choice_aimed_only_at_a_player_who_conceded_lapses():
+    """3 players: an ability on "the opposing player" affects every opponent, one Troop
+    of each; once an opponent has conceded it no longer reaches him, and the Alpha
+    player goes on with the other opponent's Troop."""
+    state = drafted("3p")
+    field(state, JEB, "command", "thunderfoot")  # drain a War Zone Troop, then 1 damage
+    field(state, JUSTIN, "war", "gizzard-seer")
+    field(state, JUSTIN, "war", "marrowpick-scout")
+    field(state, SCOUT, "war", "mudback-sage")
+    field(state, SCOUT, "war", "lichen-tender")
+    state, _ = act(state, "ability|thunderfoot")
+    assert keys(state, JEB) == ["target|1|war|gizzard-seer|0", "target|1|war|marrowpick-scout|0"]
+    state, _ = concede(state, JUSTIN)
+    assert keys(state, JEB) == ["target|2|war|mudback-sage|0", "target|2|war|lichen-tender|0"]
+
+
+def test_three_players_a_player_who_is_out_cannot_concede_again():
+    """3 players: conceding takes a player out of the game for good; a player who is out
+    has nothing left to concede, and the table reads no second concession."""
+    state = new_game("3p", start=0)
+    state, _ = concede(state, SCOUT)
+    before = state.model_dump_json()
+    with pytest.raises(IllegalAction) as caught:
+        concede(state, SCOUT)
+    assert caught.value.code == "out" and is_sentence(caught.value.message)
+    assert state.model_dump_json() == before
+
+
 # =========================================================================== 4 players
 
 
@@ -1254,6 +1367,36 @@ def test_contract_apply_refuses_what_legal_actions_does_not_offer(key: str, code
     with pytest.raises(IllegalAction) as caught:
         act(state, key)
     assert caught.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("key", "code"),
+    [
+        ("attack|thunderfoot|none|02", "target"),  # Scout is "2", not "02"
+        ("attack|thunderfoot|none|²", "target"),
+        ("attack|thunderfoot|none|２", "target"),
+        ("attack|thunderfoot|none| 2", "target"),
+        ("faction_ability|thunderfoot|icewind-captain", "not-an-option"),
+        ("formation|thunderfoot,icewind-captain|2", "not-an-option"),
+    ],
+)
+def test_contract_a_choice_has_one_key_and_the_same_choice_written_otherwise_is_refused(
+    key: str, code: str
+):
+    """Contract: `legal_actions` is "Exactly the actions `apply` accepts" — so an opponent
+    is named as the menu names him, and Troops used together in the menu's order;
+    anything else is refused with a sentence, never accepted or crashed on."""
+    state = drafted("3p")
+    set_hand(state, JEB)
+    for zone in ("war", "command"):
+        field(state, JEB, zone, "thunderfoot")
+        field(state, JEB, zone, "icewind-captain")
+    offered = keys(state, JEB)
+    assert "attack|thunderfoot|none|2" in offered
+    assert "faction_ability|icewind-captain|thunderfoot" in offered
+    assert "formation|icewind-captain,thunderfoot|2" in offered
+    error = refused(state, key, JEB)
+    assert error.code == code and is_sentence(error.message)
 
 
 @pytest.mark.parametrize(
