@@ -8,6 +8,7 @@ attack names its targets in the order they are hit, joined by "+" ("1.0+1.1").
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -52,13 +53,15 @@ def parse_targets(state: State, text: str) -> list[Pos]:
 def parse_pos(state: State, text: str) -> Pos:
     """A space of this game's formations from "row.space" (every formation of a game has
     the same shape)."""
-    row, dot, space = text.partition(".")
-    if not (dot and row.isdecimal() and space.isdecimal() and len(row + space) <= 4):
-        raise IllegalAction("position", "That is not a space of a formation.")
-    pos = (int(row), int(space))
+    match = _POSITION.fullmatch(text)
+    pos = (int(match[1]), int(match[2])) if match else (-1, -1)
     if not state.sides[0].formation.has(pos):
         raise IllegalAction("position", "That is not a space of a formation.")
     return pos
+
+
+_POSITION = re.compile(r"(0|[1-9][0-9]?)\.(0|[1-9][0-9]?)")  # as pos_key writes it
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,8}")
 
 
 # --------------------------------------------------------------------------- whose decision
@@ -207,7 +210,10 @@ def check(state: State, seat: int, action: Action) -> None:
         case "faction", 1:
             effects.check_faction_action(state, seat, _card_arg(a[0]))
         case "swap", 2:
-            turn.check_swap(state, seat, parse_pos(state, a[0]), parse_pos(state, a[1]))
+            first, second = parse_pos(state, a[0]), parse_pos(state, a[1])
+            if first > second:  # one key per pair: front row and left first
+                raise IllegalAction("not-an-option", "That isn't one of the choices open to you.")
+            turn.check_swap(state, seat, first, second)
         case "draw", 0:
             if state.phase != "actions" or table.active_side(state).ap < 1:
                 raise IllegalAction("no-ap", "Drawing costs 1 AP in Phase II.")
@@ -237,10 +243,9 @@ def check(state: State, seat: int, action: Action) -> None:
 
 
 def _card_arg(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise IllegalAction("card", "That is not a card in play.") from None
+    if not _NUMBER.fullmatch(text):
+        raise IllegalAction("card", "That is not a card in play.")
+    return int(text)
 
 
 def apply_action(

@@ -1,0 +1,262 @@
+"""The contract's promise about `apply`, checked with random action keys on every game.
+
+"`legal_actions`: exactly the actions `apply` accepts from `seat` now"; "`apply`: the
+next state and what happened; raises IllegalAction and changes nothing". From positions
+reached by seeded random play, keys are sent the way a player, a stale button or a
+hand-typed key could send them: the legal keys of the seat the game waits for, keys legal
+elsewhere in the game, and legal keys corrupted one part at a time (the wrong kind, an
+argument missing or extra, empty, non-numeric, negative, out of range, 30 digits long, a
+number written another way, an unknown card id), from seats inside and outside the
+table. Each one is either legal and accepted, or refused with `IllegalAction` and a
+sentence for the player; nothing else is ever raised, and the position given to `apply`
+is never changed.
+
+Everything is seeded: the positions, the keys and the generators, so a failure is the
+same on every run and names the key, the seat and the position it came from.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from functools import cache
+from typing import NamedTuple
+
+import pytest
+from pydantic import BaseModel
+
+from rules.core import Action, Game, IllegalAction, SeatSpec, rng_for
+from rules.registry import GAMES
+
+VARIANTS = [(game_id, variant) for game_id, game in GAMES.items() for variant in game.variants]
+VARIANT_IDS = [f"{game_id}-{variant}" for game_id, variant in VARIANTS]
+GAMES_PLAYED = 3  # seeded random games per variant the positions come from
+POSITIONS_PER_DECISION = 4  # positions kept per kind of decision the game waits for
+MAX_ACTIONS = 400  # a random game is cut short after this many actions
+LEGAL_KEYS_TRIED = 4  # legal keys applied per position (one of each kind first)
+REPORTED = 3  # failing examples shown per kind of action and kind of mistake
+
+# Whole arguments a corrupted key may carry instead of a real one.
+BAD_ARGS = (
+    "",
+    " ",
+    "-1",
+    "-1.0",
+    "0",
+    "1",
+    "3.0",
+    "0.9",
+    "99",
+    "9" * 30,
+    "9" * 30 + ".0",
+    "0." + "9" * 30,
+    "1.0+1.0",
+    "0.0+",
+    "+",
+    ".",
+    "0..0",
+    "0.0.0",
+    "1.5",
+    "1e3",
+    "nan",
+    "none",
+    "None",
+    "yes",
+    "draw",
+    "war",
+    "command",
+    "no-such-card",
+    "thunderfoot,thunderfoot",
+    ",",
+)
+# What one piece of a structured argument ("1.0+1.1", "a,b", "card@0.0>1.0") may become.
+BAD_PIECES = ("", "-1", "3", "9", "99", "9" * 30, "x", "0.9")
+SEPARATORS = re.compile(r"([.,+>@])")
+BAD_KINDS = ("", " ", "END", "end ", "concede", "x", "9")
+# The same number written the ways `int()` and `str.isdigit()` are lenient about.
+NEAR_NUMBERS = (
+    lambda n: "-" + n,
+    lambda n: "+" + n,
+    lambda n: "0" + n,
+    lambda n: " " + n,
+    lambda n: n + " ",
+    lambda n: n[0] + "_" + n[1:] if len(n) > 1 else n + "_0",
+    lambda n: n.translate(str.maketrans("0123456789", "０１２３４５６７８９")),
+    lambda n: n.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")),
+    lambda n: n.translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")),
+)
+DIGITS = re.compile(r"\d+")
+
+
+class Pool(NamedTuple):
+    """What the keys of one variant are drawn from."""
+
+    states: list[BaseModel]  # positions of seeded random games
+    vocabulary: list[str]  # every key legal in any of them
+    kinds: list[str]  # the kinds of those keys
+    args: list[str]  # the arguments of those keys
+
+
+def seats_of(game: Game, variant: str) -> int:
+    return game.variants[variant].max_players
+
+
+def decision(game: Game, state: BaseModel) -> tuple[str, ...]:
+    """What the game waits for, as the kinds of action the waiting seats may take."""
+    return tuple(sorted({a.kind for s in game.to_act(state) for a in game.legal_actions(state, s)}))
+
+
+@cache
+def pool(game_id: str, variant: str) -> Pool:
+    """Positions from seeded random games, up to POSITIONS_PER_DECISION of each kind of
+    decision (and each game's last), with the keys that were legal in them."""
+    game = GAMES[game_id]
+    kept: dict[tuple[str, ...], list[BaseModel]] = {}
+    vocabulary: set[str] = set()
+    for seed in range(GAMES_PLAYED):
+        seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(seats_of(game, variant))]
+        state = game.setup(variant, seats, {}, seed)
+        chooser = random.Random(seed)
+        for n in range(1, MAX_ACTIONS + 1):
+            if game.outcome(state) is not None:
+                break
+            kind = decision(game, state)
+            if len(kept.setdefault(kind, [])) < POSITIONS_PER_DECISION and chooser.random() < 0.3:
+                kept[kind].append(state)
+            seat = chooser.choice(sorted(game.to_act(state)))
+            legal = game.legal_actions(state, seat)
+            vocabulary.update(a.key for a in legal)
+            # Ending a turn or a phase only now and then, so boards fill up.
+            onward = [a for a in legal if a.kind not in ("end", "phase", "done")]
+            action = chooser.choice(onward if onward and chooser.random() < 0.85 else legal)
+            state, _ = game.apply(state, seat, action, rng_for(seed, n))
+        kept.setdefault(("over",), []).append(state)
+    return Pool(
+        states=[s for group in kept.values() for s in group],
+        vocabulary=sorted(vocabulary),
+        kinds=sorted({k.split("|")[0] for k in vocabulary}),
+        args=sorted({a for k in vocabulary for a in k.split("|")[1:]}),
+    )
+
+
+def one_of_each_kind(keys: list[str], chooser: random.Random) -> list[str]:
+    """A random key of each kind among `keys`."""
+    by_kind: dict[str, list[str]] = {}
+    for key in keys:
+        by_kind.setdefault(key.split("|")[0], []).append(key)
+    return [chooser.choice(group) for group in by_kind.values()]
+
+
+def near_misses(arg: str) -> Iterator[str]:
+    """`arg` with one of its numbers written another way ("-0", "01", " 1", "１", "¹")."""
+    for match in DIGITS.finditer(arg):
+        for rewrite in NEAR_NUMBERS:
+            yield arg[: match.start()] + rewrite(match.group()) + arg[match.end() :]
+
+
+def corruptions(key: str, known: Pool, chooser: random.Random) -> Iterator[str]:
+    """A real key with one part changed: each argument (replaced, a piece of it replaced,
+    its pieces in another order, its number written another way, dropped), an argument
+    too many, the arguments in another order, the kind, the separators."""
+    kind, *args = key.split("|")
+
+    def with_arg(i: int, value: str) -> str:
+        return "|".join((kind, *args[:i], value, *args[i + 1 :]))
+
+    for i, arg in enumerate(args):
+        replacements = chooser.sample(BAD_ARGS, 5) + chooser.sample(known.args, 2)
+        for bad in replacements:
+            yield with_arg(i, bad)
+        pieces = SEPARATORS.split(arg)
+        for j in range(0, len(pieces), 2):  # the pieces between separators
+            for bad in chooser.sample(BAD_PIECES, 2):
+                yield with_arg(i, "".join((*pieces[:j], bad, *pieces[j + 1 :])))
+        if len(pieces) > 1:
+            yield with_arg(i, "".join(reversed(pieces)))  # "a,b" as "b,a"; "1.0" as "0.1"
+        misses = list(near_misses(arg))
+        for miss in chooser.sample(misses, min(4, len(misses))):
+            yield with_arg(i, miss)
+        yield "|".join((kind, *args[:i], *args[i + 1 :]))
+    for extra in (chooser.choice(BAD_ARGS), chooser.choice(known.args or BAD_ARGS)):
+        yield "|".join((kind, *args, extra))
+    if len(args) > 1:
+        yield "|".join((kind, *reversed(args)))
+    other_kinds = chooser.sample(known.kinds, min(2, len(known.kinds)))
+    for other in [*other_kinds, chooser.choice(BAD_KINDS)]:
+        yield "|".join((other, *args))
+    yield chooser.choice([f"{key}|", f"|{key}", key.replace("|", "||", 1), key.upper()])
+
+
+def is_sentence(text: str) -> bool:
+    return bool(text) and text[0].isupper() and text.endswith((".", "?", "!"))
+
+
+def problem_with(game: Game, state: BaseModel, seat: int, key: str, legal: set[str]) -> str:
+    """What is wrong with how `apply` treats `key` from `seat` ("" when nothing is)."""
+    before = state.model_dump_json()
+    try:
+        game.apply(state, seat, Action.from_key(key), rng_for(7, 1))
+    except IllegalAction as refusal:
+        if key in legal:
+            return f"legal but refused ({refusal.message})"
+        if not is_sentence(refusal.message):
+            return f"refused without a sentence for the player: {refusal.message!r}"
+    except Exception as error:
+        return f"raised {type(error).__name__}: {error}"
+    else:
+        if key not in legal:
+            return "accepted but not among the legal actions"
+    if state.model_dump_json() != before:
+        return "changed the state it was given"
+    return ""
+
+
+@pytest.mark.parametrize(("game_id", "variant"), VARIANTS, ids=VARIANT_IDS)
+def test_apply_accepts_exactly_the_legal_actions_and_refuses_the_rest_cleanly(
+    game_id: str, variant: str
+) -> None:
+    """From every kept position: legal keys of each waiting seat (accepted), each of
+    them and two keys from elsewhere corrupted every way above (refused unless the
+    corruption happens to make another legal key), and legal keys sent from a seat the
+    game does not wait for and from a seat that is not at the table (refused)."""
+    game = GAMES[game_id]
+    known = pool(game_id, variant)
+    n = seats_of(game, variant)
+    chooser = random.Random(f"keys-{game_id}-{variant}")
+    failures: dict[tuple[str, str], list[str]] = {}
+    tried = Counter[str]()
+    for index, state in enumerate(known.states):
+        waiting = sorted(game.to_act(state))
+        idle = [s for s in range(n) if s not in waiting]
+        outside = chooser.choice([-1, -n, n, n + 1, 99])
+        everyones = {s: [a.key for a in game.legal_actions(state, s)] for s in range(n)}
+        sends: list[tuple[int, str]] = []
+        for seat in waiting:
+            legal = everyones[seat]
+            firsts = one_of_each_kind(legal, chooser)
+            sends += [(seat, k) for k in firsts[:LEGAL_KEYS_TRIED]]
+            bases = firsts + chooser.sample(known.vocabulary, 2)
+            sends += [(seat, bad) for base in bases for bad in corruptions(base, known, chooser)]
+        someone_elses = [k for keys in everyones.values() for k in keys] or known.vocabulary
+        for seat in [*chooser.sample(idle, min(1, len(idle))), outside]:
+            sends += [(seat, k) for k in chooser.sample(someone_elses, min(4, len(someone_elses)))]
+        for seat, key in sends:
+            legal_here = set(everyones.get(seat, ()))
+            tried["accepted" if key in legal_here else "refused"] += 1
+            problem = problem_with(game, state, seat, key, legal_here)
+            if problem:
+                mistake = re.split(r"[:(]", problem)[0].strip()
+                failures.setdefault((key.split("|")[0], mistake), []).append(
+                    f"position {index}, seat {seat}, {key!r}: {problem}"
+                )
+    assert tried["accepted"] and tried["refused"] > 50 * len(known.states)
+    report = [
+        f"{kind!r} keys {mistake}: {len(examples)}\n    " + "\n    ".join(examples[:REPORTED])
+        for (kind, mistake), examples in sorted(failures.items())
+    ]
+    if failures:
+        total = sum(len(examples) for examples in failures.values())
+        summary = f"{total} of {tried.total()} keys mistreated:\n" + "\n".join(report)
+        pytest.fail(summary, pytrace=False)
