@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.generic import FIELD_LIMIT, Field, Renderer, chunked_fields, clip
+from rules.core.packs import PROJECT_LEGEND
 
 DRAINED = "💤"
-LEGEND = f"{DRAINED} drained · (A2) Arcane 2 · (T1) Tech 1"
+LEGEND = f"{DRAINED} drained · (A2) Arcane 2 · (T1) Tech 1 · {PROJECT_LEGEND}"
 
 
 def troop(card: dict[str, Any]) -> str:

@@ -121,9 +121,19 @@ class ToothAndNail:
         return view(state, seat)
 
 
+def _shown(state: State, card: int) -> str:
+    """A card's name as players see it (marked when it is the project's own)."""
+    return rules.card_def(state, card).shown_name
+
+
 def _troop_view(state: State, troop: Troop) -> dict[str, Any]:
     d = rules.card_def(state, troop.card)
-    return {"name": d.name, "strength": d.strength, "type": d.type, "drained": troop.drained}
+    return {
+        "name": d.shown_name,
+        "strength": d.strength,
+        "type": d.type,
+        "drained": troop.drained,
+    }
 
 
 def _player_view(state: State, p: Player) -> dict[str, Any]:
@@ -132,8 +142,8 @@ def _player_view(state: State, p: Player) -> dict[str, Any]:
         "seat": p.seat,
         "name": p.name,
         "team": p.team,
-        "factions": [pack.faction(f).name for f in p.factions],
-        "command_card": pack.faction(p.command_card).name if p.command_card else None,
+        "factions": [pack.faction(f).shown_name for f in p.factions],
+        "command_card": pack.faction(p.command_card).shown_name if p.command_card else None,
         "command_card_text": faction_text(pack.faction(p.command_card)) if p.command_card else None,
         "hand_count": len(p.hand),
         "ap": p.ap,
@@ -174,9 +184,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "available_factions": [
             {
                 "id": f.id,
-                "name": f.name,
+                "name": f.shown_name,
                 "text": faction_text(f),
-                "troops": [f"{t.name} ({t.type} {t.strength})" for t in f.troops],
+                "troops": [f"{t.shown_name} ({t.type} {t.strength})" for t in f.troops],
             }
             for f in pack.factions
             if f.id not in rules.taken_factions(state)
@@ -189,8 +199,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "seats": list(t.seats),
                 "deck": len(t.deck),
                 "discard_count": len(t.discard),
-                "discard_top": rules.card_name(state, t.discard[-1]) if t.discard else None,
-                "discard": [rules.card_name(state, c) for c in t.discard],
+                "discard_top": _shown(state, t.discard[-1]) if t.discard else None,
+                "discard": [_shown(state, c) for c in t.discard],
                 "removed_count": len(t.removed),
                 "face_down_removed": len(t.face_down),
             }
@@ -209,7 +219,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["hand"] = [
             {
                 "id": state.cards[c],
-                "name": rules.card_name(state, c),
+                "name": _shown(state, c),
                 "strength": rules.card_def(state, c).strength,
                 "type": rules.card_def(state, c).type,
                 "text": troop_text(rules.card_def(state, c)),

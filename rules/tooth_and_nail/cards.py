@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from rules.core.packs import PackRegistry
+from rules.core.packs import PackRegistry, marked_name
 from rules.core.packs import parse_pack as load_pack
 
 TroopType = Literal["Arcane", "Tech"]
@@ -171,6 +171,11 @@ class TroopCard(BaseModel):
     command: tuple[Op, ...] = Field(min_length=1)
     source: Literal["rulebook", "project"] = "project"
 
+    @property
+    def shown_name(self) -> str:
+        """The name players see: marked when the Troop is the project's own design."""
+        return marked_name(self.name, project=self.source == "project")
+
 
 class FormationAttack(BaseModel):
     """A Formation Attack: the Troop Types it drains, extra damage and extra effect."""
@@ -209,6 +214,11 @@ class Faction(BaseModel):
     ability: FactionAbility
     troops: tuple[TroopCard, ...] = Field(min_length=6, max_length=6)
     source: Literal["rulebook", "project"] = "project"
+
+    @property
+    def shown_name(self) -> str:
+        """The name players see: marked when the faction is the project's own design."""
+        return marked_name(self.name, project=self.source == "project")
 
 
 class Pack(BaseModel):

@@ -175,7 +175,7 @@ def test_set_up_faction_command_card_is_placed_face_up_automatically(variant: st
     for p in state.players:
         assert p.command_card == p.factions[0]
         shown = public["players"][p.seat]
-        assert shown["command_card"] == PACK.faction(p.factions[0]).name
+        assert shown["command_card"] == PACK.faction(p.factions[0]).shown_name
         assert PACK.faction(p.factions[0]).formation.name in shown["command_card_text"]
 
 
@@ -1808,3 +1808,25 @@ def test_events_that_show_hidden_cards_are_marked_as_revealing():
     assert any(e.kind == "damage" and e.reveals for e in events)
     state, events = act(state, "end")
     assert any(e.kind == "draw" and e.reveals for e in events)
+
+
+def test_project_cards_carry_the_mark_wherever_players_see_them():
+    """Players tell the project's own Troops and factions from the ones the rulebook
+    names: a ✦ after the name in hands, zones, discard piles and faction lists."""
+    pack = bundled_pack()
+    state = battlefield("marauders")
+    seat = state.alpha
+    assert seat is not None
+    view = GAME.view(state, seat)
+    troops = {t.name: t for f in pack.factions for t in f.troops}
+    factions = {f.name: f for f in pack.factions}
+    shown = [c["name"] for c in view["hand"]]
+    for player in view["players"]:
+        shown += [t["name"] for t in player["command_zone"] + player["war_zone"]]
+    shown += [name for team in view["teams"] for name in team["discard"]]
+    assert any(n.endswith(" ✦") for n in shown) and any(not n.endswith(" ✦") for n in shown)
+    for name in shown:
+        assert name.endswith(" ✦") == (troops[name.removesuffix(" ✦")].source == "project")
+    named = [name for p in view["players"] for name in p["factions"]]
+    for name in named:
+        assert name.endswith(" ✦") == (factions[name.removesuffix(" ✦")].source == "project")
