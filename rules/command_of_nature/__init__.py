@@ -7,12 +7,12 @@ import random
 from functools import cache
 from typing import Any, ClassVar
 
-from rules.command_of_nature import actions
+from rules.command_of_nature import actions, labels
 from rules.command_of_nature.cards import ElementalCard, bundled_pack, get_pack
 from rules.command_of_nature.setup import setup_game
 from rules.command_of_nature.state import State
-from rules.command_of_nature.table import end_game
-from rules.command_of_nature.text import card_text
+from rules.command_of_nature.table import CHAMPION_LEVELS, elemental_at, end_game, own_sage
+from rules.command_of_nature.text import card_text, faction_action_text
 from rules.core import Action, Event, Outcome, SeatSpec, VariantInfo, fresh_copy
 from rules.core.rng import rng_for
 
@@ -34,14 +34,20 @@ class CommandOfNature:
     id: ClassVar[str] = "command-of-nature"
     name: ClassVar[str] = "Command of Nature"
     variants: ClassVar[dict[str, VariantInfo]] = {
-        "2p": VariantInfo(id="2p", name="2 players", min_players=2, max_players=2),
+        "2p": VariantInfo(
+            id="2p",
+            name="2 players",
+            min_players=2,
+            max_players=2,
+            blurb="One against one: your Sage and formation against theirs.",
+        ),
         "4p": VariantInfo(
             id="4p",
             name="2 teams of 2",
             min_players=4,
             max_players=4,
             teams=True,
-            blurb="Teams share a formation, 6 AP and a wallet of up to 20 gold.",
+            blurb="Seats 1 & 3 against 2 & 4: each team shares a formation, 6 AP and its gold.",
         ),
     }
     state_model: ClassVar[type[State]] = State
@@ -73,17 +79,31 @@ class CommandOfNature:
         new = fresh_copy(state)
         conceder = new.players[seat]
         events = [Event(kind="concede", text=f"{conceder.name} concedes.", seat=seat)]
-        return new, events + end_game(new, losing_team=conceder.team, reason="concession")
+        return new, events + end_game(
+            new, losing_team=conceder.team, reason="concession", cause=f"{conceder.name} conceded"
+        )
 
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]
         if state.phase != "over":
             return None
         return Outcome(
-            winners=list(state.winners), losers=list(state.losers), reason=state.end_reason
+            winners=list(state.winners),
+            losers=list(state.losers),
+            reason=state.end_reason,
+            text=state.end_text,
         )
 
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]
-        return actions.describe(state, action)
+        return labels.describe(state, action)
+
+    def explain(self, action: Action, state: State, seat: int | None = None) -> str:  # type: ignore[override]
+        return labels.explain(state, action, seat)
+
+    def question(self, state: State, seat: int) -> str | None:  # type: ignore[override]
+        return labels.question(state, seat)
+
+    def candidates(self, state: State, seat: int) -> list[Action]:  # type: ignore[override]
+        return actions.considered(state, seat)
 
     def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
         return state.players[seat].team
@@ -113,7 +133,12 @@ def _faces(pack: str) -> dict[str, dict[str, Any]]:
     for card in get_pack(pack).cards:
         face: dict[str, Any] = {"id": card.id, "name": card.shown_name, "cost": card.cost}
         if isinstance(card, ElementalCard):
-            face |= {"faction": card.faction, "strength": card.strength, "hp": card.hp}
+            face |= {
+                "faction": card.faction,
+                "kind": card.kind,
+                "strength": card.strength,
+                "hp": card.hp,
+            }
         faces[card.id] = face | {"text": card_text(card)}
     return faces
 
@@ -127,6 +152,7 @@ def _elemental_view(
     return {
         "name": face["name"],
         "faction": face["faction"],
+        "sage": face["kind"] == "sage",
         "strength": face["strength"],
         "hp": face["hp"],
         "damage": elemental.damage,
@@ -134,6 +160,17 @@ def _elemental_view(
         "boosts": elemental.boosts,
         "owner": elemental.owner,
     }
+
+
+def _sage_view(state: State, seat: int, faces: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A player's Sage, the card whose defeat decides the game: its name and health."""
+    player = state.players[seat]
+    if player.sage is None:
+        return {"sage_name": None, "sage_hp": 0, "sage_hp_left": 0}
+    face = faces[player.sage]
+    standing = elemental_at(state, own_sage(state, seat))
+    left = 0 if standing is None else face["hp"] - standing.damage
+    return {"sage_name": face["name"], "sage_hp": face["hp"], "sage_hp_left": left}
 
 
 def _card_view(state: State, card: int, faces: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -149,6 +186,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "game": CommandOfNature.id,
         "variant": state.variant,
         "phase": state.phase,
+        "phase_name": labels.PHASES.get(state.phase, ""),
+        "prompt": labels.prompt(state),
+        "attack": labels.incoming(state) or None,
         "turn": state.turn,
         "active": state.active,
         "to_act": sorted(actions.to_act(state)),
@@ -156,6 +196,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             {
                 "team": side.team,
                 "seats": list(side.seats),
+                "names": [state.players[s].name for s in side.seats],
                 "gold": side.gold,
                 "ap": side.ap,
                 "formation": [
@@ -170,7 +211,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "name": p.name,
                 "team": p.team,
                 "sage": p.sage,
+                **_sage_view(state, p.seat, defs),
                 "level": p.level,
+                "next_unlock": next((n for n in CHAMPION_LEVELS if n > p.level), None),
                 "hand_count": len(p.hand),
                 "deck_count": len(p.deck),
                 "discard_count": len(p.discard),
@@ -202,7 +245,21 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             ]
             for s in state.sides[team].seats
         }
+        out["faction_actions"] = _faction_actions(state, seat)
     return out
+
+
+def _faction_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    """The three faction actions of a player's Sage, with the levels that unlock them."""
+    player = state.players[seat]
+    if player.sage is None:
+        return []
+    sage = get_pack(state.pack).card(player.sage).name
+    return [
+        {"level": a.level, "text": faction_action_text(a), "unlocked": player.level >= a.level}
+        for a in get_pack(state.pack).faction_actions
+        if a.sage == sage
+    ]
 
 
 GAME = CommandOfNature()

@@ -16,7 +16,6 @@ from rules.command_of_nature import battle, effects, table, turn
 from rules.command_of_nature.cards import ElementalCard
 from rules.command_of_nature.combat import target_choices
 from rules.command_of_nature.formation import (
-    ROW_NAMES,
     Pos,
     connected,
     gap_to_fill,
@@ -24,7 +23,6 @@ from rules.command_of_nature.formation import (
 )
 from rules.command_of_nature.setup import (
     Events,
-    card_of,
     choose_sage,
     formation_options,
     pack_of,
@@ -167,6 +165,46 @@ def _frame_candidates(state: State, seat: int, kind: str) -> Iterator[Action]:
             if gap is not None:
                 for source in gap[1]:
                     yield Action(kind="fill", args=(pos_key(source),))
+
+
+def considered(state: State, seat: int) -> list[Action]:
+    """What a seat might try now, legal or not: the candidates, and the standard actions
+    with every card of the hand, every space and every Elemental (so that a move which
+    is not legal now can be answered with the rule it breaks)."""
+    found = dict.fromkeys(candidates(state, seat))
+    if state.frames or state.phase in ("sage_choice", "formation", "over"):
+        return list(found)
+    side = state.side_of(seat)
+    own = side.formation
+    enemy = state.sides[1 - side.team].formation
+    hand_ids = sorted({state.cards[c] for c in state.players[seat].hand})
+    for step in PHASE_STEPS.values():
+        found.setdefault(Action(kind="phase", args=(step,)))
+    for card_id in hand_ids:
+        definition = pack_of(state).card(card_id)
+        found.setdefault(Action(kind="sell", args=(card_id,)))
+        found.setdefault(Action(kind="discard", args=(card_id,)))
+        if isinstance(definition, ElementalCard):
+            for pos in own.positions():
+                found.setdefault(Action(kind="summon", args=(card_id, pos_key(pos))))
+        elif definition.type == "attack":
+            for attacker in own.occupied():
+                for target in enemy.occupied():
+                    args = (card_id, pos_key(attacker), pos_key(target))
+                    found.setdefault(Action(kind="attack", args=args))
+        else:
+            found.setdefault(Action(kind="play", args=(card_id,)))
+    for a, b in combinations(own.occupied(), 2):
+        found.setdefault(Action(kind="swap", args=(pos_key(a), pos_key(b))))
+    for level in table.CHAMPION_LEVELS:
+        found.setdefault(Action(kind="faction", args=(str(level),)))
+    for which, market in (("elementals", state.elementals), ("commands", state.commands)):
+        for card_id in sorted({state.cards[c] for c in market.row}):
+            found.setdefault(Action(kind="buy", args=(which, card_id)))
+        found.setdefault(Action(kind="refresh", args=(which,)))
+    found.setdefault(Action(kind="draw"))
+    found.setdefault(Action(kind="done"))
+    return list(found)
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
@@ -317,109 +355,6 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Eve
                 events += turn.end_turn(state)
             return events
     raise AssertionError(action)
-
-
-# --------------------------------------------------------------------------- labels
-
-
-def describe(state: State, action: Action) -> str:
-    """The human label of an action, as shown in menus."""
-    a = action.args
-
-    def name(card_id: str) -> str:
-        return pack_of(state).card(card_id).name
-
-    def where(text: str) -> str:
-        return f"Row {ROW_NAMES[parse_pos(state, text)[0]]}"
-
-    match action.kind:
-        case "sage":
-            sage = pack_of(state).card(a[0])
-            return f"Choose {sage.name} ({sage.faction})"
-        case "formation":
-            return f"Set up with {name(a[0])} left and {name(a[1])} right of your Sage"
-        case "let":
-            return "Let the attack through"
-        case "instant":
-            return f"Answer with {name(a[0])}"
-        case "choose":
-            return _option_label(state, a[0])
-        case "daybreak":
-            return f"Use {card_of(state, int(a[0])).name}'s daybreak effect"
-        case "play":
-            return f"Play {name(a[0])} (1 AP)"
-        case "faction":
-            return f"Take your level-{a[0]} faction action (1 AP)"
-        case "fill":
-            return f"Move the Elemental in {where(a[0])} forward"
-        case "phase":
-            return {
-                "actions": "Go on to Phase II",
-                "market": "Go on to Phase III (markets)",
-                "cleanup": "Go on to Phase IV (clean up)",
-            }[a[0]]
-        case "summon":
-            return f"Summon {name(a[0])} into {where(a[1])} (1 AP)"
-        case "attack":
-            own = _at(state, state.active, a[1])
-            return f"{name(a[0])}: {own} attacks {_targets_label(state, a[2])} (1 AP)"
-        case "swap":
-            return (
-                f"Swap {_at(state, state.active, a[0])} and {_at(state, state.active, a[1])} (1 AP)"
-            )
-        case "draw":
-            return "Draw a card (1 AP)"
-        case "buy":
-            card = pack_of(state).card(a[1])
-            if len(a) > 2:
-                price = card.cost + turn.INTO_FORMATION_GOLD
-                return f"Buy {card.name} straight into {where(a[2])} ({price} gold)"
-            return f"Buy {card.name} ({card.cost} gold)"
-        case "refresh":
-            return (
-                f"Refresh the {'Elemental' if a[0] == 'elementals' else 'Command'} Market (1 gold)"
-            )
-        case "sell":
-            return f"Sell {name(a[0])}"
-        case "discard":
-            return f"Discard {name(a[0])}"
-        case "done":
-            return "Draw up to 5 and end your turn"
-    return action.key
-
-
-def _option_label(state: State, option: str) -> str:
-    """A `choose` option: a card in play (its number), a card id, a number, or words."""
-    if option.isdigit() and int(option) < len(state.cards) and state.frames:
-        prompt = state.frames[-1].prompt
-        if "Elemental" in prompt or "DMG" in prompt or "shield" in prompt:
-            return card_of(state, int(option)).name
-    if "@" in option:
-        card_id, rest = option.split("@")
-        attacker, targets = rest.split(">")
-        return (
-            f"{pack_of(state).card(card_id).name}: {_at(state, state.active, attacker)} attacks "
-            f"{_targets_label(state, targets)}"
-        )
-    try:
-        return pack_of(state).card(option).name
-    except KeyError:
-        return {"stop": "Stop here", "no": "No", "use": "Use it", "skip": "Skip it"}.get(
-            option, option
-        )
-
-
-def _targets_label(state: State, text: str) -> str:
-    """The enemy targets of an attack, in order: "A in Row II and B in Row II"."""
-    return " and ".join(
-        f"{_at(state, 1 - state.active, part)} in Row {ROW_NAMES[parse_pos(state, part)[0]]}"
-        for part in text.split("+")
-    )
-
-
-def _at(state: State, team: int, text: str) -> str:
-    elemental = state.sides[team].formation.at(parse_pos(state, text))
-    return card_of(state, elemental.card).name if elemental else "nobody"
 
 
 def timeout_action(state: State, seat: int) -> Action:

@@ -80,6 +80,13 @@ from rules.core import IllegalAction
 
 STOP = "stop"
 NO = "no"
+PILES = {"hand": "hand", "discard": "discard pile", "deck_top": "deck", "formation": "formation"}
+DESTINATIONS = {
+    "hand": "to put into your hand",
+    "discard": "to discard",
+    "deck_top": "to put on top of your deck",
+    "formation": "to bring into your formation",
+}
 
 
 class _Pause(Exception):
@@ -134,6 +141,7 @@ def _decide(
     prompt: str,
     decider: int | None = None,
     *,
+    about: str,
     auto: bool = True,
 ) -> str | None:
     """The answer to the next decision of this op: made already, the only option, or
@@ -153,6 +161,7 @@ def _decide(
             deciders=[step.actor if decider is None else decider],
             prompt=prompt,
             options=options,
+            about=about,
         )
     )
     raise _Pause
@@ -217,7 +226,11 @@ def _run_ops_step(state: State, step: Step, rng: random.Random) -> Events:
     asked = [0]
     if step.index == 0 and step.optional:
         label = _name(state, step.source) if step.source is not None else "an effect"
-        if _decide(state, step, asked, ["use", "skip"], f"use {label}?", auto=False) == "skip":
+        question = f"use {label}'s effect?"
+        if (
+            _decide(state, step, asked, ["use", "skip"], question, about="use", auto=False)
+            == "skip"
+        ):
             state.queue.pop(0)
             return []
     op = ops[step.index]
@@ -316,9 +329,15 @@ def eligible(state: State, step: Step, target: Target) -> list[int]:
 
 
 def pick_targets(
-    state: State, step: Step, target: Target, asked: list[int], but: Iterable[int] = ()
+    state: State,
+    step: Step,
+    target: Target,
+    asked: list[int],
+    but: Iterable[int] = (),
+    purpose: str = "an Elemental",
 ) -> list[int]:
-    """The Elemental(s) an op acts on (asking the acting player when it's a choice)."""
+    """The Elemental(s) an op acts on (asking the acting player when it's a choice:
+    "choose {purpose}")."""
     named = {
         "self": step.source,
         "own_sage": own_sage(state, step.actor),
@@ -337,14 +356,16 @@ def pick_targets(
     if target.pick == "each":
         return options
     if target.pick == "one":
-        picked = _decide(state, step, asked, [str(c) for c in options], "choose an Elemental")
+        ask = f"choose {purpose}"
+        picked = _decide(state, step, asked, [str(c) for c in options], ask, about="elemental")
         return [] if picked is None else [int(picked)]
     chosen: list[int] = []
     while len(chosen) < (target.count or 1):
         left = [str(c) for c in options if c not in chosen]
         if not left:
             break
-        picked = _decide(state, step, asked, [*left, STOP], "choose an Elemental (or stop)")
+        ask = f"choose {purpose} ({len(chosen) + 1} of up to {target.count}), or stop"
+        picked = _decide(state, step, asked, [*left, STOP], ask, about="elemental")
         if picked in (None, STOP):
             break
         chosen.append(int(picked))  # type: ignore[arg-type]
@@ -384,6 +405,34 @@ def can_pay(
 # --------------------------------------------------------------------------- operations
 
 
+def purpose(state: State, step: Step, op: Op) -> str:
+    """What choosing an Elemental for this op is for: "the enemy Elemental that takes 3
+    DMG", "your Elemental that gets 2 boosts"."""
+    target = getattr(op, "target", None)
+    whose = (
+        "the enemy Elemental" if target is not None and target.side == "enemy" else "your Elemental"
+    )
+    amount = getattr(op, "amount", None)
+    n = (
+        amount_of(state, step, amount)
+        if isinstance(amount, int) or (isinstance(amount, Scaled) and amount.per != "connected")
+        else None
+    )
+    match op:
+        case AddTokens(token=token):
+            what = token if n is None else (f"{n} {token}" if n != 1 else f"1 {token[:-1]}")
+            return f"{whose} that gets {what}"
+        case Damage():
+            return f"{whose} that takes {'the' if n is None else n} DMG"
+        case ClearDamage():
+            return f"{whose} that loses all its damage"
+        case MoveElemental(to=to):
+            return f"{whose} to put into its owner's {'hand' if to == 'hand' else 'discard pile'}"
+        case RemoveTokens(token=token):
+            return f"{whose} to take {token} from"
+    return "an Elemental"
+
+
 def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Random) -> Events:
     """Resolve one op as far as the rules allow."""
     actor = step.actor
@@ -397,7 +446,7 @@ def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Rando
         case Draw(amount=n):
             return draw(state, actor, n, rng)
         case AddTokens(token=token, amount=amount, target=target):
-            cards = pick_targets(state, step, target, asked)
+            cards = pick_targets(state, step, target, asked, purpose=purpose(state, step, op))
             step.same = cards
             return add_tokens(
                 state, cards, token, [amount_of(state, step, amount, c) for c in cards]
@@ -405,7 +454,7 @@ def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Rando
         case RemoveTokens():
             return _remove_tokens(state, step, op, asked)
         case Damage(amount=amount, target=target):
-            cards = pick_targets(state, step, target, asked)
+            cards = pick_targets(state, step, target, asked, purpose=purpose(state, step, op))
             step.same = cards
             state.queue[0:0] = [
                 Step(kind="damage", actor=actor, card=c, amount=amount_of(state, step, amount, c))
@@ -413,7 +462,7 @@ def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Rando
             ]
             return []
         case ClearDamage(target=target):
-            cards = pick_targets(state, step, target, asked)
+            cards = pick_targets(state, step, target, asked, purpose=purpose(state, step, op))
             step.same = cards
             for card in cards:
                 elemental_at(state, card).damage = 0  # type: ignore[union-attr]
@@ -421,7 +470,8 @@ def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Rando
         case MoveCards():
             return _move_cards(state, step, op, asked)
         case MoveElemental(target=target, to=to):
-            cards = pick_targets(state, step, target, asked, but=sages_in_play(state))
+            sages = sages_in_play(state)
+            cards = pick_targets(state, step, target, asked, sages, purpose(state, step, op))
             step.same = cards
             if op.cost and not cards:
                 step.index = len(ops_at(state, step.ops))  # nothing to sacrifice: it ends
@@ -431,8 +481,8 @@ def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Rando
                 events += move_to_pile(state, card, to)
             return events
         case Swap(first=first, second=second):
-            a = pick_targets(state, step, first, asked)
-            b = pick_targets(state, step, second, asked, but=a)
+            a = pick_targets(state, step, first, asked, purpose="the first Elemental to swap")
+            b = pick_targets(state, step, second, asked, a, "the Elemental it swaps with")
             if not a or not b or a[0] == b[0]:
                 return [_ev("fizzle", "There is nothing to swap.")]
             return swap_cards(state, a[0], b[0])
@@ -466,9 +516,8 @@ def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Rando
         case RedistributeShields():
             return _redistribute_shields(state, step, asked)
         case ChooseOne(options=options):
-            picked = _decide(
-                state, step, asked, [str(i + 1) for i in range(len(options))], "choose one"
-            )
+            numbers = [str(i + 1) for i in range(len(options))]
+            picked = _decide(state, step, asked, numbers, "choose one effect", about="option")
             child = step.model_copy(
                 update={
                     "ops": f"{step.ops}/{step.index}/{int(picked or 1) - 1}",
@@ -511,7 +560,7 @@ def add_tokens(state: State, cards: list[int], token: str, amounts: list[int]) -
 
 
 def _remove_tokens(state: State, step: Step, op: RemoveTokens, asked: list[int]) -> Events:
-    cards = pick_targets(state, step, op.target, asked)
+    cards = pick_targets(state, step, op.target, asked, purpose=purpose(state, step, op))
     step.same = cards
     if not cards:
         step.previous = 0
@@ -525,7 +574,8 @@ def _remove_tokens(state: State, step: Step, op: RemoveTokens, asked: list[int])
     n = have
     if op.up_to is not None:
         numbers = [str(k) for k in range(op.at_least, min(op.up_to, have) + 1)]
-        n = int(_decide(state, step, asked, numbers, f"how many {op.token} to remove") or 0)
+        ask = f"choose how many {op.token} to remove from {_name(state, cards[0])}"
+        n = int(_decide(state, step, asked, numbers, ask, about="count") or 0)
     setattr(elemental, op.token, have - n)
     step.previous = n
     if op.token == "shields" and n:
@@ -556,18 +606,14 @@ def _move_cards(state: State, step: Step, op: MoveCards, asked: list[int]) -> Ev
         if not ids:
             break
         options = ids + ([STOP] if len(picked) >= need else [])
-        answer = _decide(state, step, asked, options, f"choose a card from your {op.pile}")
+        ask = f"choose a card from your {PILES[op.pile]} {DESTINATIONS[op.to]}"
+        answer = _decide(state, step, asked, options, ask, about="card")
         if answer in (None, STOP):
             break
         picked.append(next(c for c in reversed(left) if state.cards[c] == answer))
     step.previous = len(picked)
     events: Events = []
-    where = {
-        "hand": "hand",
-        "discard": "discard pile",
-        "deck_top": "deck",
-        "formation": "formation",
-    }
+    where = PILES
     for card in picked:
         pile.remove(card)
         if op.to == "formation":
@@ -678,7 +724,9 @@ def _play_from_discard(state: State, step: Step, asked: list[int]) -> Events:
         step,
         asked,
         _attack_options(state, step.actor, attacks),
-        "choose an Attack Command, an attacker and a target",
+        "choose an Attack Command from your discard pile, the Elemental that attacks with it "
+        "and its target",
+        about="attack",
     )
     if answer is None:
         return [
@@ -703,8 +751,18 @@ def _redistribute_shields(state: State, step: Step, asked: list[int]) -> Events:
     cards = [formation.at(p).card for p in formation.occupied()]  # type: ignore[union-attr]
     total = sum(formation.at(p).shields for p in formation.occupied())  # type: ignore[union-attr]
     placed = [
-        int(_decide(state, step, asked, [str(c) for c in cards], "place a shield") or cards[0])
-        for _ in range(total)
+        int(
+            _decide(
+                state,
+                step,
+                asked,
+                [str(c) for c in cards],
+                f"choose the Elemental that gets shield {i + 1} of {total}",
+                about="shield",
+            )
+            or cards[0]
+        )
+        for i in range(total)
     ]
     losers = []
     for pos in formation.occupied():
@@ -745,8 +803,9 @@ def damage_step(state: State, step: Step) -> Events:
                 step,
                 [0],
                 options,
-                f"take the DMG meant for {_name(state, target)}?",
+                f"choose who takes the {step.amount} DMG meant for {_name(state, target)}",
                 owner,  # type: ignore[arg-type]
+                about="instead",
                 auto=not optional,
             )
             helper = next((h for h in helpers if str(h[0]) == answer), None)
@@ -907,7 +966,11 @@ def open_response_window(state: State) -> Events:
     defenders = [s for s in state.sides[1 - state.active].seats if s not in attack.passed]
     if defenders:
         state.frames.append(
-            Frame(kind="respond", deciders=defenders, prompt="answer the attack or let it through")
+            Frame(
+                kind="respond",
+                deciders=defenders,
+                prompt="answer with an Instant Command or let the attack through",
+            )
         )
     return []
 

@@ -68,7 +68,7 @@ def setup_game(variant: str, names: list[str], pack: str, rng: random.Random) ->
         start_team=first,
         active=first,
     )
-    state.frames = [Frame(kind="sage", deciders=[turn_order(state)[0]], prompt="choose a Sage")]
+    state.frames = [Frame(kind="sage", deciders=[turn_order(state)[0]], prompt="choose your Sage")]
     return state
 
 
@@ -93,12 +93,23 @@ def choose_sage(state: State, seat: int, sage_id: str) -> Events:
     sage = pack_of(state).card(sage_id)
     events = [_ev("sage", f"{player.name} chooses {sage.name} ({sage.faction}).", seat)]
     waiting = [s for s in turn_order(state) if state.players[s].sage is None]
+    if waiting and len(sage_options(state)) == 1:  # nothing left to choose: it is theirs
+        last = state.players[waiting[0]]
+        last.sage = sage_options(state)[0]
+        taken = pack_of(state).card(last.sage)
+        text = f"{last.name} takes {taken.name} ({taken.faction}), the last Sage left."
+        events.append(_ev("sage", text, last.seat))
+        waiting = waiting[1:]
     if waiting:
-        state.frames = [Frame(kind="sage", deciders=[waiting[0]], prompt="choose a Sage")]
+        state.frames = [Frame(kind="sage", deciders=[waiting[0]], prompt="choose your Sage")]
     else:
         state.phase = "formation"
         state.frames = [
-            Frame(kind="formation", deciders=[turn_order(state)[0]], prompt="set up a formation")
+            Frame(
+                kind="formation",
+                deciders=[turn_order(state)[0]],
+                prompt="set up your formation: choose the two Warriors beside your Sage",
+            )
         ]
     return events
 
@@ -158,7 +169,13 @@ def set_up_formation(state: State, seat: int, left: str, right: str, rng: random
     events += draw(state, seat, HAND_SIZE, rng)
     waiting = [s for s in turn_order(state) if not _set_up(state.players[s])]
     if waiting:
-        state.frames = [Frame(kind="formation", deciders=[waiting[0]], prompt="set up a formation")]
+        state.frames = [
+            Frame(
+                kind="formation",
+                deciders=[waiting[0]],
+                prompt="set up your formation: choose the two Warriors beside your Sage",
+            )
+        ]
         return events
     return events + open_markets(state, rng)
 

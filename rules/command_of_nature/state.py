@@ -86,12 +86,18 @@ class Played(BaseModel):
 
 
 class Frame(BaseModel):
-    """A decision the game waits for (a `choose` frame lists its options)."""
+    """A decision the game waits for. `prompt` is the question put to the decider ("choose
+    the enemy Elemental that takes 3 DMG"); a `choose` frame lists its options, and
+    `about` says what they are: elemental (cards in play, by number), card (card ids of a
+    pile), count, option (a choose_one's effects, 1-based), attack, use (use or skip an
+    optional effect), instead (who takes DMG meant for another), shield (where a shield
+    goes)."""
 
     kind: str
     deciders: list[int]
     prompt: str = ""
     options: list[str] = Field(default_factory=list)
+    about: str = ""
 
 
 class Attack(BaseModel):
@@ -144,6 +150,7 @@ class State(BaseModel):
     winners: list[int] = Field(default_factory=list)
     losers: list[int] = Field(default_factory=list)
     end_reason: str = ""
+    end_text: str = ""  # the end in a sentence: who lost, why, who won
 
     @property
     def limits(self) -> dict[str, int]:

@@ -247,12 +247,18 @@ def sage_falls(state: State, seat: int) -> Events:
     return [_ev("sage", f"{player.name}'s Sage has fallen; their teammate fights on.", seat)]
 
 
-def end_game(state: State, *, losing_team: int, reason: str = "Sage defeated") -> Events:
-    """The game is over: the other side wins. Cards on the table go to their discard piles."""
+def end_game(
+    state: State, *, losing_team: int, reason: str = "Sage defeated", cause: str = ""
+) -> Events:
+    """The game is over: the other side wins (`cause` says why, in words: by default the
+    losing side's Sages have fallen). Cards on the table go to their discard piles."""
     state.losers = list(state.sides[losing_team].seats)
     state.winners = list(state.sides[1 - losing_team].seats)
     state.phase = "over"
     state.end_reason = reason
+    won = " & ".join(state.players[s].name for s in state.winners)
+    verb = "wins" if len(state.winners) == 1 else "win"
+    state.end_text = f"{cause or _fallen(state, losing_team)}: {won} {verb}."
     state.frames.clear()
     state.queue.clear()
     if (
@@ -263,9 +269,17 @@ def end_game(state: State, *, losing_team: int, reason: str = "Sage defeated") -
         state.players[played.seat].discard.append(played.card)
     state.in_play.clear()
     state.attack = None
-    won = " & ".join(state.players[s].name for s in state.winners)
-    verb = "wins" if len(state.winners) == 1 else "win"
-    return [_ev("over", f"{won} {verb}: the opposing side has no Sage left. The game is over.")]
+    return [_ev("over", f"{state.end_text} The game is over.")]
+
+
+def _fallen(state: State, team: int) -> str:
+    """ "Ada's Sage Cedar has fallen", or both Sages of a team."""
+    players = [state.players[s] for s in state.sides[team].seats]
+    sages = [pack_of(state).card(p.sage).name if p.sage else "?" for p in players]
+    if len(players) == 1:
+        return f"{players[0].name}'s Sage {sages[0]} has fallen"
+    names = " and ".join(f"{p.name}'s {s}" for p, s in zip(players, sages, strict=True))
+    return f"Both Sages have fallen ({names})"
 
 
 def shift_forward(state: State, team: int) -> Events:
@@ -280,7 +294,7 @@ def shift_forward(state: State, team: int) -> Events:
                 Frame(
                     kind="fill",
                     deciders=list(state.sides[team].seats),
-                    prompt="move an Elemental forward",
+                    prompt="choose the Elemental that moves forward to fill the gap",
                 )
             )
             return events

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from rules.command_of_nature.cards import ElementalCard
+from rules.command_of_nature.cards import CommandCard, ElementalCard
 from rules.command_of_nature.formation import Elemental, Pos, connected, summon_spaces
 from rules.command_of_nature.setup import HAND_SIZE, Events, _ev, card_of, draw
 from rules.command_of_nature.state import Market, Side, State
@@ -44,7 +44,12 @@ def begin_turn(state: State) -> Events:
         state.players[seat].faction_action_used = False
     state.phase = "daybreak"
     names = " & ".join(_name(state, s) for s in side.seats)
-    return [_ev("turn", f"Turn {state.turn}: {names}.")]
+    events = [_ev("turn", f"Turn {state.turn}: {names}.")]
+    if not side.daybreak:  # nothing to do in Phase I: no decision to wait for
+        state.phase = "actions"
+        text = "No Elemental stands ready with a daybreak effect: Phase II begins."
+        events.append(_ev("phase", text))
+    return events
 
 
 def daybreak_ready(state: State) -> list[int]:
@@ -214,9 +219,8 @@ def buy(state: State, seat: int, which: str, card_id: str, into: Pos | None) -> 
     return [_ev("buy", text, seat)]
 
 
-def sell_price(state: State, card: int) -> int:
+def sell_price(definition: ElementalCard | CommandCard) -> int:
     """Half the cost, rounded up; a Sage-pack card sells for 1."""
-    definition = card_of(state, card)
     return 1 if definition.in_sage_pack else (definition.cost + 1) // 2
 
 
@@ -226,7 +230,7 @@ def sell(state: State, seat: int, card_id: str) -> Events:
     card = hand_card(state, seat, card_id)
     state.players[seat].hand.remove(card)
     state.removed.append(card)
-    gained = min(sell_price(state, card), state.limits["gold"] - side.gold)
+    gained = min(sell_price(card_of(state, card)), state.limits["gold"] - side.gold)
     side.gold += gained
     name = card_of(state, card).name
     return [_ev("sell", f"{_name(state, seat)} sells {name} for {gained} gold.", seat)]

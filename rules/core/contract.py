@@ -85,11 +85,13 @@ class Event(BaseModel):
 
 
 class Outcome(BaseModel):
-    """How a game ended."""
+    """How a game ended: `reason` in a word or two ("deck empty", "concession"), `text`
+    the whole story in a sentence for the table ("Ada's deck is empty: Basil wins.")."""
 
     winners: list[Seat]
     losers: list[Seat]
     reason: str
+    text: str = ""
 
 
 class SeatSpec(BaseModel):
@@ -144,7 +146,23 @@ class Game(Protocol):
         """Winners and losers once the game is over, else None."""
 
     def describe(self, action: Action, state: BaseModel) -> str:
-        """The human label for an action, as shown in menus."""
+        """The human label for an action, as shown in menus: never the same for two legal
+        actions of one seat (positions and owners are named where names repeat)."""
+
+    def explain(self, action: Action, state: BaseModel, seat: Seat | None = None) -> str:
+        """What choosing a legal action of `seat` costs and leads to, in a few words for a
+        menu option's description ("1 AP · from your hand into Row II", "removes
+        Sootstripe Skirmisher from the game"); "" when the label says it all."""
+
+    def question(self, state: BaseModel, seat: Seat) -> str | None:
+        """What the game asks of `seat` now, addressed to them, with what is at stake
+        ("your turn — Action Step, 3 AP left"; "Dev attacks Timber (Row I) with Far
+        Strike for 2 DMG — respond?"); None when it waits for nothing from them."""
+
+    def candidates(self, state: BaseModel, seat: Seat) -> list[Action]:
+        """Everything `seat` might try now: the legal actions and more, each of the others
+        refused by `apply` with the rule it breaks, so that text naming an action which
+        is not legal now can be answered with the reason."""
 
     def active_seat(self, state: BaseModel) -> Seat | None:
         """Whose turn it is (None during set-up and after the end); in a game where a

@@ -128,7 +128,8 @@ async def test_a_four_player_team_game_through_play(world: World) -> None:
             break
         if step % 200 == 199:
             await world.env.advance_time(16 * 60)
-        player = (await world.to_act())[0]
+        deciders = await world.to_act()
+        player = deciders[step % len(deciders)]  # teammates take their shared turn in turn
         offered = await player.autocomplete(world.channel, "play", "action", "")
         assert offered
         await act(world, player, pick(offered, step))

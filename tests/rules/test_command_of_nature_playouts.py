@@ -17,6 +17,7 @@ from rules.core import Action, SeatSpec, rng_for
 
 GAMES = 200  # per variant: the issue's bar (all must end with a winner)
 CONCESSIONS = 40  # per variant
+LABEL_EVERY = 3  # check the words of every third decision (they cost as much as a move)
 CONCEDE = Action(kind="concede")  # how the match log records a concession
 MAX_ACTIONS = 6000
 PLAYERS = {"2p": 2, "4p": 4}
@@ -72,10 +73,25 @@ def check_invariants(state: State) -> None:
         view = GAME.view(state, seat)
         # A seat's view is the public one plus who it is and its side's hands (encoding
         # only what differs keeps this check cheap enough to run after every action).
-        assert {k: v for k, v in view.items() if k not in ("me", "hands")} == public
+        private = ("me", "hands", "faction_actions")
+        assert {k: v for k, v in view.items() if k not in private} == public
         assert '"deck": [' not in json.dumps(view["hands"])
         mates = set(state.sides[state.players[seat].team].seats)
         assert {int(s) for s in view["hands"]} == mates
+
+
+def check_words(state: State, seat: int, legal: list[Action]) -> None:
+    """Choices explain themselves: no two share a label (as a menu shows it, within 100
+    characters), each says what it costs and does, and the decider is asked a question
+    (nobody else is)."""
+    shown = [GAME.describe(a, state)[:100] for a in legal]
+    assert len(set(shown)) == len(shown), sorted(x for x in shown if shown.count(x) > 1)
+    assert all(GAME.explain(a, state, seat) for a in legal), [
+        a.key for a in legal if not GAME.explain(a, state, seat)
+    ]
+    for other in range(len(state.players)):
+        asked = GAME.question(state, other)
+        assert bool(asked and asked.strip()) == (other in GAME.to_act(state)), (other, asked)
 
 
 def check_sages(state: State) -> None:
@@ -120,6 +136,8 @@ def play(
             legal = GAME.legal_actions(state, seat)
             assert legal, f"seat {seat} must act but has nothing legal"
             assert GAME.timeout_action(state, seat) in legal
+            if len(log) % LABEL_EVERY == 0:
+                check_words(state, seat, legal)
             action = choose(chooser, legal)
             state, events = GAME.apply(state, seat, action, rng)
             assert events, f"{action.key} happened silently"

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rules.command_of_nature import battle, effects, table
-from rules.command_of_nature.actions import _option_label, apply_action, describe, legal_actions
+from rules.command_of_nature.actions import apply_action, legal_actions
 from rules.command_of_nature.formation import gap_to_fill
+from rules.command_of_nature.labels import describe, option_label
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import State
 from rules.core import Action, IllegalAction
@@ -48,7 +49,7 @@ def test_legal_actions_offer_one_or_two_distinct_targets_in_reach_in_either_orde
     )
     label = describe(state, attack("1.0+1.1"))
     assert label == (
-        "Distant Double Strike: Splinter Stinger attacks Bruce in Row II and Bruce in Row II (1 AP)"
+        "Distant Double Strike: Splinter Stinger (I) attacks Bruce (IIa), then Bruce (IIb)"
     )
 
 
@@ -212,12 +213,12 @@ def test_play_from_discard_offers_several_targets():
     state.players[seat].discard.append(card)
     options = effects._attack_options(state, seat, [card])
     assert f"{DOUBLE}@0.0>1.0+1.1" in options and f"{DOUBLE}@0.0>1.1" in options
-    assert _option_label(state, f"{DOUBLE}@0.0>1.0+1.1") == (
-        "Distant Double Strike: Splinter Stinger attacks Bruce in Row II and Bruce in Row II"
-    )
     state.queue.insert(0, table.ops_step(state, seat, "faction:porella:4"))
     effects.resume(state, RNG)
     frame = state.frames[-1]
+    assert option_label(state, frame, f"{DOUBLE}@0.0>1.0+1.1") == (
+        "Distant Double Strike: Splinter Stinger (I) attacks Bruce (IIa), then Bruce (IIb)"
+    )
     assert frame.kind == "choose" and f"{DOUBLE}@0.0>1.0+1.1" in frame.options
     effects.choose(state, seat, f"{DOUBLE}@0.0>1.0+1.1", RNG)
     settle(state)

@@ -20,7 +20,7 @@ def in_phase(phase: str, variant: str = "2p", sages: tuple[str, ...] = ()) -> tu
     state = set_up(variant, sages=sages)
     turn.begin_turn(state)
     seat = first_seat(state)
-    if phase in ("actions", "market", "cleanup"):
+    if phase in ("actions", "market", "cleanup") and state.phase == "daybreak":
         turn.go_to_actions(state, seat)
     if phase in ("market", "cleanup"):
         turn.go_to_market(state, seat)
