@@ -36,11 +36,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import discord
-from discord.utils import TimestampStyle
 
 from bot import errors, ui
 from bot.locks import KeyedLocks
-from bot.matches import ActResult, Table
+from bot.matches import Table
 from bot.scheduler import Scheduler
 from bot.store import Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
 from bot.timing import (
@@ -84,9 +83,16 @@ class ClockTerms:
     timeout_policy: str
 
 
-def moment(when: datetime, style: TimestampStyle = "R") -> str:
-    """A moment as Discord shows it to each reader in their own time zone."""
-    return discord.utils.format_dt(when, style)
+def moment(when: datetime) -> str:
+    """A moment as Discord shows it to each reader, in their own time zone: the date and
+    time, then how far off it is ("<t:…:f> (<t:…:R>)")."""
+    return f"{discord.utils.format_dt(when, 'f')} ({discord.utils.format_dt(when, 'R')})"
+
+
+def sentence(text: str) -> str:
+    """Text ending as a sentence does (a full stop added unless it has one)."""
+    text = text.strip()
+    return text if text.endswith((".", "?", "!", "…")) else f"{text}."
 
 
 def half_point(d: Deadline) -> datetime:
@@ -338,13 +344,12 @@ class ClockService:
     async def _remind(self, match_id: int, d: Deadline, stage: int) -> None:
         table = await self.matches.table(match_id)
         user = table.user_of(d.seat).user_id
+        asked = sentence(table.question(d.seat))
         when = moment(d.due_at)
-        if stage == HALF:
-            text = f"half your time is gone: decide {when}, or the clock decides for you."
-        else:
-            text = f"your time is nearly up: decide {when}, or the clock decides for you."
+        left = "Half your time is gone" if stage == HALF else "Your time is nearly up"
+        text = f"{asked} {left}: decide by {when}, or the clock decides for you."
         await self.bot.publisher.say(table, f"⏳ <@{user}>, {text}", ping=[user])
-        await self._dm(table, user, f"⏳ In <#{table.match.channel_id}>, {text}")
+        await self._dm(table, user, f"⏳ In <#{table.match.channel_id}>: {text}")
 
     async def _time_out(self, match: MatchRow, d: Deadline) -> None:
         """The policy acts for a seat whose clock ran out."""
@@ -375,12 +380,8 @@ class ClockService:
         await self.store.add_log_entry(match.id, user_id=None, kind="timeout", text=line)
         log.info("match %s: seat %d timed out (%d in a row)", match.id, d.seat, in_a_row)
         fresh = await self._reconcile(match.id)
-        shown = ActResult(
-            table=result.table,
-            seat=result.seat,
-            label=result.label,
-            events=[Event(kind="timeout", text=line), *result.events],
-        )
+        events = [Event(kind="timeout", text=line), *result.events]
+        shown = dataclasses.replace(result, events=events)
         await self.bot.publisher.announce(shown)
         await self._tell_turns(match.id, fresh)
 
@@ -407,9 +408,9 @@ class ClockService:
         table = await self.matches.table(match_id)
         for d in fresh:
             user = table.user_of(d.seat).user_id
-            kind = "an out-of-turn decision" if d.out_of_turn else "your decision"
-            when = "(the clock is frozen)" if d.frozen_at else f"due {moment(d.due_at)}"
-            await self._dm(table, user, f"➡️ In <#{table.match.channel_id}>: {kind}, {when}.")
+            asked = sentence(table.question(d.seat))
+            when = "Your clock is frozen." if d.frozen_at else f"Decide by {moment(d.due_at)}."
+            await self._dm(table, user, f"➡️ In <#{table.match.channel_id}>, {asked} {when}")
 
     async def _dm(self, table: Table, user_id: int, text: str) -> None:
         """Send a player who opted in a notice with their private view and menu. Never
@@ -469,7 +470,8 @@ class ClockService:
                 await self.store.put_deadline(dataclasses.replace(d, nudged=True))
         for d in ready:
             user = table.user_of(d.seat).user_id
-            text = f"{me.name} nudges you: decide {moment(d.due_at)}."
+            asked = sentence(table.question(d.seat))
+            text = f"{me.name} nudges you: {asked} Decide by {moment(d.due_at)}."
             await self.bot.publisher.say(table, f"👉 <@{user}>, {text}", ping=[user])
             await self._dm(table, user, f"👉 In <#{table.match.channel_id}>, {text}")
         names = " and ".join(table.user_of(d.seat).name for d in ready)
@@ -487,7 +489,7 @@ class ClockService:
                 parts.append(f"{name}'s clock is frozen (on vacation)")
             else:
                 half = moment(half_point(d))
-                parts.append(f"{name} can be nudged once half their clock is gone, {half}")
+                parts.append(f"{name} can be nudged once half their clock is gone, at {half}")
         return "Not yet: " + "; ".join(parts) + "."
 
     # ------------------------------------------------------ pause and resume
@@ -503,7 +505,7 @@ class ClockService:
             pause = await self.store.pause(match_id)
             if pause is not None:
                 raise errors.ClockRefused(
-                    f"This match is paused already, until {moment(pause.ends_at, 'f')} at most."
+                    f"This match is paused already, until {moment(pause.ends_at)} at most."
                 )
             if moderator:
                 who = f"by a moderator (<@{user_id}>)"
@@ -538,7 +540,7 @@ class ClockService:
             resumer = "a moderator's `/mod resume`" if moderator else "`/match resume`"
             line = (
                 f"⏸️ The match is paused {who}: every clock is frozen until {resumer}, "
-                f"or {moment(ends, 'f')} at the latest."
+                f"or {moment(ends)} at the latest."
             )
             await self.store.add_log_entry(match_id, user_id=user_id, kind="pause", text=line)
             return line
@@ -642,7 +644,7 @@ class ClockService:
         name = table.user_of(d.seat).name
         if d.frozen_at is not None:
             return f"{name} has {format_duration(left(d, d.frozen_at).total_seconds())} (frozen)"
-        return f"{name} decides {moment(d.due_at)}"
+        return f"{name} decides by {moment(d.due_at)}"
 
     # ------------------------------------------------------------ vacations
 
@@ -657,7 +659,7 @@ class ClockService:
             )
             if clock.vacation_until is not None:
                 raise errors.ClockRefused(
-                    f"You are on vacation already, until {moment(clock.vacation_until, 'f')}: "
+                    f"You are on vacation already, until {moment(clock.vacation_until)}: "
                     "`/match vacation end` ends it early."
                 )
             budget = budget_left(clock)
@@ -681,7 +683,7 @@ class ClockService:
                 self.scheduler.disarm((SEAT, match_id, seat.seat))
             short = " (all the vacation you had left)" if granted < seconds else ""
             line = (
-                f"🏖️ {seat.name} is away until {moment(until, 'f')}{short}: their clock is "
+                f"🏖️ {seat.name} is away until {moment(until)}{short}: their clock is "
                 f"frozen meanwhile. {format_duration(budget - granted)} of vacation left after."
             )
             await self.store.add_log_entry(match_id, user_id=user_id, kind="vacation", text=line)
@@ -747,14 +749,14 @@ class ClockService:
         lines = []
         pause = await self.store.pause(match_id)
         if pause is not None:
-            lines.append(f"⏸️ Paused, until {moment(pause.ends_at, 'f')} at most.")
+            lines.append(f"⏸️ Paused, until {moment(pause.ends_at)} at most.")
         for d in await self.store.deadlines(match_id):
             out = " (out of turn)" if d.out_of_turn else ""
             lines.append(f"⏰ {self._due_text(table, d)}{out}.")
         for seat, clock in (await self.store.seat_clocks(match_id)).items():
             if clock.vacation_until is not None:
                 name = table.user_of(seat).name
-                lines.append(f"🏖️ {name} is away until {moment(clock.vacation_until, 'f')}.")
+                lines.append(f"🏖️ {name} is away until {moment(clock.vacation_until)}.")
         return lines
 
     async def _seated(self, match_id: int, user_id: int) -> tuple[Table, SeatRow]:

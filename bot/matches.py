@@ -18,7 +18,7 @@ import random
 import secrets
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from typing import Any, NoReturn
 
@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 CONCEDE = "concede"
 MAX_SEED = 2**53 - 1  # the largest integer a Discord option carries
 RECENT_ACTIONS = 6
+LATELY = 5  # public lines the board shows under "Lately"
 RULES_VERSION = metadata.version("arbiter")  # the release whose rules dealt and refereed a match
 NO_PACK = "bundled"  # the pack recorded for a game that has no card packs
 SUGGESTIONS = 5  # close actions listed when typed text matches none
@@ -108,12 +109,25 @@ class TrackingRandom(random.Random):
         return super().getrandbits(k)
 
 
+def words_fit(typed: str, label: str) -> bool:
+    """Whether every word of typed text appears in a label, in any order and any case
+    ("bruiser war" fits "Play Emberhide Bruiser into your War Zone")."""
+    folded = label.casefold()
+    return all(word in folded for word in typed.casefold().split())
+
+
+def turn_key(turn: Any, active: int | None, over: bool) -> str:
+    """The identity of a turn: the public view's turn number and whose turn it is."""
+    return "over" if over else f"{turn}|{active}"
+
+
 @dataclass(frozen=True)
 class Choice:
-    """One legal action as a menu shows it."""
+    """One legal action as a menu shows it: its label, and what it costs and leads to."""
 
     key: str
     label: str
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -127,6 +141,18 @@ class Table:
     to_act: tuple[int, ...]
     outcome: Outcome | None
     responders: tuple[int, ...] = ()  # deciders answering out of turn (a response window)
+    active: int | None = None  # whose turn it is (the game's active seat)
+    questions: Mapping[int, str] = field(default_factory=dict)  # what each decider is asked
+
+    @property
+    def turn(self) -> str:
+        """The turn the match is in (the view's turn number and whose turn), "over" once
+        it ended: public lines of one turn share a message."""
+        return turn_key((self.view or {}).get("turn"), self.active, self.outcome is not None)
+
+    def question(self, seat: int) -> str:
+        """What the game asks of a deciding seat, addressed to them."""
+        return self.questions.get(seat) or "your decision"
 
     @property
     def variant(self) -> VariantInfo:
@@ -155,6 +181,20 @@ class ActResult:
     seat: int
     label: str
     events: list[Event]
+    before: tuple[int, ...] = ()  # the seats to act before it
+    turn_before: str | None = None  # the turn it was taken in (None: unknown)
+
+    @property
+    def called(self) -> tuple[int, ...]:
+        """The seats that must decide now and didn't before (all of them in a new turn):
+        the ones to ping. The player carrying on with their own turn, or a teammate who
+        was already deciding, is not called again."""
+        table = self.table
+        if table.outcome is not None:
+            return ()
+        if self.turn_before is None or self.turn_before != table.turn:
+            return table.to_act
+        return tuple(s for s in table.to_act if s not in self.before)
 
     def private_lines(self) -> list[str]:
         """What the acting seat reads of the events (its private versions where it has them)."""
@@ -182,6 +222,7 @@ class PrivateView:
     choices: list[Choice]
     recent: list[str]
     decisions: int  # how many decisions this seat has taken: a menu built now carries it
+    question: str | None = None  # what the game asks of this seat now; None: nothing
 
 
 class MatchService:
@@ -249,6 +290,7 @@ class MatchService:
             if active is None
             else tuple(s for s in to_act if game.team_of(state, s) != game.team_of(state, active))
         )
+        questions = {s: q for s in to_act if (q := game.question(state, s))}
         return Table(
             match=match,
             seats=seats,
@@ -257,6 +299,8 @@ class MatchService:
             to_act=to_act,
             outcome=game.outcome(state),
             responders=responders,
+            active=active,
+            questions=questions,
         )
 
     async def table(self, match_id: int) -> Table:
@@ -285,10 +329,7 @@ class MatchService:
         `options["pack"]` names the card pack (default: the game's own).
         """
         rules = self.game(game)
-        variant = variant or next(iter(rules.variants))
-        if variant not in rules.variants:
-            known = ", ".join(f"`{v}`" for v in rules.variants)
-            raise errors.UnknownVariant(f"{rules.name} has no variant `{variant}` (try {known}).")
+        variant = variant_id(rules, variant)
         options = dict(options or {})
         pack = str(options.pop("pack", None) or default_pack(rules))
         seed_chosen = seed is not None
@@ -382,8 +423,9 @@ class MatchService:
                     if info.min_players == info.max_players
                     else f"{info.min_players} to {info.max_players}"
                 )
+                joined = "1 has" if count == 1 else f"{count} have"
                 raise errors.WrongPlayerCount(
-                    f"{info.name} needs {wanted} players; the lobby has {count}."
+                    f"This match needs {wanted} players to start; {joined} joined so far."
                 )
             game = table.game
             specs = [SeatSpec(seat=s.seat, name=s.name) for s in table.seats]
@@ -433,10 +475,11 @@ class MatchService:
                     self._refuse(game, state, seat.seat, key, match)
             label = game.describe(action, state)
             seq = match.version + 1
+            before = self._before(game, state)
             new_state, events = game.apply(state, seat.seat, action, rng_for(match.seed, seq))
             result = await self._commit(match, seats, seat, action, label, new_state, events)
         await self.changed(match_id)
-        return result
+        return replace(result, before=before[0], turn_before=before[1])
 
     async def concede(self, match_id: int, user_id: int) -> ActResult:
         """Give up at any moment of an active match (logged like any action)."""
@@ -445,11 +488,22 @@ class MatchService:
             game = self.game(match.game)
             action = Action(kind=CONCEDE)
             rng = rng_for(match.seed, match.version + 1)
+            before = self._before(game, state)
             new_state, events = game.concede(state, seat.seat, rng)
             label = f"{seat.name} concedes"
             result = await self._commit(match, seats, seat, action, label, new_state, events)
         await self.changed(match_id)
-        return result
+        return replace(result, before=before[0], turn_before=before[1])
+
+    async def concession(
+        self, match_id: int, user_id: int
+    ) -> tuple[Table, SeatRow, Outcome | None]:
+        """What `concede` would do, without doing it: the match, the seat given up and
+        the outcome (None when the others play on). Refused as `concede` would be."""
+        match, seats, seat, state = await self._seated(match_id, user_id)
+        game = self.game(match.game)
+        after, _ = game.concede(state, seat.seat, rng_for(match.seed, match.version + 1))
+        return self._table(match, seats, state), seat, game.outcome(after)
 
     async def timeout(
         self, match_id: int, seat: int, *, version: int, forfeit: bool = False
@@ -466,6 +520,7 @@ class MatchService:
             game = self.game(match.game)
             state = self._state(game, match)
             rng = rng_for(match.seed, version + 1)
+            before = self._before(game, state)
             if forfeit:
                 action, label = Action(kind=CONCEDE), f"{row.name} forfeits"
                 new_state, events = game.concede(state, seat, rng)
@@ -477,7 +532,17 @@ class MatchService:
                 raise errors.StateChanged()
             result = await self._commit(match, seats, row, action, label, new_state, events)
         await self.changed(match_id)
-        return result
+        return replace(result, before=before[0], turn_before=before[1])
+
+    @staticmethod
+    def _before(game: Game, state: BaseModel) -> tuple[tuple[int, ...], str]:
+        """Who was to act before an action, and in which turn (see `ActResult.called`)."""
+        turn = turn_key(
+            game.view(state, None).get("turn"),
+            game.active_seat(state),
+            game.outcome(state) is not None,
+        )
+        return tuple(sorted(game.to_act(state))), turn
 
     async def _seated(
         self, match_id: int, user_id: int
@@ -516,9 +581,11 @@ class MatchService:
         match: MatchRow,
     ) -> Action:
         """The legal action typed text names: its exact key, else its exact label (any
-        case), else the only label containing the text (any case). A stale key (a
-        suggestion picked before the match moved) gets the rules' own refusal; other
-        text gets a sentence pointing to the suggestions, with a few close ones."""
+        case), else the only label containing the text, else the only label holding
+        every typed word (any order, any case). Text naming an action the seat could
+        try but not now gets the rules' reason; a stale key (a suggestion picked before
+        the match moved) the rules' own refusal; other text a sentence pointing to the
+        suggestions, with a few close ones."""
         typed = text.strip()
         for action in legal:
             if action.key == typed:
@@ -528,11 +595,16 @@ class MatchService:
         exact = [a for a, label in labels if label.casefold() == wanted]
         if len(exact) == 1:
             return exact[0]
-        fits = [(a, label) for a, label in labels if wanted and wanted in label.casefold()]
+        within = [a for a, label in labels if wanted and wanted in label.casefold()]
+        if len(within) == 1:
+            return within[0]
+        fits = [(a, label) for a, label in labels if wanted and words_fit(wanted, label)]
         if len(fits) == 1:
             return fits[0][0]
-        if "|" in typed and not fits:
-            self._refuse(game, state, seat, typed, match)
+        if not fits:
+            if "|" in typed:
+                self._refuse(game, state, seat, typed, match)
+            self._refuse_named(game, state, seat, legal, wanted, match)
         quoted = f"“{typed[:100]}”"
         if fits:
             head = f"{quoted} fits {len(fits)} of your actions: pick one of the suggestions."
@@ -546,6 +618,48 @@ class MatchService:
         listed = "\n".join(f"• {label[:100]}" for label in shown[:SUGGESTIONS])
         more = "\n…" if len(shown) > SUGGESTIONS else ""
         raise errors.UnknownAction(f"{head}\n{listed}{more}" if listed else head)
+
+    def _refuse_named(
+        self,
+        game: Game,
+        state: BaseModel,
+        seat: int,
+        legal: list[Action],
+        wanted: str,
+        match: MatchRow,
+    ) -> None:
+        """When text (case-folded) names an action the seat might try but may not now (one
+        of the game's candidates, matched like a legal one, the best single match), raise
+        the rules' refusal of it; else return."""
+        if not wanted:
+            return
+        keys = {a.key for a in legal}
+        named: list[tuple[tuple[bool, bool, float], Action, str]] = []
+        for action in game.candidates(state, seat):
+            if action.key in keys:
+                continue
+            try:
+                label = game.describe(action, state)
+            except Exception:  # a game may not know how to name what it would refuse
+                continue
+            folded = label.casefold()
+            if not words_fit(wanted, label):
+                continue
+            ratio = difflib.SequenceMatcher(None, wanted, folded).ratio()
+            named.append(((folded == wanted, wanted in folded, ratio), action, label))
+        if not named:
+            return
+        _, action, label = max(named, key=lambda n: n[0])
+        try:
+            game.apply(state, seat, action, rng_for(match.seed, match.version + 1))
+        except IllegalAction as refused:
+            raise IllegalAction(
+                refused.code, f"“{label}” isn't possible now: {refused.message}"
+            ) from None
+        except Exception:
+            log.debug("match %s: candidate %r failed", match.id, action.key, exc_info=True)
+            return
+        log.warning("match %s: candidate %r is legal but not listed", match.id, action.key)
 
     @staticmethod
     def _waiting_for(seats: list[SeatRow], to_act: set[int]) -> str:
@@ -694,22 +808,35 @@ class MatchService:
         game = self.game(match.game)
         state = self._state(game, match)
         table = self._table(match, seats, state)
-        choices = (
-            [Choice(a.key, game.describe(a, state)) for a in game.legal_actions(state, seat.seat)]
-            if match.status == "active"
-            else []
-        )
+        active = match.status == "active"
+        choices = self._choices(game, state, seat.seat) if active else []
+        question = game.question(state, seat.seat) if active else None
         recent = []
         undone = await self.store.undone(match_id)
         for row in await self.store.actions(match_id, last=RECENT_ACTIONS):
             if row.seq not in undone:  # a moderator took it back: it didn't happen
                 recent.extend(e.text_for(seat.seat) for e in _EVENTS.validate_json(row.events))
         return PrivateView(
-            table, seat.seat, game.view(state, seat.seat), choices, recent, seat.decisions
+            table,
+            seat.seat,
+            game.view(state, seat.seat),
+            choices,
+            recent,
+            seat.decisions,
+            question=question,
         )
 
-    async def choices(self, channel_id: int, user_id: int) -> list[Choice]:
-        """The caller's legal actions in a channel's match; empty when none is theirs."""
+    @staticmethod
+    def _choices(game: Game, state: BaseModel, seat: int) -> list[Choice]:
+        return [
+            Choice(a.key, game.describe(a, state), game.explain(a, state))
+            for a in game.legal_actions(state, seat)
+        ]
+
+    async def choices(self, channel_id: int, user_id: int, typed: str = "") -> list[Choice]:
+        """The caller's legal actions in a channel's match that typed text fits (every
+        word in the label, in any order; or the text within the key); empty when none
+        is theirs."""
         match = await self.store.open_match_in(channel_id)
         if match is None or match.status != "active":
             return []
@@ -719,8 +846,19 @@ class MatchService:
             return []
         game = self.game(match.game)
         state = self._state(game, match)
-        actions = game.legal_actions(state, seat.seat)
-        return [Choice(a.key, game.describe(a, state)) for a in actions]
+        wanted = typed.strip().casefold()
+        return [
+            c
+            for c in self._choices(game, state, seat.seat)
+            if words_fit(wanted, c.label) or wanted in c.key.casefold()
+        ]
+
+    async def lately(self, match_id: int, *, lines: int = LATELY) -> list[str]:
+        """The last public lines of a match, oldest first (undone actions left out)."""
+        shown: list[str] = []
+        for events in await self.store.recent_events(match_id, last=lines):
+            shown.extend(e.text for e in _EVENTS.validate_json(events) if e.text)
+        return shown[-lines:]
 
     async def set_board_message(self, match_id: int, message_id: int | None) -> None:
         """Remember the message that shows the match."""
@@ -776,6 +914,27 @@ class MatchService:
             return True
         replayed = await self.replay(match_id)
         return replayed == self._state(self.game(match.game), match)
+
+
+def variant_id(game: Game, typed: str | None) -> str:
+    """The variant `typed` names, by id or name in any case (none: the game's first);
+    UnknownVariant, listing the game's variants, when it names none."""
+    if typed is None or not typed.strip():
+        return next(iter(game.variants))
+    wanted = typed.strip().casefold()
+    for info in game.variants.values():
+        if wanted in (info.id.casefold(), info.name.casefold()):
+            return info.id
+    known = ", ".join(f"`{v.id}` ({v.name})" for v in game.variants.values())
+    raise errors.UnknownVariant(
+        f"{game.name} has no variant `{_quoted(typed)}`. Its variants: {known}."
+    )
+
+
+def _quoted(text: str, limit: int = 40) -> str:
+    """Text a player typed, short enough to quote back (and without backticks)."""
+    text = " ".join(text.replace("`", "'").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _closest(typed: str, labels: list[str]) -> list[str]:

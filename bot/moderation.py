@@ -16,6 +16,7 @@ import discord
 from bot import errors
 from bot.matches import ActResult, MatchService, Table
 from bot.permissions import is_moderator
+from bot.render import ping_lines
 from bot.render.generic import clip
 from bot.store import GuildSettings, Store
 from bot.timing import format_duration, parse_clock
@@ -148,10 +149,12 @@ class Moderation:
         )
         table = undone.table
         deciders = tuple(table.user_of(s).user_id for s in table.to_act)
-        waiting = " ".join(f"<@{u}>" for u in deciders)
-        line = f"🛡️ ↩️ <@{moderator_id}> undid the last action{forced}: {clip(what, 1200)}"
-        if waiting:
-            line += f"\n➡️ {waiting} — {(table.view or {}).get('prompt') or 'your decision'}"
+        line = "\n".join(
+            [
+                f"🛡️ ↩️ <@{moderator_id}> undid the last action{forced}: {clip(what, 1200)}",
+                *ping_lines(table, table.to_act),
+            ]
+        )
         return Done(table, line, ping=deciders)
 
     async def open_matches(self, guild_id: int) -> list[Table]:

@@ -32,6 +32,7 @@ from bot.app import ArbiterBot, create_bot
 from bot.config import Settings
 
 SERVER = "Arbiter Sandbox"
+BOT_NAME = "Arbiter"  # simcord names its bot user "TestBot"
 CHANNEL = "game-table"
 PLAYERS: tuple[tuple[str, str], ...] = (
     ("ada", "Ada"),
@@ -42,8 +43,8 @@ PLAYERS: tuple[tuple[str, str], ...] = (
 
 WELCOME = """\
 **Welcome to the Arbiter sandbox.** You can play all four seats here: Ada, Basil, Cleo and Dev.
-1. As Ada, type `/match new` and choose game `tooth-and-nail` (variant `2p`, `3p`, \
-`alliance` or `4p`).
+1. As Ada, type `/match new`, choose a game (`tooth-and-nail` or `command-of-nature`), then \
+a variant: the menu says what each one is.
 2. Switch player with **Viewing as** at the top of the page: the others press **Join**, \
 then Ada presses **Start**.
 3. On your turn: `/play action:` offers your legal moves as you type; `/hand` (or **My hand** \
@@ -87,6 +88,8 @@ async def open_sandbox(db_path: Path, *, port: int | None = None) -> AsyncIterat
     bot = create_bot(sandbox_settings(db_path))
     try:
         async with simcord.run(bot, check_errors=False) as env:
+            assert bot.user is not None
+            await bot.user.edit(username=BOT_NAME)  # PATCH /users/@me, as on Discord
             guild = env.create_guild(SERVER)
             channel = guild.create_text_channel(CHANNEL, topic="Play a match here.")
             players = tuple(
@@ -107,8 +110,9 @@ def instructions(url: str) -> str:
         f"Arbiter sandbox: the real bot on a simulated Discord server, no token needed.\n\n"
         f"  Open {url}\n\n"
         f"You are in #{CHANNEL} with four players ({players}); switch between them with\n"
-        f"'Viewing as' at the top of the page. Start with /match new game:tooth-and-nail,\n"
-        f"join as the others, start as Ada, then take turns with /play and /hand.\n"
+        f"'Viewing as' at the top of the page. Start with /match new (game tooth-and-nail\n"
+        f"or command-of-nature, then a variant), join as the others, start as Ada, then\n"
+        f"take turns with /play and /hand.\n"
         f"Matches live in a throwaway database, deleted when the sandbox stops.\n"
         f"Stop with Ctrl+C here, or 'End preview session' on the page."
     )

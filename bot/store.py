@@ -82,6 +82,16 @@ class ActionRow:
 
 
 @dataclass(frozen=True)
+class TurnMessage:
+    """The public message of a match's current turn, edited as the turn goes on."""
+
+    match_id: int
+    message_id: int
+    turn: str  # the turn it belongs to (`Table.turn`)
+    body: str  # its lines, without the lines naming the deciders under them
+
+
+@dataclass(frozen=True)
 class GuildSettings:
     """A server's settings (defaults until a moderator changes them)."""
 
@@ -576,6 +586,40 @@ class Store:
             await db.execute(
                 "UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id)
             )
+
+    async def recent_events(self, match_id: int, *, last: int) -> list[str]:
+        """The events (JSON) of a match's `last` actions still in effect (none undone),
+        oldest first."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT events FROM actions a WHERE match_id = ? AND NOT EXISTS"
+                " (SELECT 1 FROM undone u WHERE u.match_id = a.match_id AND u.seq = a.seq)"
+                " ORDER BY seq DESC LIMIT ?",
+                (match_id, last),
+            )
+        return [r["events"] for r in reversed(rows)]
+
+    async def turn_message(self, match_id: int) -> TurnMessage | None:
+        """The message carrying the current turn's public lines, if there is one."""
+        async with self._lock:
+            row = await self._one("SELECT * FROM turn_messages WHERE match_id = ?", (match_id,))
+        if row is None:
+            return None
+        return TurnMessage(row["match_id"], row["message_id"], row["turn"], row["body"])
+
+    async def set_turn_message(self, message: TurnMessage) -> None:
+        """Remember (or replace) the message carrying a match's current turn."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO turn_messages (match_id, message_id, turn, body)"
+                " VALUES (?, ?, ?, ?)",
+                (message.match_id, message.message_id, message.turn, message.body),
+            )
+
+    async def clear_turn_message(self, match_id: int) -> None:
+        """Forget a match's turn message: its next public line starts a new one."""
+        async with self._lock, self._transaction() as db:
+            await db.execute("DELETE FROM turn_messages WHERE match_id = ?", (match_id,))
 
     # ------------------------------------------------------------ server settings
 

@@ -26,18 +26,21 @@ from discord import app_commands
 
 from bot import errors
 from bot.locks import KeyedLocks
-from bot.matches import ActResult, MatchService, PrivateView, Table
+from bot.matches import ActResult, Choice, MatchService, PrivateView, Table
 from bot.render import (
-    action_text,
+    MESSAGE_LIMIT,
+    action_lines,
     board_embed,
+    end_line,
     lobby_embed,
+    ping_lines,
     private_embed,
     seed_notice,
-    turn_text,
 )
 from bot.render.generic import clip
 from bot.replies import guard, where
-from rules.core import Game
+from bot.store import SeatRow, TurnMessage
+from rules.core import Game, Outcome
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -47,7 +50,7 @@ log = logging.getLogger(__name__)
 PAGE_SIZE = 25  # options in one select menu
 DM_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 THREAD_ARCHIVED = 50083  # Discord: "Operation cannot be performed on an archived thread"
-BURIED_AFTER = 15  # public lines under a board before it is reposted at the bottom
+BURIED_AFTER = 15  # messages posted under a board before it is reposted at the bottom
 OLD_AFTER = timedelta(hours=24)  # a board older than this is reposted too
 
 T = TypeVar("T")
@@ -64,6 +67,17 @@ LOBBY_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "start": ("Start", discord.ButtonStyle.primary),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
 }
+
+
+CONCEDE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "yes": ("Concede", discord.ButtonStyle.danger),
+    "no": ("Keep playing", discord.ButtonStyle.secondary),
+}
+KEEP_PLAYING = "You keep playing: nothing changed."
+NOT_YOUR_CONFIRMATION = (
+    "This confirmation belongs to another player, so nothing happened. "
+    "To give up yourself, use `/match concede`."
+)
 
 
 def arbiter(interaction: discord.Interaction) -> ArbiterBot:
@@ -104,18 +118,52 @@ async def reply_after_save(interaction: discord.Interaction, reply: Awaitable[ob
 # ------------------------------------------------------------------ choices
 
 
+def choice_name(choice: Choice) -> str:
+    """An action as autocomplete offers it: "label — detail" when that fits in Discord's
+    100 characters, else the label."""
+    named = f"{choice.label} — {choice.detail}" if choice.detail else choice.label
+    return named if len(named) <= 100 else clip(choice.label, 100)
+
+
+def choice_option(choice: Choice) -> discord.SelectOption:
+    """An action as the menu of a private view offers it, its detail underneath."""
+    return discord.SelectOption(
+        label=clip(choice.label, 100),
+        value=choice.key,
+        description=clip(choice.detail, 100) if choice.detail else None,
+    )
+
+
 def game_choices(games: Mapping[str, Game]) -> list[app_commands.Choice[str]]:
     """One choice per game, by name."""
     return [app_commands.Choice(name=g.name, value=g.id) for g in games.values()][:25]
 
 
-def variant_choices(games: Mapping[str, Game]) -> list[app_commands.Choice[str]]:
-    """Every variant id of every game, named after the first game that has it."""
-    seen: dict[str, str] = {}
-    for game in games.values():
-        for info in game.variants.values():
-            seen.setdefault(info.id, f"{info.id}: {info.name}")
-    return [app_commands.Choice(name=clip(n, 100), value=v) for v, n in seen.items()][:25]
+def variant_choices(
+    games: Mapping[str, Game], game_id: str | None, typed: str
+) -> list[app_commands.Choice[str]]:
+    """The variants `/match new` suggests as `typed` is typed: those of the game already
+    chosen, each by its name and blurb; before a game is chosen, every variant id with
+    the games that have it."""
+    typed = typed.casefold().strip()
+    game = games.get(game_id or "")
+    if game is not None:
+        offered = [
+            (info.id, f"{info.name} — {info.blurb}" if info.blurb else info.name)
+            for info in game.variants.values()
+            if typed in f"{info.id} {info.name} {info.blurb}".casefold()
+        ]
+    else:
+        owners: dict[str, list[str]] = {}
+        for each in games.values():
+            for info in each.variants.values():
+                owners.setdefault(info.id, []).append(each.name)
+        offered = [
+            (v, f"{v} — {' or '.join(names)} (choose the game first)")
+            for v, names in owners.items()
+            if typed in v.casefold()
+        ]
+    return [app_commands.Choice(name=clip(n, 100), value=v) for v, n in offered][:25]
 
 
 def offer_choices(command: app_commands.Command[Any, ..., Any], **choices: list[Any]) -> None:
@@ -138,10 +186,15 @@ class LobbyButton(
 ):
     """Join / Leave / Start / Cancel under a lobby message."""
 
-    def __init__(self, op: str, match_id: int) -> None:
+    def __init__(self, op: str, match_id: int, *, disabled: bool = False) -> None:
         label, style = LOBBY_BUTTONS[op]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"arbiter:lobby:{op}:{match_id}")
+            discord.ui.Button(
+                label=label,
+                style=style,
+                disabled=disabled,
+                custom_id=f"arbiter:lobby:{op}:{match_id}",
+            )
         )
         self.op = op
         self.match_id = match_id
@@ -156,6 +209,56 @@ class LobbyButton(
         async with guard(interaction):
             await defer(interaction)
             await lobby_step(interaction, self.op, self.match_id, on_lobby_message=True)
+
+
+class ConcedeButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"arbiter:concede:(?P<op>yes|no):(?P<match_id>[0-9]+):(?P<user_id>[0-9]+)",
+):
+    """Concede / Keep playing under the confirmation `/match concede` asks for. Its id
+    carries the player who asked: only they can use it, and only while they still play
+    in the match (after a restart too)."""
+
+    def __init__(self, op: str, match_id: int, user_id: int) -> None:
+        label, style = CONCEDE_BUTTONS[op]
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                custom_id=f"arbiter:concede:{op}:{match_id}:{user_id}",
+            )
+        )
+        self.op = op
+        self.match_id = match_id
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ConcedeButton:
+        return cls(match["op"], int(match["match_id"]), int(match["user_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            if interaction.user.id != self.user_id:
+                raise errors.UserError(NOT_YOUR_CONFIRMATION)
+            await defer(interaction)
+            if self.op == "no":
+                await interaction.edit_original_response(content=KEEP_PLAYING, view=None)
+                return
+            try:
+                result = await service(interaction).concede(self.match_id, self.user_id)
+            except (errors.NotActive, errors.NotInMatch) as stale:
+                why = "you no longer play in it" if isinstance(stale, errors.NotInMatch) else None
+                await interaction.edit_original_response(
+                    content=f"⚠️ {stale_concession(why)}", view=None
+                )
+                return
+            try:
+                reply = interaction.edit_original_response(content="You conceded.", view=None)
+                await reply_after_save(interaction, reply)
+            finally:
+                await arbiter(interaction).publisher.announce(result)
 
 
 class HandButton(
@@ -330,6 +433,7 @@ class ActionSelect(
 
 PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
+    ConcedeButton,
     HandButton,
     PageButton,
     DmButton,
@@ -341,12 +445,14 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def lobby_view(table: Table) -> discord.ui.View | None:
-    """The lobby's buttons while it is open; none once it started or closed."""
+    """The lobby's buttons while it is open (Start only once enough players have joined);
+    none once it started or closed."""
     if table.match.status != "lobby":
         return None
+    short = len(table.seats) < table.variant.min_players
     view = discord.ui.View(timeout=None)
     for op in LOBBY_BUTTONS:
-        view.add_item(LobbyButton(op, table.match.id))
+        view.add_item(LobbyButton(op, table.match.id, disabled=op == "start" and short))
     return view
 
 
@@ -370,7 +476,7 @@ def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any
         placeholder = "Choose an action"
         if pages > 1:
             placeholder += f" (page {page + 1} of {pages})"
-        options = [discord.SelectOption(label=clip(c.label, 100), value=c.key) for c in shown]
+        options = [choice_option(c) for c in shown]
         view.add_item(ActionSelect(match.id, pv.decisions, options, placeholder))
     if pages > 1:
         view.add_item(PageButton(match.id, max(page - 1, 0), "prev", disabled=page == 0))
@@ -381,6 +487,40 @@ def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any
     if not in_dm:
         view.add_item(DmButton(match.id))
     return {"embed": private_embed(pv), "view": view}
+
+
+def concede_question(table: Table, seat: SeatRow, outcome: Outcome | None) -> str:
+    """The confirmation `/match concede` asks for: what conceding leads to for the asker."""
+
+    def names(seats: Iterable[int]) -> str:
+        return " and ".join(f"**{table.user_of(s).name}**" for s in seats)
+
+    if outcome is None:
+        others = [s.seat for s in table.seats if s.seat != seat.seat]
+        stake = f"You drop out of the game ({names(others)} play on without you)."
+    else:
+        mates = [s for s in outcome.losers if s != seat.seat]
+        side = f"Your side — you and {names(mates)} —" if mates else "Your side"
+        won = outcome.winners
+        verb = "wins" if len(won) == 1 else "win"
+        stake = f"{side} loses ({names(won) + ' ' + verb if won else 'nobody wins'})."
+    return (
+        f"**Concede this match?** {stake}\n"
+        "Nothing happens until you press **Concede**; **Keep playing** changes nothing."
+    )
+
+
+def stale_concession(why: str | None) -> str:
+    """The refusal of a confirmation that is out of date: the match is over, or `why`."""
+    return f"This confirmation is out of date ({why or 'the match is over'}), so nothing happened."
+
+
+def concede_message(table: Table, seat: SeatRow, outcome: Outcome | None) -> dict[str, Any]:
+    """The ephemeral confirmation `/match concede` answers with: the question, its buttons."""
+    view = discord.ui.View(timeout=None)
+    for op in CONCEDE_BUTTONS:
+        view.add_item(ConcedeButton(op, table.match.id, seat.user_id))
+    return {"content": concede_question(table, seat, outcome), "view": view, "ephemeral": True}
 
 
 def done_text(result: ActResult) -> str:
@@ -396,6 +536,13 @@ async def show_private(interaction: discord.Interaction, match_id: int) -> None:
     """Answer with the caller's private view, ephemeral."""
     pv = await service(interaction).view(match_id, interaction.user.id)
     await interaction.response.send_message(ephemeral=True, **private_message(pv, 0, in_dm=False))
+
+
+async def ask_concede(interaction: discord.Interaction, match_id: int) -> None:
+    """Answer `/match concede` with its confirmation, ephemeral (nothing changes yet);
+    refused at once when the caller could not concede."""
+    table, seat, outcome = await service(interaction).concession(match_id, interaction.user.id)
+    await interaction.response.send_message(**concede_message(table, seat, outcome))
 
 
 async def lobby_step(
@@ -438,7 +585,7 @@ async def lobby_step(
             await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
     finally:
         if op == "start":
-            parts = ("The match begins!", seed_notice(table.match), turn_text(table))
+            parts = ("The match begins!", seed_notice(table.match))
             line = "\n".join(part for part in parts if part)
             await publisher.post_board(match_id, line, retire_lobby=not lobby_updated)
         elif op == "cancel" and table.match.snapshot is not None:
@@ -454,7 +601,16 @@ class Publisher:
     latest saved state (read under a per-match lock), so two actions
     finishing close together never leave an older board on top.
 
-    A board in play stays in reach: once BURIED_AFTER public lines were posted under
+    The public lines of one turn share one message (the turn message, kept in the
+    store so a restart changes nothing): each action's lines are added to it by an
+    edit. A new one is posted when the turn changes, when the lines would not fit, when
+    the edit fails, or when someone must be called to decide, since Discord notifies no
+    mention added by an edit: the new message then ends with the line calling them
+    ("➡️ @Basil, your turn — …"). Under its lines a turn message names each player
+    deciding, with what the game asks of them now (kept up to date by each edit), and
+    notifies only those just called.
+
+    A board in play stays in reach: once BURIED_AFTER messages were posted under
     it (counted since this process posted it) or it is older than OLD_AFTER, it is
     posted again at the bottom and the old one, its button removed, links there. A
     match in a thread keeps the thread open: Discord's auto-archive is undone while
@@ -465,7 +621,7 @@ class Publisher:
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
         self._lock = KeyedLocks()
-        self._lines: dict[int, int] = {}  # match id -> public lines since its board was posted
+        self._posted: dict[int, int] = {}  # match id -> messages posted since its board
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         match = table.match
@@ -474,8 +630,10 @@ class Publisher:
     async def _content(self, table: Table) -> dict[str, Any]:
         if table.match.snapshot is None:
             return {"embed": lobby_embed(table), "view": lobby_view(table)}
-        clocks = await self.bot.clock.status_lines(table.match.id, table)
-        return {"embed": board_embed(table, clocks), "view": board_view(table)}
+        match_id = table.match.id
+        clocks = await self.bot.clock.status_lines(match_id, table)
+        lately = await self.bot.matches.lately(match_id)
+        return {"embed": board_embed(table, clocks, lately), "view": board_view(table)}
 
     async def refresh(self, match_id: int) -> None:
         """Bring the match's message (lobby or board) up to its latest state."""
@@ -483,8 +641,9 @@ class Publisher:
             await self._show(await self.bot.matches.table(match_id))
 
     async def post_board(self, match_id: int, line: str, *, retire_lobby: bool) -> None:
-        """Post the board of a match that just started, with a first public line;
-        `retire_lobby` also takes the buttons off the lobby message."""
+        """Post the board of a match that just started, then its first public message:
+        `line`, and a line calling each player who decides first; `retire_lobby` also
+        takes the buttons off the lobby message."""
         async with self._lock(match_id):
             table = await self.bot.matches.table(match_id)
             lobby = table.match.board_message_id
@@ -498,25 +657,23 @@ class Publisher:
                 except discord.HTTPException:
                     log.info("match %s: its lobby message is gone", match_id)
             await self._post(table)
-            await self._send(table, line, _pings(table, None))
+            await self._lines(table, [line], table.to_act)
 
     async def announce(self, result: ActResult) -> None:
-        """After an accepted action: bring the board up to date, then say what happened."""
+        """After an accepted action: bring the board up to date, then add what happened
+        to the turn's message, calling whoever must decide now and didn't before."""
         table = result.table
         async with self._lock(table.match.id):
             await self._show(await self.bot.matches.table(table.match.id))
-            actor = table.user_of(result.seat).user_id
-            respond = None
-            if table.responders and table.outcome is None:
-                respond = discord.ui.View(timeout=None)
-                respond.add_item(HandButton(table.match.id, respond=True))
-            await self._send(table, action_text(result), _pings(table, actor), view=respond)
+            await self._lines(table, action_lines(result), result.called)
 
     async def say(self, table: Table, line: str, *, ping: Iterable[int] = ()) -> None:
-        """A public line in the match's channel, after bringing its message up to date;
-        only the users in `ping` are notified."""
+        """A public line of its own in the match's channel (a moderator's, the clock's),
+        after bringing its message up to date; only the users in `ping` are notified.
+        The lines after it start a new turn message, below it."""
         async with self._lock(table.match.id):
             await self._show(await self.bot.matches.table(table.match.id))
+            await self.bot.matches.store.clear_turn_message(table.match.id)
             await self._send(table, line, _only(ping))
 
     async def keep_open(self, payload: discord.RawThreadUpdateEvent) -> None:
@@ -551,11 +708,11 @@ class Publisher:
         return await call()
 
     def _stale(self, table: Table, message_id: int) -> bool:
-        """Whether a board in play is buried under lines or old enough to repost."""
+        """Whether a board in play is buried under messages or old enough to repost."""
         if table.match.status != "active":
             return False
         age = discord.utils.utcnow() - discord.utils.snowflake_time(message_id)
-        return self._lines.get(table.match.id, 0) >= BURIED_AFTER or age > OLD_AFTER
+        return self._posted.get(table.match.id, 0) >= BURIED_AFTER or age > OLD_AFTER
 
     async def _show(self, table: Table) -> None:
         message_id = table.match.board_message_id
@@ -563,7 +720,7 @@ class Publisher:
             await self._post(table)
             return
         if table.match.status != "active":
-            self._lines.pop(table.match.id, None)
+            self._posted.pop(table.match.id, None)
         if self._stale(table, message_id):
             await self._repost(table, message_id)
             return
@@ -594,6 +751,7 @@ class Publisher:
             log.info("match %s: could not mark its old board as moved", table.match.id)
 
     async def _post(self, table: Table) -> discord.Message | None:
+        """Post the match's message; the public lines after it start a new turn message."""
         channel = self._channel(table)
         content = await self._content(table)
         try:
@@ -602,8 +760,61 @@ class Publisher:
             log.warning("match %s: could not post its board", table.match.id, exc_info=True)
             return None
         await self.bot.matches.set_board_message(table.match.id, message.id)
-        self._lines[table.match.id] = 0
+        await self.bot.matches.store.clear_turn_message(table.match.id)
+        self._posted[table.match.id] = 0
         return message
+
+    async def _lines(self, table: Table, lines: list[str], called: tuple[int, ...]) -> None:
+        """Add public lines to the turn's message, or post them in a new one that notifies
+        the players in `called` (see the class)."""
+        store = self.bot.matches.store
+        match_id = table.match.id
+        if table.outcome is not None:
+            await store.clear_turn_message(match_id)
+            winners = [table.user_of(s).user_id for s in table.outcome.winners]
+            await self._send(table, _joined([*lines, end_line(table)]), _only(winners))
+            return
+        current = await store.turn_message(match_id)
+        if current is not None and current.turn == table.turn and not called:
+            body = _joined([current.body, *lines])
+            if await self._edit_turn(table, current.message_id, body):
+                await store.set_turn_message(dataclasses.replace(current, body=body))
+                return
+        tail = _joined(ping_lines(table, _deciding(table, called)))
+        body = clip(_joined(lines), MESSAGE_LIMIT - len(tail) - 1)
+        users = [table.user_of(s).user_id for s in called]  # the others were told already
+        message = await self._send(
+            table, _joined([body, tail]), _only(users), view=_respond(table, table.to_act)
+        )
+        if message is None:
+            await store.clear_turn_message(match_id)
+            return
+        await store.set_turn_message(TurnMessage(match_id, message.id, table.turn, body))
+
+    async def _edit_turn(self, table: Table, message_id: int, body: str) -> bool:
+        """Edit the turn's message to `body` and a line for each player deciding now;
+        False when that no longer fits or the edit failed (a new message is posted
+        instead)."""
+        content = _joined([body, *ping_lines(table, table.to_act)])
+        if len(content) > MESSAGE_LIMIT:
+            return False
+        message = self._channel(table).get_partial_message(message_id)
+        users = [table.user_of(s).user_id for s in table.to_act]
+        try:
+            await self._open(
+                table,
+                lambda: message.edit(
+                    content=content,
+                    allowed_mentions=_only(users),
+                    view=_respond(table, table.to_act),
+                ),
+            )
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            log.warning("match %s: could not edit its turn message", table.match.id, exc_info=True)
+            return False
+        return True
 
     async def _send(
         self,
@@ -612,16 +823,38 @@ class Publisher:
         mentions: discord.AllowedMentions,
         *,
         view: discord.ui.View | None = None,
-    ) -> None:
+    ) -> discord.Message | None:
         channel = self._channel(table)
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
-            await self._open(table, lambda: channel.send(line, allowed_mentions=mentions, **extra))
+            message = await self._open(
+                table, lambda: channel.send(line, allowed_mentions=mentions, **extra)
+            )
         except discord.HTTPException:
             log.warning("match %s: could not post a line", table.match.id, exc_info=True)
-            return
+            return None
         if table.match.status == "active":
-            self._lines[table.match.id] = self._lines.get(table.match.id, 0) + 1
+            self._posted[table.match.id] = self._posted.get(table.match.id, 0) + 1
+        return message
+
+
+def _joined(lines: Iterable[str]) -> str:
+    return "\n".join(line for line in lines if line)
+
+
+def _deciding(table: Table, called: Iterable[int]) -> list[int]:
+    """The seats deciding now, the ones just called last (their lines end the message)."""
+    called = list(called)
+    return [s for s in table.to_act if s not in called] + called
+
+
+def _respond(table: Table, seats: Iterable[int]) -> discord.ui.View | None:
+    """The Respond button, under a message calling a player to answer out of turn."""
+    if table.outcome is not None or not set(seats) & set(table.responders):
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(table.match.id, respond=True))
+    return view
 
 
 def _only(users: Iterable[int]) -> discord.AllowedMentions:
@@ -634,16 +867,4 @@ def _only(users: Iterable[int]) -> discord.AllowedMentions:
         roles=False,
         replied_user=False,
         users=[discord.Object(u) for u in sorted(set(users))],
-    )
-
-
-def _pings(table: Table, actor: int | None) -> discord.AllowedMentions:
-    """Ping whoever decides next (or the winners), except the player who just acted."""
-    seats = table.outcome.winners if table.outcome is not None else list(table.to_act)
-    users = {table.user_of(s).user_id for s in seats} - {actor}
-    return discord.AllowedMentions(
-        everyone=False,
-        roles=False,
-        replied_user=False,
-        users=[discord.Object(u) for u in sorted(users)],
     )

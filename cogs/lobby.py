@@ -30,17 +30,12 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
 
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
-        games = bot.matches.games
-        ui.offer_choices(
-            self.new,
-            game=ui.game_choices(games),
-            variant=ui.variant_choices(games),
-        )
+        ui.offer_choices(self.new, game=ui.game_choices(bot.matches.games))
 
     @app_commands.command(name="new", description="Open a lobby for a match in this channel.")
     @app_commands.describe(
         game="The game to play",
-        variant="Which way to play it (default: the game's standard variant)",
+        variant="Which way to play it: pick the game first (default: its first variant)",
         seed="Deal from this seed: shown to all, it makes shuffles predictable (default: random)",
         clock="Time per decision, such as 30m, 24h or 3d (default: the server's)",
         policy="What repeated timeouts lead to (default: the server's)",
@@ -102,6 +97,13 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             if sent.message_id is not None:
                 await self.bot.matches.set_board_message(table.match.id, sent.message_id)
 
+    @new.autocomplete("variant")
+    async def variant_suggestions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The chosen game's variants, each with what it is."""
+        return ui.variant_choices(self.bot.matches.games, interaction.namespace.game, current)
+
     async def _lobby(self, interaction: discord.Interaction, op: str) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
@@ -134,18 +136,14 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             clocks = "\n".join(await self.bot.clock.status_lines(match.id))
             await interaction.response.send_message(clocks or None, embed=embed, ephemeral=True)
 
-    @app_commands.command(name="concede", description="Give up this channel's match.")
+    @app_commands.command(
+        name="concede", description="Give up this channel's match (you confirm with a button)."
+    )
     async def concede(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
-            await ui.defer(interaction, ephemeral=True)
             match = await self.bot.matches.open_match(interaction.channel_id)
-            result = await self.bot.matches.concede(match.id, interaction.user.id)
-            try:
-                reply = interaction.followup.send("You conceded.", ephemeral=True)
-                await ui.reply_after_save(interaction, reply)
-            finally:
-                await self.bot.publisher.announce(result)
+            await ui.ask_concede(interaction, match.id)
 
     @app_commands.command(name="log", description="The history of this channel's match.")
     @app_commands.describe(match="A match number (default: this channel's latest match)")

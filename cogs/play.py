@@ -9,7 +9,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
-from bot.render.generic import clip
 from bot.replies import guard
 
 if TYPE_CHECKING:
@@ -51,12 +50,11 @@ class PlayCog(commands.Cog):
     async def play_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        """The caller's legal actions that the typed words fit, each with its detail."""
         if interaction.channel_id is None:
             return []
-        choices = await self.bot.matches.choices(interaction.channel_id, interaction.user.id)
-        typed = current.casefold().strip()
-        return [
-            app_commands.Choice(name=clip(c.label, 100), value=c.key)
-            for c in choices
-            if typed in c.label.casefold() or typed in c.key.casefold()
-        ][:AUTOCOMPLETE_LIMIT]
+        choices = await self.bot.matches.choices(
+            interaction.channel_id, interaction.user.id, typed=current
+        )
+        shown = choices[:AUTOCOMPLETE_LIMIT]
+        return [app_commands.Choice(name=ui.choice_name(c), value=c.key) for c in shown]

@@ -32,12 +32,17 @@ COLOURS = {
     "abandoned": discord.Colour.dark_grey(),
 }
 
+LATELY_FIELD = "Lately"
+
 __all__ = [
     "Field",
     "Renderer",
+    "action_lines",
     "action_text",
     "board_embed",
+    "end_line",
     "lobby_embed",
+    "ping_lines",
     "private_embed",
     "renderer_for",
     "seed_notice",
@@ -75,22 +80,54 @@ def _names(table: Table, seats: tuple[int, ...] | list[int]) -> str:
     return " and ".join(f"**{table.user_of(s).name}**" for s in seats)
 
 
-def _players_needed(table: Table) -> str:
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def _seats_text(table: Table) -> str:
+    """How full a lobby is: "1 of 2 seats taken — waiting for 1 more player"."""
     info = table.variant
-    if info.min_players == info.max_players:
-        return f"{info.min_players} players"
-    return f"{info.min_players}–{info.max_players} players"
+    taken = len(table.seats)
+    count = f"{taken} of {info.max_players} seats taken"
+    if taken < info.min_players:
+        least = "at least " if info.min_players < info.max_players else ""
+        return f"{count} — waiting for {least}{_plural(info.min_players - taken, 'more player')}"
+    if taken < info.max_players:
+        return f"{count} — enough to start, and {info.max_players - taken} more can join"
+    return count
+
+
+def _lobby_text(table: Table) -> str:
+    """What an open lobby says: the variant, how full it is, who does what next."""
+    info = table.variant
+    taken = len(table.seats)
+    host = f"**{table.host.name}**" if table.host else "the host"
+    if taken < info.min_players:
+        least = "at least " if info.min_players < info.max_players else ""
+        needed = _plural(info.min_players, "player")
+        next_step = (
+            f"Press **Join** to take a seat. The host, {host}, can press **Start** "
+            f"once {least}{needed} have joined."
+        )
+    elif taken < info.max_players:
+        next_step = f"Press **Join** to take a seat, or the host, {host}, can press **Start** now."
+    else:
+        next_step = f"The host, {host}, can press **Start** now."
+    parts = [
+        info.blurb,
+        f"**{_seats_text(table)}.**\n{next_step}\n"
+        "**Leave** gives up your seat; **Cancel** (the host only) closes the lobby.",
+    ]
+    return "\n\n".join(part for part in parts if part)
 
 
 def lobby_embed(table: Table) -> discord.Embed:
-    """The lobby message: the game, the variant and who has joined."""
+    """The lobby message: the game and variant, what it is, how many seats are taken, who
+    hosts and who has joined."""
     info = table.variant
     status = table.match.status
     if status == "lobby":
-        text = (
-            f"{info.blurb}\n\nPress **Join** to take a seat ({_players_needed(table)}). "
-            "The host (first seat) presses **Start**."
-        ).strip()
+        text = _lobby_text(table)
     elif status == "cancelled":
         text = "This lobby was closed."
     else:
@@ -102,9 +139,7 @@ def lobby_embed(table: Table) -> discord.Embed:
         title=f"{table.game.name} — {info.name}", description=text, colour=COLOURS[status]
     )
     lines = [f"{s.seat + 1}. {s.name}" + (" (host)" if s.seat == 0 else "") for s in table.seats]
-    embed.add_field(
-        name=f"Players ({len(table.seats)}/{info.max_players})", value="\n".join(lines) or "—"
-    )
+    embed.add_field(name="Players", value="\n".join(lines) or "—")
     embed.add_field(
         name="Clock",
         value=terms_text(table.match.clock_seconds, table.match.timeout_policy),
@@ -114,14 +149,28 @@ def lobby_embed(table: Table) -> discord.Embed:
     return embed
 
 
-def board_embed(table: Table, clocks: list[str] | None = None) -> discord.Embed:
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def end_description(table: Table) -> str:
+    """How the match ended, for the board: the game's own sentence when it has one."""
+    assert table.outcome is not None
+    if table.outcome.text:
+        return f"🏆 {table.outcome.text}"
+    winners = _names(table, table.outcome.winners) or "nobody"
+    reason = f" ({table.outcome.reason})" if table.outcome.reason else ""
+    return f"🏆 {winners} won{reason}."
+
+
+def board_embed(
+    table: Table, clocks: list[str] | None = None, lately: list[str] | None = None
+) -> discord.Embed:
     """The public board: whose decision it is (and by when: `clocks`, lines of the match
-    clock's status), or who won, and the game's own fields."""
+    clock's status), or who won, the game's own fields and the last public lines."""
     view = table.view or {}
     if table.outcome is not None:
-        winners = _names(table, table.outcome.winners) or "nobody"
-        reason = f" ({table.outcome.reason})" if table.outcome.reason else ""
-        description = f"🏆 {winners} won{reason}."
+        description = end_description(table)
     elif table.match.status == "cancelled":
         description = "This match was stopped by a moderator."
     elif table.match.status == "abandoned":
@@ -147,21 +196,36 @@ def board_embed(table: Table, clocks: list[str] | None = None) -> discord.Embed:
         footer += f"\n{notice}"
     embed.set_footer(text=footer)
     fields = renderer.board_fields(view, table.to_act)
+    if lately:
+        shown = "\n".join(clip(line, 300) for line in lately)
+        fields.append(Field(LATELY_FIELD, clip(shown, 1024)))
     if clocks and table.match.status == "active":
         fields.append(Field("Clock", clip("\n".join(clocks), 1024)))
     return _fill(embed, fields)
 
 
+def _waiting(table: Table) -> str:
+    """What the table waits for, naming who decides: the public prompt when it names
+    them, else "waiting for …"."""
+    names = _names(table, table.to_act)
+    prompt = str((table.view or {}).get("prompt") or "").strip()
+    if not prompt:
+        return f"waiting for {names}."
+    if not any(table.user_of(s).name in prompt for s in table.to_act):
+        return f"{prompt} (waiting for {names})"
+    return prompt
+
+
 def private_embed(pv: PrivateView) -> discord.Embed:
-    """One player's own view: their decision, their hand and what they saw lately."""
+    """One player's own view: what the game asks of them (or who decides instead), their
+    hand and what they saw lately."""
     table = pv.table
-    decision = pv.view.get("decision")
     if table.outcome is not None:
-        description = board_embed(table).description or ""
-    elif decision:
-        description = f"**{decision}**"
-    elif table.to_act:
-        description = f"Nothing to decide right now: waiting for {_names(table, table.to_act)}."
+        description = end_description(table)
+    elif pv.question:
+        description = f"**{_capitalised(pv.question)}**"
+    elif table.to_act and table.match.status == "active":
+        description = f"Not your decision now — {_waiting(table)}"
     else:
         description = "Nothing to decide right now."
     embed = discord.Embed(
@@ -176,27 +240,44 @@ def private_embed(pv: PrivateView) -> discord.Embed:
     return _fill(embed, fields)
 
 
+def ping_lines(table: Table, seats: tuple[int, ...] | list[int]) -> list[str]:
+    """One line per deciding seat, addressed to them: "➡️ @Basil, {what the game asks}"."""
+    return [f"➡️ <@{table.user_of(s).user_id}>, {table.question(s)}" for s in seats]
+
+
+def end_line(table: Table) -> str:
+    """The public line at the end of a match: the game's own sentence, or who won (as
+    mentions)."""
+    assert table.outcome is not None
+    free = "The channel is free for a new match."
+    if table.outcome.text:
+        return f"🏆 {table.outcome.text} {free}"
+    winners = " and ".join(f"<@{table.user_of(s).user_id}>" for s in table.outcome.winners)
+    return f"🏆 {winners or 'Nobody'} won! {free}"
+
+
 def turn_text(table: Table) -> str:
-    """Who decides next (as mentions), or who won."""
+    """Who decides now, each told what to do (as mentions), or how the match ended."""
     if table.outcome is not None:
-        winners = " and ".join(f"<@{table.user_of(s).user_id}>" for s in table.outcome.winners)
-        return f"🏆 {winners or 'Nobody'} won! The channel is free for a new match."
-    if not table.to_act:
-        return ""
-    who = " ".join(f"<@{table.user_of(s).user_id}>" for s in table.to_act)
-    prompt = str((table.view or {}).get("prompt") or "your decision")
-    return f"➡️ {who} — {prompt}"
+        return end_line(table)
+    return "\n".join(ping_lines(table, table.to_act))
+
+
+def action_lines(result: ActResult) -> list[str]:
+    """What the table reads of an action: its public lines (or, when it has none, who
+    decided what)."""
+    happened = [e.text for e in result.events if e.text]
+    return happened or [f"**{result.table.user_of(result.seat).name}**: {result.label}"]
 
 
 def action_text(result: ActResult) -> str:
-    """The public line after an action: what happened, then who decides next."""
-    happened = [e.text for e in result.events if e.text]
-    if not happened:
-        happened = [f"**{result.table.user_of(result.seat).name}**: {result.label}"]
+    """The public message an action opens: what happened, then a line for each player it
+    calls to decide (the player carrying on with their own turn is not called), or how
+    the match ended."""
     table = result.table
-    # A player carrying on with their own turn needs no arrow after every move: it only
-    # appears when the decision passes to someone else (or the game ends).
-    carries_on = table.outcome is None and table.to_act == (result.seat,)
-    tail = "" if carries_on else turn_text(table)
-    body = clip("\n".join(happened), MESSAGE_LIMIT - len(tail) - 2)
+    if table.outcome is not None:
+        tail = end_line(table)
+    else:
+        tail = "\n".join(ping_lines(table, result.called))
+    body = clip("\n".join(action_lines(result)), MESSAGE_LIMIT - len(tail) - 2)
     return f"{body}\n{tail}" if tail else body

@@ -1,8 +1,11 @@
-"""The Command of Nature board: both formations row by row with each Elemental's STR/HP,
-damage, shields and boosts; levels, gold, AP, hand/deck/discard counts; both markets.
+"""The Command of Nature board and private view.
 
-Reads the public view (`game.view(state, None)`) and a seat's view defensively: a
-missing key shows as a dash rather than failing.
+The board shows each side as the table sees it: its players with their Sage's health
+(the card whose fall loses the game), level, gold and Action Points; its formation
+row by row, front row first, every space labelled as the menus name it (I, IIa, IIIc)
+with its Elemental's STR, HP left and tokens; and both markets with their costs. The
+private view adds the player's hand with each card's text, their teammate's, and their
+faction actions. Views are read defensively: a missing key shows as a dash.
 """
 
 from __future__ import annotations
@@ -13,71 +16,118 @@ from bot.render.generic import FIELD_LIMIT, Field, Renderer, chunked_fields, cli
 from rules.core.packs import PROJECT_LEGEND
 
 ROWS = ("I", "II", "III")
-LEGEND = f"STR/HP · 💥 damage · 🛡 shields · ⚡ boosts · {PROJECT_LEGEND}"
+ROW_HINTS = (" (front)", "", " (back)")
+SAGE = "👑"
+DANGER = "⚠️"
+LOW_SAGE_HP = 4  # a Sage this close to falling is marked as in danger
+LEGEND = (
+    f"⚔ STR · ♥ HP left/HP · 🛡 shields · ⚡ boosts · {SAGE} Sage: when it falls, its side "
+    f"loses · {PROJECT_LEGEND}"
+)
 
 
 def elemental(card: dict[str, Any] | None) -> str:
-    """One space of a formation: its Elemental and tokens, or an empty space."""
+    """One Elemental in play: "Timber ⚔2 ♥1/3 🛡1 ⚡2" (a Sage crowned)."""
     if not card:
-        return "·"
-    text = f"{card.get('name', '?')} {card.get('strength', '?')}/{card.get('hp', '?')}"
-    for key, mark in (("damage", "💥"), ("shields", "🛡"), ("boosts", "⚡")):
+        return "(empty)"
+    hp = card.get("hp", 0)
+    left = hp - card.get("damage", 0)
+    crown = SAGE if card.get("sage") else ""
+    text = f"{crown}{card.get('name', '?')} ⚔{card.get('strength', '?')} ♥{left}/{hp}"
+    for key, mark in (("shields", "🛡"), ("boosts", "⚡")):
         if card.get(key):
             text += f" {mark}{card[key]}"
     return text
 
 
-def formation_lines(rows: list[list[dict[str, Any] | None]]) -> list[str]:
-    """A formation front row first: "I · Timber 1/2 💥1"."""
-    return [
-        f"**{ROWS[n] if n < len(ROWS) else n + 1}** · " + " · ".join(elemental(c) for c in row)
-        for n, row in enumerate(rows)
-    ]
+def space_name(row: int, index: int, size: int) -> str:
+    """A space as the menus name it: "I", "IIa", "IIIc" (set apart as code)."""
+    return f"`{ROWS[row] + ('abcdef'[index] if size > 1 else '')}`"
 
 
-def player_line(player: dict[str, Any]) -> str:
-    sage = str(player.get("sage") or "no Sage yet").replace("-", " ").title()
-    fallen = " ☠" if player.get("sage_defeated") else ""
-    waiting = "/".join(str(level) for level in player.get("champions_waiting") or [])
-    champions = f" · Champions at {waiting}" if waiting else ""
-    top = f" (top: {player['discard_top']})" if player.get("discard_top") else ""
-    return (
-        f"**{player.get('name', '?')}** — {sage}{fallen} · level {player.get('level', 1)}"
-        f" · hand {player.get('hand_count', 0)} · deck {player.get('deck_count', 0)}"
-        f" · discard {player.get('discard_count', 0)}{top}{champions}"
+def formation_lines(rows: list[list[dict[str, Any] | None]], halves: list[str]) -> list[str]:
+    """A formation front row first, each space labelled; a team's halves set apart."""
+    lines = []
+    for n, row in enumerate(rows):
+        spaces = [f"{space_name(n, i, len(row))} {elemental(c)}" for i, c in enumerate(row)]
+        if len(halves) > 1:
+            half = len(spaces) // 2
+            spaces = [" · ".join(spaces[:half]), "║", " · ".join(spaces[half:])]
+            joined = " ".join(spaces)
+        else:
+            joined = " · ".join(spaces)
+        lines.append(f"**Row {ROWS[n]}**{ROW_HINTS[n]}: {joined}")
+    if len(halves) > 1:
+        lines.append(f"*Left half {halves[0]}'s, right half {halves[1]}'s.*")
+    return lines
+
+
+def player_line(player: dict[str, Any], *, named: bool = True) -> str:
+    """A player's Sage health, level and cards: "👑 Cedar ♥9/12 · level 2 (…)" (after
+    their name when `named`)."""
+    name = f"**{player.get('name', '?')}** — " if named else ""
+    if not player.get("sage_name"):
+        return f"{name}no Sage yet"
+    if player.get("sage_defeated"):
+        sage = f"☠ {player['sage_name']} has fallen"
+    else:
+        left, hp = player.get("sage_hp_left", 0), player.get("sage_hp", 0)
+        danger = f" {DANGER}" if left <= LOW_SAGE_HP else ""
+        sage = f"{SAGE} {player['sage_name']} ♥{left}/{hp}{danger}"
+    unlock = player.get("next_unlock")
+    level = f"level {player.get('level', 1)}" + (
+        f" (faction action unlocks at {unlock})" if unlock else " (all faction actions)"
     )
+    cards = (
+        f"hand {player.get('hand_count', 0)} · deck {player.get('deck_count', 0)} · "
+        f"discard {player.get('discard_count', 0)}"
+    )
+    return f"{name}{sage} · {level} · {cards}"
 
 
-def market_line(cards: list[dict[str, Any]], left: Any) -> str:
-    shown = " · ".join(f"{c.get('name', '?')} ({c.get('cost', '?')}g)" for c in cards) or "empty"
-    return f"{shown} — {left if left is not None else '?'} in the deck"
+def market_line(title: str, cards: list[dict[str, Any]], left: Any) -> str:
+    """A market's face-up cards with their costs, and what is left in its deck."""
+    shown = " · ".join(f"{c.get('name', '?')} ({c.get('cost', '?')} gold)" for c in cards)
+    return f"**{title}** ({left if left is not None else '?'} in the deck): {shown or 'empty'}"
 
 
 class CommandOfNatureRenderer(Renderer):
-    """Board and hands for Command of Nature."""
+    """Board and private view for Command of Nature."""
 
     legend = LEGEND
 
     def board_fields(self, view: dict[str, Any], to_act: tuple[int, ...]) -> list[Field]:
         players = {p.get("seat"): p for p in view.get("players", []) if isinstance(p, dict)}
         fields: list[Field] = []
+        if view.get("attack"):
+            fields.append(Field("⚔️ Attack under way", clip(str(view["attack"]), FIELD_LIMIT)))
         for side in view.get("sides", []):
             if not isinstance(side, dict):
                 continue
             seats = side.get("seats", [])
             names = " & ".join(str(players.get(s, {}).get("name", s)) for s in seats)
-            marker = "▶ " if any(s in to_act for s in seats) else ""
-            turn = " · their turn" if side.get("team") == view.get("active") else ""
-            title = f"{marker}{names} — {side.get('gold', 0)} gold · {side.get('ap', 0)} AP{turn}"
-            lines = [player_line(players[s]) for s in seats if s in players]
-            lines += formation_lines(side.get("formation") or [])
+            marker = "▶️ " if any(s in to_act for s in seats) else ""
+            wallet = f"{side.get('gold', 0)} gold · {side.get('ap', 0)} AP"
+            title = f"{marker}{names} · {wallet}"
+            team = len(seats) > 1
+            lines = [player_line(players[s], named=team) for s in seats if s in players]
+            lines += formation_lines(side.get("formation") or [], side.get("names") or [])
             fields.append(Field(clip(title, 256), clip("\n".join(lines), FIELD_LIMIT)))
         markets = view.get("markets") or {}
         if markets:
-            elementals = market_line(markets.get("elementals", []), markets.get("elemental_deck"))
-            commands = market_line(markets.get("commands", []), markets.get("command_deck"))
-            value = f"**Elementals:** {elementals}\n**Commands:** {commands}"
-            fields.append(Field("Markets", clip(value, FIELD_LIMIT)))
+            value = "\n".join(
+                (
+                    market_line(
+                        "Elemental Market",
+                        markets.get("elementals", []),
+                        markets.get("elemental_deck"),
+                    ),
+                    market_line(
+                        "Command Market", markets.get("commands", []), markets.get("command_deck")
+                    ),
+                )
+            )
+            fields.append(Field("Markets (Phase III)", clip(value, FIELD_LIMIT)))
         return fields
 
     def private_fields(self, view: dict[str, Any]) -> list[Field]:
@@ -85,14 +135,33 @@ class CommandOfNatureRenderer(Renderer):
         if not isinstance(hands, dict):
             return super().private_fields(view)
         me = str(view.get("me"))
-        names = {
-            str(p.get("seat")): p.get("name")
-            for p in view.get("players", [])
-            if isinstance(p, dict)
-        }
+        players = {str(p.get("seat")): p for p in view.get("players", []) if isinstance(p, dict)}
         fields: list[Field] = []
+        if view.get("attack"):
+            fields.append(Field("⚔️ Attack under way", clip(str(view["attack"]), FIELD_LIMIT)))
+        mine = players.get(me)
+        side = next(
+            (
+                s
+                for s in view.get("sides", [])
+                if isinstance(s, dict) and view.get("me") in s.get("seats", [])
+            ),
+            None,
+        )
+        if mine and side:
+            wallet = f"Your side: {side.get('gold', 0)} gold · {side.get('ap', 0)} AP"
+            fields.append(Field("You", clip(f"{player_line(mine)}\n{wallet}", FIELD_LIMIT)))
         for seat, cards in sorted(hands.items(), key=lambda item: item[0] != me):
-            title = "Your hand" if seat == me else f"{names.get(seat, 'Teammate')}'s hand"
+            owner = players.get(seat, {}).get("name", "Teammate")
+            title = "Your hand" if seat == me else f"{owner}'s hand"
             lines = [self.card_line(c) for c in cards]
             fields.extend(chunked_fields(f"{title} ({len(cards)})", lines, empty="(empty)"))
+        actions = view.get("faction_actions") or []
+        if actions:
+            lines = [
+                f"{'✅' if a.get('unlocked') else '🔒'} {a.get('text', '')}"
+                for a in actions
+                if isinstance(a, dict)
+            ]
+            fields.extend(chunked_fields("Your faction actions (1 AP, one a turn)", lines))
         return fields

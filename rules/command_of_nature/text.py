@@ -344,22 +344,20 @@ def _responds_text(card: CommandCard) -> str:
 
 @cache
 def card_text(card: ElementalCard | CommandCard) -> str:
-    """A card's full rules line: what it is, its numbers and what it does."""
-    star = " · Sage pack" if card.in_sage_pack else ""
+    """A card's full rules line: what it is, its numbers (⚔ STR, ♥ HP; the gold it
+    costs in a market) and what it does."""
+    price = "" if card.in_sage_pack else f" · {card.cost} gold"  # Sage-pack cards aren't sold
     if isinstance(card, ElementalCard):
         kind = KIND_NAME[card.kind]
         level = f" (level {card.champion_level})" if card.champion_level else ""
-        head = (
-            f"{card.faction.capitalize()} {kind}{level} · Cost {card.cost} · "
-            f"STR {card.strength} · HP {card.hp}{star}"
-        )
+        head = f"{card.faction.capitalize()} {kind}{level} · ⚔{card.strength} ♥{card.hp}{price}"
         if not card.effects:
             return f"{head} — No effect."
         effects = " ".join(elemental_effect_text(e) for e in card.effects)
         where = "Any row" if card.rows == (1, 2, 3) else _rows(card.rows)
         return f"{head} — {where}: {effects}"
     faction = "" if card.faction == "neutral" else f"{card.faction.capitalize()} "
-    head = f"{faction}{card.type.capitalize()} Command · Cost {card.cost}{star}"
+    head = f"{faction}{card.type.capitalize()} Command{price}"
     parts: list[str] = []
     if card.attack:
         parts.append(_attack_text(card.attack))

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any, ClassVar
 
 from rules.core import Action, Event, IllegalAction, Outcome, SeatSpec, VariantInfo, fresh_copy
 from rules.core.rng import rng_for
-from rules.tooth_and_nail import actions, rules
-from rules.tooth_and_nail.cards import bundled_pack, get_pack
-from rules.tooth_and_nail.state import Frame, Player, State, Troop
-from rules.tooth_and_nail.text import faction_text, troop_text
+from rules.tooth_and_nail import actions, labels, rules
+from rules.tooth_and_nail.cards import Faction, bundled_pack, get_pack
+from rules.tooth_and_nail.state import Player, State, Team, Troop
+from rules.tooth_and_nail.text import (
+    ability_text,
+    brief_ability,
+    brief_formation,
+    faction_text,
+    formation_text,
+    troop_label,
+    troop_text,
+)
 
 SUMMARY = """\
 **Goal.** Empty the other deck before yours runs out: damage moves cards from the top of \
@@ -33,21 +42,25 @@ class ToothAndNail:
     name: ClassVar[str] = "Tooth & Nail: Factions"
     variants: ClassVar[dict[str, VariantInfo]] = {
         "2p": VariantInfo(
-            id="2p", name="2 players", min_players=2, max_players=2, blurb="The standard game."
+            id="2p",
+            name="2 players",
+            min_players=2,
+            max_players=2,
+            blurb="One against one: each picks a faction; whoever runs out of deck first loses.",
         ),
         "3p": VariantInfo(
             id="3p",
             name="3 players",
             min_players=3,
             max_players=3,
-            blurb="Every opponent is 'the opposing player'; last deck standing wins.",
+            blurb="Free-for-all of three: whoever runs out of deck is out; the last one left wins.",
         ),
         "alliance": VariantInfo(
             id="alliance",
             name="Alliance",
             min_players=2,
             max_players=2,
-            blurb="Draft two factions each; bigger zones.",
+            blurb="One against one, two factions each; zones hold more (8 in War, 4 in Command).",
         ),
         "4p": VariantInfo(
             id="4p",
@@ -55,7 +68,7 @@ class ToothAndNail:
             min_players=4,
             max_players=4,
             teams=True,
-            blurb="Two teams of two, each sharing one deck.",
+            blurb="Two teams of two, seats 1 & 3 against 2 & 4; each team shares one deck.",
         ),
     }
     state_model: ClassVar[type[State]] = State
@@ -100,11 +113,23 @@ class ToothAndNail:
         if state.phase != "over":
             return None
         return Outcome(
-            winners=list(state.winners), losers=list(state.losers), reason=state.end_reason
+            winners=list(state.winners),
+            losers=list(state.losers),
+            reason=state.end_reason,
+            text=state.end_text,
         )
 
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]
-        return actions.describe(state, action)
+        return labels.describe(state, action)
+
+    def explain(self, action: Action, state: State, seat: int | None = None) -> str:  # type: ignore[override]
+        return labels.explain(state, action, seat)
+
+    def question(self, state: State, seat: int) -> str | None:  # type: ignore[override]
+        return labels.question(state, seat)
+
+    def candidates(self, state: State, seat: int) -> list[Action]:  # type: ignore[override]
+        return actions.candidates(state, seat)
 
     def active_seat(self, state: State) -> int | None:  # type: ignore[override]
         if state.phase in ("recharge", "action", "revenge"):
@@ -121,9 +146,35 @@ class ToothAndNail:
         return view(state, seat)
 
 
+# The end of the game, said once on the board.
+GOALS = {
+    "2p": "a deck that runs out loses",
+    "alliance": "a deck that runs out loses",
+    "3p": "a player whose deck runs out is out (with one revenge hit); the last one left wins",
+    "4p": "a team whose shared deck runs out loses",
+}
+
+
 def _shown(state: State, card: int) -> str:
     """A card's name as players see it (marked when it is the project's own)."""
     return rules.card_def(state, card).shown_name
+
+
+@cache
+def _troop_texts(pack_name: str) -> dict[str, str]:
+    """Every Troop's Command Ability text, by Troop id (worked out once per pack)."""
+    return {t.id: troop_text(t) for f in get_pack(pack_name).factions for t in f.troops}
+
+
+@cache
+def _faction_views(pack_name: str) -> dict[str, dict[str, Any]]:
+    """Every faction's view, by id (worked out once per pack; copied before it is shown)."""
+    return {f.id: _faction_view(f) for f in get_pack(pack_name).factions}
+
+
+def _faction(state: State, faction_id: str) -> dict[str, Any]:
+    view = _faction_views(state.pack)[faction_id]
+    return {**view, "troops": list(view["troops"])}
 
 
 def _troop_view(state: State, troop: Troop) -> dict[str, Any]:
@@ -133,45 +184,68 @@ def _troop_view(state: State, troop: Troop) -> dict[str, Any]:
         "strength": d.strength,
         "type": d.type,
         "drained": troop.drained,
+        "text": _troop_texts(state.pack)[d.id],
+    }
+
+
+def _faction_view(faction: Faction) -> dict[str, Any]:
+    """A faction as the draft and the Faction Command card show it: in full and in short."""
+    return {
+        "id": faction.id,
+        "name": faction.shown_name,
+        "identity": faction.identity,
+        "text": faction_text(faction),
+        "formation": formation_text(faction),
+        "ability": ability_text(faction),
+        "formation_brief": brief_formation(faction),
+        "ability_brief": brief_ability(faction),
+        "troops": [troop_label(t, shown=True) for t in faction.troops],
     }
 
 
 def _player_view(state: State, p: Player) -> dict[str, Any]:
     pack = get_pack(state.pack)
+    card = _faction(state, p.command_card) if p.command_card else None
     return {
         "seat": p.seat,
         "name": p.name,
         "team": p.team,
+        "alpha": p.seat == state.alpha and state.phase != "over",
         "factions": [pack.faction(f).shown_name for f in p.factions],
-        "command_card": pack.faction(p.command_card).shown_name if p.command_card else None,
-        "command_card_text": faction_text(pack.faction(p.command_card)) if p.command_card else None,
+        "command_card": card["name"] if card else None,
+        "command_card_text": card["text"] if card else None,
+        "command_card_formation": card["formation"] if card else None,
+        "command_card_ability": card["ability"] if card else None,
         "hand_count": len(p.hand),
         "ap": p.ap,
         "eliminated": p.eliminated,
+        "revenge_pending": p.eliminated and not p.revenge_done,
         "command_zone": [_troop_view(state, t) for t in p.command_zone],
         "war_zone": [_troop_view(state, t) for t in p.war_zone],
     }
 
 
-def _prompt(state: State, frame: Frame | None, seat: int | None) -> str:
-    """What the game waits for: for everyone (`seat` None), or addressed to the decider.
-    Frame prompts are phrased for a third person ("their deck") and turned to "your"."""
-    names = " or ".join(state.players[s].name for s in sorted(actions.to_act(state)))
-    if state.phase == "over":
-        return "The game is over."
-    if frame is None:
-        return f"{names} is taking their Action Step." if seat is None else "Take your actions."
-    if seat is None:
-        return f"Waiting for {names} to {frame.prompt}."
-    text = frame.prompt.replace("their ", "your ")
-    return text[:1].upper() + text[1:] + "."
+def _team_view(state: State, team: Team) -> dict[str, Any]:
+    pack = get_pack(state.pack)
+    return {
+        "team": team.team,
+        "seats": list(team.seats),
+        "names": [state.players[s].name for s in team.seats],
+        "factions": [pack.faction(f).shown_name for f in team.factions],
+        "deck": len(team.deck),
+        "low": labels.low_deck(len(team.deck)),
+        "discard_count": len(team.discard),
+        "discard_top": _shown(state, team.discard[-1]) if team.discard else None,
+        "discard": [_shown(state, c) for c in team.discard],
+        "removed_count": len(team.removed),
+        "face_down_removed": len(team.face_down),
+    }
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """What `seat` may see (None: everyone). Hands and deck order are never included,
     only counts; card instance numbers never leave the engine."""
     pack = get_pack(state.pack)
-    frame = actions.top_frame(state)
     out: dict[str, Any] = {
         "game": ToothAndNail.id,
         "variant": state.variant,
@@ -179,36 +253,23 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "alpha": state.alpha,
         "to_act": sorted(actions.to_act(state)),
-        "prompt": _prompt(state, frame, None),
+        "prompt": labels.public_prompt(state),
+        "goal": GOALS[state.variant],
         "limits": state.limits,
         "available_factions": [
-            {
-                "id": f.id,
-                "name": f.shown_name,
-                "text": faction_text(f),
-                "troops": [f"{t.shown_name} ({t.type} {t.strength})" for t in f.troops],
-            }
-            for f in pack.factions
-            if f.id not in rules.taken_factions(state)
+            _faction(state, f.id) for f in pack.factions if f.id not in rules.taken_factions(state)
         ]
         if state.phase == "faction_choice"
         else [],
-        "teams": [
-            {
-                "team": t.team,
-                "seats": list(t.seats),
-                "deck": len(t.deck),
-                "discard_count": len(t.discard),
-                "discard_top": _shown(state, t.discard[-1]) if t.discard else None,
-                "discard": [_shown(state, c) for c in t.discard],
-                "removed_count": len(t.removed),
-                "face_down_removed": len(t.face_down),
-            }
-            for t in state.teams
-        ],
+        "teams": [_team_view(state, t) for t in state.teams],
         "players": [_player_view(state, p) for p in state.players],
         "outcome": (
-            {"winners": state.winners, "losers": state.losers, "reason": state.end_reason}
+            {
+                "winners": state.winners,
+                "losers": state.losers,
+                "reason": state.end_reason,
+                "text": state.end_text,
+            }
             if state.phase == "over"
             else None
         ),
@@ -222,11 +283,17 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "name": _shown(state, c),
                 "strength": rules.card_def(state, c).strength,
                 "type": rules.card_def(state, c).type,
-                "text": troop_text(rules.card_def(state, c)),
+                "text": _troop_texts(state.pack)[state.cards[c]],
             }
             for c in me.hand
         ]
-        out["decision"] = _prompt(state, frame, seat) if seat in actions.to_act(state) else None
+        out["question"] = labels.question(state, seat)
+        deciding = seat in actions.to_act(state)
+        out["command_card_choices"] = (
+            [_faction(state, f) for f in rules.command_card_options(state, seat)]
+            if deciding and state.phase == "command_choice"
+            else []
+        )
     return out
 
 

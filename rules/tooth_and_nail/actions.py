@@ -13,8 +13,10 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 
 from rules.core import Action, IllegalAction, passing
+from rules.tooth_and_nail.cards import TroopTarget
 from rules.tooth_and_nail.effects import (
     NO_DEPLOY,
+    OWN_TARGETS,
     apply_troop_op,
     deploy,
     deploy_options,
@@ -23,6 +25,7 @@ from rules.tooth_and_nail.effects import (
     run_op,
     search_options,
     source_label,
+    source_ops,
     take_from_deck,
     troop_targets,
 )
@@ -56,6 +59,7 @@ from rules.tooth_and_nail.rules import (
     troop_def,
 )
 from rules.tooth_and_nail.state import Frame, State, Step, Troop
+from rules.tooth_and_nail.text import short_troop
 
 NO_BOOST = "none"
 
@@ -82,7 +86,7 @@ def _require_turn(state: State, seat: int) -> None:
     if state.phase == "over":
         raise IllegalAction("over", "This game is over.")
     if seat not in to_act(state):
-        waiting = ", ".join(_name(state, s) for s in sorted(to_act(state))) or "nobody"
+        waiting = " or ".join(_name(state, s) for s in sorted(to_act(state))) or "nobody"
         raise IllegalAction(
             "not-your-turn", f"It isn't your decision: the game waits for {waiting}."
         )
@@ -95,15 +99,29 @@ def _require_frame(state: State, kind: str) -> Frame:
     return frame
 
 
+def open_choice(frame: Frame) -> str:
+    """The decision a frame waits for, said to its decider ("choose a Faction")."""
+    return frame.prompt.replace("their ", "your ")
+
+
 def _require_action_step(state: State) -> None:
-    if state.frames or state.phase != "action":
+    frame = top_frame(state)
+    if frame is not None:
+        raise IllegalAction("not-now", f"Not now: first {open_choice(frame)}.")
+    if state.phase != "action":
         raise IllegalAction("not-now", "That can only be done in your Action Step.")
 
 
-def _spend_ap(state: State, seat: int) -> None:
+def _spend_ap(state: State, seat: int, doing: str) -> None:
+    """`doing` costs 1 Action Point ("Playing Cinder Cub", "An attack")."""
     player = state.players[seat]
     if player.ap < 1:
-        raise IllegalAction("no-ap", "You have no Action Point left this turn.")
+        raise IllegalAction("no-ap", f"{doing} costs 1 AP and you have none left this turn.")
+
+
+def article(word: str) -> str:
+    """A word with its indefinite article: an Arcane, a Tech."""
+    return f"{'an' if word[:1] in 'AEIOU' else 'a'} {word}"
 
 
 def _find(troops: list[Troop], state: State, troop_id: str, drained: bool | None = None) -> int:
@@ -134,10 +152,11 @@ def check_play(state: State, seat: int, troop_id: str, zone: str) -> None:
     _require_action_step(state)
     if zone not in ZONE_NAMES:
         raise IllegalAction("zone", "Troops go into your Command Zone or your War Zone.")
-    if hand_card(state, seat, _troop_id(state, troop_id)) is None:
-        raise IllegalAction("not-in-hand", "That Troop isn't in your hand.")
-    _spend_ap(state, seat)
+    name = troop_def(state, _troop_id(state, troop_id)).name
+    if hand_card(state, seat, troop_id) is None:
+        raise IllegalAction("not-in-hand", f"{name} isn't in your hand.")
     _check_room(state, seat, zone)
+    _spend_ap(state, seat, f"Playing {name}")
 
 
 def _check_room(state: State, seat: int, zone: str) -> None:
@@ -147,12 +166,23 @@ def _check_room(state: State, seat: int, zone: str) -> None:
 
 
 def check_command_ability(state: State, seat: int, troop_id: str) -> int:
-    """A Command Ability is used from a non-drained Troop in the Command Zone, for 0 AP."""
+    """A Command Ability is used from a non-drained Troop in the Command Zone, for 0 AP;
+    a War Zone Troop's Command Ability is ignored."""
     _require_action_step(state)
-    i = _find(state.players[seat].command_zone, state, _troop_id(state, troop_id), drained=False)
-    if i < 0:
-        raise IllegalAction("no-troop", "You need that Troop, non-drained, in your Command Zone.")
-    return i
+    name = troop_def(state, _troop_id(state, troop_id)).name
+    player = state.players[seat]
+    i = _find(player.command_zone, state, troop_id, drained=False)
+    if i >= 0:
+        return i
+    if _find(player.command_zone, state, troop_id) >= 0:
+        raise IllegalAction("drained", f"{name} is drained: it recharges in your Recharge Step.")
+    if _find(player.war_zone, state, troop_id) >= 0:
+        raise IllegalAction(
+            "no-troop",
+            f"{name} is in your War Zone, where its Command Ability is ignored: only Troops "
+            "in your Command Zone use theirs.",
+        )
+    raise IllegalAction("no-troop", f"{name} is not in your Command Zone.")
 
 
 def use_command_ability(state: State, seat: int, troop_id: str) -> Events:
@@ -189,19 +219,14 @@ def keep_or_remove(state: State, seat: int, card: int) -> Events:
             )
         )
         return []
-    return _remove_used_troop(state, seat, i)
+    return _remove_used_troop(state, seat, i, why=" (no card in hand to keep it with)")
 
 
-def _remove_used_troop(state: State, seat: int, index: int) -> Events:
+def _remove_used_troop(state: State, seat: int, index: int, why: str = "") -> Events:
     troop = state.players[seat].command_zone.pop(index)
     remove_from_game(state, seat, troop.card)
-    return [
-        _ev(
-            "removed",
-            f"{_name(state, seat)}'s {card_name(state, troop.card)} is removed from the game.",
-            seat,
-        )
-    ]
+    name = card_name(state, troop.card)
+    return [_ev("removed", f"{_name(state, seat)}'s {name} is removed from the game{why}.", seat)]
 
 
 def decide_keep(state: State, seat: int, keep: bool) -> Events:
@@ -232,12 +257,19 @@ def check_faction_ability(state: State, seat: int, first: str, second: str) -> N
     if state.players[seat].command_card is None:
         raise IllegalAction("no-command-card", "You have no Faction Command card.")
     _named_once((first, second))
-    ready = Counter(state.cards[t.card] for t in state.players[seat].command_zone if not t.drained)
-    need = Counter([first, second])
-    if any(ready[k] < v for k, v in need.items()):
-        raise IllegalAction(
-            "drain-two", "A Faction Ability drains 2 non-drained Troops in your Command Zone."
-        )
+    zone = state.players[seat].command_zone
+    ready = Counter(state.cards[t.card] for t in zone if not t.drained)
+    there = Counter(state.cards[t.card] for t in zone)
+    for troop_id, wanted in Counter([first, second]).items():
+        name = troop_def(state, _troop_id(state, troop_id)).name
+        if ready[troop_id] >= wanted:
+            continue
+        rule = "a Faction Ability drains 2 non-drained Troops in your Command Zone"
+        if there[troop_id] > ready[troop_id]:
+            raise IllegalAction("drain-two", f"{name} is drained: {rule}.")
+        if ready[troop_id]:
+            raise IllegalAction("drain-two", f"You have only one {name} ready to drain: {rule}.")
+        raise IllegalAction("drain-two", f"{name} is not in your Command Zone: {rule}.")
 
 
 def use_faction_ability(state: State, seat: int, first: str, second: str) -> Events:
@@ -274,9 +306,16 @@ def _target(state: State, seat: int, target: str | None) -> int:
             )
         return targets[0]
     by_name = {str(t): t for t in targets}  # as the menu names them: "2", not "02" or "²"
-    if target not in by_name:
-        raise IllegalAction("target", "Choose an opponent who is still in the game to attack.")
-    return by_name[target]
+    if target in by_name:
+        return by_name[target]
+    if target == str(seat):
+        raise IllegalAction("target", "You can't attack your own deck.")
+    seats = {str(p.seat): p for p in state.players}
+    if target in seats:
+        raise IllegalAction(
+            "target", f"{seats[target].name} is out of the game: attack an opponent still in it."
+        )
+    raise IllegalAction("target", "Choose an opponent who is still in the game to attack.")
 
 
 def check_attack(
@@ -285,14 +324,36 @@ def check_attack(
     """A Non-formation Attack costs 1 AP and uses one non-drained War Zone Troop; it may be
     Boosted once with a card in hand of the attacking Troop's Troop Type."""
     _require_action_step(state)
-    _spend_ap(state, seat)
-    i = _find(state.players[seat].war_zone, state, _troop_id(state, troop_id), drained=False)
+    attacker = troop_def(state, _troop_id(state, troop_id))
+    player = state.players[seat]
+    i = _find(player.war_zone, state, troop_id, drained=False)
     if i < 0:
-        raise IllegalAction("no-troop", "Only a non-drained Troop in your War Zone can attack.")
-    if boost_with != NO_BOOST and boost_with not in boost_options(state, seat, troop_id):
-        raise IllegalAction(
-            "boost", "Boost with a card in your hand of the attacking Troop's Troop Type."
+        if _find(player.war_zone, state, troop_id) >= 0:
+            raise IllegalAction(
+                "drained",
+                f"{attacker.name} is drained: it can't attack until it is recharged (your "
+                "Recharge Step recharges one War Zone Troop).",
+            )
+        where = (
+            " (it is in your Command Zone)"
+            if _find(player.command_zone, state, troop_id) >= 0
+            else ""
         )
+        raise IllegalAction(
+            "no-troop",
+            f"{attacker.name} is not in your War Zone{where}: only War Zone Troops attack.",
+        )
+    _spend_ap(state, seat, "An attack")
+    if boost_with != NO_BOOST:
+        boost = troop_def(state, _troop_id(state, boost_with))
+        if hand_card(state, seat, boost_with) is None:
+            raise IllegalAction("boost", f"{boost.name} isn't in your hand to Boost with.")
+        if boost.type != attacker.type:
+            raise IllegalAction(
+                "boost",
+                f"{boost.name} is {article(boost.type)} card: only {article(attacker.type)} card "
+                f"from your hand can Boost {attacker.name}'s attack.",
+            )
     _target(state, seat, target)
     return i
 
@@ -349,14 +410,26 @@ def check_formation(state: State, seat: int, troops: tuple[str, ...], target: st
     faction = state.players[seat].command_card
     if faction is None:
         raise IllegalAction("no-command-card", "You have no Faction Command card.")
-    _spend_ap(state, seat)
     _named_once(troops)
+    formation = pack_of(state).faction(faction).formation
+    zone = state.players[seat].war_zone
+    ready = Counter(state.cards[t.card] for t in zone if not t.drained)
+    there = Counter(state.cards[t.card] for t in zone)
+    for troop_id, wanted in Counter(troops).items():
+        name = troop_def(state, _troop_id(state, troop_id)).name
+        if ready[troop_id] >= wanted:
+            continue
+        if there[troop_id] > ready[troop_id]:
+            raise IllegalAction(
+                "formation", f"{name} is drained: {formation.name} needs non-drained Troops."
+            )
+        raise IllegalAction("formation", f"{name} is not in your War Zone.")
     if troops not in formation_options(state, seat, faction):
-        needs = ", ".join(pack_of(state).faction(faction).formation.requires)
+        needs = " + ".join(formation.requires)
         raise IllegalAction(
-            "formation",
-            f"This Formation Attack needs non-drained War Zone Troops of these types: {needs}.",
+            "formation", f"{formation.name} needs War Zone Troops of these Troop Types: {needs}."
         )
+    _spend_ap(state, seat, "A Formation Attack")
     _target(state, seat, target)
 
 
@@ -461,8 +534,9 @@ def _open_recharge_pick(state: State, step: Step) -> Events:
 # ------------------------------------------------------------------ candidates and dispatch
 
 
-def candidates(state: State, seat: int) -> Iterator[Action]:
-    """A superset of the legal actions; `legal_actions` keeps those whose check passes."""
+def offers(state: State, seat: int) -> Iterator[Action]:
+    """A close superset of the legal actions, built from what the seat holds and has in
+    play; `legal_actions` keeps those whose check passes."""
     frame = top_frame(state)
     player = state.players[seat]
     if frame is not None:
@@ -543,9 +617,106 @@ def _frame_candidates(state: State, seat: int, frame: Frame) -> Iterator[Action]
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
+    """Exactly the actions `apply_action` accepts from `seat` now."""
     if seat not in to_act(state):
         return []
-    return passing(candidates(state, seat), lambda action: check(state, seat, action))
+    return passing(offers(state, seat), lambda action: check(state, seat, action))
+
+
+def candidates(state: State, seat: int) -> list[Action]:
+    """Everything `seat` might try now, legal or not: the offers first, then every action
+    a player could name from the table and their hand (a drained attacker, a Troop not in
+    the Command Zone, a full zone, someone else's decision...), so that each can be
+    refused with the rule it breaks."""
+    found = dict.fromkeys(offers(state, seat))
+    found.update(dict.fromkeys(_tries(state, seat)))
+    return list(found)
+
+
+def _tries(state: State, seat: int) -> Iterator[Action]:
+    if state.phase == "over":
+        return
+    player = state.players[seat]
+    if state.phase == "faction_choice":
+        for faction in pack_of(state).factions:
+            yield Action(kind="faction", args=(faction.id,))
+        return
+    if state.phase == "command_choice":
+        for faction_id in player.factions:
+            yield Action(kind="command_card", args=(faction_id,))
+        return
+    frame = top_frame(state)
+    if frame is not None:
+        yield from _frame_tries(state, seat, frame)
+    yield from _action_step_tries(state, seat)
+
+
+def _action_step_tries(state: State, seat: int) -> Iterator[Action]:
+    """The Action Step's actions with every Troop the player owns or holds."""
+    player = state.players[seat]
+    pack = pack_of(state)
+    hand = sorted({state.cards[c] for c in player.hand})
+    command = sorted({state.cards[t.card] for t in player.command_zone})
+    war = sorted({state.cards[t.card] for t in player.war_zone})
+    owned = sorted(
+        {t.id for f in player.factions for t in pack.faction(f).troops} | set(hand) | set(command)
+    )
+    for troop_id in owned:
+        yield Action(kind="play", args=(troop_id, "command"))
+        yield Action(kind="play", args=(troop_id, "war"))
+        yield Action(kind="ability", args=(troop_id,))
+    for i, first in enumerate(command):
+        for second in command[i:]:
+            yield Action(kind="faction_ability", args=(first, second))
+    if state.variant == "3p":
+        targets: list[tuple[str, ...]] = [(str(p.seat),) for p in state.players if p.seat != seat]
+    else:
+        targets = [()]
+    for troop_id in sorted(set(war) | set(command)):
+        boosts = [NO_BOOST, *owned] if troop_id in war else [NO_BOOST]
+        for boost_with in boosts:
+            for target in targets:
+                yield Action(kind="attack", args=(troop_id, boost_with, *target))
+    if player.command_card is not None:
+        size = len(pack.faction(player.command_card).formation.requires)
+        counts = Counter(state.cards[t.card] for t in player.war_zone + player.command_zone)
+        pool = [tid for tid in sorted(counts) for _ in range(min(counts[tid], size))]
+        for group in sorted(set(combinations(pool, size))):
+            for target in targets:
+                yield Action(kind="formation", args=(",".join(group), *target))
+    yield Action(kind="end")
+    if state.phase == "revenge":
+        for p in state.players:
+            if p.seat != seat:
+                yield Action(kind="revenge", args=(str(p.seat),))
+
+
+def _frame_tries(state: State, seat: int, frame: Frame) -> Iterator[Action]:
+    """The answers to the open decision a player might name beyond the ones on offer."""
+    player = state.players[seat]
+    hand = sorted({state.cards[c] for c in player.hand})
+    match frame.kind:
+        case "recharge":
+            yield Action(kind="recharge", args=("draw",))
+            yield Action(kind="recharge", args=("ap",))
+        case "ready":
+            for troop_id in sorted({state.cards[t.card] for t in player.war_zone}):
+                yield Action(kind="ready", args=(troop_id,))
+        case "keep":
+            yield Action(kind="keep", args=("yes",))
+            yield Action(kind="keep", args=("no",))
+        case "target" if frame.step is not None:
+            for owner in sorted({frame.step.actor, *frame.step.victims}):
+                for zone in ("command", "war"):
+                    for troop in _zone(state.players[owner], zone):
+                        tid, drained = state.cards[troop.card], str(int(troop.drained))
+                        yield Action(kind="target", args=(str(owner), zone, tid, drained))
+        case "opponent":
+            for victim in state.opponents(seat):
+                yield Action(kind="opponent", args=(str(victim),))
+        case "discard" | "deploy":
+            for troop_id in hand:
+                yield Action(kind=frame.kind, args=(troop_id,))
 
 
 def check(state: State, seat: int, action: Action) -> None:
@@ -573,14 +744,75 @@ def check(state: State, seat: int, action: Action) -> None:
 
 
 def _check_choice(state: State, seat: int, action: Action, frame: Frame) -> None:
-    if (
-        action.kind == frame.kind == "faction"
-        and action.args[:1]
-        and (action.args[0] in taken_factions(state))
-    ):
-        raise IllegalAction("faction-taken", "That faction has already been chosen.")
-    if action.kind != frame.kind or action not in set(_frame_candidates(state, seat, frame)):
-        raise IllegalAction("not-an-option", "That isn't one of the choices open to you now.")
+    if action.kind != frame.kind:
+        raise IllegalAction("not-an-option", f"That isn't open now: first {open_choice(frame)}.")
+    if action in set(_frame_candidates(state, seat, frame)):
+        return
+    why = _why_not(state, seat, action, frame)
+    if why is not None:
+        raise why
+    raise IllegalAction("not-an-option", "That isn't one of the choices open to you now.")
+
+
+def _why_not(state: State, seat: int, action: Action, frame: Frame) -> IllegalAction | None:
+    """The rule an answer to the open decision breaks, naming the card, when one is known."""
+    a = action.args
+    player = state.players[seat]
+    named = troop_def(state, a[0]).name if a and has_troop_id(state, a[0]) else None
+    match frame.kind:
+        case "faction" if len(a) == 1:
+            faction = next((f for f in pack_of(state).factions if f.id == a[0]), None)
+            if faction is not None and faction.id in taken_factions(state):
+                return IllegalAction(
+                    "faction-taken", f"The {faction.name} faction is already taken."
+                )
+        case "command_card" if len(a) == 1:
+            faction = next((f for f in pack_of(state).factions if f.id == a[0]), None)
+            if faction is not None and faction.id not in player.factions:
+                return IllegalAction(
+                    "command-card", f"The {faction.name} is not one of your Factions."
+                )
+            mates = [
+                state.players[s].name
+                for s in state.team_of(seat).seats
+                if s != seat and state.players[s].command_card == a[0]
+            ]
+            if faction is not None and mates:
+                return IllegalAction(
+                    "command-card",
+                    f"{mates[0]} already uses the {faction.name} Faction Command card.",
+                )
+        case "keep" if a == ("yes",) and frame.step is not None and frame.step.card is not None:
+            name = card_name(state, frame.step.card)
+            return IllegalAction(
+                "no-copy", f"You hold no other {name} to discard, so it leaves the game."
+            )
+        case "ready" if named is not None:
+            if _find(player.war_zone, state, a[0]) >= 0:
+                return IllegalAction("not-drained", f"{named} isn't drained.")
+            return IllegalAction("not-drained", f"{named} isn't in your War Zone.")
+        case "discard" | "deploy" if named is not None:
+            if hand_card(state, seat, a[0]) is None:
+                return IllegalAction("not-in-hand", f"{named} isn't in your hand.")
+            if frame.kind == "deploy" and len(player.war_zone) >= state.limits["war"]:
+                limit = state.limits["war"]
+                return IllegalAction("zone-full", f"Your War Zone holds at most {limit} Troops.")
+            if frame.kind == "deploy" and frame.step is not None:
+                label = source_label(state, frame.step.source)
+                kind = troop_def(state, a[0]).type
+                return IllegalAction(
+                    "not-an-option", f"{label} can't deploy {named}, {article(kind)} Troop."
+                )
+        case "target" if len(a) == 4 and has_troop_id(state, a[2]) and frame.step is not None:
+            label = source_label(state, frame.step.source)
+            op = source_ops(state, frame.step.source)[frame.step.index]
+            assert isinstance(op, TroopTarget)
+            wanted = short_troop(op, own=isinstance(op, OWN_TARGETS))
+            return IllegalAction(
+                "not-an-option",
+                f"{label} can't pick {troop_def(state, a[2]).name}: it picks {wanted}.",
+            )
+    return None
 
 
 def apply_action(state: State, seat: int, action: Action, rng: random.Random) -> Events:
@@ -666,65 +898,3 @@ def timeout_action(state: State, seat: int) -> Action:
         if key in by_key:
             return by_key[key]
     return legal[0]
-
-
-# --------------------------------------------------------------------------- labels
-
-
-def describe(state: State, action: Action) -> str:
-    """The human label of an action, as shown in menus."""
-    a = action.args
-    match action.kind:
-        case "faction":
-            return f"Choose the {pack_of(state).faction(a[0]).name}"
-        case "command_card":
-            return f"Set the {pack_of(state).faction(a[0]).name} Faction Command card"
-        case "recharge":
-            return "Recharge: draw a card" if a[0] == "draw" else "Recharge: gain an Action Point"
-        case "ready":
-            return f"Recharge {troop_def(state, a[0]).name} in your War Zone"
-        case "play":
-            d = troop_def(state, a[0])
-            return f"Play {d.name} ({d.type} {d.strength}) into your {ZONE_NAMES[a[1]]} (1 AP)"
-        case "ability":
-            return f"Use {troop_def(state, a[0]).name}'s Command Ability"
-        case "faction_ability":
-            names = " + ".join(troop_def(state, t).name for t in a)
-            return f"Faction Ability: drain {names}"
-        case "attack":
-            d = troop_def(state, a[0])
-            at = f" at {_name(state, int(a[2]))}" if len(a) > 2 else ""
-            if a[1] == NO_BOOST:
-                return f"Attack{at} with {d.name} ({d.strength} damage, 1 AP)"
-            boost = troop_def(state, a[1]).name
-            return f"Attack{at} with {d.name}, Boosted by {boost} ({d.strength + 1} damage, 1 AP)"
-        case "formation":
-            troops = [troop_def(state, t) for t in a[0].split(",")]
-            at = f" at {_name(state, int(a[1]))}" if len(a) > 1 else ""
-            return f"Formation Attack{at}: {' + '.join(t.name for t in troops)} (1 AP)"
-        case "end":
-            return "End your turn"
-        case "keep":
-            return (
-                "Discard a copy from hand to keep it" if a[0] == "yes" else "Let it leave the game"
-            )
-        case "target":
-            owner, zone, troop_id, drained = a
-            state_word = "drained " if drained == "1" else ""
-            return (
-                f"Target {_name(state, int(owner))}'s {state_word}{troop_def(state, troop_id).name}"
-                f" ({ZONE_NAMES[zone]})"
-            )
-        case "opponent":
-            return f"Choose {_name(state, int(a[0]))}"
-        case "discard":
-            return f"Discard {troop_def(state, a[0]).name}"
-        case "deploy":
-            if a[0] == NO_DEPLOY:
-                return "Deploy nothing"
-            return f"Deploy {troop_def(state, a[0]).name} into your War Zone"
-        case "search":
-            return f"Take {troop_def(state, a[0]).name} from your deck"
-        case "revenge":
-            return f"Take revenge on {_name(state, int(a[0]))}"
-    return action.key

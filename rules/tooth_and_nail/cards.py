@@ -210,6 +210,7 @@ class Faction(BaseModel):
 
     id: str = Field(pattern=r"^[a-z0-9-]{2,24}$")
     name: str
+    identity: str = Field(default="", max_length=60)  # its play style in a few words
     formation: FormationAttack
     ability: FactionAbility
     troops: tuple[TroopCard, ...] = Field(min_length=6, max_length=6)

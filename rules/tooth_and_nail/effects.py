@@ -145,6 +145,17 @@ def troop_targets(state: State, step: Step) -> dict[str, tuple[int, str, int]]:
     return found
 
 
+def only_target(state: State, step: Step, seat: int, zone: str, index: int) -> Events:
+    """A Troop effect with a single Troop it can pick needs no choice: it picks that one,
+    and the table is told why."""
+    troop = _zone(state.players[seat], zone)[index]
+    text = (
+        f"{source_label(state, step.source)} has one Troop it can pick: "
+        f"{_name(state, seat)}'s {card_name(state, troop.card)}."
+    )
+    return [_ev("only", text, step.actor), *apply_troop_op(state, step, seat, zone, index)]
+
+
 def apply_troop_op(state: State, step: Step, seat: int, zone: str, index: int) -> Events:
     op = source_ops(state, step.source)[step.index]
     player = state.players[seat]
@@ -281,22 +292,30 @@ def run_op(state: State, step: Step, rng: random.Random) -> Events:
                 events += deal_damage(state, seat, n)
             return events
         case DiscardRandom(amount=n) | DiscardChoice(amount=n):
-            victims = [v for v in victims if state.players[v].hand]
-            if choose_semantics(state) and len(victims) > 1:
-                return _ask_opponent(state, step, victims)
-            if not victims:
+            events = []
+            holding = [v for v in victims if state.players[v].hand]
+            if choose_semantics(state) and len(holding) > 1:
+                return _ask_opponent(state, step, holding)
+            if not holding:
                 return [_ev("discard", "No opposing player has a card to discard.")]
+            if choose_semantics(state) and len(victims) > 1:
+                # One opponent to choose from: the other holds no card (public knowledge).
+                label = source_label(state, step.source)
+                whom = _name(state, holding[0])
+                text = f"{label} hits {whom}, the only opponent holding cards."
+                events.append(_ev("opponent", text, actor))
             if isinstance(op, DiscardRandom):
-                return [e for v in victims for e in discard_random(state, v, n, rng)]
+                return events + [e for v in holding for e in discard_random(state, v, n, rng)]
             state.frames.append(
                 Frame(
                     kind="discard",
-                    deciders=victims,
-                    remaining={str(v): min(n, len(state.players[v].hand)) for v in victims},
+                    deciders=holding,
+                    step=step.model_copy(update={"victims": holding}),
+                    remaining={str(v): min(n, len(state.players[v].hand)) for v in holding},
                     prompt=f"discard {n} card{'s' if n > 1 else ''} of their choice",
                 )
             )
-            return []
+            return events
         case Destroy() | ReturnToHand() | DrainTroop() | RechargeTroop() | Relocate():
             if (
                 isinstance(op, OPPOSING_TARGETS)
@@ -315,7 +334,7 @@ def run_op(state: State, step: Step, rng: random.Random) -> Events:
                     return [_ev("fizzle", f"{label}: {whose} has no Troop it can target.")]
                 return [_ev("fizzle", f"{label}: no Troop it can target.")]
             if len(targets) == 1:
-                return apply_troop_op(state, step, *next(iter(targets.values())))
+                return only_target(state, step, *next(iter(targets.values())))
             state.frames.append(
                 Frame(
                     kind="target",

@@ -20,6 +20,7 @@ from rules.tooth_and_nail.cards import (
     get_pack,
 )
 from rules.tooth_and_nail.state import Frame, Player, State, Step, Team, Troop
+from rules.tooth_and_nail.text import possessive
 
 MAX_AP = 5
 ZONE_NAMES = {"command": "Command Zone", "war": "War Zone"}
@@ -80,6 +81,16 @@ def _name(state: State, seat: int) -> str:
     return state.players[seat].name
 
 
+def listing(words: list[str]) -> str:
+    """ "Ada", "Ada and Basil", "Ada, Basil and Cleo"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def seat_names(state: State, seats: list[int]) -> str:
+    """The players in these seats, listed: "Ada and Cleo"."""
+    return listing([_name(state, s) for s in seats]) if seats else "nobody"
+
+
 # --------------------------------------------------------------------------- set-up
 
 
@@ -134,7 +145,7 @@ def draft_order(state: State) -> list[int]:
 def _open_faction_choice(state: State) -> None:
     team = state.teams[state.draft_order[0]]
     state.frames = [
-        Frame(kind="faction", deciders=list(team.seats), prompt="choose a faction"),
+        Frame(kind="faction", deciders=list(team.seats), prompt="choose a Faction"),
     ]
 
 
@@ -144,20 +155,35 @@ def taken_factions(state: State) -> set[str]:
 
 def choose_faction(state: State, seat: int, faction_id: str, rng: random.Random) -> Events:
     """Take a faction deck and its Faction Command card."""
-    if faction_id in taken_factions(state):
-        raise IllegalAction("faction-taken", "That faction has already been chosen.")
     faction = pack_of(state).faction(faction_id)
+    if faction_id in taken_factions(state):
+        raise IllegalAction("faction-taken", f"The {faction.name} have already been chosen.")
+    who = _name(state, seat) if state.variant != "4p" else f"{_name(state, seat)} (for their team)"
+    return _take_faction(state, seat, faction_id, f"{who} takes the {faction.name}.", rng)
+
+
+def _take_faction(
+    state: State, seat: int, faction_id: str, text: str, rng: random.Random
+) -> Events:
+    """The team of `seat` takes a faction deck (in The Enemy of My Enemy, for both
+    teammates); the draft moves on."""
     team = state.team_of(seat)
     team.factions.append(faction_id)
-    if state.variant != "4p":
-        state.players[seat].factions.append(faction_id)
-    else:
-        for s in team.seats:
-            state.players[s].factions.append(faction_id)
-    who = _name(state, seat) if state.variant != "4p" else f"{_name(state, seat)} (for their team)"
-    events = [_ev("faction", f"{who} takes the {faction.name}.", seat)]
+    for s in team.seats:
+        state.players[s].factions.append(faction_id)
+    events = [_ev("faction", text, seat)]
     state.draft_order.pop(0)
     return events + _next_in_the_draft(state, rng)
+
+
+def take_the_last_faction(state: State, rng: random.Random) -> Events:
+    """A pick with a single faction left to take is no choice: the team whose pick it is
+    takes it."""
+    team = state.teams[state.draft_order[0]]
+    (faction,) = [f for f in pack_of(state).factions if f.id not in taken_factions(state)]
+    verb = "takes" if len(team.seats) == 1 else "take"
+    text = f"{seat_names(state, team.seats)} {verb} the {faction.name}, the only Faction left."
+    return _take_faction(state, team.seats[0], faction.id, text, rng)
 
 
 def leave_the_draft(state: State, seat: int, rng: random.Random) -> Events:
@@ -173,6 +199,8 @@ def _next_in_the_draft(state: State, rng: random.Random) -> Events:
     built and the Faction Command cards set."""
     if state.draft_order:
         _open_faction_choice(state)
+        if len(pack_of(state).factions) - len(taken_factions(state)) == 1:
+            return take_the_last_faction(state, rng)
         return []
     state.frames = []
     return build_decks(state, rng) + _open_command_choice(state)
@@ -217,18 +245,25 @@ def _command_choosers(state: State) -> list[int]:
 
 def _open_command_choice(state: State) -> Events:
     """Each player with a single Faction sets its Faction Command card face up; in
-    Alliance and The Enemy of My Enemy the players choose theirs, one at a time."""
-    choosers = [s for s in _command_choosers(state) if state.players[s].command_card is None]
+    Alliance and The Enemy of My Enemy the players choose theirs, one at a time (a player
+    left with a single card to take sets it without being asked)."""
+    choosers = [
+        s
+        for s in _command_choosers(state)
+        if state.players[s].command_card is None and command_card_options(state, s)
+    ]
     if state.variant in ("2p", "3p"):
         for p in state.players:
             if p.factions:
                 p.command_card = p.factions[0]
     if choosers:
+        seat = choosers[0]
+        options = command_card_options(state, seat)
+        if len(options) == 1:
+            return _set_command_card(state, seat, options[0], only=True)
         state.phase = "command_choice"
         state.frames = [
-            Frame(
-                kind="command_card", deciders=[choosers[0]], prompt="choose a Faction Command card"
-            )
+            Frame(kind="command_card", deciders=[seat], prompt="choose a Faction Command card")
         ]
         return []
     return start_first_turn(state)
@@ -247,12 +282,15 @@ def choose_command_card(state: State, seat: int, faction_id: str) -> Events:
     """Set one Faction Command card for the whole game; the other goes aside."""
     if faction_id not in command_card_options(state, seat):
         raise IllegalAction("command-card", "You can't take that Faction Command card.")
+    return _set_command_card(state, seat, faction_id, only=False)
+
+
+def _set_command_card(state: State, seat: int, faction_id: str, *, only: bool) -> Events:
     state.players[seat].command_card = faction_id
     faction = pack_of(state).faction(faction_id)
-    events = [
-        _ev("command", f"{_name(state, seat)} sets the {faction.name} Faction Command card.", seat)
-    ]
-    return events + _open_command_choice(state)
+    why = ", the only one left to them" if only else ""
+    text = f"{_name(state, seat)} sets the {faction.name} Faction Command card{why}."
+    return [_ev("command", text, seat), *_open_command_choice(state)]
 
 
 def start_first_turn(state: State) -> Events:
@@ -324,7 +362,7 @@ def recharge_troops(state: State, seat: int) -> Events:
         troop.drained = False
     drained = {state.cards[t.card] for t in player.war_zone if t.drained}
     if len(drained) == 1:
-        return recharge_war_troop(state, seat, drained.pop())
+        return recharge_war_troop(state, seat, drained.pop(), only=True)
     if drained:
         state.frames.append(
             Frame(kind="ready", deciders=[seat], prompt="choose a War Zone Troop to recharge")
@@ -332,22 +370,21 @@ def recharge_troops(state: State, seat: int) -> Events:
     return []
 
 
-def recharge_war_troop(state: State, seat: int, troop_id: str) -> Events:
-    """Recharge one drained War Zone Troop with this name."""
+def recharge_war_troop(state: State, seat: int, troop_id: str, *, only: bool = False) -> Events:
+    """Recharge one drained War Zone Troop with this name (`only`: there was no other
+    kind to choose from)."""
     player = state.players[seat]
     for troop in player.war_zone:
         if troop.drained and state.cards[troop.card] == troop_id:
             troop.drained = False
             if state.frames and state.frames[-1].kind == "ready":
                 state.frames.pop()
-            return [
-                _ev(
-                    "recharge",
-                    f"{player.name} recharges {card_name(state, troop.card)} in their War Zone.",
-                    seat,
-                )
-            ]
-    raise IllegalAction("not-drained", "You have no drained Troop of that name in your War Zone.")
+            why = ", the only kind of drained Troop there" if only else ""
+            name = card_name(state, troop.card)
+            text = f"{player.name} recharges {name} in their War Zone{why}."
+            return [_ev("recharge", text, seat)]
+    name = troop_def(state, troop_id).name
+    raise IllegalAction("not-drained", f"You have no drained {name} in your War Zone.")
 
 
 def end_turn(state: State, seat: int, forced: bool = False) -> Events:
@@ -396,6 +433,7 @@ def begin_revenge(state: State) -> Events:
 
 
 def take_revenge(state: State, seat: int, target: int) -> Events:
+    """Deal the revenge damage to the chosen opponent's deck; the turn passes on."""
     if target not in state.opponents(seat):
         raise IllegalAction("target", "Choose a player who is still in the game.")
     player = state.players[seat]
@@ -530,13 +568,38 @@ def check_decks(state: State) -> Events:
                     )
                 )
         elif not state.losers:
-            return events + end_game(state, losing_team=team.team, reason="deck empty")
+            owners = seat_names(state, team.seats)
+            empty = (
+                f"The shared deck of {owners} is empty"
+                if len(team.seats) > 1
+                else f"{possessive(owners)} deck is empty"
+            )
+            winners = [p.seat for p in state.players if p.team != team.team]
+            text = f"{empty}: {_win(state, winners)}."
+            return events + end_game(state, losing_team=team.team, reason="deck empty", text=text)
     if state.variant == "3p":
         living = state.living()
         if len(living) <= 1:
-            return events + end_game(state, winners=living, reason="last deck standing")
+            out = [e.seat for e in events if e.kind == "eliminated" and e.seat is not None]
+            out = out or [p.seat for p in state.players if p.eliminated]
+            empty = (
+                f"{possessive(_name(state, out[0]))} deck is empty"
+                if len(out) == 1
+                else f"The decks of {seat_names(state, out)} are empty"
+            )
+            text = f"{empty}: {_last_standing(state, living)}."
+            return events + end_game(state, winners=living, reason="last deck standing", text=text)
         _forget_eliminated(state)
     return events
+
+
+def _win(state: State, winners: list[int]) -> str:
+    """ "Basil wins", "Basil and Dev win"."""
+    return f"{seat_names(state, winners)} win{'s' if len(winners) == 1 else ''}"
+
+
+def _last_standing(state: State, living: list[int]) -> str:
+    return f"{_win(state, living)}, the last player standing" if living else "nobody is left"
 
 
 def _forget_eliminated(state: State) -> None:
@@ -561,8 +624,15 @@ def _aimed_only_at(step: Step, seats: set[int]) -> bool:
 
 
 def end_game(
-    state: State, *, losing_team: int | None = None, winners: list[int] | None = None, reason: str
+    state: State,
+    *,
+    losing_team: int | None = None,
+    winners: list[int] | None = None,
+    reason: str,
+    text: str,
 ) -> Events:
+    """The game is over: who won and lost, why in a word (`reason`) and in a sentence
+    (`text`, the last public line)."""
     if losing_team is not None:
         state.losers = list(state.teams[losing_team].seats)
         state.winners = [p.seat for p in state.players if p.team != losing_team]
@@ -571,10 +641,10 @@ def end_game(
         state.losers = [p.seat for p in state.players if p.seat not in state.winners]
     state.phase = "over"
     state.end_reason = reason
+    state.end_text = text
     state.queue.clear()
     state.frames.clear()
-    won = " & ".join(_name(state, s) for s in state.winners) or "nobody"
-    return [_ev("over", f"The game is over: {won} win{'s' if len(state.winners) == 1 else ''}.")]
+    return [_ev("over", text)]
 
 
 def concede(state: State, seat: int, rng: random.Random) -> Events:
@@ -586,15 +656,20 @@ def concede(state: State, seat: int, rng: random.Random) -> Events:
     player = state.players[seat]
     if not takes_turns(player):
         raise IllegalAction("out", "You are already out of this game.")
-    events = [_ev("concede", f"{player.name} concedes.", seat)]
     if state.variant != "3p":
-        return events + end_game(state, losing_team=player.team, reason="concession")
+        winners = [p.seat for p in state.players if p.team != player.team]
+        whose = " for their team" if len(state.team_of(seat).seats) > 1 else ""
+        text = f"{player.name} concedes{whose}: {_win(state, winners)}."
+        return end_game(state, losing_team=player.team, reason="concession", text=text)
     player.eliminated = True
     player.revenge_done = True
     player.ap = 0
     living = state.living()
     if len(living) <= 1:
-        return events + end_game(state, winners=living, reason="concession")
+        text = f"{player.name} concedes: {_last_standing(state, living)}."
+        return end_game(state, winners=living, reason="concession", text=text)
+    text = f"{player.name} concedes: {seat_names(state, living)} play on."
+    events = [_ev("concede", text, seat)]
     _forget_eliminated(state)
     if state.phase == "faction_choice":
         return events + leave_the_draft(state, seat, rng)

@@ -92,6 +92,7 @@ class State(BaseModel):
     winners: list[int] = Field(default_factory=list)
     losers: list[int] = Field(default_factory=list)
     end_reason: str = ""
+    end_text: str = ""  # how the game ended, in a sentence ("Ada's deck is empty: Basil wins.")
 
     def player(self, seat: int) -> Player:
         return self.players[seat]

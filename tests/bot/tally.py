@@ -250,6 +250,35 @@ class Tally:
             return f"Challenge {player}'s {s.pending}"
         return f"Let {player}'s {s.pending} stand"
 
+    def explain(self, action: Action, state: BaseModel) -> str:
+        s = _s(state)
+        if action.kind == "play":
+            value = int(action.args[0])
+            return f"+{value} to your tally" + (" · may be challenged" if value >= 4 else "")
+        if action.kind == "challenge":
+            return "a coin flip: heads cancels the card"
+        if action.kind == "allow":
+            return f"{s.pending} more for {s.players[s.turn].name}'s team"
+        return ""
+
+    def question(self, state: BaseModel, seat: int) -> str | None:
+        s = _s(state)
+        if seat not in self.to_act(s):
+            return None
+        if s.phase == "banner":
+            return "your turn — raise a banner"
+        if s.phase == "challenge":
+            return f"{s.players[s.turn].name} plays a {s.pending} — challenge it?"
+        return f"your turn — play a card (your tally: {s.tallies[s.players[seat].team]})"
+
+    def candidates(self, state: BaseModel, seat: int) -> list[Action]:
+        s = _s(state)
+        if s.phase == "banner":
+            return [Action(kind="banner", args=(c,)) for c in COLOURS]
+        if s.phase == "challenge":
+            return [Action(kind="challenge"), Action(kind="allow")]
+        return [Action(kind="play", args=(str(v),)) for v in range(1, 6)]
+
     def _challenger(self, s: TallyState) -> int:
         count = len(s.players)
         team = s.players[s.turn].team

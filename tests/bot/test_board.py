@@ -125,7 +125,7 @@ async def test_a_match_keeps_its_thread_open(world: World) -> None:
     world.env.backend.edit_channel(
         thread.id, {}, thread_metadata={"archived": False, "locked": False}
     )
-    await world.bob.slash(thread, "match concede")
+    await world.concede(world.bob, thread)
     world.env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": True})
     await world.env.settle()
     assert thread_archived(world, thread)

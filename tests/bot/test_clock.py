@@ -7,6 +7,7 @@ opens an out-of-turn decision (challenge or let it stand) for the opponent.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import pytest
@@ -128,13 +129,20 @@ async def test_reminders_at_half_time_and_near_the_end_mention_the_decider(world
     assert not any("⏳" in line for line in world.public_lines())
     await world.env.advance_time(MINUTE)
     half = world.public_lines()[-1]
-    assert half.startswith(f"⏳ {world.alice.mention}, half your time is gone: decide <t:")
+    # What to do, then by when: the date and time and how far off it is.
+    assert re.fullmatch(
+        f"⏳ {world.alice.mention}, your turn — raise a banner. Half your time is gone: "
+        r"decide by <t:(\d+):f> \(<t:\1:R>\), or the clock decides for you.",
+        half,
+    )
     assert posts_to(world, world.channel.id)[-1]["allowed_mentions"] == {
         "parse": [],
         "users": [world.alice.id],
     }
     await world.env.advance_time(24 * MINUTE)  # 6 minutes left: a tenth of the clock
-    assert world.public_lines()[-1].startswith(f"⏳ {world.alice.mention}, your time is nearly up")
+    assert world.public_lines()[-1].startswith(
+        f"⏳ {world.alice.mention}, your turn — raise a banner. Your time is nearly up"
+    )
     assert (await deadline(world, 0)).reminded == 2
     assert (await world.match()).version == 0
 
@@ -166,7 +174,7 @@ async def test_a_deadline_ends_the_turn_and_is_logged(world: World) -> None:
     assert world.public_lines()[-1] == (
         "⏰ alice's time ran out.\n"
         "alice raises amber.\n"
-        f"➡️ {world.bob.mention} — bob raises a banner."
+        f"➡️ {world.bob.mention}, your turn — raise a banner"
     )
     assert "⏰ alice's time ran out." in await log_texts(world)
     assert (await world.board()).embeds[0].description == "bob raises a banner."
@@ -246,7 +254,7 @@ async def test_a_restart_before_the_deadline_still_fires_it_on_time(
     await world.env.restart_bot(create_bot())
     assert world.bot is not old
     await world.env.advance_time(10 * MINUTE)  # half time, in the new process
-    assert world.public_lines()[-1].startswith(f"⏳ {world.alice.mention}, half your time")
+    assert world.public_lines()[-1].startswith(f"⏳ {world.alice.mention}, your turn — raise")
     await world.env.advance_time(30 * MINUTE - 1)
     assert (await world.match()).version == 0
     await world.env.advance_time(1)
@@ -274,7 +282,11 @@ async def test_opted_in_players_get_their_turn_by_dm(world: World) -> None:
     await world.alice.slash(world.channel, "play", action="banner|amber")
     dm = world.bob.user.dm_channel.last_message
     assert dm is not None
-    assert dm.content.startswith(f"➡️ In <#{world.channel.id}>: your decision, due <t:")
+    assert re.fullmatch(
+        rf"➡️ In <#{world.channel.id}>, your turn — raise a banner\. "
+        r"Decide by <t:(\d+):f> \(<t:\1:R>\)\.",
+        dm.content,
+    )
     assert dm.embeds[0].title == "Your view — Tally"
     await world.bob.user.select(dm, ["banner|azure"], custom_id=menu_id(dm))  # plays from DMs
     assert (await world.match()).version == 2
@@ -308,9 +320,11 @@ async def test_a_closed_dm_falls_back_to_the_channel_and_is_not_retried(world: W
         "your DMs and use `/notify on`."
     ]
     await world.env.advance_time(30 * MINUTE)  # bob's half-time reminder
-    assert world.public_lines()[-1].startswith(f"⏳ {world.bob.mention}, half your time")
+    assert "Half your time is gone" in world.public_lines()[-1]
+    assert world.public_lines()[-1].startswith(f"⏳ {world.bob.mention}, your turn")
     await world.env.advance_time(24 * MINUTE)
-    assert world.public_lines()[-1].startswith(f"⏳ {world.bob.mention}, your time is nearly")
+    assert world.public_lines()[-1].startswith(f"⏳ {world.bob.mention}, your turn")
+    assert "Your time is nearly up" in world.public_lines()[-1]
     tried = [r for r in world.env.http_requests if r.path == f"/channels/{dm_id}/messages"]
     assert len(tried) == 1, "the DM is tried once, then left alone"
     assert [line for line in world.public_lines() if line.startswith("📪")] == fallback
@@ -453,7 +467,7 @@ async def test_nudge_is_refused_before_half_the_clock_then_allowed_once(world: W
     await world.env.advance_time(10 * MINUTE)
     early = await world.bob.slash(world.channel, "match nudge")
     assert answer(early).startswith(
-        "Not yet: alice can be nudged once half their clock is gone, <t:"
+        "Not yet: alice can be nudged once half their clock is gone, at <t:"
     )
     own = await world.alice.slash(world.channel, "match nudge")
     assert answer(own) == "Nobody else is deciding right now."
@@ -463,7 +477,7 @@ async def test_nudge_is_refused_before_half_the_clock_then_allowed_once(world: W
     nudged = await world.bob.slash(world.channel, "match nudge")
     assert answer(nudged) == "You nudged alice."
     assert world.public_lines()[-1].startswith(
-        f"👉 {world.alice.mention}, bob nudges you: decide <t:"
+        f"👉 {world.alice.mention}, bob nudges you: your turn — raise a banner. Decide by <t:"
     )
     again = await world.bob.slash(world.channel, "match nudge")
     assert answer(again) == "Not yet: alice was nudged already for this decision."
@@ -480,7 +494,7 @@ async def test_an_out_of_turn_decision_gets_the_shorter_clock(world: World) -> N
     assert window.out_of_turn and window.clock_seconds == out_of_turn_clock(CLOCK) == 15 * MINUTE
     status = await world.eve.slash(world.channel, "match status")
     assert status.response is not None
-    assert status.response.content.startswith("⏰ bob decides <t:")
+    assert re.match(r"⏰ bob decides by <t:(\d+):f> \(<t:\1:R>\)", status.response.content)
     assert status.response.content.endswith("(out of turn).")
     await world.env.advance_time(15 * MINUTE)
     lines = world.public_lines()[-1].splitlines()

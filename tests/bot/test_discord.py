@@ -65,7 +65,7 @@ async def test_lobby_buttons_seat_players_and_start_posts_the_board(world: World
     assert world.public_lines()[-1] == (
         "The match begins!\n"
         "🎲 Seed 7 — shuffles are predictable (for testing or replays).\n"
-        f"➡️ {world.alice.mention} — alice raises a banner."
+        f"➡️ {world.alice.mention}, your turn — raise a banner"
     )
 
 
@@ -80,7 +80,7 @@ async def test_slash_lobby_commands_and_one_open_match_per_channel(world: World)
     assert ephemeral_text(left) == "You left the lobby."
     status = await world.eve.slash(world.channel, "match status")
     assert status.response is not None and status.response.ephemeral
-    assert status.response.embeds[0].fields[0].name == "Players (1/4)"
+    assert "1 of 4 seats taken" in (status.response.embeds[0].description or "")
     refused = await world.bob.slash(world.channel, "match cancel")
     assert "Only the host" in ephemeral_text(refused)
     await world.alice.slash(world.channel, "match cancel")
@@ -103,7 +103,9 @@ async def test_hand_is_ephemeral_and_invisible_to_everyone_else(world: World) ->
     board_hand = await world.bob.click(await world.board(), label="My hand")
     assert board_hand.response is not None and board_hand.response.ephemeral
     assert board_hand.response.id not in [m.id for m in world.channel.history(viewer=world.alice)]
-    assert "Nothing to decide right now" in (board_hand.response.embeds[0].description or "")
+    assert board_hand.response.embeds[0].description == (
+        "Not your decision now — alice raises a banner."
+    )
 
 
 async def test_play_autocomplete_filters_and_applies_then_updates_the_board(world: World) -> None:
@@ -120,7 +122,7 @@ async def test_play_autocomplete_filters_and_applies_then_updates_the_board(worl
     assert ephemeral_text(played) == "✅ Raise the crimson banner"
     assert (
         world.public_lines()[-1]
-        == f"alice raises crimson.\n➡️ {world.bob.mention} — bob raises a banner."
+        == f"alice raises crimson.\n➡️ {world.bob.mention}, your turn — raise a banner"
     )
     sent = [
         r.json
@@ -166,7 +168,7 @@ async def test_menu_pages_apply_and_refresh_the_private_message(world: World) ->
     await world.alice.select(private, ["banner|white"], custom_id=menu_id(private))
     assert private.content == "✅ Raise the white banner"
     assert option_values(private) == []  # now it is Bob's decision
-    assert "waiting for **bob**" in (private.embeds[0].description or "")
+    assert private.embeds[0].description == "Not your decision now — bob raises a banner."
     assert world.public_lines()[-1].startswith("alice raises white.")
 
 
@@ -260,7 +262,7 @@ async def test_restart_keeps_lobby_buttons(world: World, create_bot: BotFactory)
 
 async def test_concede_ends_the_match_and_frees_the_channel(world: World) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
-    conceded = await world.bob.slash(world.channel, "match concede")
+    conceded = await world.concede(world.bob)
     assert ephemeral_text(conceded) == "You conceded."
     board = await world.board()
     assert board.embeds[0].description == "🏆 **alice** won (bob conceded)."

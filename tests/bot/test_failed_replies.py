@@ -52,7 +52,7 @@ async def test_a_menu_pick_whose_acknowledgement_fails_is_still_announced(
 
     assert (await world.match()).version == 1  # saved
     assert world.public_lines()[-1] == (
-        f"alice raises pink.\n➡️ {world.bob.mention} — bob raises a banner."
+        f"alice raises pink.\n➡️ {world.bob.mention}, your turn — raise a banner"
     )
     posted = [
         r.json
@@ -75,7 +75,7 @@ async def test_a_play_whose_private_answer_fails_is_still_announced(
 
     assert (await world.match()).version == 1
     assert world.public_lines()[-1] == (
-        f"alice raises amber.\n➡️ {world.bob.mention} — bob raises a banner."
+        f"alice raises amber.\n➡️ {world.bob.mention}, your turn — raise a banner"
     )
     assert (await world.board()).embeds[0].description == "bob raises a banner."
     no_apology(world)
@@ -97,21 +97,26 @@ async def test_a_start_whose_acknowledgement_fails_still_posts_the_board(
     board = await world.board()
     assert board.id != lobby.id and custom_ids(board) == [f"arbiter:hand:{world.match_id}"]
     assert world.public_lines()[-1].startswith("The match begins!")
-    assert world.public_lines()[-1].endswith(f"➡️ {world.alice.mention} — alice raises a banner.")
+    assert world.public_lines()[-1].endswith(f"➡️ {world.alice.mention}, your turn — raise a banner")
     no_apology(world)
     assert warned(caplog)
 
 
-async def test_a_concession_whose_answer_fails_is_still_announced(world: World) -> None:
+async def test_a_concession_whose_answer_fails_is_still_announced(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
-    world.env.inject_error("POST", "/webhooks/*", status=500)
-    await world.bob.slash(world.channel, "match concede")
+    asked = await world.bob.slash(world.channel, "match concede")
+    assert asked.response is not None
+    world.env.inject_error("PATCH", "/webhooks/*", status=500)  # "You conceded." fails
+    await world.bob.click(asked.response, label="Concede")
     assert (await world.match()).status == "finished"
     assert (await world.board()).embeds[0].description == "🏆 **alice** won (bob conceded)."
     assert world.public_lines()[-1].endswith(
         f"🏆 {world.alice.mention} won! The channel is free for a new match."
     )
     no_apology(world)
+    assert any("after saving it" in line for line in warned(caplog))
 
 
 async def test_a_new_lobby_whose_answer_fails_is_posted_in_the_channel(world: World) -> None:

@@ -222,7 +222,7 @@ async def test_export_of_an_open_match_is_for_moderators_only(world: World) -> N
     assert document["seed"] == 7 and document["actions"][0]["key"] == "banner|amber"
     assert replay_export(document, ALL_GAMES).ok
 
-    await world.bob.slash(world.channel, "match concede")
+    await world.concede(world.bob)
     after = await world.eve.slash(world.channel, "match export")  # over: anyone may
     (file,) = last_answer(after).attachments
     finished = json.loads(await file.read())

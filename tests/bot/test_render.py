@@ -90,26 +90,41 @@ def table(view: dict[str, Any], players: int) -> Table:
 def test_the_board_shows_zones_drained_troops_piles_and_whose_turn() -> None:
     embed = board_embed(table(tn_view(2), 2))
     assert embed.description == "Ann is taking their Action Step."
-    ann, ben = embed.fields
-    assert ann.name == "▶ Ann — Ostra Vulture · α"
-    assert "AP **2** · Hand **4**" in (ann.value or "")
-    assert "Deck **40** · Discard 3 (top: Thunderfoot) · Removed 1" in (ann.value or "")
-    assert "**Command 1/3**: 💤 Thunderfoot (A2)" in (ann.value or "")
-    assert "**War 2/6**: Icewind Captain 0 (A2) · Icewind Captain 1 (A2)" in (ann.value or "")
-    assert ben.name == "Ben — Ostra Vulture"
+    decks, ann, ben = embed.fields[:3]
+    assert decks.name == "Decks left — a deck that runs out loses"
+    assert decks.value == "Ann **40** · Ben **40**"
+    assert ann.name == "▶️ Ann — Alpha player: it's their turn"
+    value = ann.value or ""
+    assert "Faction: Ostra Vulture\nAP **2** left · Hand **4** cards" in value
+    assert "Discard pile 3 (top: Thunderfoot) · 1 removed from the game" in value
+    assert "Discard pile" in (ben.value or "")
+    assert "**Command Zone** 1/3: 💤 Thunderfoot (Arcane 2)" in value
+    assert "**War Zone** 2/6: Icewind Captain 0 (Arcane 2) · Icewind Captain 1 (Arcane 2)" in value
+    assert ben.name == "Ben"
 
 
 def test_team_games_show_each_shared_deck_once() -> None:
     embed = board_embed(table(tn_view(4), 4))
-    assert [f.name for f in embed.fields[:2]] == ["Team 1: Ann & Cat", "Team 2: Ben & Dan"]
-    assert all("Deck" not in (f.value or "") for f in embed.fields[2:])
+    assert [f.name for f in embed.fields[:7]] == [
+        "Decks left — a deck that runs out loses",
+        "Team 1 — Ann & Cat",
+        "▶️ Ann (Team 1) — Alpha player: it's their turn",
+        "Cat (Team 1)",
+        "Team 2 — Ben & Dan",
+        "Ben (Team 2)",
+        "Dan (Team 2)",
+    ]
+    assert embed.fields[0].value == "Team 1 (Ann & Cat) **40** · Team 2 (Ben & Dan) **40**"
+    assert all("Deck" not in (f.value or "") for f in embed.fields[1:])
 
 
 def test_missing_keys_render_as_dashes_not_errors() -> None:
     sparse = {"players": [{"seat": 0, "name": "Ann"}], "to_act": [0]}
     fields = ToothAndNailRenderer().board_fields(sparse, (0,))
-    assert fields[0].name == "▶ Ann — no faction yet"
-    assert "**Command 0/?**: empty" in fields[0].value
+    assert fields[0].value == "—"  # no decks to show
+    assert fields[1].name == "▶️ Ann — to decide now"
+    assert "Faction: not chosen yet" in fields[1].value
+    assert "**Command Zone** 0/?: empty" in fields[1].value
 
 
 def test_a_huge_board_stays_within_discord_limits() -> None:
@@ -129,23 +144,52 @@ def test_the_private_view_lists_the_hand_and_the_command_card() -> None:
         hand=[{"id": "x", "name": "Thunderfoot", "strength": 2, "type": "Arcane", "text": ""}],
     )
     view["players"][0]["command_card_text"] = "War Screech: the opposing player discards."
-    pv = PrivateView(table(view, 2), 0, view, [], ["You draw Thunderfoot."], decisions=0)
+    pv = PrivateView(
+        table(view, 2), 0, view, [], ["You draw Thunderfoot."], decisions=0, question="take …"
+    )
     embed = private_embed(pv)
-    assert embed.description == "**Take your actions.**"
+    assert embed.description == "**Take …**"  # the game's question, capitalised
     names = [f.name for f in embed.fields]
-    assert names == ["Your hand (1)", "Your Faction Command card: Ostra Vulture", "Lately"]
-    assert embed.fields[0].value == "**Thunderfoot** (Arcane 2)"
+    assert names == [
+        "You — Ann",
+        "Your hand (1) — a Command Ability works once its Troop is in your Command Zone",
+        "Your Command Zone — Command Abilities, 0 AP each",
+        "Your Faction Command card: Ostra Vulture",
+        "Lately",
+    ]
+    assert embed.fields[1].value == "**Thunderfoot** (Arcane 2)"
 
 
 def test_the_public_line_names_the_next_decider_only_when_the_decision_moves_on() -> None:
     ann_turn = table(tn_view(2), 2)  # Ann (seat 0) is to act
     played = Event(kind="play", text="Ann plays Thunderfoot into their War Zone.", seat=0)
-    carrying_on = action_text(ActResult(table=ann_turn, seat=0, label="Play", events=[played]))
+    carrying_on = action_text(
+        ActResult(
+            table=ann_turn,
+            seat=0,
+            label="Play",
+            events=[played],
+            before=(0,),
+            turn_before=ann_turn.turn,
+        )
+    )
     assert carrying_on == "Ann plays Thunderfoot into their War Zone."
     ended = Event(kind="end", text="Ann ends their turn.", seat=0)
-    ben_turn = dataclasses.replace(ann_turn, to_act=(1,))
-    handed_on = action_text(ActResult(table=ben_turn, seat=0, label="End", events=[ended]))
-    assert handed_on == "Ann ends their turn.\n➡️ <@101> — Ann is taking their Action Step."
+    ben_turn = dataclasses.replace(
+        ann_turn, to_act=(1,), questions={1: "your turn — Action Step, 3 AP left"}
+    )
+    handed_on = action_text(
+        ActResult(
+            table=ben_turn,
+            seat=0,
+            label="End",
+            events=[ended],
+            before=(0,),
+            turn_before=ann_turn.turn,
+        )
+    )
+    # Addressed to the player called, saying what to do; never in the third person.
+    assert handed_on == "Ann ends their turn.\n➡️ <@101>, your turn — Action Step, 3 AP left"
 
 
 def test_the_command_of_nature_board_shows_formations_tokens_wallets_and_markets() -> None:
@@ -160,12 +204,19 @@ def test_the_command_of_nature_board_shows_formations_tokens_wallets_and_markets
     renderer = CommandOfNatureRenderer()
     fields = renderer.board_fields(CON.view(state, None), (0, 2))
     first, second, markets = fields
-    assert first.name.startswith("▶ ") and "gold" in first.name and "AP" in first.name
-    assert not second.name.startswith("▶ ")  # not their decision
-    assert "**I** · " in first.value and "💥1 🛡2 ⚡3" in first.value
+    assert first.name.startswith("▶️ ") and "gold" in first.name and "AP" in first.name
+    assert not second.name.startswith("▶️ ")  # not their decision
+    hp = CON.view(state, None)["sides"][0]["formation"][0][0]["hp"]
+    assert "**Row I** (front): `Ia` " in first.value and f"♥{hp - 1}/{hp} 🛡2 ⚡3" in first.value
     assert first.value.count("level 1") == 2  # both teammates' boards
-    assert markets.name == "Markets" and "in the deck" in markets.value
+    assert "👑" in first.value and "Left half" in first.value
+    assert markets.name.startswith("Markets") and "in the deck" in markets.value
     total = sum(len(f.name) + len(f.value) for f in fields)
     assert total < 6000 and all(len(f.value) <= 1024 for f in fields)
     private = renderer.private_fields(CON.view(state, 0))
-    assert [f.name for f in private] == ["Your hand (5)", f"{state.players[2].name}'s hand (5)"]
+    assert [f.name for f in private] == [
+        "You",
+        "Your hand (5)",
+        f"{state.players[2].name}'s hand (5)",
+        "Your faction actions (1 AP, one a turn)",
+    ]

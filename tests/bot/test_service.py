@@ -90,7 +90,7 @@ async def test_lobby_refusals(service: MatchService) -> None:
         )
     with pytest.raises(errors.AlreadyJoined):
         await service.join(mid, ALICE, "Alice")
-    with pytest.raises(errors.WrongPlayerCount, match="needs 2 players; the lobby has 1"):
+    with pytest.raises(errors.WrongPlayerCount, match="needs 2 players to start; 1 has joined"):
         await service.start(mid, ALICE)
     await service.join(mid, BOB, "Bob")
     with pytest.raises(errors.LobbyFull):

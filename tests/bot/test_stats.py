@@ -40,7 +40,7 @@ async def finish(
 ) -> None:
     """A match of `players` that `loser` concedes at once."""
     await world.start(game, variant, players)
-    await loser.slash(world.channel, "match concede")
+    await world.concede(loser)
     assert (await world.match()).status == "finished"
 
 

@@ -58,7 +58,8 @@ async def test_a_two_player_game_to_a_winner_through_play_and_hand(
     first = next(m for m in world.channel.history() if m.id == board.id)
     assert "The board has moved" in (first.embeds[0].description or "")
     assert first.components == []
-    assert final.embeds[0].description.startswith(f"🏆 **{winner_name}** won")  # type: ignore[union-attr]
+    assert final.embeds[0].description == f"🏆 {table.outcome.text}"
+    assert table.outcome.text.endswith(f"{winner_name} wins.")
     assert final.components == []
     assert world.public_lines()[-1].endswith("The channel is free for a new match.")
     assert await world.bot.matches.verify(match.id)
@@ -73,7 +74,11 @@ async def test_a_four_player_team_game_through_the_hand_menus(simcord_env: simco
     board = await world.board()
     shown = board.embeds[0]
     assert shown.title == "Tooth & Nail: Factions — The Enemy of My Enemy"
-    assert [f.name for f in shown.fields[:2]] == ["Team 1: alice & carol", "Team 2: bob & dave"]
+    teams = [(f.name or "").removeprefix("▶️ ") for f in shown.fields if "Team " in (f.name or "")]
+    assert [t.split(" — to choose")[0] for t in teams] == [
+        "Team 1 — alice & carol",
+        "Team 2 — bob & dave",
+    ]
 
     for turn in range(MAX_ACTIONS):
         if (await world.match()).status != "active":
@@ -100,7 +105,8 @@ async def test_a_four_player_team_game_through_the_hand_menus(simcord_env: simco
     winners = sorted(table.user_of(s).name for s in table.outcome.winners)
     assert winners in (["alice", "carol"], ["bob", "dave"])
     description = (await world.board()).embeds[0].description or ""
-    assert description.startswith("🏆 ") and all(f"**{w}**" in description for w in winners)
+    assert description == f"🏆 {table.outcome.text}"
+    assert table.outcome.text.endswith(f"{winners[0]} and {winners[1]} win.")
     assert await world.bot.matches.verify(match.id)
 
 
@@ -117,10 +123,12 @@ async def test_the_board_marks_drained_troops_and_counts(simcord_env: simcord.En
         offered = await player.autocomplete(world.channel, "play", "action", "")
         await player.slash(world.channel, "play", action=offered[0]["value"])
     assert seen_drained
-    alice_field = next(f for f in fields if "alice" in (f.name or ""))
+    alice_field = next(f for f in fields if (f.name or "").removeprefix("▶️ ").startswith("alice"))
     value = alice_field.value or ""
-    for part in ("AP **", "Hand **", "Deck **", "Discard ", "**Command ", "**War "):
+    for part in ("Hand **", "Discard pile ", "**Command Zone** ", "**War Zone** "):
         assert part in value
+    decks = next(f for f in fields if (f.name or "").startswith("Decks left"))
+    assert "alice **" in (decks.value or "") and "bob **" in (decks.value or "")
 
 
 @pytest.mark.parametrize(

@@ -81,6 +81,15 @@ class World:
         assert match.status == "active"
         return match
 
+    async def concede(
+        self, player: simcord.MemberActor, channel: simcord.ChannelHandle | None = None
+    ) -> simcord.InteractionResult:
+        """`/match concede` by `player`, confirmed with the confirmation's Concede button;
+        the click's result."""
+        asked = await player.slash(channel or self.channel, "match concede")
+        assert asked.response is not None and asked.response.ephemeral
+        return await player.click(asked.response, label="Concede")
+
     async def to_act(self) -> list[simcord.MemberActor]:
         """The players whose decision the match waits for."""
         table = await self.bot.matches.table((await self.match()).id)

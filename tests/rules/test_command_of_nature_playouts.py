@@ -16,6 +16,7 @@ from rules.command_of_nature.formation import gap_to_fill
 from rules.core import Action, SeatSpec, rng_for
 
 GAMES = 200  # per variant: the issue's bar (all must end with a winner)
+CHUNKS = 8  # the games of a variant run as this many tests
 CONCESSIONS = 40  # per variant
 LABEL_EVERY = 3  # check the words of every third decision (they cost as much as a move)
 CONCEDE = Action(kind="concede")  # how the match log records a concession
@@ -161,14 +162,17 @@ def replay(variant: str, seed: int, log: list[tuple[int, Action]]) -> list[str]:
     return replayed
 
 
+@pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("variant", list(PLAYERS))
-def test_random_standard_games_keep_every_invariant_and_replay(variant: str) -> None:
+def test_random_standard_games_keep_every_invariant_and_replay(variant: str, chunk: int) -> None:
+    """200 games per variant, in chunks that test runners can share out."""
+    size = GAMES // CHUNKS
     finished = 0
-    for seed in range(GAMES):
+    for seed in range(chunk * size, (chunk + 1) * size):
         state, log, snapshots = play(variant, seed)
         finished += GAME.outcome(state) is not None
         assert replay(variant, seed, log) == snapshots
-    assert finished == GAMES, f"only {finished} of {GAMES} games reached a winner"
+    assert finished == size, f"only {finished} of {size} games reached a winner"
 
 
 @pytest.mark.parametrize("variant", list(PLAYERS))

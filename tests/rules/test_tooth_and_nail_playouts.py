@@ -3,7 +3,10 @@
 Each game is driven by random legal actions (ending the turn only now and then, so
 games reach full zones, formations and eliminations). After every action: every card
 is in exactly one place, zone limits and the 5-AP cap hold, whoever must decide has a
-legal action, and no view shows a hand or deck order it shouldn't. At the end the log
+legal action, and no view shows a hand or deck order it shouldn't. In the first games of
+each mode, what players read is checked too: every seat the game waits for is asked a
+question (and nobody else is), no two of its legal actions share a menu label, and every
+one of them says what it costs and leads to. At the end the log
 is replayed from the seed and must reproduce every intermediate state exactly. Other
 games have a random seat concede at a random moment (mostly early: the draft, the set-up,
 the first turns; in 3 players, sometimes a second seat too): the game then ends, or plays
@@ -22,6 +25,9 @@ from rules.core.rng import shuffle
 from rules.tooth_and_nail import GAME, State
 
 GAMES_PER_MODE = 200
+CHUNKS = 4  # the games of a mode run as this many tests
+WORDED_GAMES_PER_MODE = 50  # games whose every step also checks labels and questions
+MENU_LABEL = 100  # characters a select option shows
 SCRAMBLED_GAMES_PER_MODE = 30
 CONCEDING_GAMES_PER_MODE = 50
 PLAYERS = {"2p": 2, "3p": 3, "alliance": 2, "4p": 4}
@@ -32,11 +38,12 @@ CONCEDE = "concede"
 
 
 def play_random_game(
-    variant: str, seed: int, concede_at: tuple[int, ...] = ()
+    variant: str, seed: int, concede_at: tuple[int, ...] = (), *, words: bool = False
 ) -> tuple[State, list[tuple[int, Action]], list[str]]:
     """Play one game to its end; return the final state, the log and every snapshot.
     Before the action numbered by each of `concede_at`, a random seat still in the game
-    concedes (logged as a `concede` action)."""
+    concedes (logged as a `concede` action). `words`: check what players read at every
+    step (see `check_words`)."""
     seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(PLAYERS[variant])]
     state = GAME.setup(variant, seats, {}, seed)
     chooser = random.Random(seed)
@@ -56,6 +63,8 @@ def play_random_game(
             check_invariants(state)
             check_nobody_out_decides(state, conceded)
             continue
+        if words:
+            check_words(state)
         seat = chooser.choice(sorted(GAME.to_act(state)))
         legal = GAME.legal_actions(state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
@@ -70,6 +79,24 @@ def play_random_game(
         if conceded:
             check_nobody_out_decides(state, conceded)
     return state, log, snapshots
+
+
+def check_words(state: State) -> None:
+    """Every seat the game waits for is asked a question, and nobody else is; no two of
+    its legal actions read the same in a menu (labels cut to what a menu shows), and each
+    one says what it costs and leads to."""
+    waiting = GAME.to_act(state)
+    for seat in range(len(state.players)):
+        question = GAME.question(state, seat)
+        if seat not in waiting:
+            assert question is None, (seat, question)
+            continue
+        assert isinstance(question, str) and question, (state.phase, seat)
+        legal = GAME.legal_actions(state, seat)
+        labels = [GAME.describe(a, state)[:MENU_LABEL] for a in legal]
+        assert len(set(labels)) == len(labels), sorted(labels)
+        for action in legal:
+            assert GAME.explain(action, state, seat), action.key
 
 
 def concede_once(state: State, chooser: random.Random) -> int:
@@ -138,17 +165,23 @@ def replay(variant: str, seed: int, log: list[tuple[int, Action]]) -> list[str]:
     return snapshots
 
 
+@pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("variant", list(PLAYERS))
-def test_random_playouts_end_with_a_winner_and_keep_every_invariant(variant: str) -> None:
+def test_random_playouts_end_with_a_winner_and_keep_every_invariant(
+    variant: str, chunk: int
+) -> None:
+    """200 games per mode, in chunks that test runners can share out."""
     endings: dict[str, int] = {}
-    for seed in range(GAMES_PER_MODE):
-        state, log, snapshots = play_random_game(variant, seed)
+    size = GAMES_PER_MODE // CHUNKS
+    for seed in range(chunk * size, (chunk + 1) * size):
+        state, log, snapshots = play_random_game(variant, seed, words=seed < WORDED_GAMES_PER_MODE)
         outcome = GAME.outcome(state)
         assert outcome is not None and outcome.winners
+        assert outcome.text and outcome.text.endswith("."), outcome
         assert set(outcome.winners).isdisjoint(outcome.losers)
         assert replay(variant, seed, log) == snapshots, f"replay differs for seed {seed}"
         endings[outcome.reason] = endings.get(outcome.reason, 0) + 1
-    assert sum(endings.values()) == GAMES_PER_MODE
+    assert sum(endings.values()) == size
 
 
 def concession_moments(variant: str, chooser: random.Random) -> tuple[int, ...]:

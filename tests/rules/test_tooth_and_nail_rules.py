@@ -22,7 +22,7 @@ from rules.core import Action, IllegalAction, SeatSpec, rng_for
 from rules.core.packs import PackError
 from rules.tooth_and_nail import GAME, State
 from rules.tooth_and_nail.cards import BUNDLED_PACK, bundled_pack, parse_pack
-from rules.tooth_and_nail.text import faction_text, op_text, troop_text
+from rules.tooth_and_nail.text import faction_text, op_text, troop_label, troop_text
 from tests.rules.tn_helpers import (
     BRITT,
     JACKIE,
@@ -140,10 +140,13 @@ def test_set_up_4p_teams_pick_in_turn_beginning_with_the_other_team_either_membe
     state = new_game("4p", start=0)  # Jeb is the Alpha player: Jeb & John are the Alpha Team
     other_team, alpha_team = {BRITT, JACKIE}, {JEB, JOHN}
     # Whoever of the team answers first picks for the team: here the second member each time.
-    pickers = [JACKIE, JOHN, BRITT, JEB, JACKIE, JOHN]
-    for i, (faction, picker) in enumerate(zip(FACTIONS, pickers, strict=True)):
+    pickers = [JACKIE, JOHN, BRITT, JEB, JACKIE]
+    for i, (faction, picker) in enumerate(zip(FACTIONS, pickers, strict=False)):
         assert GAME.to_act(state) == (other_team if i % 2 == 0 else alpha_team)
-        state, _ = act(state, f"faction|{faction}", picker)
+        state, events = act(state, f"faction|{faction}", picker)
+    # The sixth pick has a single Faction left: the Alpha Team takes it unasked.
+    assert events[1].text == "Jeb and John take the Quillspark Tinkerers, the only Faction left."
+    assert state.phase == "command_choice"
     other = state.teams[state.players[BRITT].team].factions
     alpha = state.teams[state.players[JEB].team].factions
     assert other == [FACTIONS[0], FACTIONS[2], FACTIONS[4]]
@@ -256,7 +259,7 @@ def test_4p_each_player_sets_a_different_command_card_from_the_team_three():
     side."
     """
     state = new_game("4p", start=0)
-    for faction in FACTIONS:
+    for faction in FACTIONS[:5]:  # the sixth, the only one left, is taken unasked
         state, _ = act(state, f"faction|{faction}", min(GAME.to_act(state)))
     assert state.phase == "command_choice"
     chosen: dict[int, str] = {}
@@ -480,7 +483,7 @@ def test_playing_a_troop_needs_an_action_point():
     for zone in ("command", "war"):
         error = refused(state, f"play|thunderfoot|{zone}")
         assert error.code == "no-ap"
-        assert error.message == "You have no Action Point left this turn."
+        assert error.message == "Playing Thunderfoot costs 1 AP and you have none left this turn."
     assert keys(state, JEB) == ["ability|icewind-captain", "end"]
 
 
@@ -563,7 +566,8 @@ def test_a_drained_troop_cannot_use_its_command_ability():
     state = drafted("2p")
     field(state, JEB, "command", "icewind-captain", drained=True)
     error = refused(state, "ability|icewind-captain")
-    assert error.code == "no-troop" and is_sentence(error.message)
+    assert error.code == "drained"
+    assert error.message == "Icewind Captain is drained: it recharges in your Recharge Step."
 
 
 def test_a_war_zone_troops_command_ability_is_ignored():
@@ -704,7 +708,8 @@ def test_formation_attack_needs_the_troop_types_on_its_card():
     field(state, JEB, "war", "thunderfoot")  # two Arcane, no Tech
     assert not any(k.startswith("formation") for k in keys(state, JEB))
     error = refused(state, "formation|thunderfoot,tuh-tusk-shaman")
-    assert error.code == "formation" and "Arcane, Tech" in error.message
+    assert error.code == "formation"
+    assert error.message == "Dread March needs War Zone Troops of these Troop Types: Arcane + Tech."
 
 
 def test_only_non_drained_troops_can_attack():
@@ -713,8 +718,11 @@ def test_only_non_drained_troops_can_attack():
     field(state, JEB, "war", "thunderfoot", drained=True)
     field(state, JEB, "war", "icewind-captain")
     error = refused(state, "attack|thunderfoot|none")
-    assert error.code == "no-troop" and is_sentence(error.message)
-    assert refused(state, "formation|icewind-captain,thunderfoot").code == "formation"
+    assert error.code == "drained" and is_sentence(error.message)
+    assert error.message.startswith("Thunderfoot is drained: it can't attack until it is recharged")
+    error = refused(state, "formation|icewind-captain,thunderfoot")
+    assert error.code == "formation"
+    assert error.message == "Thunderfoot is drained: Dread March needs non-drained Troops."
     assert "attack|icewind-captain|none" in keys(state, JEB)
 
 
@@ -808,7 +816,8 @@ def test_game_ends_at_once_when_damage_empties_a_deck():
     assert outcome.winners == [JEB] and outcome.losers == [JUSTIN]
     assert GAME.to_act(state) == set()
     assert GAME.legal_actions(state, JEB) == [] and GAME.legal_actions(state, JUSTIN) == []
-    assert events[-1].text == "The game is over: Jeb wins."
+    assert events[-1].text == "Justin's deck is empty: Jeb wins."
+    assert outcome.text == "Justin's deck is empty: Jeb wins."
     assert refused(state, "end", JEB).code == "over"
 
 
@@ -1013,7 +1022,7 @@ def test_three_players_a_conceded_seat_leaves_the_draft_and_the_draft_goes_on():
     state = new_game("3p", start=0)
     assert GAME.to_act(state) == {JUSTIN}
     state, events = concede(state, JUSTIN)  # the player the draft waits for
-    assert [e.text for e in events] == ["Justin concedes."]
+    assert [e.text for e in events] == ["Justin concedes: Jeb and Scout play on."]
     assert state.phase == "faction_choice" and GAME.to_act(state) == {SCOUT}
     assert len(keys(state, SCOUT)) == 6 and keys(state, JUSTIN) == []
     state, _ = act(state, "faction|marauders", SCOUT)
@@ -1475,12 +1484,16 @@ def test_contract_describe_labels_every_decision_kind():
         "target",
     }
     assert labels["faction_ability|hoarfrost-trapper|red-claw-elder"] == (
-        "Faction Ability: drain Hoarfrost Trapper + Red Claw Elder"
+        "Use Spreading Chill (Faction Ability), draining Hoarfrost Trapper and Red Claw Elder"
     )
     assert labels["formation|icewind-captain,thunderfoot"] == (
-        "Formation Attack: Icewind Captain + Thunderfoot (1 AP)"
+        "Formation Attack Dread March with Icewind Captain (Tech 1) and Thunderfoot (Arcane 2)"
     )
-    assert labels["attack|icewind-captain|none"] == "Attack with Icewind Captain (1 damage, 1 AP)"
+    assert labels["attack|icewind-captain|none"] == "Attack with Icewind Captain (Tech 1)"
+    assert labels["attack|thunderfoot|tuh-tusk-shaman"] == (
+        "Attack with Thunderfoot (Arcane 2), boosted with Tuh-Tusk Shaman from your hand"
+    )
+    assert labels["play|thunderfoot|war"] == "Play Thunderfoot (Arcane 2) into your War Zone"
     assert all(is_sentence(label + ".") for label in labels.values())
     assert len(set(labels.values())) == len(labels)  # no two choices read the same
 
@@ -1524,22 +1537,45 @@ def test_views_never_show_another_players_hand_or_any_deck_order():
     assert "hand" not in GAME.view(state, None)
 
 
+# What a question may start with in capitals: a name (a player's, a card's, an ability's)
+# or a step of the turn.
+NAMED = tuple(
+    [n for names in NAMES.values() for n in names]
+    + [t.name for _, t in PACK.troops.values()]
+    + [f.ability.name for f in PACK.factions]
+    + [f.formation.name for f in PACK.factions]
+    + ["Recharge Step"]
+)
+
+
 def test_view_prompts_read_as_plain_sentences():
-    """Errors and prompts speak to the player (STYLE.md): the line telling the table whom
-    the game waits for reads as one sentence about that player — no "your", no "to for",
-    no "?." — and a seat's own decision line is a sentence too."""
+    """Errors and prompts speak to the player (STYLE.md): the public line telling the
+    table what the game waits for speaks of the players by name — no "your", no "to for"
+    — and the question put to a decider is addressed to them, read after their name
+    ("@Basil, your turn — ..."): it starts in lower case unless it starts with a name, and
+    speaks to them ("you", "your")."""
     bad: set[str] = set()
     for game in explored():
         for state in game:
-            for seat in (None, *range(len(state.players))):
-                view = GAME.view(state, seat)
-                lines = [view["prompt"]] + ([view["decision"]] if view.get("decision") else [])
-                for line in lines:
-                    waiting = line.startswith("Waiting for ")
-                    if not is_sentence(line) or "?." in line or (waiting and " your " in line):
-                        bad.add(line)
-                    if waiting and " to for " in line:
-                        bad.add(line)
+            prompt = GAME.view(state, None)["prompt"]
+            words = f" {prompt} ".replace(",", " ").split()
+            if not prompt[:1].isupper() or "|" in prompt or "None" in prompt:
+                bad.add(prompt)
+            if {"your", "you"} & set(words) or " to for " in prompt:
+                bad.add(prompt)
+            for seat in range(len(state.players)):
+                asked = GAME.question(state, seat)
+                if seat not in GAME.to_act(state):
+                    assert asked is None
+                    continue
+                assert asked, (state.phase, seat)
+                if asked[0].isupper() and not asked.startswith(NAMED):
+                    bad.add(asked)
+                if not {"you", "your"} & set(asked.replace(",", " ").split()):
+                    bad.add(asked)
+                if "|" in asked or "None" in asked or asked.endswith("."):
+                    bad.add(asked)
+                assert GAME.view(state, seat)["question"] == asked
     assert not bad, "\n".join(sorted(bad)[:12])
 
 
@@ -1662,7 +1698,8 @@ def test_pack_card_text_is_generated_for_every_card(faction_id):
         assert op_text(op) and op_text(op) in text
     for troop in faction.troops:
         line = troop_text(troop)
-        assert line.startswith(f"{troop.type} · Strength {troop.strength} · Command: ")
+        assert line.startswith("Command Ability: ")
+        assert troop_label(troop) == f"{troop.name} ({troop.type} {troop.strength})"
         for op in troop.command:
             assert op_text(op).endswith(".") and op_text(op) in line
 

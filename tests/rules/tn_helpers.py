@@ -89,6 +89,10 @@ def drafted(
     """
     state = new_game(variant)
     for faction in picks or DEFAULT_PICKS[variant]:
+        if state.phase != "faction_choice":
+            # The last pick, with a single Faction left, was taken without a question.
+            assert faction in {f for t in state.teams for f in t.factions}
+            break
         seat = min(GAME.to_act(state))
         state, _ = act(state, f"faction|{faction}", seat)
     while state.phase == "command_choice":
