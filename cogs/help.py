@@ -21,10 +21,11 @@ others press **Join**, the host presses **Start**. One open match per channel or
 **/match join · leave · start · cancel** — the lobby buttons, as commands.
 **/hand** (or **My hand** on the board) — your hand and your choices, only for you; \
 **Send to my DMs** keeps a copy you can play from.
-**/play** `action` — take an action: start typing and pick from your legal actions \
-(or type one's name in full).
+**/play** `action` — take an action: type some of its words, in any order, and pick \
+from your legal actions (or type one's name in full).
 **/match status** — the board and the clocks · **/match log** — what happened · \
-**/match export** — the whole match as a file · **/match concede** — give up (you confirm with a button).
+**/match export** — the whole match as a file · \
+**/match concede** — give up (you confirm with a button).
 **/match nudge** — remind whoever must decide (after half their clock) · \
 **/match pause · resume** — when every player agrees · **/match vacation** — freeze \
 your clock for a while (3 days per match).
