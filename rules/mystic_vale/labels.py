@@ -1,0 +1,235 @@
+"""How Mystic Vale speaks to its players: each action's label (never the same for two
+choices of a seat: cards are named with what makes them differ), what each costs and
+does, the question put to the decider, and the table's public prompt."""
+
+from __future__ import annotations
+
+from rules.core import Action
+from rules.mystic_vale import abilities
+from rules.mystic_vale.actions import to_act
+from rules.mystic_vale.cards import Advancement, Vale
+from rules.mystic_vale.commons import offered
+from rules.mystic_vale.harvest import BUYS, VALE_BUYS, price, upgrade_cost
+from rules.mystic_vale.moves import card_label, name_of
+from rules.mystic_vale.state import Frame, State
+from rules.mystic_vale.symbols import decay_count, pack_of
+from rules.mystic_vale.text import card_text, cost_text
+
+PHASES = {
+    "leaders": "choosing leaders",
+    "planting": "Planting",
+    "harvest": "Harvest",
+    "discard": "Discard",
+    "prep": "Prep",
+    "over": "the end",
+}
+
+
+def where(state: State, instance: int) -> str:
+    """Where an advancement or vale for sale is: "level 2 row, 3rd", "Fertile Soils"."""
+    commons = state.commons
+    for level, row in commons.rows.items():
+        if instance in row:
+            return f"level {level}, {row.index(instance) + 1} of 3"
+    for level, row in commons.vale_rows.items():
+        if instance in row:
+            return f"level-{level} vales, {row.index(instance) + 1} of 4"
+    if instance in commons.level4:
+        return "level 4"
+    if instance in commons.fertile:
+        return "Fertile Soils"
+    return "your Reserve"
+
+
+def describe(state: State, action: Action) -> str:
+    """The label of an action, as a menu shows it."""
+    a = action.args
+    pack = pack_of(state)
+    match action.kind:
+        case "leader":
+            return f"Choose {pack.leader(a[0]).shown_name} as your leader"
+        case "push":
+            return "Push: plant your on-deck card"
+        case "stop":
+            return "Stop and harvest"
+        case "buy":
+            card = pack.advancement(state.cards[int(a[0])])
+            return f"Buy {card.shown_name} ({card.slot}; {where(state, int(a[0]))})"
+        case "vale":
+            return f"Buy the vale {name_of(state, int(a[0]))} ({where(state, int(a[0]))})"
+        case "upgrade":
+            seat = state.active
+            leader = pack.leader(state.players[seat].leader or "")
+            return f"Upgrade {leader.shown_name}"
+        case "done":
+            return "End your Harvest"
+        case "use":
+            return "Use it"
+        case "skip":
+            return "Don't use it"
+        case "choose":
+            return option_label(state, state.frames[-1], a[0])
+    return action.key
+
+
+def option_label(state: State, frame: Frame, option: str) -> str:
+    """One option of a decision, by what the decision is."""
+    if option == "none":
+        return "No card"
+    if option == "stop":
+        return "Stop: move no more"
+    match frame.kind:
+        case "sleeve" | "discard_field" | "search" | "discard_any" | "to_bottom" | "forge":
+            return f"{card_label(state, int(option))} ({card_number(int(option))})"
+        case "cancel_curses" | "resleeve_target":
+            return f"{card_label(state, int(option))} ({card_number(int(option))})"
+        case "sacrifice":
+            holder = holder_of(state, int(option))
+            whose = f"on {card_number(holder)}" if holder is not None else "a vale"
+            return f"{name_of(state, int(option))} ({whose})"
+        case "reserve" | "free_row" | "free_reserved" | "curse_commons" | "shardlord_vale":
+            return f"{name_of(state, int(option))} ({where(state, int(option))})"
+        case "resleeve_move":
+            holder = holder_of(state, int(option))
+            return f"Move {name_of(state, int(option))} (from {card_number(holder or 0)})"
+        case "gargoyle_unsleeve":
+            return f"Unsleeve {card_label(state, int(option))} ({card_number(int(option))})"
+        case "gargoyle_leader":
+            return pack_of(state).leader(option).shown_name
+        case "free_top":
+            return "Take it" if option == "take" else "Put it back"
+    return option
+
+
+def card_number(card_id: int) -> str:
+    """A player card's number among its owner's 20, as the board shows it: "card #7"."""
+    return f"card #{card_id % 20 + 1}"
+
+
+def holder_of(state: State, instance: int) -> int | None:
+    """The player card an advancement is sleeved into, if any."""
+    for card in state.physical:
+        if any(instance in stack for stack in card.slots.values()):
+            return card.id
+    return None
+
+
+def explain(state: State, action: Action, seat: int | None = None) -> str:
+    """What a legal action costs and leads to, in a few words."""
+    seat = state.active if seat is None else seat
+    a = action.args
+    pack = pack_of(state)
+    player = state.players[seat]
+    match action.kind:
+        case "leader":
+            return card_text(pack.leader(a[0]))[:100]
+        case "push":
+            on_deck = player.on_deck
+            risk = decay_count(state, seat)
+            shows = card_label(state, on_deck) if on_deck is not None else "nothing"
+            return f"{shows} joins your field · decay now {risk}; 4 Spoils"
+        case "stop":
+            return f"Harvest your {len(player.field)} cards: count mana and spirits, then buy"
+        case "buy":
+            card = pack.advancement(state.cards[int(a[0])])
+            return f"{cost_text(price(state, seat, card))} · {card_text(card)}"[:100]
+        case "vale":
+            vale = pack.vale(state.cards[int(a[0])])
+            return f"{cost_text(vale.cost)} · {card_text(vale)}"[:100]
+        case "upgrade":
+            return f"{cost_text(upgrade_cost(state, seat))} · one of your two buys"
+        case "done":
+            return "Unspent mana and spirits are lost; sleeve what you bought"
+        case "use" | "skip":
+            pending = state.pending[0]
+            ability = abilities.abilities_of(state, pending.source)[pending.ability]
+            if action.kind == "skip":
+                return "The ability is not used this time"
+            return ("Pay " + cost_text(ability.cost) + " · " if ability.cost else "") + "uses it"
+        case "choose":
+            return _choice_detail(state, state.frames[-1], a[0])
+    return ""
+
+
+def _choice_detail(state: State, frame: Frame, option: str) -> str:
+    if option == "none":
+        return "Nothing is placed"
+    match frame.kind:
+        case "sleeve":
+            return "Sleeved there for the rest of the game"
+        case "discard_field":
+            return "It goes to your discard pile"
+        case "search":
+            return "Placed at the end of your field (no When Played)"
+        case "reserve":
+            return "Yours to buy in this or a later Harvest; no one else can"
+        case "free_row" | "sacrifice":
+            card = pack_of(state).card(state.cards[int(option)])
+            verb = "Removed from the game" if frame.kind == "sacrifice" else "Free"
+            return f"{verb} · {card_text(card)}"[:100]
+        case "free_top":
+            return "Yours for free" if option == "take" else "Back on top of its deck"
+    return option
+
+
+def question(state: State, seat: int) -> str | None:
+    """What the game asks of `seat` now, in the second person."""
+    if seat not in to_act(state):
+        return None
+    if state.frames:
+        frame = state.frames[-1]
+        if frame.kind == "use":
+            return f"{frame.prompt} (" + explain(state, Action(kind="use"), seat) + ")"
+        return frame.prompt
+    player = state.players[seat]
+    match state.phase:
+        case "leaders":
+            return "choose your leader: keep one of the two you were dealt"
+        case "planting":
+            decay = decay_count(state, seat)
+            nxt = card_label(state, player.on_deck) if player.on_deck is not None else "nothing"
+            return f"your turn — Planting: push or stop? Decay {decay} (4 Spoils); on deck: {nxt}"
+        case "harvest":
+            pool = state.harvest
+            assert pool is not None
+            spirits = ", ".join(
+                f"{getattr(pool, s)} {s}"
+                for s in ("sky", "animal", "water", "plant")
+                if getattr(pool, s)
+            )
+            token = " + your mana token" if player.mana_token else ""
+            return (
+                f"your Harvest — {pool.mana} mana{token}{', ' + spirits if spirits else ''}: "
+                f"buy up to {BUYS - pool.buys} advancements and "
+                f"{VALE_BUYS - pool.vale_buys} vales, "
+                "then end your Harvest"
+            )
+    return None
+
+
+def prompt(state: State) -> str:
+    """What the game waits for, for everyone to read."""
+    if state.phase == "over":
+        return state.end_text or "The game is over."
+    deciders = sorted(to_act(state))
+    names = " and ".join(state.players[s].name for s in deciders)
+    if state.frames:
+        asked = state.frames[-1].prompt.replace("your ", "their ").replace("you ", "they ")
+        return f"Waiting for {names} to {asked}"
+    active = state.players[state.active].name
+    match state.phase:
+        case "leaders":
+            return f"Waiting for {names} to choose a leader"
+        case "planting":
+            return f"{active}'s turn — Planting: decay {decay_count(state, state.active)} of 4"
+        case "harvest":
+            return f"{active}'s turn — Harvest"
+    return f"{active}'s turn — {PHASES[state.phase]}"
+
+
+def for_sale(state: State) -> list[int]:
+    """Every advancement a player may buy from the commons now."""
+    return offered(state)
+
+
+__all__ = ["Advancement", "Vale", "describe", "explain", "prompt", "question"]

@@ -1,0 +1,202 @@
+"""The moves every part of a turn shares: revealing the on-deck card, putting cards into
+and out of the field, VP and curse tokens, sleeving an advancement into a card.
+
+- The deck: when a card must be revealed and the deck is empty, the discard pile is
+  shuffled into a new deck; with both empty nothing is revealed (the notes' default).
+- VP tokens come from the pool; once it is empty, from the box. The pool running out
+  finishes the round (`State.last_round`).
+- Sleeving: an advancement goes into its printed slot of a card in the field. The slot
+  must be empty, or hold an eclipse advancement alone, which it then covers; an eclipse
+  advancement may go under a (non-eclipse) advancement alone in its slot, but never
+  covers anything. No advancement goes onto a leader. (Stormbrew Titan may let one
+  cover a Cursed Land: see `abilities.py`.)
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.core.rng import shuffle
+from rules.mystic_vale.cards import Advancement
+from rules.mystic_vale.setup import Events, _ev
+from rules.mystic_vale.state import CURSED_LAND, Card, State
+from rules.mystic_vale.symbols import advancement_of, advancements_on, pack_of
+
+
+def name_of(state: State, instance: int) -> str:
+    """The name players see of an advancement or vale instance."""
+    return pack_of(state).card(state.cards[instance]).shown_name
+
+
+def card_label(state: State, card_id: int) -> str:
+    """A player card as players tell it apart: what is sleeved in it, or what is printed."""
+    card = state.card(card_id)
+    parts = [name_of(state, i) for i in advancements_on(state, card)]
+    if card.leader:
+        parts.insert(0, pack_of(state).leader(card.leader).shown_name)
+    for slot, stack in card.slots.items():
+        for layer in stack:
+            if isinstance(layer, str):
+                parts.append(
+                    f"{'Cursed Land' if layer == CURSED_LAND else 'Fertile Soil'} ({slot})"
+                )
+    return " + ".join(parts) if parts else "a blank card"
+
+
+# --------------------------------------------------------------------------- the deck
+
+
+def reveal(state: State, seat: int, rng: random.Random) -> Events:
+    """Turn the top card of the deck face up as the on-deck card (the discard pile is
+    shuffled into a new deck first when the deck is empty)."""
+    player = state.players[seat]
+    assert player.on_deck is None
+    events: Events = []
+    if not player.deck and player.discard:
+        player.deck, player.discard = player.discard, []
+        shuffle(player.deck, rng)
+        events.append(
+            _ev("shuffle", f"{player.name} shuffles their discard pile into a new deck.", seat)
+        )
+    if not player.deck:
+        return events
+    player.on_deck = player.deck.pop()
+    events.append(
+        _ev(
+            "reveal",
+            f"{player.name} turns {card_label(state, player.on_deck)} face up on deck.",
+            seat,
+        )
+    )
+    return events
+
+
+def to_field(state: State, seat: int) -> Events:
+    """The on-deck card moves to the end of the field."""
+    player = state.players[seat]
+    assert player.on_deck is not None
+    card = player.on_deck
+    player.field.append(card)
+    player.on_deck = None
+    return [_ev("field", f"{player.name} plants {card_label(state, card)}.", seat)]
+
+
+def discard_from_field(state: State, seat: int, card_id: int) -> Events:
+    """A card leaves the field for the discard pile."""
+    player = state.players[seat]
+    player.field.remove(card_id)
+    player.discard.append(card_id)
+    return [_ev("discard", f"{player.name} discards {card_label(state, card_id)}.", seat)]
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def gain_vp(state: State, seat: int, amount: int, *, from_box: bool = False) -> Events:
+    """VP tokens from the pool (the rest from the box once it is empty, or all of them
+    from the box when `from_box`)."""
+    if amount <= 0:
+        return []
+    player = state.players[seat]
+    taken = 0 if from_box else min(amount, state.pool)
+    state.pool -= taken
+    state.from_pool += taken
+    state.from_box += amount - taken
+    player.vp += amount
+    events = [_ev("vp", f"{player.name} gains {amount} VP.", seat)]
+    if state.pool == 0 and not state.last_round:
+        state.last_round = True
+        events.append(_ev("clock", "The VP pool has run out: this round is the last."))
+    return events
+
+
+def spend_vp(state: State, seat: int, amount: int) -> None:
+    """VP tokens spent or discarded go back to the box, not the pool."""
+    player = state.players[seat]
+    assert player.vp >= amount
+    player.vp -= amount
+    state.spent_vp += amount
+
+
+def gain_curses(state: State, seat: int, amount: int) -> Events:
+    """Curse tokens from the pool (it never runs out)."""
+    if amount <= 0:
+        return []
+    state.players[seat].curses += amount
+    name = state.players[seat].name
+    return [_ev("curse", f"{name} gains {amount} curse token{'s' if amount > 1 else ''}.", seat)]
+
+
+def shed_curses(state: State, seat: int, amount: int) -> Events:
+    """Curse tokens back to the pool."""
+    player = state.players[seat]
+    shed = min(amount, player.curses)
+    player.curses -= shed
+    if not shed:
+        return []
+    return [
+        _ev("curse", f"{player.name} returns {shed} curse token{'s' if shed > 1 else ''}.", seat)
+    ]
+
+
+# --------------------------------------------------------------------------- sleeving
+
+
+def slot_takes(
+    state: State, card: Card, advancement: Advancement, *, over_land: bool = False
+) -> bool:
+    """Whether an advancement can be sleeved into this card's slot for it."""
+    if card.leader is not None:
+        return False
+    stack = card.slots[advancement.slot]
+    if not stack:
+        return True
+    top = stack[-1]
+    if isinstance(top, str):
+        return over_land and top == CURSED_LAND and not advancement.eclipse and len(stack) == 1
+    top_eclipse = advancement_of(state, top).eclipse
+    if advancement.eclipse:
+        return not top_eclipse and len(stack) == 1  # slid under the advancement
+    return top_eclipse and len(stack) == 1  # covers the eclipse
+
+
+def sleeve(state: State, card_id: int, instance: int) -> None:
+    """Sleeve an advancement into a card (under the one there, if it is an eclipse going
+    under)."""
+    card = state.card(card_id)
+    advancement = advancement_of(state, instance)
+    stack = card.slots[advancement.slot]
+    if advancement.eclipse and stack and isinstance(stack[-1], int):
+        stack.insert(0, instance)
+    else:
+        stack.append(instance)
+
+
+def homes(state: State, seat: int, instance: int, *, over_land: bool = False) -> list[int]:
+    """The field cards an advancement could be sleeved into."""
+    advancement = advancement_of(state, instance)
+    return [
+        c
+        for c in state.players[seat].field
+        if slot_takes(state, state.card(c), advancement, over_land=over_land)
+    ]
+
+
+def all_fit(state: State, seat: int, instances: list[int], *, over_land: bool = False) -> bool:
+    """Whether these advancements can all be sleeved into the field at once (no two into
+    the same slot of one card)."""
+    field = state.players[seat].field
+    advancements = [advancement_of(state, i) for i in instances]
+
+    def place(k: int, used: frozenset[tuple[int, str]]) -> bool:
+        if k == len(advancements):
+            return True
+        adv = advancements[k]
+        return any(
+            place(k + 1, used | {(c, adv.slot)})
+            for c in field
+            if (c, adv.slot) not in used
+            and slot_takes(state, state.card(c), adv, over_land=over_land)
+        )
+
+    return place(0, frozenset())

@@ -1,0 +1,121 @@
+"""The end of the game: every player's score, and who wins.
+
+A score is the VP tokens held, the end-of-game VP of every advancement on the player's
+20 cards (wherever the card is; a covered eclipse advancement scores nothing), of their
+vales and of their leader's face-up side, what End of Game abilities add, less one per
+curse token held. The highest score wins; between tied players, each level-3
+advancement owned counts 1 and each level-4 one counts 2, and the most wins; players
+still tied share the win.
+"""
+
+from __future__ import annotations
+
+from rules.mystic_vale.abilities import abilities_of
+from rules.mystic_vale.cards import Special
+from rules.mystic_vale.setup import Events, _ev
+from rules.mystic_vale.state import State
+from rules.mystic_vale.symbols import advancement_of, layers, leader_side, pack_of
+
+MOST_CURSES_TITAN_VP = 8  # Hailburst Titan, upgraded, with the most curse tokens
+
+
+def owned_advancements(state: State, seat: int) -> list[tuple[int, bool]]:
+    """Every advancement on the seat's cards, with whether it is covered."""
+    found = []
+    for card in state.physical:
+        if card.owner != seat:
+            continue
+        for layer, covered in layers(state, card):
+            if isinstance(layer, int):
+                found.append((layer, covered))
+    return found
+
+
+def end_abilities(state: State, seat: int) -> list[str]:
+    """The End of Game rules of the seat's cards and vales (by special name)."""
+    sources = [f"a:{i}" for i, _ in owned_advancements(state, seat)]
+    sources += [f"v:{v}" for v in state.players[seat].vales]
+    player = state.players[seat]
+    if player.leader:
+        sources.append(f"l:{player.leader}:{'upgraded' if player.leader_upgraded else 'start'}")
+    names = []
+    for source in sources:
+        for ability in abilities_of(state, source):
+            if ability.when == "end":
+                names += [op.name for op in ability.ops if isinstance(op, Special)]
+    return names
+
+
+def base_score(state: State, seat: int) -> int:
+    """A score before the End of Game abilities that look at the whole score."""
+    player = state.players[seat]
+    pack = pack_of(state)
+    total = player.vp - player.curses
+    total += sum(
+        advancement_of(state, i).symbols.end_vp
+        for i, covered in owned_advancements(state, seat)
+        if not covered
+    )
+    total += sum(pack.vale(state.cards[v]).symbols.end_vp for v in player.vales)
+    if player.leader:
+        card = next((c for c in state.physical if c.leader == player.leader), None)
+        if card is not None:
+            total += leader_side(state, card).symbols.end_vp
+        elif player.titan_aside:
+            total += pack.leader(player.leader).upgraded.symbols.end_vp
+    return total
+
+
+def score(state: State, seat: int) -> int:
+    """A player's final score."""
+    total = base_score(state, seat)
+    for name in end_abilities(state, seat):
+        if name == "worth_total":
+            total += max(0, total)
+        elif name == "most_curses_titan":
+            mine = state.players[seat].curses
+            if all(mine > p.curses for p in state.players if p.seat != seat):
+                total += MOST_CURSES_TITAN_VP
+    return total
+
+
+def tiebreak(state: State, seat: int) -> int:
+    """Level-3 advancements owned, each level-4 one counting as two."""
+    levels = [advancement_of(state, i).level for i, _ in owned_advancements(state, seat)]
+    return sum(1 for lv in levels if lv == 3) + 2 * sum(1 for lv in levels if lv == 4)
+
+
+def finish_game(state: State, *, by_concession: bool = False) -> Events:
+    """Score the game and say who won (players who conceded score but cannot win)."""
+    state.phase = "over"
+    state.frames.clear()
+    state.pending.clear()
+    every = {p.seat: score(state, p.seat) for p in state.players}
+    state.scores = {str(s): v for s, v in every.items()}
+    scores = {s: v for s, v in every.items() if not state.players[s].conceded}
+    if by_concession:
+        (seat,) = scores
+        state.winners = [seat]
+        state.losers = [p.seat for p in state.players if p.seat != seat]
+        name = state.players[seat].name
+        state.end_text = f"Everyone else conceded: {name} wins."
+        return [_ev("over", state.end_text)]
+    best = max(scores.values())
+    top = [s for s, v in scores.items() if v == best]
+    if len(top) > 1:
+        most = max(tiebreak(state, s) for s in top)
+        top = [s for s in top if tiebreak(state, s) == most]
+    winners = set(top)
+    if len(state.players) >= 3:  # Avatar of the Soulless God: the lowest score shares the win
+        for seat in scores:
+            lowest = all(scores[seat] < v for s, v in scores.items() if s != seat)
+            if lowest and "avatar_shared_win" in end_abilities(state, seat):
+                winners.add(seat)
+    state.winners = sorted(winners)
+    state.losers = [p.seat for p in state.players if p.seat not in winners]
+    ranked = sorted(every.items(), key=lambda item: -item[1])
+    names = ", ".join(f"{state.players[s].name} {v}" for s, v in ranked)
+    won = " & ".join(state.players[s].name for s in state.winners)
+    verb = "wins" if len(state.winners) == 1 else "share the win"
+    state.end_text = f"The VP pool ran out and the last round is over: {won} {verb} ({names})."
+    return [_ev("over", state.end_text)]

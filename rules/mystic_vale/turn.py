@@ -1,0 +1,349 @@
+"""A turn of Mystic Vale: Planting (push or stop, and the Spoil), then Harvest (see
+`harvest.py`), Discard (sleeve what was bought, discard the field, refill the commons)
+and Prep (build the next field); then the next player, and the end of the game.
+
+- Spoil: after a push, when the decay of the field and the on-deck card, less their
+  growth, reaches 4. The Harvest is skipped, the mana token turns active, and the turn
+  goes on with its Discard Phase.
+- Prep: the on-deck card moves into the field and the next card turns face up, again
+  and again while the decay is below 3; at 4 or more the player has Spoiled in Prep and
+  skips their next Harvest (the turn then goes from Planting straight to Discard).
+- The end: once the VP pool has run out, the round is finished (the player before the
+  first player takes the last turn) and the game is scored.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.core import IllegalAction
+from rules.mystic_vale import abilities
+from rules.mystic_vale.cards import CannotSpoil
+from rules.mystic_vale.commons import refill
+from rules.mystic_vale.moves import all_fit, card_label, homes, name_of, reveal, sleeve, to_field
+from rules.mystic_vale.scoring import finish_game
+from rules.mystic_vale.setup import Events, _ev, shuffle_decks, turn_order
+from rules.mystic_vale.state import Frame, Harvest, State
+from rules.mystic_vale.symbols import decay_count
+
+SPOIL_AT = 4  # decay (less growth) that Spoils
+PREP_STOPS_AT = 3  # Prep stops once the decay reaches this
+
+
+def _name(state: State, seat: int) -> str:
+    return state.players[seat].name
+
+
+def can_spoil(state: State, seat: int) -> bool:
+    """Whether the seat can Spoil now (a standing effect may say it cannot)."""
+    return not abilities.standing(state, seat, CannotSpoil)
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def leaders_chosen(state: State, rng: random.Random) -> Events:
+    """Every leader is chosen: the decks are shuffled and the opening Preps begin."""
+    events = shuffle_decks(state, rng)
+    return events + begin_preps(state, [p.seat for p in turn_order(state)])
+
+
+def begin_preps(state: State, seats: list[int]) -> Events:
+    """These seats carry out a Prep Phase, in order."""
+    state.phase = "prep"
+    state.prepping = list(seats)
+    state.prep_step = "start"
+    return []
+
+
+# --------------------------------------------------------------------------- Prep
+
+
+def prep_step(state: State, rng: random.Random) -> Events:
+    """One step of the Prep Phase of the first seat still to prep."""
+    if not state.prepping:
+        return _after_preps(state)
+    seat = state.prepping[0]
+    player = state.players[seat]
+    match state.prep_step:
+        case "start":
+            state.prep_step = "move"
+            if player.on_deck is None:
+                events = reveal(state, seat, rng)
+                if player.on_deck is None:
+                    return events + _prep_done(state, seat)
+                abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
+                return events
+            return []
+        case "move":
+            if player.on_deck is None:
+                return _prep_done(state, seat)
+            events = to_field(state, seat)
+            abilities.set_off(state, seat, "played", _sources(state, player.field[-1]))
+            state.prep_step = "reveal"
+            return events
+        case "reveal":
+            events = reveal(state, seat, rng)
+            state.prep_step = "check"
+            if player.on_deck is not None:
+                abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
+            return events
+    decay = decay_count(state, seat)
+    if player.on_deck is None:
+        return _prep_done(state, seat)
+    if decay >= SPOIL_AT and can_spoil(state, seat):
+        player.skip_harvest = True
+        player.mana_token = True
+        text = f"{player.name} Spoils in their Prep Phase ({decay} decay): no Harvest next turn."
+        return [_ev("spoil", text, seat), *_prep_done(state, seat)]
+    if decay >= PREP_STOPS_AT:
+        return _prep_done(state, seat)
+    state.prep_step = "move"
+    return []
+
+
+def _sources(state: State, card_id: int) -> list[tuple[str, int | None]]:
+    return [(s, card_id) for s in abilities.card_sources(state, card_id)]
+
+
+def _on_deck(state: State, seat: int) -> list[tuple[str, int | None]]:
+    on_deck = state.players[seat].on_deck
+    return [] if on_deck is None else _sources(state, on_deck)
+
+
+def _prep_done(state: State, seat: int) -> Events:
+    player = state.players[seat]
+    state.prepping.pop(0)
+    state.prep_step = "start"
+    decay = decay_count(state, seat)
+    text = f"{player.name}'s field is ready: {len(player.field)} cards, {decay} decay."
+    return [_ev("prep", text, seat)]
+
+
+def _after_preps(state: State) -> Events:
+    """Every Prep of the set-up, or of the turn, is done."""
+    if state.opening:
+        state.opening = False
+        return begin_turn(state)
+    return end_turn(state)
+
+
+# --------------------------------------------------------------------------- Planting
+
+
+def begin_turn(state: State) -> Events:
+    """The active player's turn opens with Planting (or, after a Spoil in Prep, goes
+    straight to Discard)."""
+    seat = state.active
+    player = state.players[seat]
+    state.harvest = None
+    events = [_ev("turn", f"Round {state.round}: {player.name}'s turn.", seat)]
+    if player.skip_harvest:
+        player.skip_harvest = False
+        state.phase = "discard"
+        state.harvest = Harvest()
+        return [*events, _ev("skip", f"{player.name} Spoiled in Prep: no Harvest this turn.", seat)]
+    state.phase = "planting"
+    abilities.set_off(state, seat, "planting", list(abilities.play_area_sources(state, seat)))
+    return events
+
+
+def check_push(state: State, seat: int) -> None:
+    """A push moves the on-deck card into the field: there must be one."""
+    _require_planting(state, seat)
+    if state.players[seat].on_deck is None:
+        raise IllegalAction(
+            "no-card", "Your deck and discard pile are empty: there is nothing to push."
+        )
+
+
+def _require_planting(state: State, seat: int) -> None:
+    if state.phase != "planting" or state.active != seat:
+        raise IllegalAction("phase", "Pushing and stopping happen in your Planting Phase.")
+    if state.frames or state.pending or state.check_spoil:
+        raise IllegalAction("not-now", "Finish what is under way first.")
+
+
+def push(state: State, seat: int, rng: random.Random) -> Events:
+    """Plant the on-deck card and turn the next one face up; then test for a Spoil."""
+    check_push(state, seat)
+    player = state.players[seat]
+    events = to_field(state, seat)
+    abilities.set_off(state, seat, "played", _sources(state, player.field[-1]))
+    events += reveal(state, seat, rng)
+    if player.on_deck is not None:
+        abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
+    state.check_spoil = True
+    return events
+
+
+def spoil_test(state: State) -> Events:
+    seat = state.active
+    decay = decay_count(state, seat)
+    if decay >= SPOIL_AT and can_spoil(state, seat):
+        return spoil(state, seat, decay)
+    return []
+
+
+def spoil(state: State, seat: int, decay: int) -> Events:
+    """Spoiled: no Harvest; the mana token turns active; the turn goes on to Discard."""
+    player = state.players[seat]
+    player.mana_token = True
+    state.phase = "discard"
+    state.harvest = Harvest()
+    text = (
+        f"{player.name} Spoils with {decay} decay: no Harvest this turn, and the mana token "
+        "turns active."
+    )
+    abilities.set_off(state, seat, "spoiled", list(abilities.play_area_sources(state, seat)))
+    return [_ev("spoil", text, seat)]
+
+
+# --------------------------------------------------------------------------- Discard
+
+
+def begin_discard(state: State) -> Events:
+    """The Harvest is over: on to the Discard Phase (abilities of the field that act then
+    go off first)."""
+    state.phase = "discard"
+    seat = state.active
+    abilities.set_off(state, seat, "discard", list(_field_sources(state, seat)))
+    return []
+
+
+def _field_sources(state: State, seat: int) -> list[tuple[str, int | None]]:
+    return [
+        (source, card_id)
+        for card_id in state.players[seat].field
+        for source in abilities.card_sources(state, card_id)
+    ]
+
+
+def over_land(state: State, seat: int) -> bool:
+    """Stormbrew Titan: an advancement may cover a Cursed Land as it is sleeved."""
+    return abilities.standing_special(state, seat, "cover_cursed_land")
+
+
+def discard_step(state: State, rng: random.Random) -> Events:
+    """Sleeve the next bought advancement (asking where when there is a choice), then
+    discard the field and refill the commons, then Prep."""
+    seat = state.active
+    harvest = state.harvest
+    assert harvest is not None
+    if harvest.bought:
+        instance = harvest.bought[0]
+        options = homes(state, seat, instance, over_land=over_land(state, seat))
+        choices = [c for c in options if _leaves_room(state, seat, c, instance)] or options
+        if len(choices) == 1:
+            return sleeve_into(state, seat, choices[0])
+        if not choices:  # nothing can take it any more (a card left the field)
+            harvest.bought.pop(0)
+            state.boxed.append(instance)
+            return [
+                _ev(
+                    "lost",
+                    f"{name_of(state, instance)} fits no card of the field and goes back to the "
+                    "box.",
+                    seat,
+                )
+            ]
+        state.frames.append(
+            Frame(
+                kind="sleeve",
+                deciders=[seat],
+                prompt=f"choose the card to sleeve {name_of(state, instance)} into",
+                options=[str(c) for c in choices],
+                subject=instance,
+            )
+        )
+        return []
+    return _discard_field(state, rng)
+
+
+def _leaves_room(state: State, seat: int, card_id: int, instance: int) -> bool:
+    """Whether the other bought advancements still fit once this one goes into this card
+    (tried, then undone)."""
+    assert state.harvest is not None
+    card = state.card(card_id)
+    saved = {slot: list(stack) for slot, stack in card.slots.items()}
+    sleeve(state, card_id, instance)
+    room = all_fit(state, seat, state.harvest.bought[1:], over_land=over_land(state, seat))
+    card.slots = saved  # type: ignore[assignment]
+    return room
+
+
+def sleeve_into(state: State, seat: int, card_id: int) -> Events:
+    """Sleeve the next bought advancement into a card of the field."""
+    harvest = state.harvest
+    assert harvest is not None
+    instance = harvest.bought.pop(0)
+    into = card_label(state, card_id)
+    sleeve(state, card_id, instance)
+    text = f"{_name(state, seat)} sleeves {name_of(state, instance)} into {into}."
+    return [_ev("sleeve", text, seat)]
+
+
+def _discard_field(state: State, rng: random.Random) -> Events:
+    seat = state.active
+    player = state.players[seat]
+    kept = [c for c in player.field if c in state.staying]
+    gone = [c for c in player.field if c not in kept]
+    player.discard += gone
+    player.field = kept
+    state.staying = []
+    refill(state)
+    events = [_ev("discard", f"{player.name} discards their field ({len(gone)} cards).", seat)]
+    events.append(_ev("refill", "The commons are refilled."))
+    return events + begin_preps(state, [seat])
+
+
+# --------------------------------------------------------------------------- the next turn
+
+
+def end_turn(state: State) -> Events:
+    """The turn is over: the same player again after an extra turn, else the next one; the
+    game ends once the last round is finished."""
+    seat = state.active
+    player = state.players[seat]
+    player.turns += 1
+    state.turn += 1
+    state.harvest = None
+    if state.extra_turn:
+        state.extra_turn = False
+        return [_ev("extra", f"{player.name} takes another turn.", seat), *begin_turn(state)]
+    n = len(state.players)
+    for _ in range(n):
+        state.active = (state.active + 1) % n
+        if state.active == state.first:
+            if state.last_round:
+                return finish_game(state)
+            state.round += 1
+        if not state.players[state.active].conceded:
+            break
+    return begin_turn(state)
+
+
+def concede(state: State, seat: int) -> Events:
+    """A player leaves the table and loses: with one player left, they win; otherwise the
+    others play on and the conceder's turns are skipped (their turn, if it was theirs,
+    ends at once)."""
+    if state.phase == "over":
+        raise IllegalAction("over", "This game is already over.")
+    player = state.players[seat]
+    if player.conceded:
+        raise IllegalAction("out", "You have left this game already.")
+    player.conceded = True
+    events = [_ev("concede", f"{player.name} concedes and leaves the table.", seat)]
+    left = [p.seat for p in state.players if not p.conceded]
+    if len(left) == 1:
+        return events + finish_game(state, by_concession=True)
+    if state.active == seat and state.phase != "leaders":
+        state.frames.clear()
+        state.pending.clear()
+        state.prepping = [s for s in state.prepping if s != seat]
+        state.check_spoil = False
+        return events + end_turn(state)
+    state.frames = [f for f in state.frames if seat not in f.deciders]
+    state.pending = [p for p in state.pending if p.seat != seat]
+    state.prepping = [s for s in state.prepping if s != seat]
+    return events
