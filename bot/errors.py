@@ -40,6 +40,10 @@ class UnknownVariant(UserError):
     default = "That game has no such variant."
 
 
+class BadOption(UserError):
+    default = "That game has no such option or value."
+
+
 class NotInMatch(UserError):
     default = "You are not playing in this match."
 

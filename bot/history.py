@@ -26,12 +26,12 @@ import discord
 from pydantic import TypeAdapter, ValidationError
 
 from bot import errors
-from bot.matches import RULES_VERSION, MatchService, Replayer
+from bot.matches import RULES_VERSION, MatchService, Replayer, setup_options
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.store import MatchRow, Rename
 from bot.ui import service
-from rules.core import Action, Event, Game, IllegalAction, SeatSpec
+from rules.core import Action, Event, Game, IllegalAction, OptionError, SeatSpec
 
 EXPORT_FORMAT = "arbiter-match"
 EXPORT_VERSION = 2  # 2: seats renamed in the game when they changed hands
@@ -251,18 +251,22 @@ def _replay(document: Mapping[str, Any], games: Mapping[str, Game]) -> ReplayRep
     game = games.get(document["game"])
     if game is None:
         return ReplayReport(False, [f"This bot doesn't know the game `{document['game']}`."])
-    notes = [f"Match #{document['match']}: {game.name}, {document['variant']}."]
+    variant = document["variant"]
+    notes = [f"Match #{document['match']}: {game.name}, {variant}."]
     if document["rules_version"] != RULES_VERSION:
         notes.append(
             f"Exported with rules {document['rules_version']}; replaying with {RULES_VERSION}."
         )
     seed = int(document["seed"])
     specs = [SeatSpec(seat=s["seat"], name=s["name"]) for s in document["seats"]]
-    options = {**document["options"], "pack": document["pack"]}
+    try:
+        options = setup_options(game, variant, dict(document["options"]), document["pack"])
+    except OptionError as refused:
+        return ReplayReport(False, [*notes, f"Its options don't fit this game: {refused.message}"])
     renames = [
         Rename(int(r["version"]), int(r["seat"]), r["name"]) for r in document.get("renames", [])
     ]
-    replayer = Replayer(game, game.setup(document["variant"], specs, options, seed), seed, renames)
+    replayer = Replayer(game, game.setup(variant, specs, options, seed), seed, renames)
     applied = skipped = 0
     for entry in document["actions"]:
         if entry["undone"]:

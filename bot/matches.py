@@ -27,7 +27,22 @@ from pydantic import BaseModel, TypeAdapter
 from bot import errors
 from bot.locks import KeyedLocks
 from bot.store import ActionRow, ChannelBusy, MatchRow, Rename, SeatRow, Store
-from rules.core import Action, Event, Game, IllegalAction, Outcome, SeatSpec, VariantInfo, rng_for
+from rules.core import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    OptionError,
+    OptionInfo,
+    Outcome,
+    SeatSpec,
+    VariantInfo,
+    check_options,
+    find_choice,
+    find_option,
+    resolve_options,
+    rng_for,
+)
 from rules.registry import GAMES
 
 log = logging.getLogger(__name__)
@@ -39,6 +54,7 @@ LATELY = 5  # public lines the board shows under "Lately"
 RULES_VERSION = metadata.version("arbiter")  # the release whose rules dealt and refereed a match
 NO_PACK = "bundled"  # the pack recorded for a game that has no card packs
 SUGGESTIONS = 5  # close actions listed when typed text matches none
+OPTIONS_FIXED = "The match has started: its options can't change any more."
 
 _EVENTS = TypeAdapter(list[Event])
 
@@ -51,9 +67,17 @@ def default_pack(game: Game) -> str:
     return game.default_pack or NO_PACK
 
 
-def setup_options(match: MatchRow) -> dict[str, Any]:
-    """The options a match's setup receives: its own, with the pack it records."""
-    return {**match.options, "pack": match.pack}
+def declared_options(game: Game, variant: str, stored: Mapping[str, Any]) -> dict[str, str]:
+    """The value of every option `game` declares for a match of `variant` whose stored
+    options are `stored` (the lobby's choices, else the defaults); the stored entries the
+    game doesn't declare are left out. OptionError for a stored value the option lacks."""
+    return resolve_options(game, variant, {k: v for k, v in stored.items() if k in game.options})
+
+
+def setup_options(game: Game, variant: str, stored: Mapping[str, Any], pack: str) -> dict[str, Any]:
+    """The options a match's setup receives: its stored options, every option the game
+    declares resolved (see `declared_options`), and the card pack it records."""
+    return {**stored, **declared_options(game, variant, stored), "pack": pack}
 
 
 def replay_step(
@@ -159,6 +183,17 @@ class Table:
         """The variant being played."""
         return self.game.variants[self.match.variant]
 
+    @property
+    def options(self) -> list[tuple[OptionInfo, str]]:
+        """Every option the game declares, in order, with its value in this match."""
+        values = self.option_values
+        return [(info, values[key]) for key, info in self.game.options.items()]
+
+    @property
+    def option_values(self) -> dict[str, str]:
+        """The value of every option the game declares in this match, by option id."""
+        return declared_options(self.game, self.match.variant, self.match.options)
+
     def seat_of(self, user_id: int) -> SeatRow | None:
         """The seat a user holds, if any."""
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -231,6 +266,8 @@ class MatchService:
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None) -> None:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games
+        for game in self.games.values():
+            check_options(game)  # a lobby must be able to show them
         self._lock = KeyedLocks()
         self._listeners: list[ChangeListener] = []
 
@@ -326,12 +363,18 @@ class MatchService:
 
         A chosen `seed` is public (every shuffle can be predicted from it); without
         one a seed is drawn and kept from the players while the match is open.
-        `options["pack"]` names the card pack (default: the game's own).
+        `options["pack"]` names the card pack (default: the game's own); the game's
+        declared options may be given too (BadOption for a value one doesn't have), and
+        any other entry is passed to its setup as it is.
         """
         rules = self.game(game)
         variant = variant_id(rules, variant)
         options = dict(options or {})
         pack = str(options.pop("pack", None) or default_pack(rules))
+        try:
+            declared_options(rules, variant, options)
+        except OptionError as refused:
+            raise errors.BadOption(refused.message) from None
         seed_chosen = seed is not None
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
@@ -407,6 +450,31 @@ class MatchService:
         await self.changed(match_id)
         return table
 
+    async def set_option(self, match_id: int, user_id: int, option: str, value: str) -> Table:
+        """The host changes one of the game's options while the match is a lobby. The
+        option and the value are named by id or label, in any case (BadOption, listing
+        what exists, when they name none)."""
+        async with self._lock(match_id):
+            table = await self.table(match_id)
+            if table.match.status != "lobby":
+                raise errors.NotLobby(
+                    "This lobby was closed." if table.match.snapshot is None else OPTIONS_FIXED
+                )
+            host = table.host
+            if host is None or host.user_id != user_id:
+                name = host.name if host is not None else "the first player seated"
+                raise errors.NotHost(f"Only the host ({name}) can change the options.")
+            try:
+                info = find_option(table.game, option)
+                chosen = {**table.match.options, info.id: find_choice(info, value)}
+                declared_options(table.game, table.match.variant, chosen)
+            except OptionError as refused:
+                raise errors.BadOption(refused.message) from None
+            if not await self.store.set_options(match_id, chosen):
+                raise errors.NotLobby(OPTIONS_FIXED)
+            log.info("match %s: option %s set to %s", match_id, info.id, chosen[info.id])
+            return await self.table(match_id)
+
     async def start(self, match_id: int, user_id: int) -> Table:
         """Deal: seats in join order, set up by the game from the match seed."""
         async with self._lock(match_id):
@@ -429,10 +497,15 @@ class MatchService:
                 )
             game = table.game
             specs = [SeatSpec(seat=s.seat, name=s.name) for s in table.seats]
-            state = game.setup(info.id, specs, setup_options(table.match), table.match.seed)
+            match = table.match
+            # Every option's value is stored as the deal used it, defaults included, so
+            # the export states them and a replay never depends on a later default.
+            options = {**match.options, **declared_options(game, info.id, match.options)}
+            setup = setup_options(game, info.id, options, match.pack)
+            state = game.setup(info.id, specs, setup, match.seed)
             teams = {s.seat: game.team_of(state, s.seat) for s in table.seats}
             if not await self.store.start_match(
-                match_id, snapshot=state.model_dump_json(), teams=teams
+                match_id, snapshot=state.model_dump_json(), teams=teams, options=options
             ):
                 raise errors.StateChanged()
             log.info("match %s: started with %d players", match_id, count)
@@ -901,7 +974,8 @@ class MatchService:
         renames: Iterable[Rename],
     ) -> BaseModel:
         game = self.game(match.game)
-        state = game.setup(match.variant, specs, setup_options(match), match.seed)
+        options = setup_options(game, match.variant, match.options, match.pack)
+        state = game.setup(match.variant, specs, options, match.seed)
         replayer = Replayer(game, state, match.seed, renames)
         for row in rows:
             replayer.step(row.seq, row.seat, Action.model_validate_json(row.action))

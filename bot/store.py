@@ -524,13 +524,30 @@ class Store:
             )
             return cursor.rowcount == 1
 
-    async def start_match(self, match_id: int, *, snapshot: str, teams: dict[int, int]) -> bool:
-        """Save the initial state and the teams of a lobby; False when it is no longer a lobby."""
+    async def set_options(self, match_id: int, options: dict[str, Any]) -> bool:
+        """Replace a lobby's options; False when it is no longer a lobby."""
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
-                "UPDATE matches SET status = 'active', snapshot = ?, version = 0, updated_at = ?"
-                " WHERE id = ? AND status = 'lobby'",
-                (snapshot, _now(), match_id),
+                "UPDATE matches SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (json.dumps(options), _now(), match_id),
+            )
+            return cursor.rowcount == 1
+
+    async def start_match(
+        self,
+        match_id: int,
+        *,
+        snapshot: str,
+        teams: dict[int, int],
+        options: dict[str, Any] | None = None,
+    ) -> bool:
+        """Save the initial state and the teams of a lobby (and the options it was dealt
+        with, when given); False when it is no longer a lobby."""
+        async with self._lock, self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET status = 'active', snapshot = ?, version = 0, updated_at = ?,"
+                " options = COALESCE(?, options) WHERE id = ? AND status = 'lobby'",
+                (snapshot, _now(), None if options is None else json.dumps(options), match_id),
             )
             if cursor.rowcount != 1:
                 return False

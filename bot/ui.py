@@ -36,11 +36,12 @@ from bot.render import (
     ping_lines,
     private_embed,
     seed_notice,
+    short_choice,
 )
 from bot.render.generic import clip
 from bot.replies import guard, where
 from bot.store import SeatRow, TurnMessage
-from rules.core import Game, Outcome
+from rules.core import Game, OptionError, OptionInfo, Outcome, find_option
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 25  # options in one select menu
+MAX_ROW_ID = 2**63 - 1  # the largest id SQLite hands out: a custom id naming more is forged
 DM_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 THREAD_ARCHIVED = 50083  # Discord: "Operation cannot be performed on an archived thread"
 BURIED_AFTER = 15  # messages posted under a board before it is reposted at the bottom
@@ -186,7 +188,9 @@ class LobbyButton(
 ):
     """Join / Leave / Start / Cancel under a lobby message."""
 
-    def __init__(self, op: str, match_id: int, *, disabled: bool = False) -> None:
+    def __init__(
+        self, op: str, match_id: int, *, disabled: bool = False, row: int | None = None
+    ) -> None:
         label, style = LOBBY_BUTTONS[op]
         super().__init__(
             discord.ui.Button(
@@ -194,6 +198,7 @@ class LobbyButton(
                 style=style,
                 disabled=disabled,
                 custom_id=f"arbiter:lobby:{op}:{match_id}",
+                row=row,
             )
         )
         self.op = op
@@ -209,6 +214,54 @@ class LobbyButton(
         async with guard(interaction):
             await defer(interaction)
             await lobby_step(interaction, self.op, self.match_id, on_lobby_message=True)
+
+
+class OptionSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"arbiter:option:(?P<match_id>[0-9]+):(?P<option>[a-z][a-z0-9_-]*)",
+):
+    """One of a lobby's option menus (`arbiter:option:<match>:<option id>`): the host picks
+    the option's value, and the lobby message shows it."""
+
+    def __init__(
+        self,
+        match_id: int,
+        option: str,
+        choices: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        *,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"arbiter:option:{match_id}:{option}",
+                options=choices or [],
+                placeholder=placeholder,
+                min_values=1,
+                max_values=1,
+                row=row,
+            )
+        )
+        self.match_id = match_id
+        self.option = option
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OptionSelect:
+        return cls(int(match["match_id"]), match["option"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            if not 0 < self.match_id <= MAX_ROW_ID:
+                raise errors.MatchNotFound()
+            values = self.item.values
+            if len(values) != 1:
+                raise errors.BadOption("Pick exactly one value for an option.")
+            await defer(interaction)
+            await option_step(
+                interaction, self.match_id, self.option, values[0], on_lobby_message=True
+            )
 
 
 class ConcedeButton(
@@ -433,6 +486,7 @@ class ActionSelect(
 
 PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
+    OptionSelect,
     ConcedeButton,
     HandButton,
     PageButton,
@@ -445,15 +499,32 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def lobby_view(table: Table) -> discord.ui.View | None:
-    """The lobby's buttons while it is open (Start only once enough players have joined);
-    none once it started or closed."""
+    """The lobby's buttons while it is open (Start only once enough players have joined),
+    and under them one menu per game option, showing its value; none once it started or
+    closed."""
     if table.match.status != "lobby":
         return None
     short = len(table.seats) < table.variant.min_players
+    options = table.options
     view = discord.ui.View(timeout=None)
+    row = 0 if options else None  # a lobby without options keeps Discord's own layout
     for op in LOBBY_BUTTONS:
-        view.add_item(LobbyButton(op, table.match.id, disabled=op == "start" and short))
+        disabled = op == "start" and short
+        view.add_item(LobbyButton(op, table.match.id, disabled=disabled, row=row))
+    for number, (info, value) in enumerate(options, start=1):
+        choices = option_menu(info, value)
+        view.add_item(
+            OptionSelect(table.match.id, info.id, choices, clip(info.label, 150), row=number)
+        )
     return view
+
+
+def option_menu(info: OptionInfo, value: str) -> list[discord.SelectOption]:
+    """An option's choices as its lobby menu offers them, the current one selected."""
+    return [
+        discord.SelectOption(label=clip(label, 100), value=choice, default=choice == value)
+        for choice, label in info.choices.items()
+    ]
 
 
 def board_view(table: Table) -> discord.ui.View | None:
@@ -592,6 +663,104 @@ async def lobby_step(
             await publisher.say(table, f"The match was stopped by {user.mention}.")
         elif not on_lobby_message:
             await publisher.refresh(match_id)
+
+
+async def option_step(
+    interaction: discord.Interaction,
+    match_id: int,
+    option: str,
+    value: str,
+    *,
+    on_lobby_message: bool,
+) -> None:
+    """The host sets one of a lobby's options (named by id or label), then the lobby
+    message shows it.
+
+    From a lobby menu the answer is the edited lobby message itself (a refusal also
+    puts the clicker's menu back to the option's value); from `/match option` it is an
+    ephemeral confirmation, and the lobby message is edited where it stands. The caller
+    has deferred the interaction when it came from a menu.
+    """
+    if not on_lobby_message:
+        await defer(interaction, ephemeral=True)
+    matches = service(interaction)
+    try:
+        table = await matches.set_option(match_id, interaction.user.id, option, value)
+    except errors.UserError:
+        if on_lobby_message:
+            await _show_lobby(interaction, match_id)
+        raise
+    if on_lobby_message:
+        reply = interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
+        if await reply_after_save(interaction, reply):
+            return
+    else:
+        info = find_option(table.game, option)
+        value = table.option_values[info.id]
+        done = f"{info.label}: now **{info.choices[value]}**."
+        await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
+    await arbiter(interaction).publisher.refresh(match_id)
+
+
+async def _show_lobby(interaction: discord.Interaction, match_id: int) -> None:
+    """Edit a lobby message to the lobby as it stands (its menus show the saved values;
+    a match that started loses them); a failure is only logged."""
+    try:
+        table = await service(interaction).table(match_id)
+        await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
+    except (discord.HTTPException, errors.UserError):
+        log.info("could not show lobby %s again after a refusal", match_id, exc_info=True)
+
+
+async def option_name_choices(
+    matches: MatchService, channel_id: int | None, typed: str
+) -> list[app_commands.Choice[str]]:
+    """The options of a channel's lobby, as `/match option name:` suggests them while
+    typed: each by its label, with its value now and what it changes."""
+    table = await _open_lobby(matches, channel_id)
+    if table is None:
+        return []
+    wanted = typed.casefold().strip()
+    offered = []
+    for info, value in table.options:
+        if wanted not in f"{info.id} {info.label} {info.blurb}".casefold():
+            continue
+        name = f"{info.label} (now: {short_choice(info, value)})"
+        if info.blurb:
+            name += f" — {info.blurb}"
+        offered.append(app_commands.Choice(name=clip(name, 100), value=info.id))
+    return offered[:25]
+
+
+async def option_value_choices(
+    matches: MatchService, channel_id: int | None, option: str | None, typed: str
+) -> list[app_commands.Choice[str]]:
+    """The choices of the option named in `/match option name:`, as `value:` suggests
+    them while typed (the current one marked)."""
+    table = await _open_lobby(matches, channel_id)
+    if table is None or not option:
+        return []
+    try:
+        info = find_option(table.game, option)
+    except OptionError:
+        return []
+    now = table.option_values[info.id]
+    wanted = typed.casefold().strip()
+    return [
+        app_commands.Choice(name=clip(label + (" (now)" if value == now else ""), 100), value=value)
+        for value, label in info.choices.items()
+        if wanted in f"{value} {label}".casefold()
+    ][:25]
+
+
+async def _open_lobby(matches: MatchService, channel_id: int | None) -> Table | None:
+    """The lobby open in a channel, if there is one."""
+    if channel_id is None:
+        return None
+    match = await matches.store.open_match_in(channel_id)
+    if match is None or match.status != "lobby":
+        return None
+    return await matches.table(match.id)
 
 
 class Publisher:

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.render import options_summary
 from bot.render.generic import clip
 from bot.replies import guard
 
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 HELP = """\
 **/match new** `game` `[variant]` `[clock]` `[timeout]` `[seed]` — open a lobby here; \
 others press **Join**, the host presses **Start**. One open match per channel or thread.
-**/match join · leave · start · cancel** — the lobby buttons, as commands.
+**/match join · leave · start · cancel** — the lobby buttons, as commands; \
+**/match option** `name` `value` — the host changes one of the game's options.
 **/hand** (or **My hand** on the board) — your hand and your choices, only for you; \
 **Send to my DMs** keeps a copy you can play from.
 **/play** `action` — take an action: type some of its words, in any order, and pick \
@@ -59,4 +61,7 @@ class HelpCog(commands.Cog):
             )
             embed = discord.Embed(title=rules.name, description=clip(rules.rules_summary, 4000))
             embed.add_field(name="Variants", value=clip(variants, 1024) or "—")
+            options = options_summary(rules)
+            if options:
+                embed.add_field(name="Options", value=clip(options, 1024), inline=False)
             await interaction.response.send_message(embed=embed, ephemeral=True)

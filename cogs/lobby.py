@@ -1,5 +1,5 @@
-"""`/match`: open a lobby, join, leave, start, cancel, see the status, concede, read
-the log, export; and the clock: nudge, pause, resume, vacation."""
+"""`/match`: open a lobby, join, leave, set an option, start, cancel, see the status,
+concede, read the log, export; and the clock: nudge, pause, resume, vacation."""
 
 from __future__ import annotations
 
@@ -125,6 +125,33 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     @app_commands.command(name="cancel", description="Close this channel's lobby (the host).")
     async def cancel(self, interaction: discord.Interaction) -> None:
         await self._lobby(interaction, "cancel")
+
+    @app_commands.command(
+        name="option", description="Change one of the lobby's game options (the host only)."
+    )
+    @app_commands.describe(name="The option to change", value="Its new value")
+    async def option(self, interaction: discord.Interaction, name: str, value: str) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            match = await self.bot.matches.open_match(interaction.channel_id)
+            await ui.option_step(interaction, match.id, name, value, on_lobby_message=False)
+
+    @option.autocomplete("name")
+    async def option_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The lobby's options, each with its value now."""
+        return await ui.option_name_choices(self.bot.matches, interaction.channel_id, current)
+
+    @option.autocomplete("value")
+    async def option_values(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The choices of the option named first."""
+        named = getattr(interaction.namespace, "name", None)
+        return await ui.option_value_choices(
+            self.bot.matches, interaction.channel_id, named, current
+        )
 
     @app_commands.command(name="status", description="Show this channel's match.")
     async def status(self, interaction: discord.Interaction) -> None:

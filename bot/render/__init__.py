@@ -14,6 +14,7 @@ from bot.render.generic import Field, Renderer, chunked_fields, clip
 from bot.render.tooth_and_nail import ToothAndNailRenderer
 from bot.store import MatchRow
 from bot.timing import clock_text, terms_text
+from rules.core import Game, OptionInfo
 
 RENDERERS: dict[str, Renderer] = {
     "tooth-and-nail": ToothAndNailRenderer(),
@@ -42,10 +43,14 @@ __all__ = [
     "board_embed",
     "end_line",
     "lobby_embed",
+    "option_lines",
+    "options_footer",
+    "options_summary",
     "ping_lines",
     "private_embed",
     "renderer_for",
     "seed_notice",
+    "short_choice",
     "turn_text",
 ]
 
@@ -56,6 +61,44 @@ def seed_notice(match: MatchRow) -> str | None:
     if not match.seed_chosen:
         return None
     return f"🎲 Seed {match.seed} — shuffles are predictable (for testing or replays)."
+
+
+def short_choice(info: OptionInfo, value: str) -> str:
+    """A choice's label as it reads beside its option's label: a label that is the
+    option's label and one word says the word ("Leaders off" of "Leaders": "off"); any
+    other is kept whole ("Hand of 5" of "Hand")."""
+    label = info.choices[value]
+    head, _, rest = label.strip().rpartition(" ")
+    if head.casefold() == info.label.strip().casefold() and rest:
+        return rest
+    return label
+
+
+def option_lines(table: Table) -> list[str]:
+    """Each option of the match's game with its value and what it changes: "**Leaders:**
+    off — each player starts with a leader sleeved in a blank card"."""
+    lines = []
+    for info, value in table.options:
+        line = f"**{info.label}:** {short_choice(info, value)}"
+        lines.append(f"{line} — {info.blurb}" if info.blurb else line)
+    return lines
+
+
+def options_footer(table: Table) -> str:
+    """The chosen options in a line, by their choices' labels ("Leaders on · Nemesis cards
+    only"); "" for a game without options."""
+    return " · ".join(info.choices[value] for info, value in table.options)
+
+
+def options_summary(game: Game) -> str:
+    """A game's options as `/rules` lists them: each with its choices, its default and
+    what it changes; "" for a game without options."""
+    lines = []
+    for info in game.options.values():
+        choices = " / ".join(info.choices.values())
+        line = f"**{info.label}** — {choices} (default: {info.choices[info.default]})"
+        lines.append(line + (f": {info.blurb}" if info.blurb else ""))
+    return "\n".join(lines)
 
 
 def renderer_for(game_id: str) -> Renderer:
@@ -118,6 +161,8 @@ def _lobby_text(table: Table) -> str:
         f"**{_seats_text(table)}.**\n{next_step}\n"
         "**Leave** gives up your seat; **Cancel** (the host only) closes the lobby.",
     ]
+    if table.game.options:
+        parts.append("The host sets the options with the menus below (or `/match option`).")
     return "\n\n".join(part for part in parts if part)
 
 
@@ -140,6 +185,9 @@ def lobby_embed(table: Table) -> discord.Embed:
     )
     lines = [f"{s.seat + 1}. {s.name}" + (" (host)" if s.seat == 0 else "") for s in table.seats]
     embed.add_field(name="Players", value="\n".join(lines) or "—")
+    options = option_lines(table)
+    if options:
+        embed.add_field(name="Options", value=clip("\n".join(options), 1024), inline=False)
     embed.add_field(
         name="Clock",
         value=terms_text(table.match.clock_seconds, table.match.timeout_policy),
@@ -189,6 +237,9 @@ def board_embed(
     renderer = renderer_for(table.match.game)
     if renderer.legend:
         footer += f" · {renderer.legend}"
+    options = options_footer(table)
+    if options:
+        footer += f"\n{options}"
     if table.match.status == "active":
         footer += f"\n{clock_text(table.match.clock_seconds)}"
     notice = seed_notice(table.match)

@@ -13,7 +13,7 @@ from rules.command_of_nature.setup import setup_game
 from rules.command_of_nature.state import State
 from rules.command_of_nature.table import CHAMPION_LEVELS, elemental_at, end_game, own_sage
 from rules.command_of_nature.text import card_text, faction_action_text
-from rules.core import Action, Event, Outcome, SeatSpec, VariantInfo, fresh_copy
+from rules.core import Action, Event, OptionInfo, Outcome, SeatSpec, VariantInfo, fresh_copy
 from rules.core.rng import rng_for
 
 SUMMARY = """\
@@ -50,6 +50,7 @@ class CommandOfNature:
             blurb="Seats 1 & 3 against 2 & 4: each team shares a formation, 6 AP and its gold.",
         ),
     }
+    options: ClassVar[dict[str, OptionInfo]] = {}  # none to choose in the lobby
     state_model: ClassVar[type[State]] = State
     rules_summary: ClassVar[str] = SUMMARY
     default_pack: ClassVar[str | None] = bundled_pack().name

@@ -8,10 +8,11 @@ one action at a time and shows each seat only its own view.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Seat = int
 M = TypeVar("M", bound=BaseModel)
@@ -112,6 +113,63 @@ class VariantInfo(BaseModel):
     blurb: str = ""
 
 
+PACK_OPTION = "pack"  # the entry of `setup`'s options naming the card pack (not an OptionInfo)
+OPTION_ID = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")  # it travels in a component's custom id
+MAX_CHOICES = 25  # the options one Discord select menu holds
+NAME_LIMIT = 100  # Discord: a select option's label and value, an autocomplete choice
+
+
+class OptionInfo(BaseModel):
+    """A setting of a game that the lobby's host chooses before the deal, such as
+    leaders on or off. `setup` receives the value of every declared option (see
+    `rules.core.resolve_options`) beside the card pack.
+
+    `choices` maps each value to what players read ("on" → "Leaders on"), in the order
+    menus show them; a choice's label should make sense alone (the board's footer lists
+    the chosen labels; the lobby writes "Leaders: off" for a label that is the option's
+    label and one word). `default` is the value unless the host picks another, and
+    `variant_defaults` gives some variants another default ({"solo": "on"}). `blurb`
+    says in one line what the option changes. Invalid declarations raise ValueError
+    when the model is built, so at import.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    label: str
+    choices: dict[str, str]
+    default: str
+    variant_defaults: dict[str, str] = {}
+    blurb: str = ""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> OptionInfo:
+        where = f"option {self.id!r}"
+        if not OPTION_ID.match(self.id) or self.id == PACK_OPTION:
+            raise ValueError(
+                f"{where}: an id is 1 to 32 lower-case letters, digits, '-' or '_', starting "
+                f"with a letter, and not {PACK_OPTION!r} (the card pack's entry)"
+            )
+        if not 0 < len(self.label.strip()) <= NAME_LIMIT:
+            raise ValueError(f"{where}: its label must be 1 to {NAME_LIMIT} characters")
+        if not 2 <= len(self.choices) <= MAX_CHOICES:
+            raise ValueError(f"{where}: it needs 2 to {MAX_CHOICES} choices")
+        for value, label in self.choices.items():
+            if not value or value != value.strip() or len(value) > NAME_LIMIT:
+                raise ValueError(f"{where}: choice value {value!r} is empty, padded or too long")
+            if not 0 < len(label.strip()) <= NAME_LIMIT:
+                raise ValueError(f"{where}: the label of {value!r} is empty or too long")
+        for variant, value in {"": self.default, **self.variant_defaults}.items():
+            if value not in self.choices:
+                default = f"the default of variant {variant!r}" if variant else "the default"
+                raise ValueError(f"{where}: {default}, {value!r}, is not one of its choices")
+        return self
+
+    def default_for(self, variant: str) -> str:
+        """The value this option takes in `variant` unless the host picks another."""
+        return self.variant_defaults.get(variant, self.default)
+
+
 @runtime_checkable
 class Game(Protocol):
     """Every game implements this; see DESIGN.md, "The rules engine contract"."""
@@ -119,6 +177,9 @@ class Game(Protocol):
     id: ClassVar[str]
     name: ClassVar[str]
     variants: ClassVar[dict[str, VariantInfo]]
+    # The settings the lobby's host chooses, by id, in the order the lobby shows them
+    # (at most four; `{}` for none). Build it with `rules.core.declare_options`.
+    options: ClassVar[dict[str, OptionInfo]]
     state_model: ClassVar[type[BaseModel]]
     rules_summary: ClassVar[str]
     default_pack: ClassVar[str | None]  # the bundled card pack's name, if the game has packs
@@ -126,7 +187,10 @@ class Game(Protocol):
     def setup(
         self, variant: str, seats: list[SeatSpec], options: dict[str, Any], seed: int
     ) -> BaseModel:
-        """A new game, with the initial shuffles drawn from `seed`."""
+        """A new game, with the initial shuffles drawn from `seed`. `options` holds the
+        value of every declared option (the service resolves them; a direct caller may
+        pass fewer, so read them through `rules.core.resolve_options`) and, under
+        `"pack"`, the card pack's name."""
 
     def to_act(self, state: BaseModel) -> set[Seat]:
         """Every seat whose decision the game waits for now (out-of-turn ones included)."""

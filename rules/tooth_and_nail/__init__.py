@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from rules.core import Action, Event, IllegalAction, Outcome, SeatSpec, VariantInfo, fresh_copy
+from rules.core.contract import OptionInfo
 from rules.core.rng import rng_for
 from rules.tooth_and_nail import actions, labels, rules
 from rules.tooth_and_nail.cards import Faction, bundled_pack, get_pack
@@ -71,6 +72,7 @@ class ToothAndNail:
             blurb="Two teams of two, seats 1 & 3 against 2 & 4; each team shares one deck.",
         ),
     }
+    options: ClassVar[dict[str, OptionInfo]] = {}  # none to choose in the lobby
     state_model: ClassVar[type[State]] = State
     rules_summary: ClassVar[str] = SUMMARY
     default_pack: ClassVar[str | None] = bundled_pack().name

@@ -17,7 +17,16 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
-from rules.core import Action, Event, IllegalAction, Outcome, SeatSpec, VariantInfo, shuffle
+from rules.core import (
+    Action,
+    Event,
+    IllegalAction,
+    OptionInfo,
+    Outcome,
+    SeatSpec,
+    VariantInfo,
+    shuffle,
+)
 
 COLOURS = [
     "amber", "azure", "beige", "black", "bronze", "brown", "coral", "crimson", "cyan", "gold",
@@ -61,6 +70,7 @@ class Tally:
         "teams": VariantInfo(id="teams", name="Teams", min_players=4, max_players=4, teams=True),
         "muster": VariantInfo(id="muster", name="Muster", min_players=2, max_players=4),
     }
+    options: ClassVar[dict[str, OptionInfo]] = {}
     state_model: ClassVar[type[BaseModel]] = TallyState
     rules_summary: ClassVar[str] = (
         "Raise a banner, then play a card a turn onto your team's tally and draw. "
