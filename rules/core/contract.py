@@ -32,9 +32,9 @@ def passing(candidates: Iterable[Action], check: Callable[[Action], None]) -> li
 
 
 def fresh_copy(state: M) -> M:
-    """An independent copy of a state (a round trip through plain data is several
-    times faster than a deep copy of the models)."""
-    return type(state).model_validate(state.model_dump())
+    """An independent copy of a state (a round trip through JSON, done by pydantic's
+    compiled core, is several times faster than a deep copy of the models)."""
+    return type(state).model_validate_json(state.model_dump_json())
 
 
 class IllegalAction(Exception):

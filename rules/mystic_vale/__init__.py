@@ -7,15 +7,34 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from rules.core import Action, Event, Outcome, SeatSpec, VariantInfo, fresh_copy
+from rules.core import (
+    Action,
+    Event,
+    OptionInfo,
+    Outcome,
+    SeatSpec,
+    VariantInfo,
+    declare_options,
+    fresh_copy,
+    resolve_options,
+)
 from rules.core.rng import rng_for
-from rules.mystic_vale import actions, labels
+from rules.mystic_vale import abilities, actions, labels
 from rules.mystic_vale.cards import SLOTS, get_pack
+from rules.mystic_vale.harvest import BUYS, VALE_BUYS
 from rules.mystic_vale.moves import card_label, name_of
 from rules.mystic_vale.setup import setup_game
 from rules.mystic_vale.state import State
-from rules.mystic_vale.symbols import decay_count, leader_side, pack_of, shown
-from rules.mystic_vale.text import card_text
+from rules.mystic_vale.symbols import (
+    advancements_on,
+    decay_count,
+    field_total,
+    leader_side,
+    pack_of,
+    shown,
+)
+from rules.mystic_vale.text import ability_text, card_text
+from rules.mystic_vale.turn import SPOIL_AT, can_spoil
 from rules.mystic_vale.turn import concede as concede_game
 
 SUMMARY = """\
@@ -39,6 +58,16 @@ class MysticVale:
         "3p": VariantInfo(id="3p", name="3 players", min_players=3, max_players=3),
         "4p": VariantInfo(id="4p", name="4 players", min_players=4, max_players=4),
     }
+    options: ClassVar[dict[str, OptionInfo]] = declare_options(
+        OptionInfo(
+            id="leaders",
+            label="Leaders",
+            choices={"off": "Leaders off", "on": "Leaders on"},
+            default="off",
+            blurb="each player keeps one of two titans dealt, sleeved into a blank card",
+        ),
+        variants=("2p", "3p", "4p"),
+    )
     state_model: ClassVar[type[State]] = State
     rules_summary: ClassVar[str] = SUMMARY
     default_pack: ClassVar[str | None] = "nemesis"
@@ -49,8 +78,9 @@ class MysticVale:
         pack = str(options.get("pack", self.default_pack))
         get_pack(pack)
         names = [s.name for s in sorted(seats, key=lambda s: s.seat)]
-        leaders = str(options.get("leaders", "off")) == "on"
-        mix = str(options.get("cards", "nemesis"))
+        chosen = resolve_options(self, variant, options)
+        leaders = chosen["leaders"] == "on"
+        mix = "nemesis"  # the base game's own cards are not public: Nemesis alone
         rng = rng_for(seed, 0)
         state = setup_game(variant, names, pack, mix, leaders, rng)
         if state.phase != "leaders":
@@ -128,8 +158,9 @@ def _card_view(state: State, card_id: int) -> dict[str, Any]:
         ]
     leader = None
     if card.leader is not None:
-        side = "upgraded" if state.players[card.owner].leader_upgraded else "starting"
-        leader = {"name": pack_of(state).leader(card.leader).shown_name, "side": side}
+        titan = pack_of(state).leader(card.leader)
+        side = "upgraded" if leader_side(state, card) is titan.upgraded else "starting"
+        leader = {"name": titan.shown_name, "side": side}
     return {
         "id": card_id,
         "label": card_label(state, card_id),
@@ -151,6 +182,57 @@ def _for_sale(state: State, instance: int | None) -> dict[str, Any] | None:
         "cost": card.cost.counts(),  # type: ignore[union-attr]
         "text": card_text(card),
     }
+
+
+def _growth(state: State, seat: int) -> int:
+    """The growth on a player's field and on-deck card: what `decay` is net of."""
+    player = state.players[seat]
+    total = field_total(state, seat)["growth"]
+    if player.on_deck is not None:
+        total += shown(state, state.card(player.on_deck))["growth"]
+    return total
+
+
+def _push_label(state: State, seat: int) -> str:
+    """The Push button's label with the Spoil risk: the field's decay, what the on-deck
+    card adds as it joins the field, and the total against the threshold."""
+    field = field_total(state, seat)
+    before = max(0, field["decay"] - field["growth"])
+    after = decay_count(state, seat)
+    if not can_spoil(state, seat):
+        return f"Push (decay {after}: you can't Spoil)"
+    return f"Push (decay {before}, on deck {after - before:+d} → {after} of {SPOIL_AT})"
+
+
+def _quick(state: State) -> list[dict[str, str]]:
+    """The active seat's Planting choices worth a button (the bot shows them under the
+    line that calls the player): Push, with the Spoil risk, and Stop."""
+    if state.phase != "planting" or state.frames or state.pending:
+        return []
+    seat = state.active
+    legal = {a.key for a in actions.legal_actions(state, seat)}
+    quick = []
+    if "push" in legal:
+        risky = can_spoil(state, seat) and decay_count(state, seat) >= SPOIL_AT - 1
+        label = _push_label(state, seat)
+        quick.append({"key": "push", "label": label, "style": "danger" if risky else "primary"})
+    if "stop" in legal:
+        label = labels.describe(state, Action(kind="stop"))
+        quick.append({"key": "stop", "label": label, "style": "success"})
+    return quick
+
+
+def _fertile_soils(state: State) -> list[dict[str, Any]]:
+    """The Fertile Soil supply by slot: how many are left and what one costs."""
+    by_slot: dict[str, list[int]] = {}
+    for instance in state.commons.fertile:
+        slot = pack_of(state).advancement(state.cards[instance]).slot
+        by_slot.setdefault(slot, []).append(instance)
+    return [
+        {**(_for_sale(state, by_slot[slot][0]) or {}), "count": len(by_slot[slot])}
+        for slot in SLOTS
+        if slot in by_slot
+    ]
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -178,6 +260,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "field": [_card_view(state, c) for c in p.field],
                 "on_deck": _card_view(state, p.on_deck) if p.on_deck is not None else None,
                 "decay": decay_count(state, p.seat),
+                "growth": _growth(state, p.seat),
+                "cannot_spoil": not can_spoil(state, p.seat),
                 "deck_count": len(p.deck),
                 "discard_count": len(p.discard),
                 "vales": [name_of(state, v) for v in p.vales],
@@ -202,7 +286,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "pool": state.pool,
         "prompt": labels.prompt(state),
         "to_act": sorted(actions.to_act(state)),
-        "harvest": pool.model_dump(exclude={"bought", "sleeved_now", "no_curses"})
+        "harvest": {
+            **pool.model_dump(exclude={"bought", "sleeved_now", "no_curses"}),
+            "buys_left": BUYS - pool.buys,
+            "vale_buys_left": 0 if pool.advancements_started else VALE_BUYS - pool.vale_buys,
+        }
         if pool is not None
         else None,
         "bought": [name_of(state, i) for i in pool.bought] if pool is not None else [],
@@ -213,12 +301,15 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             },
             "level4": [_for_sale(state, i) for i in commons.level4],
             "fertile": len(commons.fertile),
+            "fertile_soils": _fertile_soils(state),
             "decks": {str(lv): len(d) for lv, d in commons.decks.items()},
             "vales": {
                 str(lv): [_for_sale(state, i) for i in row] for lv, row in commons.vale_rows.items()
             },
             "vale_decks": {str(lv): len(d) for lv, d in commons.vale_decks.items()},
         },
+        "spoil_at": SPOIL_AT,
+        "quick": _quick(state),
         "scores": dict(state.scores),
         "outcome": {"winners": state.winners, "text": state.end_text}
         if state.phase == "over"
@@ -226,7 +317,47 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     }
     if seat is not None:
         out["me"] = seat
+        out["card_texts"] = _own_texts(state, seat)
+        out["decision"] = _decision(state, seat)
+        out["leader_options"] = [
+            {"name": leader.shown_name, "text": card_text(leader)}
+            for leader in map(pack_of(state).leader, state.players[seat].leader_options)
+        ]
     return out
+
+
+def _own_texts(state: State, seat: int) -> dict[str, str]:
+    """The rules text of everything in a player's field, on-deck card and vales, by name
+    (each name once)."""
+    player = state.players[seat]
+    cards = [*player.field, *([player.on_deck] if player.on_deck is not None else [])]
+    instances = [i for c in cards for i in advancements_on(state, state.card(c))]
+    texts: dict[str, str] = {}
+    for instance in [*instances, *player.vales]:
+        card = pack_of(state).card(state.cards[instance])
+        texts.setdefault(card.shown_name, card_text(card))
+    return texts
+
+
+def _decision(state: State, seat: int) -> dict[str, Any] | None:
+    """What a decision of `seat` is about: the card whose ability asks, or the card the
+    decision concerns, with its text (None when the seat decides nothing now, or the
+    decision is about no card)."""
+    if seat not in actions.to_act(state) or not state.frames:
+        return None
+    frame = state.frames[-1]
+    about: dict[str, Any] | None = None
+    pending = next((p for p in state.pending if p.seat == seat), None)
+    if pending is not None:
+        ability = abilities.abilities_of(state, pending.source)[pending.ability]
+        about = {
+            "name": abilities.source_name(state, pending.source),
+            "text": ability_text(ability),
+        }
+    elif frame.kind == "sleeve" and frame.subject is not None:  # the advancement to sleeve
+        card = pack_of(state).card(state.cards[frame.subject])
+        about = {"name": card.shown_name, "text": card_text(card)}
+    return {"kind": frame.kind, "prompt": frame.prompt, "about": about}
 
 
 GAME = MysticVale()

@@ -151,12 +151,22 @@ def standing_special(state: State, seat: int, name: str) -> bool:
     carriers = _standing(state.pack).get(name)
     if not carriers:
         return False
-    for source, _ in play_area_sources(state, seat):
-        kind, key, *side = source.split(":")
-        card_key = f"{key}:{side[0]}" if kind == "l" else state.cards[int(key)]
-        if card_key in carriers:
-            return True
-    return False
+    player = state.players[seat]
+    cards = state.cards
+    for card_id in player.field:
+        card = state.physical[card_id]
+        for stack in card.slots.values():
+            for layer in stack:
+                if isinstance(layer, int) and cards[layer] in carriers:
+                    return True
+        if card.leader is not None:
+            upgraded = card.upgraded or (card.leader == player.leader and player.leader_upgraded)
+            if f"{card.leader}:{'upgraded' if upgraded else 'start'}" in carriers:
+                return True
+    if any(cards[v] in carriers for v in player.vales):
+        return True
+    aside = player.titan_aside and player.leader and player.upgraded_on_turn < state.turn
+    return bool(aside) and f"{player.leader}:upgraded" in carriers
 
 
 @cache
@@ -273,10 +283,15 @@ def resolve(state: State, rng: random.Random) -> Events:
 
 
 def _affordable(state: State, pending: Pending, ability: Ability) -> bool:
+    """Whether the owner could use the ability now: its cost payable, something to
+    sacrifice, and (for a named rule) something for it to do."""
     if not can_pay(state, pending.seat, ability.cost):
         return False
     if ability.sacrifice in ("advancement", "vale"):
         return bool(sacrifice_options(state, pending.seat, ability.sacrifice))
+    for op in ability.ops:
+        if isinstance(op, Special) and op.name in READY and not READY[op.name](state, pending):
+            return False
     return True
 
 
@@ -420,9 +435,11 @@ def _ask_discard(state: State, pending: Pending, which: str) -> Events | None:
 
 
 def combined_cost(state: State, card_id: int) -> int:
-    """The mana it would take to buy every advancement on a card."""
+    """What it would take to buy every advancement on a card (every resource of their
+    costs added up)."""
     return sum(
-        advancement_of(state, i).cost.mana for i in advancements_on(state, state.card(card_id))
+        sum(advancement_of(state, i).cost.counts().values())
+        for i in advancements_on(state, state.card(card_id))
     )
 
 
@@ -447,7 +464,9 @@ def _free_buy(state: State, pending: Pending, op: FreeBuy, rng: random.Random) -
     commons = state.commons
     if op.source == "row":
         row = commons.vale_rows[op.level] if op.kind == "vale" else commons.rows[op.level]
-        options = [str(i) for i in row if i is not None]
+        options = [
+            str(i) for i in row if i is not None and (op.kind == "vale" or _fits(state, pending, i))
+        ]
         return _ask(
             state,
             pending,
@@ -458,8 +477,8 @@ def _free_buy(state: State, pending: Pending, op: FreeBuy, rng: random.Random) -
     deck = commons.vale_decks[op.level] if op.kind == "vale" else commons.decks[op.level]
     if not deck:
         if op.kind == "advancement" and commons.fertile:
-            soils = [i for i in offered(state) if i in commons.fertile]
-            options = [str(i) for i in soils]
+            soils = [i for i in offered(state) if i in commons.fertile and _fits(state, pending, i)]
+            options = [str(i) for i in soils] + (["none"] if soils and op.may_decline else [])
             return _ask(
                 state, pending, "free_row", "choose a Fertile Soil to take for free", options
             )
@@ -487,6 +506,13 @@ def _free_buy(state: State, pending: Pending, op: FreeBuy, rng: random.Random) -
 
 def _bought(state: State) -> list[int]:
     return list(state.harvest.bought) if state.harvest is not None else []
+
+
+def _fits(state: State, pending: Pending, instance: int) -> bool:
+    """Whether a free advancement can be sleeved into the field beside what was bought:
+    one that can't is never taken (Sacrosanct Nests' clarification; a bought
+    advancement always has a card to go into)."""
+    return all_fit(state, pending.seat, [*_bought(state), instance])
 
 
 def acquire(state: State, seat: int, instance: int, *, free: bool) -> Events:
@@ -556,6 +582,8 @@ def answer(state: State, seat: int, option: str, rng: random.Random) -> Events:
                 )
                 if searched_deck:
                     shuffle(player.deck, rng)
+        case "free_row" if option == "none":  # a Fertile Soil one may take, left
+            events.append(_ev("decline", f"{player.name} takes no Fertile Soil.", seat))
         case "free_row":
             instance = int(option)
             take(state, instance)
@@ -586,4 +614,5 @@ def answer(state: State, seat: int, option: str, rng: random.Random) -> Events:
 # --------------------------------------------------------------------------- named rules
 
 SPECIALS: dict[str, Handler] = {}
+READY: dict[str, Callable[[State, Pending], bool]] = {}
 ANSWERS: dict[str, Callable[[State, int, str, Frame, random.Random], Events]] = {}

@@ -73,7 +73,7 @@ def candidates(state: State, seat: int) -> Iterator[Action]:
             yield Action(kind="buy", args=(str(instance),))
         yield Action(kind="upgrade")
         if state.harvest is not None:
-            for instance in state.harvest.bought:
+            for instance in one_of_each(state, state.harvest.bought):
                 for card_id in player.field:
                     yield Action(kind="sleeve", args=(str(instance), str(card_id)))
         yield Action(kind="done")
@@ -134,6 +134,13 @@ def apply_action(state: State, seat: int, action: Action, rng: random.Random) ->
 
 
 def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Events:
+    events = _act(state, seat, action, rng)
+    if not events:  # a choice that moved nothing (none taken, no more): still a line
+        events = [_ev("decide", f"{state.players[seat].name} decides.", seat)]
+    return events
+
+
+def _act(state: State, seat: int, action: Action, rng: random.Random) -> Events:
     a = action.args
     match action.kind:
         case "leader":
@@ -162,6 +169,9 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Eve
             if frame.kind == "sleeve":
                 state.frames.pop()
                 return turn.sleeve_into(state, seat, int(a[0]))
+            if frame.kind == "final_pick":
+                events = turn.final_pick(state, seat, int(a[0]))
+                return events + (harvest.begin_harvest(state, seat) if state.final else [])
             return abilities.answer(state, seat, a[0], rng)
     raise AssertionError(action)
 
@@ -211,11 +221,16 @@ def _next_step(state: State, rng: random.Random) -> Events | None:
 def timeout_action(state: State, seat: int) -> Action:
     """A timed-out seat: stop pushing, end the Harvest, skip an ability, the first choice
     otherwise (the first leader dealt)."""
+    if seat not in to_act(state):
+        raise IllegalAction("not-your-turn", "The game is not waiting for this seat.")
+    for kind in ("stop", "done", "skip"):
+        found = Action(kind=kind)
+        try:
+            check(state, seat, found)
+        except IllegalAction:
+            continue
+        return found
     legal = legal_actions(state, seat)
     if not legal:
         raise IllegalAction("not-your-turn", "The game is not waiting for this seat.")
-    for kind in ("stop", "done", "skip"):
-        found = next((a for a in legal if a.kind == kind), None)
-        if found is not None:
-            return found
     return legal[0]

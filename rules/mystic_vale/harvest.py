@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from rules.core import IllegalAction
 from rules.mystic_vale import abilities
-from rules.mystic_vale.cards import Advancement, Cost, Vale
+from rules.mystic_vale.cards import Advancement, Cost, Special, Vale
 from rules.mystic_vale.commons import offered, take
 from rules.mystic_vale.moves import (
     all_fit,
@@ -76,9 +76,26 @@ def price(state: State, seat: int, card: Advancement) -> Cost:
     """What an advancement costs this seat now (Tidal Wave Titan lowers the mana by one
     for each guardian the advancement shows)."""
     cost = card.cost
-    if card.symbols.guardian and abilities.standing_special(state, seat, "guardian_discount"):
+    if card.symbols.guardian and _guardian_discount(state, seat):
         cost = cost.model_copy(update={"mana": max(0, cost.mana - card.symbols.guardian)})
     return cost
+
+
+def _guardian_discount(state: State, seat: int) -> bool:
+    """Tidal Wave Titan's starting side lowers prices while it is in the field, and for
+    the rest of the Harvest it is upgraded in (the rulebook: a titan's starting ability
+    and symbols still work in the Harvest Phase it is upgraded in)."""
+    if abilities.standing_special(state, seat, "guardian_discount"):
+        return True
+    player = state.players[seat]
+    if not (player.titan_aside and player.leader and player.upgraded_on_turn == state.turn):
+        return False
+    start = pack_of(state).leader(player.leader).start
+    return any(
+        isinstance(op, Special) and op.name == "guardian_discount"
+        for ability in start.abilities
+        for op in ability.ops
+    )
 
 
 def _cost_text(cost: Cost) -> str:

@@ -21,6 +21,7 @@ PHASES = {
     "harvest": "Harvest",
     "discard": "Discard",
     "prep": "Prep",
+    "final": "Nightvale Agent's final Harvest",
     "over": "the end",
 }
 
@@ -63,6 +64,9 @@ def describe(state: State, action: Action) -> str:
             return f"Upgrade {leader.shown_name}"
         case "done":
             return "End your Harvest"
+        case "sleeve":
+            into = f"{card_label(state, int(a[1]))} ({card_number(int(a[1]))})"
+            return f"Sleeve {name_of(state, int(a[0]))} into {into} now"
         case "use":
             return "Use it"
         case "skip":
@@ -79,7 +83,15 @@ def option_label(state: State, frame: Frame, option: str) -> str:
     if option == "stop":
         return "Stop: move no more"
     match frame.kind:
-        case "sleeve" | "discard_field" | "search" | "discard_any" | "to_bottom" | "forge":
+        case (
+            "sleeve"
+            | "discard_field"
+            | "search"
+            | "discard_any"
+            | "to_bottom"
+            | "forge"
+            | "final_pick"
+        ):
             return f"{card_label(state, int(option))} ({card_number(int(option))})"
         case "cancel_curses" | "resleeve_target":
             return f"{card_label(state, int(option))} ({card_number(int(option))})"
@@ -140,6 +152,8 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
             return f"{cost_text(upgrade_cost(state, seat))} · one of your two buys"
         case "done":
             return "Unspent mana and spirits are lost; sleeve what you bought"
+        case "sleeve":
+            return "Stormbrew Titan: it counts, abilities and all, in this Harvest"
         case "use" | "skip":
             pending = state.pending[0]
             ability = abilities.abilities_of(state, pending.source)[pending.ability]
@@ -157,6 +171,8 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
     match frame.kind:
         case "sleeve":
             return "Sleeved there for the rest of the game"
+        case "final_pick":
+            return "One of the two cards of your final Harvest"
         case "discard_field":
             return "It goes to your discard pile"
         case "search":

@@ -172,12 +172,19 @@ def sleeve(state: State, card_id: int, instance: int) -> None:
         stack.append(instance)
 
 
+def targets(state: State, seat: int) -> list[int]:
+    """The cards bought advancements may be sleeved into: the field's (and, in Nightvale
+    Agent's final Harvest, the discard pile's too)."""
+    player = state.players[seat]
+    return [*player.field, *player.discard] if state.final else list(player.field)
+
+
 def homes(state: State, seat: int, instance: int, *, over_land: bool = False) -> list[int]:
-    """The field cards an advancement could be sleeved into."""
+    """The cards an advancement could be sleeved into."""
     advancement = advancement_of(state, instance)
     return [
         c
-        for c in state.players[seat].field
+        for c in targets(state, seat)
         if slot_takes(state, state.card(c), advancement, over_land=over_land)
     ]
 
@@ -185,7 +192,7 @@ def homes(state: State, seat: int, instance: int, *, over_land: bool = False) ->
 def all_fit(state: State, seat: int, instances: list[int], *, over_land: bool = False) -> bool:
     """Whether these advancements can all be sleeved into the field at once (no two into
     the same slot of one card)."""
-    field = state.players[seat].field
+    field = targets(state, seat)
     advancements = [advancement_of(state, i) for i in instances]
 
     def place(k: int, used: frozenset[tuple[int, str]]) -> bool:

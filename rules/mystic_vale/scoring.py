@@ -10,11 +10,11 @@ still tied share the win.
 
 from __future__ import annotations
 
-from rules.mystic_vale.abilities import abilities_of
-from rules.mystic_vale.cards import Special
+from rules.mystic_vale.abilities import abilities_of, count
+from rules.mystic_vale.cards import Gain, Special
 from rules.mystic_vale.setup import Events, _ev
-from rules.mystic_vale.state import State
-from rules.mystic_vale.symbols import advancement_of, layers, leader_side, pack_of
+from rules.mystic_vale.state import Pending, State
+from rules.mystic_vale.symbols import advancement_of, layers, pack_of
 
 MOST_CURSES_TITAN_VP = 8  # Hailburst Titan, upgraded, with the most curse tokens
 
@@ -31,23 +31,65 @@ def owned_advancements(state: State, seat: int) -> list[tuple[int, bool]]:
     return found
 
 
-def end_abilities(state: State, seat: int) -> list[str]:
-    """The End of Game rules of the seat's cards and vales (by special name)."""
-    sources = [f"a:{i}" for i, _ in owned_advancements(state, seat)]
-    sources += [f"v:{v}" for v in state.players[seat].vales]
+def _leader_sources(state: State, seat: int) -> list[tuple[str, int | None]]:
+    """The seat's leaders with the side they show: the one chosen at set-up (sleeved, or
+    beside the play area once an upgraded titan), and any a Gargoyle Summoner sleeved."""
     player = state.players[seat]
-    if player.leader:
-        sources.append(f"l:{player.leader}:{'upgraded' if player.leader_upgraded else 'start'}")
+    found: list[tuple[str, int | None]] = []
+    for card in state.physical:
+        if card.owner == seat and card.leader is not None:
+            upgraded = card.upgraded or (card.leader == player.leader and player.leader_upgraded)
+            found.append((f"l:{card.leader}:{'upgraded' if upgraded else 'start'}", card.id))
+    if player.leader and player.titan_aside:
+        found.append((f"l:{player.leader}:upgraded", None))
+    return found
+
+
+def end_sources(state: State, seat: int) -> list[tuple[str, int | None]]:
+    """Everything of the seat's that may have an End of Game ability, with the player
+    card it is on: advancements wherever their cards are, vales, leaders."""
+    holders = {
+        layer: card.id
+        for card in state.physical
+        if card.owner == seat
+        for stack in card.slots.values()
+        for layer in stack
+        if isinstance(layer, int)
+    }
+    sources: list[tuple[str, int | None]] = [
+        (f"a:{i}", holders.get(i)) for i, _ in owned_advancements(state, seat)
+    ]
+    sources += [(f"v:{v}", None) for v in state.players[seat].vales]
+    return sources + _leader_sources(state, seat)
+
+
+def end_abilities(state: State, seat: int) -> list[str]:
+    """The End of Game rules of the seat's cards, vales and leaders (by special name)."""
     names = []
-    for source in sources:
+    for source, _ in end_sources(state, seat):
         for ability in abilities_of(state, source):
             if ability.when == "end":
                 names += [op.name for op in ability.ops if isinstance(op, Special)]
     return names
 
 
+def end_gains(state: State, seat: int) -> int:
+    """The points End of Game abilities give by the general `gain` op (VP, per count)."""
+    total = 0
+    for source, card in end_sources(state, seat):
+        for index, ability in enumerate(abilities_of(state, source)):
+            if ability.when != "end":
+                continue
+            for op in ability.ops:
+                if isinstance(op, Gain) and op.symbols.vp:
+                    pending = Pending(seat=seat, source=source, ability=index, card=card)
+                    total += op.symbols.vp * count(state, pending, op.per)
+    return total
+
+
 def base_score(state: State, seat: int) -> int:
-    """A score before the End of Game abilities that look at the whole score."""
+    """A score before the End of Game rules that look at the whole score (Bramble
+    Tumbleworld) or at every player's curses (Hailburst Titan)."""
     player = state.players[seat]
     pack = pack_of(state)
     total = player.vp - player.curses
@@ -57,25 +99,28 @@ def base_score(state: State, seat: int) -> int:
         if not covered
     )
     total += sum(pack.vale(state.cards[v]).symbols.end_vp for v in player.vales)
-    if player.leader:
-        card = next((c for c in state.physical if c.leader == player.leader), None)
-        if card is not None:
-            total += leader_side(state, card).symbols.end_vp
-        elif player.titan_aside:
-            total += pack.leader(player.leader).upgraded.symbols.end_vp
-    return total
+    for source, _ in _leader_sources(state, seat):
+        _, key, side = source.split(":")
+        leader = pack.leader(key)
+        total += (leader.upgraded if side == "upgraded" else leader.start).symbols.end_vp
+    return total + end_gains(state, seat)
+
+
+def most_curses(state: State, seat: int) -> bool:
+    """More curse tokens than every other player (those stored on a titan count)."""
+    mine = state.players[seat].curses + state.players[seat].stored_curses
+    return all(mine > p.curses + p.stored_curses for p in state.players if p.seat != seat)
 
 
 def score(state: State, seat: int) -> int:
-    """A player's final score."""
+    """A player's final score: Bramble Tumbleworld doubles it last, once every other
+    addition is counted."""
     total = base_score(state, seat)
-    for name in end_abilities(state, seat):
-        if name == "worth_total":
-            total += max(0, total)
-        elif name == "most_curses_titan":
-            mine = state.players[seat].curses
-            if all(mine > p.curses for p in state.players if p.seat != seat):
-                total += MOST_CURSES_TITAN_VP
+    names = end_abilities(state, seat)
+    if "most_curses_titan" in names and most_curses(state, seat):
+        total += MOST_CURSES_TITAN_VP * names.count("most_curses_titan")
+    for _ in range(names.count("worth_total")):
+        total += max(0, total)
     return total
 
 

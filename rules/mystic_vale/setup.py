@@ -115,6 +115,8 @@ def setup_game(
         state.commons.vale_rows[level] = [draw_vale(state, level) for _ in range(VALE_ROW_SIZE)]
     for player in state.players:
         player.deck = deal_cards(state, player.seat)
+    if not leaders:  # each player shuffles their 20 cards (with leaders: once one is sleeved)
+        shuffle_decks(state, rng)
     if leaders:
         dealt = [leader.id for leader in cards.leaders]
         shuffle(dealt, rng)

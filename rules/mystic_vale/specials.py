@@ -26,9 +26,10 @@ import random
 
 from rules.core.rng import pick, shuffle
 from rules.mystic_vale import abilities, harvest
-from rules.mystic_vale.abilities import ANSWERS, SPECIALS
+from rules.mystic_vale.abilities import ANSWERS, READY, SPECIALS
 from rules.mystic_vale.commons import one_of_each, take
 from rules.mystic_vale.moves import (
+    all_fit,
     card_label,
     discard_from_field,
     gain_curses,
@@ -39,6 +40,7 @@ from rules.mystic_vale.moves import (
     sleeve,
     slot_takes,
 )
+from rules.mystic_vale.scoring import most_curses
 from rules.mystic_vale.setup import Events, _ev
 from rules.mystic_vale.state import Frame, Pending, State
 from rules.mystic_vale.symbols import (
@@ -64,12 +66,6 @@ def _ask(
     state.frames.append(
         Frame(kind=kind, deciders=[seat], prompt=prompt, options=options, subject=subject)
     )
-
-
-def _most_curses(state: State, seat: int) -> bool:
-    """More curse tokens than every other player (those on a Hailburst Titan count)."""
-    mine = state.players[seat].curses + state.players[seat].stored_curses
-    return all(mine > p.curses + p.stored_curses for p in state.players if p.seat != seat)
 
 
 def _into_field(state: State, seat: int, card_id: int) -> Events:
@@ -191,9 +187,19 @@ def _gargoyle_leader(state: State, seat: int) -> Events:
         "gargoyle_leader",
         "choose the leader sleeved on its upgraded side into a blank card of your field",
         list(state.gargoyle),
-        subject=blanks[0],
+        subject=next((b for b in blanks if _room_left(state, seat, b)), blanks[0]),
     )
     return []
+
+
+def _room_left(state: State, seat: int, blank: int) -> bool:
+    """Whether what was bought still fits the field once this blank card holds a leader
+    (blank cards are alike, so the leader goes where it blocks nothing)."""
+    card = state.card(blank)
+    card.leader = "?"
+    fits = all_fit(state, seat, list(state.harvest.bought) if state.harvest else [])
+    card.leader = None
+    return fits
 
 
 def _gargoyle_pick(
@@ -218,7 +224,7 @@ def _gargoyle_pick(
 
 
 def most_curses_vp(state: State, p: Pending, rng: random.Random) -> Events | None:
-    if not _most_curses(state, p.seat):
+    if not most_curses(state, p.seat):
         return [
             _ev(
                 "fizzle",
@@ -314,9 +320,8 @@ def _store_curses(state: State, seat: int, option: str, frame: Frame, rng: rando
 
 def discard_any_for_curse(state: State, p: Pending, rng: random.Random) -> Events | None:
     player = state.players[p.seat]
-    if not player.curses or not player.field:
+    if not player.field:
         return []
-    shed_curses(state, p.seat, 1)
     _ask(
         state,
         p.seat,
@@ -368,7 +373,10 @@ def field_of_seven(state: State, p: Pending, rng: random.Random) -> Events | Non
 
 
 def free_reserved(state: State, p: Pending, rng: random.Random) -> Events | None:
-    reserved = state.players[p.seat].reserved
+    # Only one that can be sleeved into the field (with what was bought): a bought
+    # advancement always has a card to go into.
+    bought = state.harvest.bought if state.harvest is not None else []
+    reserved = [i for i in state.players[p.seat].reserved if all_fit(state, p.seat, [*bought, i])]
     if not reserved:
         return []
     _ask(
@@ -465,9 +473,15 @@ def vale_then_upgrade(state: State, p: Pending, rng: random.Random) -> Events | 
 def _shardlord(state: State, seat: int, option: str, frame: Frame, rng: random.Random) -> Events:
     assert state.harvest is not None
     events: Events = []
+    # The curse and sky are what the starting side shows: its sky was counted with the
+    # field when the Harvest began, and its curse would be taken with the field's tokens,
+    # after the titan has left its card. Gaining them takes the curse token now; turning
+    # over first gives back the sky (the rulebook: upgrade first, no curse and no sky).
+    shows = pack_of(state).leader(state.players[seat].leader or "").start.symbols
     if option == "gain":
-        events += gain_curses(state, seat, 1)
-        state.harvest.sky += 2
+        events += gain_curses(state, seat, shows.curse)
+    else:
+        state.harvest.sky = max(0, state.harvest.sky - shows.sky)
     vales = [str(v) for v in state.commons.vale_rows[1] if v is not None]
     if vales:
         _ask(state, seat, "shardlord_vale", "choose a level-1 vale to take for free", vales)
@@ -583,6 +597,25 @@ def _resleeve_move(
         )
     return events
 
+
+def _ready_blank(state: State, p: Pending) -> bool:
+    player = state.players[p.seat]
+    return player.titan_aside and any(is_blank(state, state.card(c)) for c in player.field)
+
+
+# When an optional rule could do nothing now, its owner isn't asked whether to use it.
+READY.update(
+    {
+        "return_to_start": _ready_blank,
+        "discard_any_for_curse": lambda state, p: bool(state.players[p.seat].field),
+        "store_curses": lambda state, p: state.players[p.seat].curses > 0,
+        "free_reserved": lambda state, p: bool(state.players[p.seat].reserved),
+        "shed_per_growth": lambda state, p: state.players[p.seat].curses > 0,
+        "shed_per_guardian": lambda state, p: state.players[p.seat].curses > 0,
+        "discard_on_deck": lambda state, p: state.players[p.seat].on_deck is not None,
+        "card_to_bottom": lambda state, p: bool(state.players[p.seat].field),
+    }
+)
 
 SPECIALS.update(
     {

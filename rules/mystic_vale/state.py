@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from rules.mystic_vale.cards import Slot
 
 Variant = Literal["2p", "3p", "4p"]
-Phase = Literal["leaders", "planting", "harvest", "discard", "prep", "over"]
+Phase = Literal["leaders", "planting", "harvest", "discard", "prep", "final", "over"]
 CURSED_LAND = "cursed_land"
 FERTILE_SOIL = "fertile_soil"
 Printed = Literal["cursed_land", "fertile_soil"]
@@ -144,6 +144,9 @@ class State(BaseModel):
     turn: int = 0  # turns taken in all
     phase: Phase = "prep"
     last_round: bool = False  # the pool ran out: the round is finished, then the game ends
+    finals: list[int] = Field(default_factory=list)  # seats still to take Nightvale's Harvest
+    final: bool = False  # a Nightvale Agent's final Harvest is under way
+    final_picks: list[int] = Field(default_factory=list)  # the cards chosen for it
     extra_turn: bool = False  # the active seat takes another turn after this one
     harvest: Harvest | None = None
     opening: bool = True  # the opening Preps of the set-up are under way

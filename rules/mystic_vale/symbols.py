@@ -14,7 +14,7 @@ rewards of the rituals its requirements fulfil.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
+from functools import cache, lru_cache
 
 from rules.mystic_vale.cards import SLOTS, Advancement, LeaderSide, Pack, Symbols, get_pack
 from rules.mystic_vale.state import CURSED_LAND, FERTILE_SOIL, Card, State
@@ -93,13 +93,51 @@ def fulfilled(state: State, card: Card, base: Counter[str] | None = None) -> lis
 
 
 def shown(state: State, card: Card) -> Counter[str]:
-    """Every symbol present on the card: its own, plus the rewards of fulfilled rituals."""
-    total = _base(state, card)
-    for instance in fulfilled(state, card, total):
-        ritual = advancement_of(state, instance).ritual
-        assert ritual is not None
-        total.update(ritual.rewards.counts())
-    return total
+    """Every symbol present on the card: its own, plus the rewards of fulfilled rituals.
+
+    What a card shows depends only on what is in its slots (by card id) and its leader's
+    side, so it is worked out once for each such card and remembered."""
+    slots = tuple(
+        tuple(state.cards[layer] if isinstance(layer, int) else layer for layer in card.slots[slot])
+        for slot in SLOTS
+    )
+    side = None
+    if card.leader is not None:
+        player = state.players[card.owner]
+        upgraded = card.upgraded or (card.leader == player.leader and player.leader_upgraded)
+        side = f"{card.leader}:{'upgraded' if upgraded else 'start'}"
+    return Counter(_shown(state.pack, slots, side))
+
+
+@lru_cache(maxsize=1 << 16)
+def _shown(pack: str, slots: tuple[tuple[str, ...], ...], side: str | None) -> dict[str, int]:
+    """What a card with these slots (card ids or printed marks) and leader side shows."""
+    cards = get_pack(pack)
+    known = _counts(pack)
+    total: Counter[str] = Counter()
+    present: list[str] = []
+    for stack in slots:
+        for depth, layer in enumerate(stack):
+            covered = depth < len(stack) - 1
+            if layer in _PRINTED_COUNTS:
+                if not covered:
+                    total.update(_PRINTED_COUNTS[layer])
+                continue
+            if covered and not cards.advancement(layer).eclipse:
+                continue
+            counts = known[layer]
+            if covered and "end_vp" in counts:
+                counts = {k: v for k, v in counts.items() if k != "end_vp"}
+            total.update(counts)
+            present.append(layer)
+    if side is not None:
+        total.update(known[side])
+    base = Counter(total)
+    for layer in present:
+        ritual = cards.advancement(layer).ritual
+        if ritual is not None and all(base[k] >= v for k, v in ritual.requires.counts().items()):
+            total.update(ritual.rewards.counts())
+    return dict(total)
 
 
 def leader_side(state: State, card: Card) -> LeaderSide:

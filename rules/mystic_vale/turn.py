@@ -21,7 +21,7 @@ from rules.mystic_vale import abilities
 from rules.mystic_vale.cards import CannotSpoil
 from rules.mystic_vale.commons import refill
 from rules.mystic_vale.moves import all_fit, card_label, homes, name_of, reveal, sleeve, to_field
-from rules.mystic_vale.scoring import finish_game
+from rules.mystic_vale.scoring import end_abilities, finish_game
 from rules.mystic_vale.setup import Events, _ev, shuffle_decks, turn_order
 from rules.mystic_vale.state import Frame, Harvest, State
 from rules.mystic_vale.symbols import decay_count
@@ -140,9 +140,9 @@ def begin_turn(state: State) -> Events:
     events = [_ev("turn", f"Round {state.round}: {player.name}'s turn.", seat)]
     if player.skip_harvest:
         player.skip_harvest = False
-        state.phase = "discard"
         state.harvest = Harvest()
-        return [*events, _ev("skip", f"{player.name} Spoiled in Prep: no Harvest this turn.", seat)]
+        skip = _ev("skip", f"{player.name} Spoiled in Prep: no Harvest this turn.", seat)
+        return [*events, skip, *begin_discard(state)]
     state.phase = "planting"
     abilities.set_off(state, seat, "planting", list(abilities.play_area_sources(state, seat)))
     return events
@@ -196,27 +196,19 @@ def spoil(state: State, seat: int, decay: int) -> Events:
         "turns active."
     )
     abilities.set_off(state, seat, "spoiled", list(abilities.play_area_sources(state, seat)))
-    return [_ev("spoil", text, seat)]
+    return [_ev("spoil", text, seat), *begin_discard(state)]
 
 
 # --------------------------------------------------------------------------- Discard
 
 
 def begin_discard(state: State) -> Events:
-    """The Harvest is over: on to the Discard Phase (abilities of the field that act then
-    go off first)."""
+    """On to the Discard Phase, after a Harvest or a Spoil (abilities that act then, of the
+    field, the vales and a titan beside the play area, go off first)."""
     state.phase = "discard"
     seat = state.active
-    abilities.set_off(state, seat, "discard", list(_field_sources(state, seat)))
+    abilities.set_off(state, seat, "discard", list(abilities.play_area_sources(state, seat)))
     return []
-
-
-def _field_sources(state: State, seat: int) -> list[tuple[str, int | None]]:
-    return [
-        (source, card_id)
-        for card_id in state.players[seat].field
-        for source in abilities.card_sources(state, card_id)
-    ]
 
 
 def over_land(state: State, seat: int) -> bool:
@@ -257,6 +249,8 @@ def discard_step(state: State, rng: random.Random) -> Events:
             )
         )
         return []
+    if state.final:
+        return next_final(state)
     return _discard_field(state, rng)
 
 
@@ -316,7 +310,7 @@ def end_turn(state: State) -> Events:
         state.active = (state.active + 1) % n
         if state.active == state.first:
             if state.last_round:
-                return finish_game(state)
+                return begin_end(state)
             state.round += 1
         if not state.players[state.active].conceded:
             break
@@ -338,6 +332,9 @@ def concede(state: State, seat: int) -> Events:
     if len(left) == 1:
         return events + finish_game(state, by_concession=True)
     if state.active == seat and state.phase != "leaders":
+        if state.harvest is not None:  # what they bought and hadn't sleeved leaves with them
+            state.boxed += state.harvest.bought
+            state.harvest.bought = []
         state.frames.clear()
         state.pending.clear()
         state.prepping = [s for s in state.prepping if s != seat]
@@ -347,3 +344,78 @@ def concede(state: State, seat: int) -> Events:
     state.pending = [p for p in state.pending if p.seat != seat]
     state.prepping = [s for s in state.prepping if s != seat]
     return events
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def nightvale_agents(state: State, seat: int) -> int:
+    """How many Nightvale Agents the seat owns, wherever they are (End of Game)."""
+    return sum(1 for name in end_abilities(state, seat) if name == "final_harvest")
+
+
+def begin_end(state: State) -> Events:
+    """The last round is over. Each player owning a Nightvale Agent harvests once more
+    (in turn order, once per Agent), then the game is scored."""
+    state.finals = [
+        p.seat
+        for p in turn_order(state)
+        if not p.conceded
+        for _ in range(nightvale_agents(state, p.seat))
+    ]
+    return next_final(state)
+
+
+def next_final(state: State) -> Events:
+    """The next Nightvale Agent's final Harvest, or the scoring once none is left."""
+    state.final = False
+    state.harvest = None
+    if not state.finals:
+        return finish_game(state)
+    seat = state.finals.pop(0)
+    state.active = seat
+    state.phase = "final"
+    state.final_picks = []
+    _ask_final_pick(state, seat)
+    player = state.players[seat]
+    return [
+        _ev("final", f"Nightvale Agent: {player.name} harvests once more with two cards.", seat)
+    ]
+
+
+def _ask_final_pick(state: State, seat: int) -> None:
+    cards = [c for c in state.physical if c.owner == seat and c.id not in state.final_picks]
+    ordinal = "first" if not state.final_picks else "second"
+    state.frames.append(
+        Frame(
+            kind="final_pick",
+            deciders=[seat],
+            prompt=f"Nightvale Agent: choose the {ordinal} of the two cards that form your field",
+            options=[str(c.id) for c in cards],
+        )
+    )
+
+
+def final_pick(state: State, seat: int, card_id: int) -> Events:
+    """A card chosen for the final Harvest; with two chosen, the field is discarded, the
+    two form the field, and the Harvest begins (see `harvest.begin_harvest`)."""
+    state.frames.pop()
+    state.final_picks.append(card_id)
+    if len(state.final_picks) < 2:
+        _ask_final_pick(state, seat)
+        name = state.players[seat].name
+        text = f"{name} picks {card_label(state, card_id)} for the final Harvest."
+        return [_ev("final", text, seat)]
+    player = state.players[seat]
+    player.discard += player.field
+    player.field = []
+    for chosen in state.final_picks:
+        for pile in (player.deck, player.discard):
+            if chosen in pile:
+                pile.remove(chosen)
+        if player.on_deck == chosen:
+            player.on_deck = None
+        player.field.append(chosen)
+    state.final = True
+    names = " and ".join(card_label(state, c) for c in player.field)
+    return [_ev("final", f"{player.name}'s field for the final Harvest: {names}.", seat)]

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from rules.command_of_nature import GAME as COMMAND_OF_NATURE
 from rules.core import Action, Game, SeatSpec, rng_for
+from rules.mystic_vale import GAME as MYSTIC_VALE
 from rules.tooth_and_nail import GAME as TOOTH_AND_NAIL
 from tests.rules.test_command_of_nature_playouts import choose as fighting_choice
 
@@ -52,6 +53,19 @@ def choose(chooser: random.Random, legal: list[Action]) -> Action:
     return next((a for a in legal if a.kind == "end"), legal[-1])
 
 
+def grower(chooser: random.Random, legal: list[Action]) -> Action:
+    """A Mystic Vale table that plays on: pushes more often than it stops, buys what it
+    can, and ends its Harvest only now and then."""
+    kinds = {a.kind for a in legal}
+    if "push" in kinds and chooser.random() < 0.65:
+        return next(a for a in legal if a.kind == "push")
+    for kind in ("vale", "buy"):
+        picks = [a for a in legal if a.kind == kind]
+        if picks and chooser.random() < 0.85:
+            return chooser.choice(picks)
+    return chooser.choice(legal)
+
+
 MODES: list[tuple[Game, str, int, Policy]] = [
     (TOOTH_AND_NAIL, "2p", 2, choose),
     (TOOTH_AND_NAIL, "3p", 3, choose),
@@ -59,7 +73,11 @@ MODES: list[tuple[Game, str, int, Policy]] = [
     (TOOTH_AND_NAIL, "4p", 4, choose),
     (COMMAND_OF_NATURE, "2p", 2, fighting_choice),
     (COMMAND_OF_NATURE, "4p", 4, fighting_choice),
+    (MYSTIC_VALE, "2p", 2, grower),
+    (MYSTIC_VALE, "3p", 3, grower),
+    (MYSTIC_VALE, "4p", 4, grower),
 ]
+SHORT_NAMES = {TOOTH_AND_NAIL.id: "T&N", COMMAND_OF_NATURE.id: "CoN", MYSTIC_VALE.id: "MV"}
 
 
 def measure_mode(
@@ -84,7 +102,7 @@ def measure_mode(
             apply_seconds += time.perf_counter() - before
         games += 1
         actions += seq
-    label = f"{'T&N' if game is TOOTH_AND_NAIL else 'CoN'} {variant}"
+    label = f"{SHORT_NAMES[game.id]} {variant}"
     return EngineFigures(label, games, actions, time.perf_counter() - start, apply_seconds)
 
 

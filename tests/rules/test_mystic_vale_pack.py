@@ -597,7 +597,7 @@ def test_magmaborn_titan():
     titan = _pack().leader("Magmaborn Titan")
     assert titan.start.symbols.vp and titan.start.symbols.curse  # its clarification
     discard, bottom = titan.start.abilities
-    assert discard.when == "played" and discard.optional
+    assert discard.when == "played" and discard.chosen and discard.cost == Cost(curse=1)
     assert _special(discard) == "discard_any_for_curse"
     assert bottom.when == "harvest" and bottom.cost == Cost(mana=1)
     assert _special(bottom) == "titan_to_bottom"

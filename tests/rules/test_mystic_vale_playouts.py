@@ -1,0 +1,199 @@
+"""Random playouts of Mystic Vale, 2 to 4 players, leaders on and off, checking after
+every action: every advancement, vale and player card in exactly one place; no slot
+holding two advancements but a covered eclipse; the VP pool and the tokens accounted
+for; the log replaying to the same states; and, every few actions, that nothing the
+table sees depends on the order of any deck (the decks are shuffled on a copy and the
+public view, the prompt and every question compared)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rules.core import Action, SeatSpec, rng_for, shuffle
+from rules.mystic_vale import GAME, State
+from rules.mystic_vale.symbols import advancement_of, decay_count
+
+GAMES = 200  # per variant: the issue's bar
+CHUNKS = 4  # the games of a variant run as this many tests
+PLAYERS = {"2p": 2, "3p": 3, "4p": 4}
+MAX_ACTIONS = 4000
+HIDDEN_EVERY = 11  # compare the table's view with shuffled decks every Nth action
+WORDS_EVERY = 3  # check labels, descriptions and questions every Nth decision
+CONCEDE = Action(kind="concede")
+
+
+def choose(chooser: random.Random, state: State, seat: int, legal: list[Action]) -> Action:
+    """A table that plays to win, roughly: push while the decay is low, buy what it can
+    (the dearest first), otherwise anything."""
+    kinds = {a.kind for a in legal}
+    if "push" in kinds:
+        risk = decay_count(state, seat)
+        push = next(a for a in legal if a.kind == "push")
+        stop = next(a for a in legal if a.kind == "stop")
+        return push if chooser.random() < (0.9, 0.75, 0.5, 0.3)[min(risk, 3)] else stop
+    for kind in ("vale", "buy", "upgrade"):
+        picks = [a for a in legal if a.kind == kind]
+        if picks and chooser.random() < 0.85:
+            return chooser.choice(picks)
+    return chooser.choice(legal)
+
+
+def places(state: State) -> list[int]:
+    """Every advancement and vale instance, wherever it is (one entry per place)."""
+    commons = state.commons
+    found = list(state.boxed)
+    for deck in (*commons.decks.values(), *commons.vale_decks.values()):
+        found += deck
+    for row in (*commons.rows.values(), *commons.vale_rows.values()):
+        found += [i for i in row if i is not None]
+    found += commons.level4 + commons.fertile
+    for player in state.players:
+        found += player.reserved + player.vales
+    if state.harvest is not None:
+        found += state.harvest.bought
+    for card in state.physical:
+        for stack in card.slots.values():
+            found += [layer for layer in stack if isinstance(layer, int)]
+    return found
+
+
+def check_invariants(state: State) -> dict[int, list[Action]]:
+    """Check the state; returns the legal actions of every seat to act (for the caller to
+    use, as working them out costs as much as a move)."""
+    assert sorted(places(state)) == list(range(len(state.cards))), "a card was lost or doubled"
+    for player in state.players:
+        mine = sorted(c.id for c in state.physical if c.owner == player.seat)
+        held = player.deck + player.field + player.discard
+        held += [player.on_deck] if player.on_deck is not None else []
+        assert sorted(held) == mine, f"{player.name}'s 20 cards are not all in one place"
+        assert player.curses >= 0 and player.vp >= 0 and player.stored_curses >= 0
+    for card in state.physical:
+        for stack in card.slots.values():
+            assert len(stack) <= 2, "three layers in a slot"
+            if len(stack) == 2:
+                under = stack[0]
+                covered_eclipse = isinstance(under, int) and advancement_of(state, under).eclipse
+                covered_land = under == "cursed_land"  # Stormbrew Titan
+                assert covered_eclipse or covered_land, "a slot filled twice"
+        if card.leader is not None:
+            assert not any(isinstance(x, int) for s in card.slots.values() for x in s)
+    assert state.pool == state.pool_start + state.pool_added - state.from_pool >= 0
+    held_vp = sum(p.vp for p in state.players)
+    assert held_vp == state.from_pool + state.from_box - state.spent_vp, "VP tokens unaccounted"
+    legal: dict[int, list[Action]] = {}
+    if GAME.outcome(state) is None:
+        deciders = GAME.to_act(state)
+        assert deciders, f"nobody can act in {state.phase}"
+        for seat in deciders:
+            legal[seat] = GAME.legal_actions(state, seat)
+            assert legal[seat], f"seat {seat} must act but can't"
+    return legal
+
+
+def table_sees(state: State) -> str:
+    """Everything the table may see: the public view, the prompt, each seat's question."""
+    shown = GAME.view(state, None)
+    questions = [GAME.question(state, s) for s in range(len(state.players))]
+    return json.dumps([shown, questions], sort_keys=True, default=str)
+
+
+def check_hidden(state: State, seed: int) -> None:
+    """Shuffling every deck (the players' and the commons') changes nothing the table
+    sees: no deck's order shows anywhere."""
+    seen = table_sees(state)
+    scrambled = state.model_copy(deep=True)
+    mixer = random.Random(seed)
+    for player in scrambled.players:
+        shuffle(player.deck, mixer)
+    for deck in (*scrambled.commons.decks.values(), *scrambled.commons.vale_decks.values()):
+        shuffle(deck, mixer)
+    assert table_sees(scrambled) == seen, "the table sees the order of a deck"
+    assert '"deck": [' not in seen
+
+
+def check_words(state: State, seat: int, legal: list[Action]) -> None:
+    shown = [GAME.describe(a, state)[:100] for a in legal]
+    assert len(set(shown)) == len(shown), sorted(x for x in shown if shown.count(x) > 1)
+    assert all(GAME.explain(a, state, seat) for a in legal)
+    for other in range(len(state.players)):
+        asked = GAME.question(state, other)
+        assert bool(asked) == (other in GAME.to_act(state)), (other, asked)
+
+
+def play(
+    variant: str, seed: int, leaders: str, concede_at: int | None = None
+) -> tuple[State, list[tuple[int, Action]], list[str]]:
+    seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(PLAYERS[variant])]
+    options = {"leaders": leaders}
+    state = GAME.setup(variant, seats, options, seed)
+    chooser = random.Random(seed)
+    log: list[tuple[int, Action]] = []
+    snapshots = [state.model_dump_json()]
+    offered = check_invariants(state)
+    while GAME.outcome(state) is None and len(log) < MAX_ACTIONS:
+        rng = rng_for(seed, len(log) + 1)
+        if len(log) == concede_at:
+            seat = chooser.randrange(PLAYERS[variant])
+            state, events = GAME.concede(state, seat, rng)
+            log.append((seat, CONCEDE))
+        else:
+            seat = chooser.choice(sorted(offered))
+            legal = offered[seat]
+            assert GAME.timeout_action(state, seat) in legal
+            if len(log) % WORDS_EVERY == 0:
+                check_words(state, seat, legal)
+            action = choose(chooser, state, seat, legal)
+            state, events = GAME.apply(state, seat, action, rng)
+            log.append((seat, action))
+        assert events, f"{log[-1][1].key} happened silently"
+        snapshots.append(state.model_dump_json())
+        offered = check_invariants(state)
+        if len(log) % HIDDEN_EVERY == 0:
+            check_hidden(state, seed)
+    return state, log, snapshots
+
+
+def replay(variant: str, seed: int, leaders: str, log: list[tuple[int, Action]]) -> list[str]:
+    seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(PLAYERS[variant])]
+    again = GAME.setup(variant, seats, {"leaders": leaders}, seed)
+    out = [again.model_dump_json()]
+    for seq, (seat, action) in enumerate(log, start=1):
+        if action == CONCEDE:
+            again, _ = GAME.concede(again, seat, rng_for(seed, seq))
+        else:
+            again, _ = GAME.apply(again, seat, Action.from_key(action.key), rng_for(seed, seq))
+        out.append(again.model_dump_json())
+    return out
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("variant", list(PLAYERS))
+def test_random_games_end_keep_every_invariant_and_replay(variant: str, chunk: int) -> None:
+    """200 games per variant (leaders on in every other one), in chunks."""
+    size = GAMES // CHUNKS
+    for seed in range(chunk * size, (chunk + 1) * size):
+        leaders = "on" if seed % 2 else "off"
+        state, log, snapshots = play(variant, seed, leaders)
+        outcome = GAME.outcome(state)
+        assert outcome is not None, f"seed {seed} did not end in {MAX_ACTIONS} actions"
+        assert outcome.winners and outcome.text
+        assert replay(variant, seed, leaders, log) == snapshots, f"replay differs, seed {seed}"
+
+
+@pytest.mark.parametrize("variant", list(PLAYERS))
+def test_a_concession_at_any_moment_ends_the_game_or_lets_the_others_play_on(variant: str) -> None:
+    """A player may concede at any moment: alone against one other, they lose; with more
+    players the others play on, and the conceder is never asked to decide again."""
+    for seed in range(20):
+        moment = random.Random(f"concede:{seed}").choice((0, 1, 3, 10, 40, 150))
+        state, log, snapshots = play(variant, seed, "on" if seed % 2 else "off", moment)
+        conceder = next((s for s, a in log if a == CONCEDE), None)
+        assert conceder is not None, "no concession was made"
+        outcome = GAME.outcome(state)
+        assert outcome is not None and conceder in outcome.losers
+        if variant == "2p":
+            assert outcome.winners == [1 - conceder]
+        assert replay(variant, seed, "on" if seed % 2 else "off", log) == snapshots
