@@ -75,6 +75,20 @@ CONCEDE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "yes": ("Concede", discord.ButtonStyle.danger),
     "no": ("Keep playing", discord.ButtonStyle.secondary),
 }
+QUICK_STYLES: dict[str, discord.ButtonStyle] = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+MAX_QUICK = 4  # quick buttons under one message (a row holds 5; Respond may take one)
+MAX_SEAT = 99  # no game seats more: a custom id naming a larger seat is forged
+CUSTOM_ID_LIMIT = 100  # Discord's limit on a component's custom id
+STALE_BUTTONS = (
+    "These buttons are out of date (the game has moved on since they were posted), so "
+    "nothing happened. Use the buttons under the latest message that calls you, or `/hand`."
+)
+
 KEEP_PLAYING = "You keep playing: nothing changed."
 NOT_YOUR_CONFIRMATION = (
     "This confirmation belongs to another player, so nothing happened. "
@@ -484,6 +498,56 @@ class ActionSelect(
                 await arbiter(interaction).publisher.announce(result)
 
 
+class QuickButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"arbiter:quick:(?P<match_id>[0-9]+):(?P<seat>[0-9]+):(?P<count>[0-9]+):(?P<key>\S+)",
+):
+    """A quick action under the message calling a player to decide (Mystic Vale's Push
+    and Stop): one of their legal actions that the game's public view offers as a
+    button (its `quick` key). Its id (`arbiter:quick:<match>:<seat>:<count>:<key>`)
+    carries the seat it is for and how many decisions that seat had taken when it was
+    posted: anyone else's click is refused, and once the seat has decided (by this
+    button or another way) it applies nothing."""
+
+    def __init__(
+        self,
+        match_id: int,
+        seat: int,
+        decisions: int,
+        key: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=clip(label or key, 80),
+                style=style,
+                custom_id=quick_id(match_id, seat, decisions, key),
+            )
+        )
+        self.match_id = match_id
+        self.seat = seat
+        self.decisions = decisions
+        self.key = key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> QuickButton:
+        return cls(int(match["match_id"]), int(match["seat"]), int(match["count"]), match["key"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            if not (
+                0 < self.match_id <= MAX_ROW_ID
+                and self.seat <= MAX_SEAT
+                and self.decisions <= MAX_ROW_ID
+            ):
+                raise errors.MatchNotFound()  # a forged id names no match of ours
+            await defer(interaction)
+            await quick_step(interaction, self.match_id, self.seat, self.decisions, self.key)
+
+
 PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     OptionSelect,
@@ -492,6 +556,7 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PageButton,
     DmButton,
     ActionSelect,
+    QuickButton,
 )
 
 
@@ -534,6 +599,46 @@ def board_view(table: Table) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(table.match.id))
     return view
+
+
+def quick_id(match_id: int, seat: int, decisions: int, key: str) -> str:
+    """The custom id of a quick action's button (see `QuickButton`)."""
+    return f"arbiter:quick:{match_id}:{seat}:{decisions}:{key}"
+
+
+def quick_buttons(table: Table) -> list[QuickButton]:
+    """The buttons for the quick actions the game's public view offers its active seat
+    (`"quick": [{"key", "label", "style"?}]`) while that seat decides; none otherwise.
+    An entry whose id would not fit Discord's limit is left to the menu."""
+    seat = table.active
+    if table.match.status != "active" or table.outcome is not None or seat not in table.to_act:
+        return []
+    assert seat is not None
+    decisions = table.user_of(seat).decisions
+    found = []
+    for entry in (table.view or {}).get("quick") or []:
+        if not isinstance(entry, dict) or not entry.get("key"):
+            continue
+        key = str(entry["key"])
+        if len(quick_id(table.match.id, seat, decisions, key)) > CUSTOM_ID_LIMIT or re.search(
+            r"\s", key
+        ):
+            continue
+        style = QUICK_STYLES.get(str(entry.get("style")), discord.ButtonStyle.primary)
+        label = str(entry.get("label") or key)
+        found.append(QuickButton(table.match.id, seat, decisions, key, label, style))
+    return found[:MAX_QUICK]
+
+
+def turn_view(table: Table) -> discord.ui.View | None:
+    """The components under a message calling players to decide: the game's quick actions
+    for the active player, and Respond for a player answering out of turn."""
+    view = discord.ui.View(timeout=None)
+    for button in quick_buttons(table):
+        view.add_item(button)
+    if table.outcome is None and set(table.to_act) & set(table.responders):
+        view.add_item(HandButton(table.match.id, respond=True))
+    return view if view.children else None
 
 
 def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any]:
@@ -607,6 +712,46 @@ async def show_private(interaction: discord.Interaction, match_id: int) -> None:
     """Answer with the caller's private view, ephemeral."""
     pv = await service(interaction).view(match_id, interaction.user.id)
     await interaction.response.send_message(ephemeral=True, **private_message(pv, 0, in_dm=False))
+
+
+def not_yours(table: Table, clicker: int, seat: int) -> str:
+    """The refusal of a quick button clicked by someone it isn't for."""
+    if clicker in table.to_act:
+        return (
+            f"These buttons are {table.user_of(seat).name}'s, so nothing happened: yours are "
+            "under the latest message that calls you, and in `/hand`."
+        )
+    names = " and ".join(table.user_of(s).name for s in table.to_act)
+    if not names:
+        return errors.NotYourTurn.default
+    return f"It is not your decision: waiting for {names}."
+
+
+async def quick_step(
+    interaction: discord.Interaction, match_id: int, seat: int, decisions: int, key: str
+) -> None:
+    """Take the quick action a button offers, for the seat it was posted for, then
+    announce it as any action is (the message it is on is edited with the turn's lines).
+    The caller has deferred the interaction."""
+    matches = service(interaction)
+    table = await matches.table(match_id)
+    mine = table.seat_of(interaction.user.id)
+    if mine is None:
+        raise errors.NotInMatch()
+    if table.match.status != "active":
+        raise errors.NotActive("This match is over." if table.outcome else None)
+    if mine.seat != seat:
+        raise errors.NotYourTurn(not_yours(table, mine.seat, seat))
+    try:
+        result = await matches.act(match_id, interaction.user.id, key, decisions=decisions)
+    except errors.StaleChoice:
+        raise errors.StaleChoice(STALE_BUTTONS) from None
+    try:
+        if result.private_lines():  # what only they may read (a card drawn, say)
+            reply = interaction.followup.send(done_text(result), ephemeral=True)
+            await reply_after_save(interaction, reply)
+    finally:
+        await arbiter(interaction).publisher.announce(result)
 
 
 async def ask_concede(interaction: discord.Interaction, match_id: int) -> None:
@@ -777,7 +922,10 @@ class Publisher:
     mention added by an edit: the new message then ends with the line calling them
     ("➡️ @Basil, your turn — …"). Under its lines a turn message names each player
     deciding, with what the game asks of them now (kept up to date by each edit), and
-    notifies only those just called.
+    notifies only those just called. It carries the game's quick actions for the
+    player whose turn it is as buttons (see `QuickButton`), right under the line that
+    calls them, where a notification leads: each edit brings them up to date, and a
+    message that no longer carries the turn loses them.
 
     A board in play stays in reach: once BURIED_AFTER messages were posted under
     it (counted since this process posted it) or it is older than OLD_AFTER, it is
@@ -791,6 +939,7 @@ class Publisher:
         self.bot = bot
         self._lock = KeyedLocks()
         self._posted: dict[int, int] = {}  # match id -> messages posted since its board
+        self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         match = table.match
@@ -940,6 +1089,7 @@ class Publisher:
         match_id = table.match.id
         if table.outcome is not None:
             await store.clear_turn_message(match_id)
+            await self._quick_on(table, None)
             winners = [table.user_of(s).user_id for s in table.outcome.winners]
             await self._send(table, _joined([*lines, end_line(table)]), _only(winners))
             return
@@ -952,13 +1102,13 @@ class Publisher:
         tail = _joined(ping_lines(table, _deciding(table, called)))
         body = clip(_joined(lines), MESSAGE_LIMIT - len(tail) - 1)
         users = [table.user_of(s).user_id for s in called]  # the others were told already
-        message = await self._send(
-            table, _joined([body, tail]), _only(users), view=_respond(table, table.to_act)
-        )
+        view = turn_view(table)
+        message = await self._send(table, _joined([body, tail]), _only(users), view=view)
         if message is None:
             await store.clear_turn_message(match_id)
             return
         await store.set_turn_message(TurnMessage(match_id, message.id, table.turn, body))
+        await self._quick_on(table, message.id if quick_buttons(table) else None)
 
     async def _edit_turn(self, table: Table, message_id: int, body: str) -> bool:
         """Edit the turn's message to `body` and a line for each player deciding now;
@@ -973,9 +1123,7 @@ class Publisher:
             await self._open(
                 table,
                 lambda: message.edit(
-                    content=content,
-                    allowed_mentions=_only(users),
-                    view=_respond(table, table.to_act),
+                    content=content, allowed_mentions=_only(users), view=turn_view(table)
                 ),
             )
         except discord.NotFound:
@@ -983,7 +1131,29 @@ class Publisher:
         except discord.HTTPException:
             log.warning("match %s: could not edit its turn message", table.match.id, exc_info=True)
             return False
+        if quick_buttons(table):
+            await self._quick_on(table, message_id)
+        elif self._quick.get(table.match.id) == message_id:
+            del self._quick[table.match.id]  # the edit took its buttons off
         return True
+
+    async def _quick_on(self, table: Table, message_id: int | None) -> None:
+        """Remember the message carrying the match's quick buttons now (None: no message
+        does); the one that carried them before loses its buttons, which could only be
+        refused as out of date. (Remembered by this process only: after a restart an
+        older message keeps its buttons, still refused.)"""
+        match_id = table.match.id
+        old = self._quick.pop(match_id, None)
+        if message_id is not None:
+            self._quick[match_id] = message_id
+        if old is None or old == message_id:
+            return
+        try:
+            await self._open(
+                table, lambda: self._channel(table).get_partial_message(old).edit(view=None)
+            )
+        except discord.HTTPException:
+            log.info("match %s: could not take the old quick buttons off", match_id)
 
     async def _send(
         self,
@@ -1015,15 +1185,6 @@ def _deciding(table: Table, called: Iterable[int]) -> list[int]:
     """The seats deciding now, the ones just called last (their lines end the message)."""
     called = list(called)
     return [s for s in table.to_act if s not in called] + called
-
-
-def _respond(table: Table, seats: Iterable[int]) -> discord.ui.View | None:
-    """The Respond button, under a message calling a player to answer out of turn."""
-    if table.outcome is not None or not set(seats) & set(table.responders):
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(HandButton(table.match.id, respond=True))
-    return view
 
 
 def _only(users: Iterable[int]) -> discord.AllowedMentions:

@@ -11,6 +11,7 @@ import discord
 from bot.matches import ActResult, PrivateView, Table
 from bot.render.command_of_nature import CommandOfNatureRenderer
 from bot.render.generic import Field, Renderer, chunked_fields, clip
+from bot.render.mystic_vale import MysticValeRenderer
 from bot.render.tooth_and_nail import ToothAndNailRenderer
 from bot.store import MatchRow
 from bot.timing import clock_text, terms_text
@@ -19,6 +20,7 @@ from rules.core import Game, OptionInfo
 RENDERERS: dict[str, Renderer] = {
     "tooth-and-nail": ToothAndNailRenderer(),
     "command-of-nature": CommandOfNatureRenderer(),
+    "mystic-vale": MysticValeRenderer(),
 }
 _GENERIC = Renderer()
 

@@ -54,9 +54,27 @@ class MysticVale:
     id: ClassVar[str] = "mystic-vale"
     name: ClassVar[str] = "Mystic Vale"
     variants: ClassVar[dict[str, VariantInfo]] = {
-        "2p": VariantInfo(id="2p", name="2 players", min_players=2, max_players=2),
-        "3p": VariantInfo(id="3p", name="3 players", min_players=3, max_players=3),
-        "4p": VariantInfo(id="4p", name="4 players", min_players=4, max_players=4),
+        "2p": VariantInfo(
+            id="2p",
+            name="2 players",
+            min_players=2,
+            max_players=2,
+            blurb="One against one: sleeve advancements, push your luck, most points wins.",
+        ),
+        "3p": VariantInfo(
+            id="3p",
+            name="3 players",
+            min_players=3,
+            max_players=3,
+            blurb="Three players, 28 VP in the pool: most points when it runs out wins.",
+        ),
+        "4p": VariantInfo(
+            id="4p",
+            name="4 players",
+            min_players=4,
+            max_players=4,
+            blurb="Four players, 33 VP in the pool: most points when it runs out wins.",
+        ),
     }
     options: ClassVar[dict[str, OptionInfo]] = declare_options(
         OptionInfo(
@@ -279,7 +297,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "variant": state.variant,
         "phase": state.phase,
         "round": state.round,
-        "turn": state.turn,
+        "turn": state.turn + 1,  # the turn under way, counted from 1
         "active": state.active,
         "first": state.first,
         "last_round": state.last_round,

@@ -89,7 +89,9 @@ async def test_variant_suggestions_are_the_chosen_games_own_with_what_each_is(
     ids = ["2p", "3p", "alliance", "4p", "duel", "melee", "teams", "muster"]
     assert [c["value"] for c in unchosen] == ids
     two = next(c["name"] for c in unchosen if c["value"] == "2p")
-    assert two == "2p — Tooth & Nail: Factions or Command of Nature (choose the game first)"
+    assert two == (
+        "2p — Tooth & Nail: Factions or Command of Nature or Mystic Vale (choose the game first)"
+    )
 
 
 def test_every_variant_says_what_it_is_within_one_suggestion() -> None:

@@ -2,12 +2,13 @@
 
 For each scene below the real bot runs in the sandbox (`bot.sandbox`: simcord, a
 throwaway database in a temporary directory, the preview page on 127.0.0.1). The
-sandbox's players open a match with a fixed seed through `/match new`, Join and Start,
-and play scripted moves through `/play action:`, each chosen from the choices the
-command's autocomplete offers. Headless Chromium then opens the preview page, as one
-player looks at the channel (`<scene>-board.png`), types `/hand` in the message box and
-looks at the private reply (`<scene>-hand.png`), then clicks its menu of actions open
-(`<scene>-menu.png`).
+sandbox's players open a match with a fixed seed through `/match new`, Join (the host
+sets the scene's options with `/match option`) and Start, and play scripted moves
+through `/play action:`, each chosen from the choices the command's autocomplete offers.
+Headless Chromium then opens the preview page, as one player looks at the channel
+(`<scene>-board.png`; for some scenes also the message calling the decider, with its
+buttons: `<scene>-turn.png`), types `/hand` in the message box and looks at the private
+reply (`<scene>-hand.png`), then clicks its menu of actions open (`<scene>-menu.png`).
 
 Deterministic (fixed seeds, fixed move preferences, simcord's virtual clock) and bounded
 in time. Needs `apt-get install -y chromium` and `.venv/bin/pip install -e '.[gallery]'`.
@@ -44,7 +45,7 @@ VIEWPORT = {"width": 1400, "height": 1000}
 RUN_SECONDS = 150  # the whole run, scenes and browser included
 WAIT_MS = 15_000  # any one wait on the page
 MAX_HEIGHT = 4000  # the viewport grows to show a tall message whole, up to this
-MAX_MOVES = 120  # a scene that reaches no position worth showing by then fails
+MAX_MOVES = 200  # a scene that reaches no position worth showing by then fails
 NAMES = dict(PLAYERS)  # the sandbox's players: user name -> the name the page shows
 
 
@@ -59,7 +60,8 @@ class Scene:
     vary; when none fits, the first choice offered. After `moves` moves, play goes on
     until one of the choices offered fits `until` (say, the middle of a turn). The
     pictures show the last player the match waits for (or the seat `viewer`, counted
-    from 0 in joining order).
+    from 0 in joining order). The host sets `options` in the lobby first; `turn` adds a
+    picture of the message that calls the decider, with its buttons.
     """
 
     game: str
@@ -70,6 +72,8 @@ class Scene:
     prefer: tuple[str, ...]
     until: str | None = None
     viewer: int | None = None
+    options: tuple[tuple[str, str], ...] = ()  # set by the host with `/match option`
+    turn: bool = False  # also `<scene>-turn.png`: the message calling the decider
 
     @property
     def slug(self) -> str:
@@ -98,15 +102,39 @@ COMMAND_OF_NATURE = (  # set up, then attack, summon and play cards before movin
     r"done",
 )
 
+MYSTIC_VALE = (  # leaders, then harvest what the field gives and buy what it pays for
+    r"leader\|.*",
+    r"vale\|.*",
+    r"upgrade",
+    r"buy\|.*",
+    r"use",
+    r"choose\|.*",
+    r"done",
+    r"stop",
+)
+
 MID_TURN = r"(play|attack)\|.*"  # Tooth & Nail: an Action Step with something to do
 PHASE_II = r"(attack|summon|play)\|.*"  # Command of Nature: the actions phase
+HARVEST = r"(buy|vale)\|.*"  # Mystic Vale: a Harvest with something to buy
+PLANTING = r"push"  # Mystic Vale: a Planting, Push or Stop
 
-# Add a game or a variant here (Mystic Vale and Historia are next).
+# Add a game or a variant here (Historia is next).
 SCENES: tuple[Scene, ...] = (
     Scene("tooth-and-nail", "2p", 2, seed=11, moves=18, prefer=TOOTH_AND_NAIL, until=MID_TURN),
     Scene("tooth-and-nail", "4p", 4, seed=5, moves=30, prefer=TOOTH_AND_NAIL, until=MID_TURN),
     Scene("command-of-nature", "2p", 2, seed=3, moves=19, prefer=COMMAND_OF_NATURE, until=PHASE_II),
     Scene("command-of-nature", "4p", 4, seed=3, moves=28, prefer=COMMAND_OF_NATURE, until=PHASE_II),
+    Scene(
+        "mystic-vale",
+        "2p",
+        2,
+        seed=11,
+        moves=90,
+        prefer=MYSTIC_VALE,
+        until=HARVEST,
+        options=(("leaders", "on"),),
+    ),
+    Scene("mystic-vale", "4p", 4, seed=5, moves=110, prefer=MYSTIC_VALE, until=PLANTING, turn=True),
 )
 
 
@@ -133,6 +161,7 @@ class Position:
 
     board_message_id: int
     viewer: simcord.MemberActor
+    turn_message_id: int | None = None  # the message calling the decider
 
 
 def require_browser() -> None:
@@ -168,6 +197,8 @@ async def play_scene(scene: Scene, sandbox: Sandbox) -> Position:
         raise GalleryError(f"{scene.slug}: /match new opened no lobby")
     for player in others:
         await player.click(lobby.response, label="Join")
+    for name, value in scene.options:
+        await host.slash(channel, "match option", name=name, value=value)
     await host.click(lobby.response, label="Start")
     match = await sandbox.bot.matches.open_match(channel.id)
     if match.status != "active":
@@ -206,7 +237,8 @@ async def play_scene(scene: Scene, sandbox: Sandbox) -> Position:
     match = await sandbox.bot.matches.get(match.id)
     if match.board_message_id is None:
         raise GalleryError(f"{scene.slug}: the match has no board message")
-    return Position(match.board_message_id, viewer)
+    turn = await sandbox.bot.matches.store.turn_message(match.id)
+    return Position(match.board_message_id, viewer, turn.message_id if turn else None)
 
 
 # The preview page (simcord/preview/static): `window.simcordPreview` reports its state.
@@ -283,8 +315,9 @@ async def open_menu(page: Page, message_id: int | str) -> None:
 async def capture_scene(
     scene: Scene, sandbox: Sandbox, position: Position, browser: Browser, out: Path
 ) -> list[Path]:
-    """The scene's board as its viewer sees the channel, then that player's `/hand`
-    with its menu closed and open; the files written."""
+    """The scene's board as its viewer sees the channel (and, for a `turn` scene, the
+    message calling the decider), then that player's `/hand` with its menu closed and
+    open; the files written."""
     address = urlsplit(sandbox.url)
     origin = f"{address.scheme}://{address.netloc}"
     blocked: list[str] = []
@@ -297,6 +330,7 @@ async def capture_scene(
             blocked.append(url)
             await route.abort()
 
+    written: list[Path] = []
     context = await browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
     try:
         await context.route("**/*", loopback_only)
@@ -309,6 +343,10 @@ async def capture_scene(
         await view_as(page, NAMES[position.viewer.name])
         board = out / f"{scene.slug}-board.png"
         await shoot(page, position.board_message_id, board, block="start")
+        turn = out / f"{scene.slug}-turn.png"
+        if scene.turn and position.turn_message_id is not None:
+            await shoot(page, position.turn_message_id, turn, block="end")
+            written.append(turn)
         hand = out / f"{scene.slug}-hand.png"
         reply = await run_command(page, "/hand")
         await page.set_viewport_size(VIEWPORT)
@@ -320,7 +358,7 @@ async def capture_scene(
         await context.close()
     for url in blocked:
         print(f"  (blocked a request off the sandbox: {url})", file=sys.stderr)
-    return [board, hand, menu]
+    return [board, *written, hand, menu]
 
 
 async def make_gallery(scenes: tuple[Scene, ...], out: Path) -> list[Path]:
