@@ -57,6 +57,11 @@ _UNITS = {
     "week": WEEK,
     "weeks": WEEK,
 }
+# Typed text is bounded before it is parsed: a duration is never longer than this, and
+# none of its numbers has more digits (9,999,999 seconds is over 16 weeks, past any
+# clock, vacation or extension Arbiter grants).
+MAX_DURATION_TEXT = 40
+MAX_DIGITS = 7
 _PART = re.compile(r"(\d+)\s*([a-z]+)")
 _WHOLE = re.compile(r"(?:\d+\s*[a-z]+\s*)+")
 _NAMES = ((DAY, "day"), (HOUR, "hour"), (MINUTE, "minute"), (1, "second"))
@@ -66,6 +71,13 @@ def parse_duration(text: str) -> int:
     """Seconds in a typed duration: numbers with units (`s`, `m`, `h`, `d`, `w`, or the
     words), several parts allowed (`1d 12h`). Raises BadDuration with a sentence."""
     typed = text.strip().casefold().replace(",", " ")
+    if len(typed) > MAX_DURATION_TEXT or any(
+        len(n) > MAX_DIGITS for n in re.findall(r"\d+", typed)
+    ):
+        raise errors.BadDuration(
+            f"“{text.strip()[:20]}…” is far longer than any duration Arbiter keeps: write it "
+            "like `30m`, `24h`, `3d` or `1d 12h`."
+        )
     if not typed or _WHOLE.fullmatch(typed) is None:
         raise errors.BadDuration(_not_a_duration(text))
     seconds = 0

@@ -52,6 +52,13 @@ def test_what_is_not_a_duration_gets_a_sentence(text: str) -> None:
         parse_duration(text)
 
 
+@pytest.mark.parametrize("text", ["9" * 5000 + "m", "1" * 8 + "s", "1m " * 20, "9" * 4301])
+def test_a_duration_too_long_to_be_one_is_refused_before_it_is_read(text: str) -> None:
+    """The red team's durations of thousands of digits: a sentence, not a ValueError."""
+    with pytest.raises(errors.BadDuration, match="far longer than any duration"):
+        parse_duration(text)
+
+
 def test_zero_is_no_time_at_all() -> None:
     with pytest.raises(errors.BadDuration, match="no time at all"):
         parse_duration("0h")

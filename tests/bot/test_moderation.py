@@ -376,3 +376,29 @@ async def test_undos_walk_back_one_action_at_a_time(db_path: Path) -> None:
             await service.act(match.id, 2, "banner|black", decisions=2)  # a menu from before
     finally:
         await store.close()
+
+
+async def test_durations_of_thousands_of_digits_get_a_sentence_everywhere(world: World) -> None:
+    """The red team's finding: `/match new clock:`, `/match vacation start duration:`,
+    `/mod extend by:` and `/settings clock` with a duration of thousands of digits raised
+    an unhandled ValueError. Each now refuses it with a sentence and changes nothing."""
+    huge = "9" * 5000 + "m"
+    refused = "is far longer than any duration Arbiter keeps"
+    opened = await world.alice.slash(world.channel, "match new", game="tally", clock=huge)
+    assert refused in answer(opened)
+    assert await world.bot.matches.store.open_match_in(world.channel.id) is None
+    lobby = await world.alice.slash(world.channel, "match new", game="tally", clock="1h")
+    assert lobby.response is not None
+    await world.bob.click(lobby.response, label="Join")
+    await world.alice.click(lobby.response, label="Start")
+    before = await world.bot.matches.open_match(world.channel.id)
+    away = await world.alice.slash(world.channel, "match vacation start", duration=huge)
+    assert refused in answer(away)
+    mona = admin(world)
+    extended = await mona.slash(world.channel, "mod extend", by=huge)
+    assert refused in answer(extended)
+    settings = await mona.slash(world.channel, "settings clock", duration=huge)
+    assert refused in answer(settings)
+    assert await world.bot.matches.open_match(world.channel.id) == before
+    deadlines = await world.bot.matches.store.deadlines(before.id)
+    assert all(d.frozen_at is None for d in deadlines)
