@@ -24,6 +24,7 @@ from bot.store import Store
 from bot.ui import PERSISTENT_ITEMS, Publisher
 from cogs.clock import NotifyCog
 from cogs.help import HelpCog
+from cogs.historia import HistoriaCog
 from cogs.lobby import MatchCog
 from cogs.moderation import ModerationCog
 from cogs.play import PlayCog
@@ -80,6 +81,7 @@ class ArbiterBot(commands.Bot):
         for cog in (ModerationCog(self), SettingsCog(self), StatsCog(self)):
             await self.add_cog(cog)
         await self.add_cog(NotifyCog(self))
+        await self.add_cog(HistoriaCog(self))
         self.add_dynamic_items(*PERSISTENT_ITEMS, LogButton)
         if self.settings.arbiter_guild is not None:
             guild = discord.Object(self.settings.arbiter_guild)

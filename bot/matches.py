@@ -523,13 +523,19 @@ class MatchService:
         *,
         decisions: int | None = None,
         typed: bool = False,
+        kind: str | None = None,
     ) -> ActResult:
         """Apply one of the caller's legal actions, committed before this returns.
 
         `decisions` is the caller's decision count when their menu was built; when
         they have decided since (the same menu used twice), nothing is applied and
         StaleChoice is raised. Other seats' decisions never make a menu stale.
-        `typed` text may also name an action by its label (see `_match_typed`).
+        `typed` text may also name an action by its label (see `_match_typed`); with
+        `kind`, only an action of that kind (a game command's own shortcut).
+
+        A key of one of the game's `open_kinds` is the player's own words: `apply` checks
+        it, whoever is seated. At such a table a seat the game doesn't wait for may act
+        too, so a refusal gives the rules' reason rather than "not your decision".
         """
         async with self._lock(match_id):
             match, seats, seat, state = await self._seated(match_id, user_id)
@@ -537,15 +543,17 @@ class MatchService:
                 raise errors.StaleChoice()
             game = self.game(match.game)
             to_act = game.to_act(state)
-            if seat.seat not in to_act:
-                raise errors.NotYourTurn(self._waiting_for(seats, to_act))
             legal = game.legal_actions(state, seat.seat)
-            if typed:
-                action = self._match_typed(game, state, seat.seat, legal, key, match)
-            else:
-                action = next((a for a in legal if a.key == key), None)
-                if action is None:
-                    self._refuse(game, state, seat.seat, key, match)
+            action = next((a for a in legal if a.key == key), None)
+            if action is None and Action.from_key(key).kind in game.open_kinds:
+                action = Action.from_key(key)  # the player's own words: `apply` checks them
+            elif seat.seat not in to_act and not legal and not game.open_kinds:
+                raise errors.NotYourTurn(self._waiting_for(seats, to_act))
+            if action is None and typed:
+                offered = [a for a in legal if kind is None or a.kind == kind]
+                action = self._match_typed(game, state, seat.seat, offered, key, match, kind)
+            elif action is None:
+                self._refuse(game, state, seat.seat, key, match)
             label = game.describe(action, state)
             seq = match.version + 1
             before = self._before(game, state)
@@ -652,6 +660,7 @@ class MatchService:
         legal: list[Action],
         text: str,
         match: MatchRow,
+        kind: str | None = None,
     ) -> Action:
         """The legal action typed text names: its exact key, else its exact label (any
         case), else the only label containing the text, else the only label holding
@@ -677,7 +686,7 @@ class MatchService:
         if not fits:
             if "|" in typed:
                 self._refuse(game, state, seat, typed, match)
-            self._refuse_named(game, state, seat, legal, wanted, match)
+            self._refuse_named(game, state, seat, legal, wanted, match, kind)
         quoted = f"“{typed[:100]}”"
         if fits:
             head = f"{quoted} fits {len(fits)} of your actions: pick one of the suggestions."
@@ -700,16 +709,17 @@ class MatchService:
         legal: list[Action],
         wanted: str,
         match: MatchRow,
+        kind: str | None = None,
     ) -> None:
         """When text (case-folded) names an action the seat might try but may not now (one
-        of the game's candidates, matched like a legal one, the best single match), raise
-        the rules' refusal of it; else return."""
+        of the game's candidates, of `kind` if given, matched like a legal one, the best
+        single match), raise the rules' refusal of it; else return."""
         if not wanted:
             return
         keys = {a.key for a in legal}
         named: list[tuple[tuple[bool, bool, float], Action, str]] = []
         for action in game.candidates(state, seat):
-            if action.key in keys:
+            if action.key in keys or (kind is not None and action.kind != kind):
                 continue
             try:
                 label = game.describe(action, state)
@@ -902,7 +912,7 @@ class MatchService:
     @staticmethod
     def _choices(game: Game, state: BaseModel, seat: int) -> list[Choice]:
         return [
-            Choice(a.key, game.describe(a, state), game.explain(a, state))
+            Choice(a.key, game.describe(a, state), game.explain(a, state, seat))
             for a in game.legal_actions(state, seat)
         ]
 

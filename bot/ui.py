@@ -35,6 +35,7 @@ from bot.render import (
     lobby_embed,
     ping_lines,
     private_embed,
+    renderer_for,
     seed_notice,
     short_choice,
 )
@@ -84,6 +85,17 @@ QUICK_STYLES: dict[str, discord.ButtonStyle] = {
 MAX_QUICK = 4  # quick buttons under one message (a row holds 5; Respond may take one)
 MAX_SEAT = 99  # no game seats more: a custom id naming a larger seat is forged
 CUSTOM_ID_LIMIT = 100  # Discord's limit on a component's custom id
+MAX_ERA = 99  # no game counts more Eras: a Dispute id naming more is forged
+MAX_REPORT = 10**6  # nor more reports
+STALE_DISPUTE = (
+    "This Dispute button is out of date (report #{number} is no longer the latest report, "
+    "or it was disputed already), so nothing happened. To dispute a recent report, use "
+    "`/historia dispute`."
+)
+OWN_REPORT = (
+    "Report #{number} is yours: you can't dispute it. If it is wrong, report the correction "
+    "(or, once someone disputes it, take it back with `/historia retract`)."
+)
 STALE_BUTTONS = (
     "These buttons are out of date (the game has moved on since they were posted), so "
     "nothing happened. Use the buttons under the latest message that calls you, or `/hand`."
@@ -174,8 +186,9 @@ def variant_choices(
         for each in games.values():
             for info in each.variants.values():
                 owners.setdefault(info.id, []).append(each.name)
+        after = " (choose the game first)"
         offered = [
-            (v, f"{v} — {' or '.join(names)} (choose the game first)")
+            (v, f"{v} — {clip(' or '.join(names), 100 - len(v) - 3 - len(after))}{after}")
             for v, names in owners.items()
             if typed in v.casefold()
         ]
@@ -548,6 +561,54 @@ class QuickButton(
             await quick_step(interaction, self.match_id, self.seat, self.decisions, self.key)
 
 
+class DisputeButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=(
+        r"arbiter:dispute:(?P<match_id>[0-9]{1,20}):(?P<era>[0-9]{1,4}):"
+        r"(?P<number>[0-9]{1,8}):(?P<seat>[0-9]{1,4})"
+    ),
+):
+    """**Dispute #5** under the public line of a Historia table's latest report (the game's
+    public view offers it in `for_anyone`: `{key, label, not_seat}`). Its id
+    (`arbiter:dispute:<match>:<era>:<report>:<reporter's seat>`) names the report: any
+    seated player but its reporter may press it, while it is still the latest report and
+    undisputed; the reporter, outsiders and a stale button are refused, changing nothing."""
+
+    def __init__(self, match_id: int, era: int, number: int, seat: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=clip(label or f"Dispute #{number}", 80),
+                emoji="⚠️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=dispute_id(match_id, era, number, seat),
+            )
+        )
+        self.match_id = match_id
+        self.era = era
+        self.number = number
+        self.seat = seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DisputeButton:
+        return cls(
+            int(match["match_id"]), int(match["era"]), int(match["number"]), int(match["seat"])
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            if not (
+                0 < self.match_id <= MAX_ROW_ID
+                and self.era <= MAX_ERA
+                and 0 < self.number <= MAX_REPORT
+                and self.seat <= MAX_SEAT
+            ):
+                raise errors.MatchNotFound()  # a forged id names no match of ours
+            await defer(interaction)
+            await dispute_step(interaction, self.match_id, self.era, self.number, self.seat)
+
+
 PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     OptionSelect,
@@ -557,6 +618,7 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DmButton,
     ActionSelect,
     QuickButton,
+    DisputeButton,
 )
 
 
@@ -630,11 +692,44 @@ def quick_buttons(table: Table) -> list[QuickButton]:
     return found[:MAX_QUICK]
 
 
+def dispute_id(match_id: int, era: int, number: int, seat: int) -> str:
+    """The custom id of a Dispute button (see `DisputeButton`)."""
+    return f"arbiter:dispute:{match_id}:{era}:{number}:{seat}"
+
+
+def dispute_buttons(table: Table) -> list[DisputeButton]:
+    """The Dispute buttons the game's public view offers under its latest public line
+    (`"for_anyone": [{"key": "dispute|<n>", "label", "not_seat"}]`) while the match is in
+    play; none otherwise."""
+    if table.match.status != "active" or table.outcome is not None:
+        return []
+    view = table.view or {}
+    era = view.get("era") if isinstance(view.get("era"), int) else 0
+    found = []
+    for entry in view.get("for_anyone") or []:
+        if not isinstance(entry, dict):
+            continue
+        kind, _, number = str(entry.get("key") or "").partition("|")
+        seat = str(entry.get("not_seat", ""))
+        if kind != "dispute" or not number.isdigit() or not seat.isdigit():
+            continue
+        label = str(entry.get("label") or "")
+        found.append(DisputeButton(table.match.id, era, int(number), int(seat), label))
+    return found[:MAX_QUICK]
+
+
+def carries_buttons(table: Table) -> bool:
+    """Whether the match's latest public message carries buttons that go out of date (the
+    quick actions, a Dispute button): the message that carried them before loses them."""
+    return bool(quick_buttons(table) or dispute_buttons(table))
+
+
 def turn_view(table: Table) -> discord.ui.View | None:
     """The components under a message calling players to decide: the game's quick actions
-    for the active player, and Respond for a player answering out of turn."""
+    for the active player, the Dispute button of the latest report, and Respond for a
+    player answering out of turn."""
     view = discord.ui.View(timeout=None)
-    for button in quick_buttons(table):
+    for button in [*quick_buttons(table), *dispute_buttons(table)]:
         view.add_item(button)
     if table.outcome is None and set(table.to_act) & set(table.responders):
         view.add_item(HandButton(table.match.id, respond=True))
@@ -750,6 +845,40 @@ async def quick_step(
         if result.private_lines():  # what only they may read (a card drawn, say)
             reply = interaction.followup.send(done_text(result), ephemeral=True)
             await reply_after_save(interaction, reply)
+    finally:
+        await arbiter(interaction).publisher.announce(result)
+
+
+async def dispute_step(
+    interaction: discord.Interaction, match_id: int, era: int, number: int, seat: int
+) -> None:
+    """Dispute the report a Dispute button names, for the clicker, then announce it as
+    any action is. Refused without change when the match isn't this server's (or these
+    DMs'), the clicker doesn't play in it or made the report, or the button is stale: the
+    report is no longer the latest undisputed one. The caller has deferred the interaction."""
+    matches = service(interaction)
+    table = await matches.table(match_id)
+    if table.match.guild_id != interaction.guild_id:
+        raise errors.MatchNotFound()  # a button of another server's match
+    mine = table.seat_of(interaction.user.id)
+    if mine is None:
+        raise errors.NotInMatch()
+    if table.match.status != "active":
+        raise errors.NotActive("This match is over." if table.outcome else None)
+    key = f"dispute|{number}"
+    offered = (table.view or {}).get("for_anyone") or []
+    current = any(
+        isinstance(e, dict) and e.get("key") == key and str(e.get("not_seat")) == str(seat)
+        for e in offered
+    )
+    if not current or (table.view or {}).get("era", 0) != era:
+        raise errors.StaleChoice(STALE_DISPUTE.format(number=number))
+    if mine.seat == seat:
+        raise errors.UserError(OWN_REPORT.format(number=number))
+    result = await matches.act(match_id, interaction.user.id, key)
+    try:
+        reply = interaction.followup.send(done_text(result), ephemeral=True)
+        await reply_after_save(interaction, reply)
     finally:
         await arbiter(interaction).publisher.announce(result)
 
@@ -925,7 +1054,11 @@ class Publisher:
     notifies only those just called. It carries the game's quick actions for the
     player whose turn it is as buttons (see `QuickButton`), right under the line that
     calls them, where a notification leads: each edit brings them up to date, and a
-    message that no longer carries the turn loses them.
+    message that no longer carries the turn loses them. The Dispute button of a Historia
+    table's latest report rides the same way, under the message with the report's line
+    (or under a moderator's line after an undo), and a game's renderer may cap the lines
+    of one message (`turn_lines`: a Historia turn holds many reports), so that the latest
+    line and its button stay at the bottom.
 
     A board in play stays in reach: once BURIED_AFTER messages were posted under
     it (counted since this process posted it) or it is older than OLD_AFTER, it is
@@ -992,7 +1125,11 @@ class Publisher:
         async with self._lock(table.match.id):
             await self._show(await self.bot.matches.table(table.match.id))
             await self.bot.matches.store.clear_turn_message(table.match.id)
-            await self._send(table, line, _only(ping))
+            # The latest report's Dispute button follows the line (after an undo, say).
+            view = turn_view(table) if dispute_buttons(table) else None
+            message = await self._send(table, line, _only(ping), view=view)
+            if view is not None and message is not None:
+                await self._quick_on(table, message.id)
 
     async def keep_open(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Reopen a thread Discord archived while its match is in play (a thread a
@@ -1094,9 +1231,11 @@ class Publisher:
             await self._send(table, _joined([*lines, end_line(table)]), _only(winners))
             return
         current = await store.turn_message(match_id)
+        most = renderer_for(table.match.game).turn_lines  # a long turn goes on below
         if current is not None and current.turn == table.turn and not called:
             body = _joined([current.body, *lines])
-            if await self._edit_turn(table, current.message_id, body):
+            fits = most is None or len(body.splitlines()) <= most
+            if fits and await self._edit_turn(table, current.message_id, body):
                 await store.set_turn_message(dataclasses.replace(current, body=body))
                 return
         tail = _joined(ping_lines(table, _deciding(table, called)))
@@ -1108,7 +1247,7 @@ class Publisher:
             await store.clear_turn_message(match_id)
             return
         await store.set_turn_message(TurnMessage(match_id, message.id, table.turn, body))
-        await self._quick_on(table, message.id if quick_buttons(table) else None)
+        await self._quick_on(table, message.id if carries_buttons(table) else None)
 
     async def _edit_turn(self, table: Table, message_id: int, body: str) -> bool:
         """Edit the turn's message to `body` and a line for each player deciding now;
@@ -1131,7 +1270,7 @@ class Publisher:
         except discord.HTTPException:
             log.warning("match %s: could not edit its turn message", table.match.id, exc_info=True)
             return False
-        if quick_buttons(table):
+        if carries_buttons(table):
             await self._quick_on(table, message_id)
         elif self._quick.get(table.match.id) == message_id:
             del self._quick[table.match.id]  # the edit took its buttons off

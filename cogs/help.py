@@ -25,6 +25,10 @@ others press **Join**, the host presses **Start**. One open match per channel or
 **Send to my DMs** keeps a copy you can play from.
 **/play** `action` — take an action: type some of its words, in any order, and pick \
 from your legal actions (or type one's name in full).
+**/historia** — a Historia table reports what it plays (The Ways of Command): \
+`civilization` · `token` · `begin` · `territory add|remove` · `level` · `cubes` · `turn` · \
+`era-end` · `command` (activate your token) · `dispute` (or **Dispute** under a report) · \
+`withdraw` · `retract` · `result` · `agree` · `object`.
 **/match status** — the board and the clocks · **/match log** — what happened · \
 **/match export** — the whole match as a file · \
 **/match concede** — give up (you confirm with a button).

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from rules.command_of_nature import GAME as COMMAND_OF_NATURE
 from rules.core import Game
+from rules.historia_command import GAME as HISTORIA_COMMAND
 from rules.mystic_vale import GAME as MYSTIC_VALE
 from rules.tooth_and_nail import GAME as TOOTH_AND_NAIL
 
 GAMES: dict[str, Game] = {
-    game.id: game for game in (TOOTH_AND_NAIL, COMMAND_OF_NATURE, MYSTIC_VALE)
+    game.id: game for game in (TOOTH_AND_NAIL, COMMAND_OF_NATURE, MYSTIC_VALE, HISTORIA_COMMAND)
 }
 
 

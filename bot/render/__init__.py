@@ -11,6 +11,7 @@ import discord
 from bot.matches import ActResult, PrivateView, Table
 from bot.render.command_of_nature import CommandOfNatureRenderer
 from bot.render.generic import Field, Renderer, chunked_fields, clip
+from bot.render.historia_command import HistoriaCommandRenderer
 from bot.render.mystic_vale import MysticValeRenderer
 from bot.render.tooth_and_nail import ToothAndNailRenderer
 from bot.store import MatchRow
@@ -21,6 +22,7 @@ RENDERERS: dict[str, Renderer] = {
     "tooth-and-nail": ToothAndNailRenderer(),
     "command-of-nature": CommandOfNatureRenderer(),
     "mystic-vale": MysticValeRenderer(),
+    "historia-command": HistoriaCommandRenderer(),
 }
 _GENERIC = Renderer()
 
@@ -249,7 +251,7 @@ def board_embed(
         footer += f"\n{notice}"
     embed.set_footer(text=footer)
     fields = renderer.board_fields(view, table.to_act)
-    if lately:
+    if lately and renderer.lately:
         shown = "\n".join(clip(line, 300) for line in lately)
         fields.append(Field(LATELY_FIELD, clip(shown, 1024)))
     if clocks and table.match.status == "active":
@@ -273,12 +275,19 @@ def private_embed(pv: PrivateView) -> discord.Embed:
     """One player's own view: what the game asks of them (or who decides instead), their
     hand and what they saw lately."""
     table = pv.table
+    renderer = renderer_for(table.match.game)
+    headline = renderer.private_headline(pv.view) if table.match.status == "active" else None
     if table.outcome is not None:
         description = end_description(table)
     elif pv.question:
         description = f"**{_capitalised(pv.question)}**"
+    elif headline:
+        description = headline
     elif table.to_act and table.match.status == "active":
         description = f"Not your decision now — {_waiting(table)}"
+    elif table.match.status == "active" and (table.view or {}).get("prompt"):
+        # Nobody is called (a Historia table reports as it plays): where the match is.
+        description = str((table.view or {}).get("prompt"))
     else:
         description = "Nothing to decide right now."
     embed = discord.Embed(
@@ -287,8 +296,8 @@ def private_embed(pv: PrivateView) -> discord.Embed:
         colour=COLOURS[table.match.status],
     )
     embed.set_footer(text=f"Match #{table.match.id} · only you can see this")
-    fields = renderer_for(table.match.game).private_fields(pv.view)
-    if pv.recent:
+    fields = renderer.private_fields(pv.view)
+    if pv.recent and renderer.lately:
         fields.extend(chunked_fields("Lately", pv.recent[-8:]))
     return _fill(embed, fields)
 
@@ -319,8 +328,10 @@ def turn_text(table: Table) -> str:
 def action_lines(result: ActResult) -> list[str]:
     """What the table reads of an action: its public lines (or, when it has none, who
     decided what)."""
+    table = result.table
     happened = [e.text for e in result.events if e.text]
-    return happened or [f"**{result.table.user_of(result.seat).name}**: {result.label}"]
+    lines = happened or [f"**{table.user_of(result.seat).name}**: {result.label}"]
+    return renderer_for(table.match.game).public_lines(table.view or {}, result.seat, lines)
 
 
 def action_text(result: ActResult) -> str:

@@ -58,6 +58,23 @@ class Renderer:
 
     hidden_player_keys: frozenset[str] = frozenset({"seat", "name"})
     legend: str = ""
+    # The most lines one public turn message holds before the next lines start a new one
+    # (None: as many as fit in a message).
+    turn_lines: int | None = None
+    # Whether the board and the private view end with the last public lines ("Lately"); a
+    # game whose board lists its recent events itself (Historia's numbered reports), with
+    # no private lines, leaves them out.
+    lately: bool = True
+
+    def private_headline(self, view: dict[str, Any]) -> str | None:
+        """What a seat's private view is headed with when the game asks it nothing, but the
+        game has something to tell it (None: who decides instead, or where the match is)."""
+        return None
+
+    def public_lines(self, view: dict[str, Any], seat: int, lines: list[str]) -> list[str]:
+        """The public lines of an action by `seat` as the table reads them (`view`: the
+        public view after it); as they are, unless a game marks them."""
+        return lines
 
     def board_fields(self, view: dict[str, Any], to_act: tuple[int, ...]) -> list[Field]:
         """The public board: one field per player with their simple values."""

@@ -51,6 +51,7 @@ class CommandOfNature:
         ),
     }
     options: ClassVar[dict[str, OptionInfo]] = {}  # none to choose in the lobby
+    open_kinds: ClassVar[frozenset[str]] = frozenset()
     state_model: ClassVar[type[State]] = State
     rules_summary: ClassVar[str] = SUMMARY
     default_pack: ClassVar[str | None] = bundled_pack().name

@@ -180,6 +180,10 @@ class Game(Protocol):
     # The settings the lobby's host chooses, by id, in the order the lobby shows them
     # (at most four; `{}` for none). Build it with `rules.core.declare_options`.
     options: ClassVar[dict[str, OptionInfo]]
+    # Action kinds whose arguments are the player's own words (a name, a number), so
+    # `legal_actions` can't list them all: an action of one of these kinds is legal when
+    # `apply` accepts it, listed or not. Most games have none (`frozenset()`).
+    open_kinds: ClassVar[frozenset[str]]
     state_model: ClassVar[type[BaseModel]]
     rules_summary: ClassVar[str]
     default_pack: ClassVar[str | None]  # the bundled card pack's name, if the game has packs
@@ -193,10 +197,13 @@ class Game(Protocol):
         `"pack"`, the card pack's name."""
 
     def to_act(self, state: BaseModel) -> set[Seat]:
-        """Every seat whose decision the game waits for now (out-of-turn ones included)."""
+        """Every seat whose decision the game waits for now (out-of-turn ones included):
+        they are called, and their clocks run."""
 
     def legal_actions(self, state: BaseModel, seat: Seat) -> list[Action]:
-        """Exactly the actions `apply` accepts from `seat` now."""
+        """Exactly the actions `apply` accepts from `seat` now (of `open_kinds`, the ones
+        worth offering). A seat the game doesn't wait for may have some: it may act
+        without being called (a report at a Historia table)."""
 
     def apply(
         self, state: BaseModel, seat: Seat, action: Action, rng: random.Random

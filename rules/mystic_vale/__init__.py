@@ -86,6 +86,7 @@ class MysticVale:
         ),
         variants=("2p", "3p", "4p"),
     )
+    open_kinds: ClassVar[frozenset[str]] = frozenset()
     state_model: ClassVar[type[State]] = State
     rules_summary: ClassVar[str] = SUMMARY
     default_pack: ClassVar[str | None] = "nemesis"

@@ -71,6 +71,7 @@ class Tally:
         "muster": VariantInfo(id="muster", name="Muster", min_players=2, max_players=4),
     }
     options: ClassVar[dict[str, OptionInfo]] = {}
+    open_kinds: ClassVar[frozenset[str]] = frozenset()
     state_model: ClassVar[type[BaseModel]] = TallyState
     rules_summary: ClassVar[str] = (
         "Raise a banner, then play a card a turn onto your team's tally and draw. "
@@ -260,7 +261,7 @@ class Tally:
             return f"Challenge {player}'s {s.pending}"
         return f"Let {player}'s {s.pending} stand"
 
-    def explain(self, action: Action, state: BaseModel) -> str:
+    def explain(self, action: Action, state: BaseModel, seat: int | None = None) -> str:
         s = _s(state)
         if action.kind == "play":
             value = int(action.args[0])

@@ -98,7 +98,7 @@ async def test_each_game_and_variant_is_drawn_by_its_renderer_and_asks_the_decid
     world: World, game_id: str, variant: str
 ) -> None:
     game = GAMES[game_id]
-    players = [world.alice, world.bob, world.carol, world.dave, world.eve]
+    players = [world.alice, world.bob, world.carol, world.dave, world.eve, world.frank]
     await world.start(game_id, variant, players[: game.variants[variant].min_players])
     table = await world.bot.matches.table(world.match_id or 0)
     embed = (await world.board()).embeds[0]

@@ -15,7 +15,7 @@ from bot.store import MatchRow
 
 @dataclass
 class World:
-    """A server with a `#games` channel and members alice, bob, carol, dave and eve."""
+    """A server with a `#games` channel and members alice, bob, carol, dave, eve and frank."""
 
     env: simcord.Env
     guild: simcord.GuildHandle
@@ -25,6 +25,7 @@ class World:
     carol: simcord.MemberActor
     dave: simcord.MemberActor
     eve: simcord.MemberActor
+    frank: simcord.MemberActor
     match_id: int | None = None
 
     @classmethod
@@ -33,7 +34,7 @@ class World:
         channel = guild.create_text_channel("games")
         members = [
             guild.add_member(env.create_user(name))
-            for name in ("alice", "bob", "carol", "dave", "eve")
+            for name in ("alice", "bob", "carol", "dave", "eve", "frank")
         ]
         return cls(env, guild, channel, *members)
 
@@ -46,7 +47,9 @@ class World:
     def by_id(self, user_id: int) -> simcord.MemberActor:
         """The member with this user id."""
         return next(
-            m for m in (self.alice, self.bob, self.carol, self.dave, self.eve) if m.id == user_id
+            m
+            for m in (self.alice, self.bob, self.carol, self.dave, self.eve, self.frank)
+            if m.id == user_id
         )
 
     async def match(self) -> MatchRow:

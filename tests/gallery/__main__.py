@@ -74,6 +74,9 @@ class Scene:
     viewer: int | None = None
     options: tuple[tuple[str, str], ...] = ()  # set by the host with `/match option`
     turn: bool = False  # also `<scene>-turn.png`: the message calling the decider
+    # Instead of `/play` moves: commands in order, each by a seat (counted from 0) with
+    # its options ("a table that reports as it plays", Historia's, waits for nobody).
+    script: tuple[tuple[int, str, tuple[tuple[str, Any], ...]], ...] = ()
 
     @property
     def slug(self) -> str:
@@ -118,7 +121,48 @@ PHASE_II = r"(attack|summon|play)\|.*"  # Command of Nature: the actions phase
 HARVEST = r"(buy|vale)\|.*"  # Mystic Vale: a Harvest with something to buy
 PLANTING = r"push"  # Mystic Vale: a Planting, Push or Stop
 
-# Add a game or a variant here (Historia is next).
+
+def _say(seat: int, command: str, **options: Any) -> tuple[int, str, tuple[tuple[str, Any], ...]]:
+    return (seat, f"historia {command}", tuple(options.items()))
+
+
+HISTORIA_3P = (  # Era I under way: a shared territory claimed, a power in force, a tie
+    _say(0, "civilization", name="Greeks"),
+    _say(1, "civilization", name="Egyptians"),
+    _say(2, "civilization", name="Persians"),
+    _say(0, "begin"),
+    _say(0, "territory add", name="Attica"),
+    _say(0, "territory add", name="Macedonia"),
+    _say(1, "territory add", name="Nile Delta"),
+    _say(0, "territory add", name="Ionia"),
+    _say(1, "territory add", name="Ionia"),
+    _say(2, "territory add", name="Persis"),
+    _say(0, "level", track="military", value=2),
+    _say(1, "level", track="military", value=3),
+    _say(1, "level", track="technology", value=2),
+    _say(2, "level", track="technology", value=4),
+    _say(0, "cubes", count=1, **{"from": "supply", "to": "bank"}),
+    _say(1, "cubes", count=2, **{"from": "supply", "to": "used"}),
+    _say(0, "command", power="command|shared|bank"),
+    _say(1, "command", power="command|technology|used"),
+    _say(1, "turn"),
+    _say(2, "territory add", name="Babylon"),
+)
+HISTORIA_4P = (  # a report disputed: the match is paused until the table settles it
+    _say(0, "civilization", name="Romans"),
+    _say(1, "civilization", name="Carthage"),
+    _say(2, "civilization", name="Gauls"),
+    _say(3, "civilization", name="Iberians"),
+    _say(0, "begin"),
+    _say(0, "territory add", name="Latium"),
+    _say(1, "territory add", name="Africa"),
+    _say(2, "territory add", name="Gallia"),
+    _say(3, "territory add", name="Hispania"),
+    _say(1, "territory add", name="Hispania"),
+    _say(1, "level", track="military", value=4),
+    _say(3, "dispute", report="6"),
+)
+
 SCENES: tuple[Scene, ...] = (
     Scene("tooth-and-nail", "2p", 2, seed=11, moves=18, prefer=TOOTH_AND_NAIL, until=MID_TURN),
     Scene("tooth-and-nail", "4p", 4, seed=5, moves=30, prefer=TOOTH_AND_NAIL, until=MID_TURN),
@@ -135,6 +179,18 @@ SCENES: tuple[Scene, ...] = (
         options=(("leaders", "on"),),
     ),
     Scene("mystic-vale", "4p", 4, seed=5, moves=110, prefer=MYSTIC_VALE, until=PLANTING, turn=True),
+    Scene(
+        "historia-command",
+        "3p",
+        3,
+        seed=1,
+        moves=0,
+        prefer=(),
+        viewer=2,
+        script=HISTORIA_3P,
+        turn=True,
+    ),
+    Scene("historia-command", "4p", 4, seed=1, moves=0, prefer=(), viewer=1, script=HISTORIA_4P),
 )
 
 
@@ -204,6 +260,9 @@ async def play_scene(scene: Scene, sandbox: Sandbox) -> Position:
     if match.status != "active":
         raise GalleryError(f"{scene.slug}: the match did not start ({match.status})")
 
+    if scene.script:
+        return await play_script(scene, sandbox, match.id)
+
     async def deciding() -> simcord.MemberActor:
         table = await sandbox.bot.matches.table(match.id)
         if not table.to_act:
@@ -238,6 +297,24 @@ async def play_scene(scene: Scene, sandbox: Sandbox) -> Position:
     if match.board_message_id is None:
         raise GalleryError(f"{scene.slug}: the match has no board message")
     turn = await sandbox.bot.matches.store.turn_message(match.id)
+    return Position(match.board_message_id, viewer, turn.message_id if turn else None)
+
+
+async def play_script(scene: Scene, sandbox: Sandbox, match_id: int) -> Position:
+    """Run a scene's commands, each by its seat; every one must be accepted."""
+    channel, seats = sandbox.channel, sandbox.players[: scene.players]
+    for step, (seat, command, options) in enumerate(scene.script):
+        player = seats[seat]
+        done = await player.slash(channel, command, **dict(options))
+        replies = [m.content for m in [*done.followups, done.response] if m is not None]
+        if not any(r.startswith("✅") for r in replies):
+            raise GalleryError(f"{scene.slug}: step {step}: /{command} refused: {replies}")
+        print(f"  {step + 1:>2}. {NAMES[player.name]}: /{command} {dict(options)}", flush=True)
+    viewer = seats[scene.viewer or 0]
+    match = await sandbox.bot.matches.get(match_id)
+    if match.board_message_id is None:
+        raise GalleryError(f"{scene.slug}: the match has no board message")
+    turn = await sandbox.bot.matches.store.turn_message(match_id)
     return Position(match.board_message_id, viewer, turn.message_id if turn else None)
 
 

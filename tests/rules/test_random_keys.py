@@ -11,6 +11,15 @@ table. Each one is either legal and accepted, or refused with `IllegalAction` an
 sentence for the player; nothing else is ever raised, and the position given to `apply`
 is never changed.
 
+A game with `open_kinds` (actions whose arguments are the player's own words, a name or
+a number) lists only the ones worth offering: "an action of one of these kinds is legal
+when `apply` accepts it, listed or not". So a key of an open kind may be accepted without
+being listed (a listed one must still be accepted), and the random play also types the
+words of `TYPED` and takes the timeout action of a seat it waits for, so that its
+positions reach past what the menus alone lead to. A game that waits for nobody (a
+Historia table during an Era, where anyone reports as the table plays) is played and
+probed from every seat that has something to do.
+
 Everything is seeded: the positions, the keys and the generators, so a failure is the
 same on every run and names the key, the seat and the position it came from.
 """
@@ -88,6 +97,23 @@ NEAR_NUMBERS = (
     lambda n: n.translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")),
 )
 DIGITS = re.compile(r"\d+")
+# What players type for a game's open kinds (a few names from a small pool, so that they
+# meet, and numbers): tried in the random play beside the listed actions, and corrupted
+# like them. Every game with open kinds has an entry.
+TYPED: dict[str, tuple[str, ...]] = {
+    "historia-command": (
+        *(f"civ|{name}" for name in ("Romans", "Greeks", "Carthage", "Persians", "Egypt", "Huns")),
+        *(f"territory|add|{name}" for name in ("Gaul", "Sicily", "Egypt", "Iberia")),
+        "territory|remove|Gaul",
+        *(f"level|{track}|{n}" for track in ("military", "technology") for n in (0, 1, 3, 5)),
+        "cubes|1|supply|used",
+        "cubes|2|supply|bank",
+        "cubes|1|used|reserve",
+        "cubes|1|bank|supply",
+        "cubes|2|reserve|map",
+    ),
+}
+TYPED_SHARE = 0.4  # how often the random play types words instead of picking from the menu
 
 
 class Pool(NamedTuple):
@@ -103,9 +129,40 @@ def seats_of(game: Game, variant: str) -> int:
     return game.variants[variant].max_players
 
 
-def decision(game: Game, state: BaseModel) -> tuple[str, ...]:
-    """What the game waits for, as the kinds of action the waiting seats may take."""
-    return tuple(sorted({a.kind for s in game.to_act(state) for a in game.legal_actions(state, s)}))
+def acting(game: Game, state: BaseModel, seats: int) -> list[int]:
+    """The seats the game waits for; when it waits for nobody but the match goes on,
+    every seat that has something to do (anyone may report at a Historia table)."""
+    waiting = sorted(game.to_act(state))
+    if waiting or game.outcome(state) is not None:
+        return waiting
+    return [s for s in range(seats) if game.legal_actions(state, s)]
+
+
+def decision(game: Game, state: BaseModel, seats: int) -> tuple[str, ...]:
+    """What the game waits for, as the kinds of action the acting seats may take."""
+    deciders = acting(game, state, seats)
+    return tuple(sorted({a.kind for s in deciders for a in game.legal_actions(state, s)}))
+
+
+def is_open(game: Game, key: str) -> bool:
+    """Whether `key` is of one of the game's open kinds (the player's own words)."""
+    return key.split("|")[0] in game.open_kinds
+
+
+def typed_choice(
+    game: Game, state: BaseModel, seat: int, waited: bool, chooser: random.Random
+) -> Action | None:
+    """Words the player types instead of a menu choice, when `apply` accepts them: one of
+    the game's `TYPED` keys, or the timeout action of a seat the game waits for."""
+    options = [Action.from_key(key) for key in TYPED[game.id]]
+    if waited:
+        options.append(game.timeout_action(state, seat))
+    action = chooser.choice(options)
+    try:
+        game.apply(state, seat, action, rng_for(0, 0))
+    except IllegalAction:
+        return None
+    return action
 
 
 @cache
@@ -113,24 +170,34 @@ def pool(game_id: str, variant: str) -> Pool:
     """Positions from seeded random games, up to POSITIONS_PER_DECISION of each kind of
     decision (and each game's last), with the keys that were legal in them."""
     game = GAMES[game_id]
+    n_seats = seats_of(game, variant)
     kept: dict[tuple[str, ...], list[BaseModel]] = {}
     vocabulary: set[str] = set()
     for seed in range(GAMES_PLAYED):
-        seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(seats_of(game, variant))]
+        seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(n_seats)]
         state = game.setup(variant, seats, {}, seed)
         chooser = random.Random(seed)
         for n in range(1, MAX_ACTIONS + 1):
             if game.outcome(state) is not None:
                 break
-            kind = decision(game, state)
+            kind = decision(game, state, n_seats)
             if len(kept.setdefault(kind, [])) < POSITIONS_PER_DECISION and chooser.random() < 0.3:
                 kept[kind].append(state)
-            seat = chooser.choice(sorted(game.to_act(state)))
+            seat = chooser.choice(acting(game, state, n_seats))
             legal = game.legal_actions(state, seat)
             vocabulary.update(a.key for a in legal)
-            # Ending a turn or a phase only now and then, so boards fill up.
-            onward = [a for a in legal if a.kind not in ("end", "phase", "done")]
-            action = chooser.choice(onward if onward and chooser.random() < 0.85 else legal)
+            action = None
+            if game.open_kinds and (not legal or chooser.random() < TYPED_SHARE):
+                waited = seat in game.to_act(state)
+                action = typed_choice(game, state, seat, waited, chooser)
+                if action is not None:
+                    vocabulary.add(action.key)
+            if action is None and not legal:
+                continue  # nothing this seat typed was accepted: another seat acts
+            if action is None:
+                # Ending a turn or a phase only now and then, so boards fill up.
+                onward = [a for a in legal if a.kind not in ("end", "phase", "done")]
+                action = chooser.choice(onward if onward and chooser.random() < 0.85 else legal)
             state, _ = game.apply(state, seat, action, rng_for(seed, n))
         kept.setdefault(("over",), []).append(state)
     return Pool(
@@ -213,6 +280,32 @@ def problem_with(game: Game, state: BaseModel, seat: int, key: str, legal: set[s
     return ""
 
 
+def problem_with_open(game: Game, state: BaseModel, seat: int, key: str, legal: set[str]) -> str:
+    """As `problem_with`, for a key of an open kind: accepted or refused, as `apply`
+    decides, but a listed one accepted."""
+    before = state.model_dump_json()
+    try:
+        game.apply(state, seat, Action.from_key(key), rng_for(7, 1))
+    except IllegalAction as refusal:
+        if key in legal:
+            return f"legal but refused ({refusal.message})"
+        if not is_sentence(refusal.message):
+            return f"refused without a sentence for the player: {refusal.message!r}"
+    except Exception as error:
+        return f"raised {type(error).__name__}: {error}"
+    if state.model_dump_json() != before:
+        return "changed the state it was given"
+    return ""
+
+
+def test_every_game_with_open_kinds_has_typed_words() -> None:
+    """The random play needs the words a player types for a game's open kinds."""
+    for game_id, game in GAMES.items():
+        if game.open_kinds:
+            assert game_id in TYPED, f"{game_id} has open kinds but no TYPED words"
+            assert {k.split("|")[0] for k in TYPED[game_id]} <= game.open_kinds
+
+
 @pytest.mark.parametrize(("game_id", "variant"), VARIANTS, ids=VARIANT_IDS)
 def test_apply_accepts_exactly_the_legal_actions_and_refuses_the_rest_cleanly(
     game_id: str, variant: str
@@ -227,25 +320,34 @@ def test_apply_accepts_exactly_the_legal_actions_and_refuses_the_rest_cleanly(
     chooser = random.Random(f"keys-{game_id}-{variant}")
     failures: dict[tuple[str, str], list[str]] = {}
     tried = Counter[str]()
+    typed = list(TYPED.get(game_id, ()))
     for index, state in enumerate(known.states):
-        waiting = sorted(game.to_act(state))
+        everyones = {s: [a.key for a in game.legal_actions(state, s)] for s in range(n)}
+        # The seats waited for, and any other that may act unasked.
+        waiting = sorted(set(acting(game, state, n)) | {s for s in range(n) if everyones[s]})
         idle = [s for s in range(n) if s not in waiting]
         outside = chooser.choice([-1, -n, n, n + 1, 99])
-        everyones = {s: [a.key for a in game.legal_actions(state, s)] for s in range(n)}
         sends: list[tuple[int, str]] = []
         for seat in waiting:
             legal = everyones[seat]
             firsts = one_of_each_kind(legal, chooser)
             sends += [(seat, k) for k in firsts[:LEGAL_KEYS_TRIED]]
             bases = firsts + chooser.sample(known.vocabulary, 2)
+            if typed:
+                sends += [(seat, k) for k in chooser.sample(typed, 3)]
+                bases += chooser.sample(typed, 2)
             sends += [(seat, bad) for base in bases for bad in corruptions(base, known, chooser)]
         someone_elses = [k for keys in everyones.values() for k in keys] or known.vocabulary
         for seat in [*chooser.sample(idle, min(1, len(idle))), outside]:
             sends += [(seat, k) for k in chooser.sample(someone_elses, min(4, len(someone_elses)))]
         for seat, key in sends:
             legal_here = set(everyones.get(seat, ()))
-            tried["accepted" if key in legal_here else "refused"] += 1
-            problem = problem_with(game, state, seat, key, legal_here)
+            if is_open(game, key):
+                tried["open"] += 1
+                problem = problem_with_open(game, state, seat, key, legal_here)
+            else:
+                tried["accepted" if key in legal_here else "refused"] += 1
+                problem = problem_with(game, state, seat, key, legal_here)
             if problem:
                 mistake = re.split(r"[:(]", problem)[0].strip()
                 failures.setdefault((key.split("|")[0], mistake), []).append(

@@ -1,0 +1,531 @@
+"""The board and private view of Historia: The Ways of Command.
+
+The board: where the table is (the headline: the Era and the turn, or what it waits
+for), a banner when a dispute pauses the match, the result reported after the last
+Era; then the standings of each category, Territory, Military and Technology, from
+first to last, with ties shown as ties (a tie for first blocks a token, a tie for last
+doesn't); one field per civilization: its Command token (its two categories, whether it
+can be activated now and why not, or the power it gave), its territories (shared ones
+marked ⇄), its levels (what the track shows, and Command's +2 on top), its cubes by
+place; the powers in force; the shared territories and who scores them (two claims on
+one territory cancel out); the recent reports, numbered as the Dispute button and
+`/historia dispute` name them, with their status; and the Eras already played.
+
+The private view adds, for the player: their own civilization, what their token allows
+now, and the commands that report what the table plays.
+
+Views are read defensively (a missing key shows as a dash). Six civilizations with long
+names and many territories fit in one embed: past a budget, the territories are
+counted (shared ones still named) instead of listed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.render.generic import FIELD_LIMIT, Field, Renderer, chunked_fields, clip
+
+NAME_LIMIT = 256
+CATEGORIES = ("territory", "military", "technology")
+CATEGORY_NAMES = {"territory": "Territory", "military": "Military", "technology": "Technology"}
+TRACKS = ("military", "technology")
+TRACK_ICONS = {"military": "⚔️", "technology": "🔬"}
+PLACES = ("supply", "bank", "used", "reserve", "map")
+PLACE_NAMES = {
+    "supply": "personal supply",
+    "bank": "Bank",
+    "used": "Used Pool",
+    "reserve": "reserve",
+    "map": "map",
+}
+FIRST, LAST, SHARED = "🥇", "🔻", "⇄"
+READY, BLOCKED, ACTIVE, USED = "✅", "🔒", "⚡", "▪️"
+STATUS_MARKS = {"disputed": "⚠️ disputed", "stands": "✅ stands", "retracted": "↩️ taken back"}
+ROMANS = ("I", "II", "III", "IV", "V")
+# The board's own fields stay within this, so that the embed (6000 characters at most)
+# keeps room for its title, headline, footer, the last lines and the clock.
+BOARD_BUDGET = 4200
+REPORT_LINE = 120  # a report's line on the board at most
+COMPACT_SHARED = 3  # shared territories named in a civilization's field past the budget
+SHORT_SHARED = 6  # territories the shared field lists at most when even that is too long
+SHORT_TOKEN = 220  # a token's line at most, then
+LEGEND = (
+    f"{FIRST} first · {LAST} last (a tie for first blocks a token, a tie for last doesn't) · "
+    f"{SHARED} shared territory · {READY} token can be activated now · {BLOCKED} not now · "
+    f"{ACTIVE} power in force · #5 a report's number"
+)
+
+REPORTING = (
+    "`/historia territory add` · `territory remove` — a territory gained or lost (shared ones too)",
+    "`/historia level` — a Military or Technology level as its track shows it (Command's +2 "
+    "is added for you)",
+    "`/historia cubes` — cubes moved between your personal supply, the Bank, the Used Pool, "
+    "your reserve and the map",
+    "`/historia turn` — the table starts its next turn · `/historia era-end` — after turn 4",
+    "`/historia command` — activate your token, when it can be",
+    "**Dispute** (under the latest report) or `/historia dispute` — another player's report "
+    "is wrong: the match pauses until it is settled",
+)
+SETTING_UP = (
+    "`/historia civilization` — name the civilization you play",
+    "`/historia token` — the two categories your token shows (the host may set anyone's)",
+    "`/historia level` — your starting levels, if they aren't 0",
+    "`/historia begin` — the host begins Era I once every civilization is named",
+)
+
+
+def roman(number: Any) -> str:
+    return ROMANS[number - 1] if isinstance(number, int) and 0 < number <= len(ROMANS) else "?"
+
+
+def plural(count: Any, word: str, many: str = "") -> str:
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text` cut at a word to `limit` characters, with an ellipsis when cut."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;(") + "…"
+
+
+def _civs(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in view.get("civs") or [] if isinstance(c, dict)]
+
+
+def _civ(view: dict[str, Any], seat: Any) -> dict[str, Any]:
+    return next((c for c in _civs(view) if c.get("seat") == seat), {})
+
+
+def civ_name(view: dict[str, Any], seat: Any) -> str:
+    """A civilization by its name (its player's while it has none)."""
+    civ = _civ(view, seat)
+    return str(civ.get("name") or civ.get("player") or f"Seat {seat}")
+
+
+def _names(view: dict[str, Any], seats: list[Any]) -> str:
+    shown = [civ_name(view, s) for s in seats]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} & {shown[-1]}"
+
+
+def standing_line(view: dict[str, Any], category: str) -> str:
+    """One category from first to last: "**Military**: 🥇 Greeks 5 · Persians 3 · 🔻
+    Romans 0"; a tie shares a place ("Greeks & Romans 5 (tied for first: no leader)")."""
+    row = (view.get("standings") or {}).get(category) or {}
+    values = {int(s): v for s, v in (row.get("values") or {}).items() if str(s).isdigit()}
+    name = f"**{row.get('name') or CATEGORY_NAMES.get(category, category)}**"
+    if not values:
+        return f"{name}: —"
+    first, last = list(row.get("first") or []), list(row.get("last") or [])
+    if len(set(values.values())) == 1:
+        return f"{name}: all tied at {next(iter(values.values()))} — no leader"
+    groups: dict[Any, list[int]] = {}
+    for seat, value in sorted(values.items(), key=lambda sv: (-sv[1], sv[0])):
+        groups.setdefault(value, []).append(seat)
+    parts = []
+    for value, seats in groups.items():
+        text = f"{_names(view, seats)} {value}"
+        if set(seats) == set(first):
+            text = f"{FIRST} {text}" if len(seats) == 1 else f"{text} (tied for first: no leader)"
+        elif set(seats) == set(last):
+            text = f"{LAST} {text}" if len(seats) == 1 else f"{LAST} {text} (tied for last)"
+        parts.append(text)
+    return f"{name}: {' · '.join(parts)}"
+
+
+def has_token_cube(civ: dict[str, Any]) -> bool:
+    """Whether the civilization has a cube where a token's cube comes from (the Bank, the
+    Used Pool or its reserve)."""
+    cubes = civ.get("cubes") or {}
+    return any(cubes.get(p) for p in ("bank", "used", "reserve"))
+
+
+def token_line(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) -> str:
+    """A civilization's Command token: its categories, and whether it can be activated now
+    (and why not), or the power it gave, or that it is used."""
+    token = civ.get("token") or {}
+    head = f"🪙 **Token {token.get('label') or '—'}**"
+    status = token.get("status")
+    phase = view.get("phase")
+    if civ.get("conceded"):
+        return f"{head} — out of the game"
+    if status == "active":
+        source = PLACE_NAMES.get(str(token.get("cube_from")), "?")
+        taken = token.get("cubes_taken") or 0
+        extra = f", {plural(taken, 'cube')} taken from the general supply" if taken else ""
+        return (
+            f"{head} — {ACTIVE} **{token.get('power') or '?'}** until the end of the Era "
+            f"(its cube from the {source}{extra})"
+        )
+    if status == "removed":
+        return f"{head} — {USED} used in an earlier Era: out of the game"
+    if phase == "setup":
+        who = "you (or the host)" if you else "its player or the host"
+        return f"{head} — {who} may change it until Era I begins"
+    if phase == "dispute":
+        return f"{head} — waits while the match is paused"
+    if phase != "era":
+        return head
+    if token.get("eligible"):
+        by = token.get("by") or "?"
+        if not has_token_cube(civ):
+            return (
+                f"{head} — {READY} can be activated (first in {by}), once a cube of "
+                f"{'yours' if you else 'theirs'} is in the Bank, the Used Pool or the reserve"
+            )
+        if you:
+            return (
+                f"{head} — {READY} **you may activate it now** (first in {by}): `/historia command`"
+            )
+        return f"{head} — {READY} can be activated now (first in {by})"
+    return f"{head} — {BLOCKED} not now: {token.get('why_not') or 'not first in either category'}"
+
+
+def territories_line(civ: dict[str, Any], *, compact: bool = False) -> str:
+    """The territories held, shared ones marked ⇄; `compact`: counted, shared ones named."""
+    held = [str(t) for t in civ.get("territories") or []]
+    shared = {str(t) for t in civ.get("shared") or []}
+    count = plural(len(held), "territory", "territories")
+    if not held:
+        return "🗺️ no territory"
+    if compact:
+        named = [t for t in held if t in shared]
+        if not named:
+            return f"🗺️ {count}"
+        more = f" and {len(named) - COMPACT_SHARED} more" if len(named) > COMPACT_SHARED else ""
+        return f"🗺️ {count} ({SHARED} shared: {', '.join(named[:COMPACT_SHARED])}{more})"
+    return f"🗺️ {count}: " + ", ".join(f"{t} {SHARED}" if t in shared else t for t in held)
+
+
+def levels_line(civ: dict[str, Any]) -> str:
+    """Each track's level as the table shows it, and Command's bonus on top."""
+    levels = civ.get("levels") or {}
+    effective = civ.get("effective") or {}
+    parts = []
+    for track in TRACKS:
+        base = levels.get(track, 0)
+        now = effective.get(track, base)
+        text = f"{TRACK_ICONS[track]} {CATEGORY_NAMES[track]} {base}"
+        if isinstance(now, int) and isinstance(base, int) and now != base:
+            text += f" {now - base:+d} Command = **{now}**"
+        parts.append(text)
+    return " · ".join(parts)
+
+
+def cubes_line(civ: dict[str, Any]) -> str:
+    """Where the civilization's cubes are (the places holding none left out)."""
+    cubes = civ.get("cubes") or {}
+    held = [f"{PLACE_NAMES[p]} {cubes[p]}" for p in PLACES if cubes.get(p)]
+    return "🧊 Cubes: " + (" · ".join(held) or "none")
+
+
+def civ_title(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) -> str:
+    """ "🏛️ Greeks — alice", with the token's state in a word."""
+    name = str(civ.get("name") or "")
+    player = str(civ.get("player") or "?")
+    if civ.get("named") is False or not name:
+        title = f"{'You — ' if you else ''}{player} — no civilization named yet"
+    else:
+        title = f"🏛️ {'You — ' if you else ''}{name} ({player})"
+    token = civ.get("token") or {}
+    if civ.get("conceded"):
+        title += " — left the table"
+    elif token.get("status") == "active":
+        title += f" · {ACTIVE} {token.get('power') or 'power'}"
+    elif view.get("phase") == "era" and token.get("status") == "available":
+        if not token.get("eligible"):
+            title += f" · {BLOCKED} token not now"
+        elif has_token_cube(civ):
+            title += f" · {READY} token ready"
+        else:
+            title += f" · {READY} token eligible, needs a cube"
+    return clip(title, NAME_LIMIT)
+
+
+class HistoriaCommandRenderer(Renderer):
+    """Board and private view for Historia: The Ways of Command."""
+
+    legend = LEGEND
+    # A turn of a Historia table can hold many reports: its public lines are split into
+    # messages of this many lines, so that the latest report and its Dispute button
+    # stay at the bottom of the channel.
+    turn_lines = 8
+    lately = False  # the board lists the recent reports, numbered, itself
+
+    def public_lines(self, view: dict[str, Any], seat: int, lines: list[str]) -> list[str]:
+        """A report's line starts with its number, as the Dispute button names it."""
+        reports = [r for r in view.get("reports") or [] if isinstance(r, dict)]
+        if not lines or not reports:
+            return lines
+        latest = reports[-1]
+        text = str(latest.get("text") or "")
+        made_now = latest.get("seat") == seat and not latest.get("status")
+        if made_now and text and lines[0].replace("**", "").endswith(text):
+            return [f"`#{latest.get('number')}` {lines[0]}", *lines[1:]]
+        return lines
+
+    # ------------------------------------------------------------------ the board
+
+    def board_fields(self, view: dict[str, Any], to_act: tuple[int, ...]) -> list[Field]:
+        """The board's fields, made more compact step by step while they exceed the
+        budget: the territories counted, then the shared ones and the reasons shortened."""
+        fields: list[Field] = []
+        for step in range(3):
+            head = [f for f in (self.dispute_field(view), self.result_field(view)) if f]
+            head.append(self.standings_field(view))
+            civs = [self.civ_field(view, c, compact=step > 0, short=step > 1) for c in _civs(view)]
+            rest = [
+                self.powers_field(view),
+                self.shared_field(view, short=step > 1),
+                self.reports_field(view),
+                self.eras_field(view),
+            ]
+            fields = [*head, *civs, *(f for f in rest if f)]
+            if _size(fields) <= BOARD_BUDGET:
+                break
+        return fields
+
+    def standings_field(self, view: dict[str, Any]) -> Field:
+        """Each category from first to last."""
+        phase = view.get("phase")
+        era = f"Era {view.get('era_name') or roman(view.get('era'))}"
+        if phase in ("era", "dispute"):
+            where = f"{era}, turn {view.get('turn', '?')}"
+        elif phase == "setup":
+            where = "set-up"
+        else:
+            where = "after the last Era"
+        lines = [standing_line(view, c) for c in CATEGORIES]
+        lines.append(
+            "A token can be activated by a civilization *alone* in first place in one of its "
+            "two categories and not *alone* in last place in the other."
+        )
+        return Field(
+            f"Standings — {where} ({FIRST} first · {LAST} last)",
+            clip("\n".join(lines), FIELD_LIMIT),
+        )
+
+    def civ_field(
+        self,
+        view: dict[str, Any],
+        civ: dict[str, Any],
+        *,
+        you: bool = False,
+        compact: bool = False,
+        short: bool = False,
+    ) -> Field:
+        """One civilization: its token, levels, cubes and territories (`compact`: counted;
+        `short`: the token's reason cut short too)."""
+        token = token_line(view, civ, you=you)
+        lines = [clip(token, SHORT_TOKEN) if short else token, levels_line(civ), cubes_line(civ)]
+        value = "\n".join([*lines, territories_line(civ, compact=compact)])
+        if len(value) > FIELD_LIMIT:  # the territories last, counted if need be
+            value = "\n".join([*lines, territories_line(civ, compact=True)])
+        return Field(civ_title(view, civ, you=you), clip(value, FIELD_LIMIT))
+
+    def dispute_field(self, view: dict[str, Any]) -> Field | None:
+        """The banner of a dispute: the match is paused until it is settled."""
+        dispute = view.get("dispute")
+        if not isinstance(dispute, dict):
+            return None
+        number = dispute.get("report")
+        report = next((r for r in view.get("reports") or [] if r.get("number") == number), {})
+        reporter = _civ(view, report.get("seat")).get("player", "the reporter")
+        by = _civ(view, dispute.get("by")).get("player", "?")
+        lines = [
+            f"**#{number}** {report.get('text', '')} (reported by {reporter})",
+            f"Disputed by {by}. Until it is settled at the table, no report is taken:",
+            f"• {reporter} takes it back — `/historia retract`",
+            f"• {by} lets it stand — `/historia withdraw`",
+        ]
+        return Field(
+            f"⚠️ Paused — report #{number} is disputed", clip("\n".join(lines), FIELD_LIMIT)
+        )
+
+    def result_field(self, view: dict[str, Any]) -> Field | None:
+        """After the last Era: the result reported, who agreed, who is still to answer."""
+        if view.get("phase") != "final":
+            return None
+        proposal = view.get("proposal")
+        if not isinstance(proposal, dict):
+            return Field(
+                "🏆 Who won?",
+                "Score the game at the table, then one of you reports the winner "
+                "(`/historia result`); the others agree or object.",
+            )
+        winners = [civ_name(view, s) for s in proposal.get("winners") or []]
+        agreed = set(proposal.get("agreed") or [])
+        players = [c for c in _civs(view) if not c.get("conceded")]
+        yes = [str(c.get("player")) for c in players if c.get("seat") in agreed]
+        waiting = [str(c.get("player")) for c in players if c.get("seat") not in agreed]
+        lines = [
+            f"{_civ(view, proposal.get('by')).get('player', '?')} reports: "
+            f"**{' & '.join(winners)}** won.",
+            f"Agreed: {', '.join(yes) or '—'}",
+            f"Waiting for: {', '.join(waiting) or '—'} (`/historia agree` or `/historia object`)",
+        ]
+        return Field("🏆 Result reported", clip("\n".join(lines), FIELD_LIMIT))
+
+    def powers_field(self, view: dict[str, Any]) -> Field | None:
+        """The Command powers in force, until the end of the Era."""
+        active = [c for c in _civs(view) if (c.get("token") or {}).get("status") == "active"]
+        if not active:
+            return None
+        lines = [
+            f"{ACTIVE} {civ_name(view, c.get('seat'))}: {c['token'].get('power')}" for c in active
+        ]
+        era = view.get("era_name") or roman(view.get("era"))
+        return Field(
+            f"Command powers in force (until the end of Era {era})",
+            clip("\n".join(lines), FIELD_LIMIT),
+        )
+
+    def shared_field(self, view: dict[str, Any], *, short: bool = False) -> Field | None:
+        """Each shared territory with its holders, and who scores it by the shared-territory
+        power (two or more claims cancel out); `short`: the holders counted, and at most a
+        few territories."""
+        holders: dict[str, list[Any]] = {}
+        for civ in _civs(view):
+            if civ.get("conceded"):
+                continue
+            for territory in civ.get("shared") or []:
+                holders.setdefault(str(territory), []).append(civ.get("seat"))
+        if not holders:
+            return None
+        claims = view.get("claims") or {}
+        lines = []
+        shown = list(holders.items())
+        if short:  # the claimed ones first
+            shown.sort(key=lambda item: not claims.get(item[0]))
+            shown = shown[:SHORT_SHARED]
+        for territory, seats in shown:
+            held = plural(len(seats), "civilization") if short else _names(view, seats)
+            line = f"{SHARED} **{territory}** — {held}"
+            claiming = claims.get(territory) or []
+            if len(claiming) == 1:
+                line += f": scored by {civ_name(view, claiming[0])} (Command), not by the others"
+            elif len(claiming) > 1:
+                line += f": {_names(view, claiming)} both claim it — they cancel out"
+            lines.append(line)
+        if len(shown) < len(holders):
+            lines.append(f"… and {len(holders) - len(shown)} more")
+        if not short:
+            lines.append(
+                "*With the power Score shared territories, a holder scores its shared ones; "
+                "two claims on one territory cancel out.*"
+            )
+        return Field("Shared territories", clip("\n".join(lines), FIELD_LIMIT))
+
+    def reports_field(self, view: dict[str, Any]) -> Field | None:
+        """The recent reports, numbered, with who made them and their status."""
+        reports = [r for r in view.get("reports") or [] if isinstance(r, dict)]
+        if not reports:
+            return None
+        lines = []
+        for report in reports:
+            player = _civ(view, report.get("seat")).get("player", "?")
+            text = shortened(str(report.get("text", "")), REPORT_LINE)
+            status = str(report.get("status") or "")
+            if status == "retracted":
+                text = f"~~{text}~~"
+            mark = f" — {STATUS_MARKS[status]}" if status in STATUS_MARKS else ""
+            lines.append(f"`#{report.get('number')}` {text} · by {player}{mark}")
+        return Field(
+            "Recent reports (Dispute one that is wrong)", clip("\n".join(lines), FIELD_LIMIT)
+        )
+
+    def eras_field(self, view: dict[str, Any]) -> Field | None:
+        """The tokens used in the Eras played so far."""
+        history = [h for h in view.get("history") or [] if isinstance(h, dict)]
+        past = [
+            h
+            for h in history
+            if h.get("era") != view.get("era") or view.get("phase") in ("final", "over")
+        ]
+        if not past:
+            return None
+        lines = []
+        for record in past:
+            used = "; ".join(map(str, record.get("activations") or [])) or "no token activated"
+            lines.append(f"Era {roman(record.get('era'))}: {used}")
+        return Field("Command tokens used in past Eras", clip("\n".join(lines), FIELD_LIMIT))
+
+    # ------------------------------------------------------------------ the private view
+
+    def private_headline(self, view: dict[str, Any]) -> str | None:
+        """The reporter of a disputed report is told what they can do about it."""
+        dispute = view.get("dispute")
+        if view.get("phase") != "dispute" or not isinstance(dispute, dict):
+            return None
+        by = _civ(view, dispute.get("by")).get("player", "the disputer")
+        number = dispute.get("report")
+        if view.get("can_retract"):
+            return (
+                f"**Your report #{number} is disputed by {by}.** If it was wrong, take it "
+                f"back with `/historia retract`; if it stands, {by} withdraws the dispute."
+            )
+        if view.get("can_retract") is False:
+            return (
+                f"**Your report #{number} is disputed by {by}**, and later reports changed the "
+                f"same thing, so it can't be taken back as it was made: settle it at the "
+                f"table ({by} withdraws the dispute) and report the correction, or ask a "
+                "moderator to undo."
+            )
+        return None
+
+    def private_fields(self, view: dict[str, Any]) -> list[Field]:
+        me = _civ(view, view.get("me"))
+        if not me:
+            return super().private_fields(view)
+        fields = [self.civ_field(view, me, you=True)]
+        fields.append(self.standings_field(view))
+        lines = self.what_you_can_do(view, me)
+        if lines:
+            title = {
+                "setup": "Setting up",
+                "dispute": "The dispute",
+                "final": "The result",
+            }.get(str(view.get("phase")), "What you can report")
+            fields += chunked_fields(title, lines)
+        return fields
+
+    def what_you_can_do(self, view: dict[str, Any], me: dict[str, Any]) -> list[str]:
+        """The commands open to the player now, in the table's words."""
+        phase = view.get("phase")
+        if me.get("conceded") or phase == "over":
+            return []
+        if phase == "setup":
+            lines = list(SETTING_UP)
+            if not me.get("named"):
+                lines.insert(0, "**First, name your civilization**: `/historia civilization`")
+            return lines
+        if phase == "dispute":
+            dispute = view.get("dispute") or {}
+            lines = [f"The match is paused: report #{dispute.get('report')} is disputed."]
+            if view.get("can_retract"):
+                lines.append("It is your report: take it back with `/historia retract`.")
+            elif view.get("can_retract") is False:
+                lines.append(
+                    "It is your report, but later reports changed the same thing: report the "
+                    "correction once the dispute is settled, or ask a moderator to undo."
+                )
+            if dispute.get("by") == view.get("me"):
+                lines.append("You raised it: `/historia withdraw` lets the report stand.")
+            return lines
+        if phase == "final":
+            proposal = view.get("proposal")
+            if not isinstance(proposal, dict):
+                return ["Report who won, once the table has scored: `/historia result`."]
+            if view.get("me") in (proposal.get("agreed") or []):
+                return ["You agreed to the result: waiting for the others."]
+            return ["`/historia agree` — the result stands · `/historia object` — drop it"]
+        lines = list(REPORTING)
+        disputable = view.get("disputable") or []
+        if disputable:
+            numbers = ", ".join(f"#{n}" for n in disputable)
+            lines.append(f"Reports you may dispute now: {numbers}")
+        return lines
+
+
+def _size(fields: list[Field]) -> int:
+    return sum(len(f.name) + len(f.value) for f in fields)

@@ -1,0 +1,155 @@
+"""How a Ways of Command table reads: each action's label and what it leads to, and
+what the table asks of a seat."""
+
+from __future__ import annotations
+
+from rules.core import Action, IllegalAction
+from rules.historia_command import reports
+from rules.historia_command.actions import OPEN_KINDS, paused_text, to_act
+from rules.historia_command.powers import (
+    POWER_NAMES,
+    POWER_TEXTS,
+    place_phrase,
+    plural,
+    roman,
+)
+from rules.historia_command.standings import CATEGORY_NAMES, civ_name, eligible_by, possessive
+from rules.historia_command.state import CUBES, TURNS, Place, Power, State
+
+
+def describe(state: State, action: Action) -> str:
+    """The label of an action, unique among a seat's legal actions. A player's own
+    words (an action of an open kind) are labelled before `apply` checks them, so an
+    open action that doesn't read as one is labelled by its key."""
+    try:
+        return _describe(state, action)
+    except (KeyError, IndexError, ValueError, IllegalAction):
+        if action.kind in OPEN_KINDS:
+            return action.key
+        raise
+
+
+def _describe(state: State, action: Action) -> str:
+    kind, args = action.kind, action.args
+    if kind == "civ":
+        return f"Play {args[0]}"
+    if kind == "token":
+        civ = state.civ(int(args[0]))
+        return f"{possessive(civ)} token: {reports.pair_name(reports.parse_pair(args[1]))}"
+    if kind == "begin":
+        return "Begin Era I"
+    if kind == "territory":
+        return f"{'Add' if args[0] == 'add' else 'Lose'} the territory {args[1]}"
+    if kind == "level":
+        return f"{CATEGORY_NAMES[args[0]]} level {args[1]}"  # type: ignore[index]
+    if kind == "cubes":
+        a, b = place_phrase(args[1], "your"), place_phrase(args[2], "your")  # type: ignore[arg-type]
+        count = reports.number(args[0], 1, CUBES, "A number of cubes")
+        return f"Move {plural(count, 'cube')} from {a} to {b}"
+    if kind == "turn":
+        return f"Turn {state.turn + 1} of {TURNS} begins"
+    if kind == "era":
+        return f"End Era {roman(state.era)}"
+    if kind == "command":
+        power: Power = args[0]  # type: ignore[assignment]
+        source: Place = args[1]  # type: ignore[assignment]
+        name = POWER_NAMES[power]
+        if power == "cubes":
+            taken = plural(int(args[2]), "cube") if args[2] != "0" else "no cube"
+            name = f"Take {taken} from the general supply"
+        return f"Command: {name} (its cube from {place_phrase(source, 'your')})"
+    if kind == "dispute":
+        report = state.report(int(args[0]))
+        what = report.text if report else ""
+        return _short(f"Dispute #{args[0]}: {what}")
+    if kind == "withdraw":
+        return "Withdraw your dispute: the report stands"
+    if kind == "retract":
+        return "Take your report back"
+    if kind == "result":
+        civ = state.civ(int(args[0]))
+        return f"{civ_name(civ)} ({civ.player}) won"
+    if kind == "agree":
+        return "Agree with the result"
+    if kind == "object":
+        return "Object to the result"
+    return action.key
+
+
+def _short(text: str, limit: int = 100) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0]
+    return cut + "…"
+
+
+def explain(state: State, action: Action, seat: int | None) -> str:
+    """What an action leads to, for a menu option's description."""
+    kind, args = action.kind, action.args
+    if kind == "command" and seat is not None:
+        by = eligible_by(state, seat)
+        why = f"you are first in {CATEGORY_NAMES[by]}" if by else ""
+        return _short(f"{POWER_TEXTS[args[0]]} · {why}")  # type: ignore[index]
+    if kind == "territory" and seat is not None and args[0] == "remove":
+        left = len(state.civ(seat).territories) - 1
+        return f"you hold {left} territor{'y' if left == 1 else 'ies'} after it"
+    if kind == "token":
+        return "the two categories its holder must lead (and not trail) to activate it"
+    if kind == "begin":
+        return "every civilization is named: the Command tokens can be activated from now on"
+    if kind == "turn":
+        return "the table has started its next turn"
+    if kind == "era":
+        return "the Command cubes go back, the +2 levels lapse, activated tokens leave the game"
+    if kind == "dispute":
+        return "pauses the match until the table settles it"
+    if kind == "withdraw":
+        return "the match goes on"
+    if kind == "retract":
+        return "undoes what the report changed; the match goes on"
+    if kind == "result":
+        return "each other player confirms it; the match then ends"
+    if kind == "agree":
+        return "the match ends once everyone agrees"
+    if kind == "object":
+        return "the result is dropped: someone reports it again"
+    return ""
+
+
+def question(state: State, seat: int) -> str | None:
+    """What the table asks of `seat` now, in the second person."""
+    civ = state.civ(seat)
+    if state.phase == "over" or civ.conceded:
+        return None
+    if state.phase == "setup":
+        if not civ.name:
+            return "name your civilization — `/historia civilization`"
+        if seat in to_act(state):
+            return "every civilization is named — you host: check the tokens, then begin Era I"
+        return None
+    if state.phase == "dispute" and state.dispute is not None and state.dispute.by == seat:
+        number = state.dispute.report
+        return f"you dispute report #{number}: once the table settles it, withdraw the dispute"
+    if state.phase == "final" and state.proposal is not None and seat not in state.proposal.agreed:
+        winners = ", ".join(civ_name(state.civ(s)) for s in state.proposal.winners)
+        return f"the table reports that {winners} won — do you agree or object?"
+    return None
+
+
+def prompt(state: State) -> str:
+    """The board's headline: where the table is and what it waits for."""
+    if state.phase == "setup":
+        unnamed = [c.player for c in state.in_play() if not c.name]
+        if unnamed:
+            return f"Set-up — waiting for {', '.join(unnamed)} to name a civilization"
+        return f"Set-up — {state.civ(reports.host(state)).player} begins Era I"
+    if state.phase == "dispute":
+        return paused_text(state)
+    if state.phase == "final":
+        if state.proposal is None:
+            return "The last Era is over — report who won (`/historia result`)"
+        waiting = [c.player for c in state.in_play() if c.seat not in state.proposal.agreed]
+        return f"Result reported — waiting for {', '.join(waiting)} to agree"
+    if state.phase == "over":
+        return state.end_text
+    return f"Era {roman(state.era)}, turn {state.turn} of {TURNS} — report changes as you play"

@@ -1,0 +1,399 @@
+"""The Command token: activating it, its four powers, and the end of the Era that takes
+them back."""
+
+from __future__ import annotations
+
+from rules.core import Event, IllegalAction
+from rules.historia_command.standings import (
+    CATEGORY_NAMES,
+    civ_name,
+    does,
+    eligible_by,
+    level,
+    names,
+    possessive,
+    standings,
+    their,
+    why_not,
+)
+from rules.historia_command.state import (
+    ERAS,
+    SOURCES,
+    TRACKS,
+    Civilization,
+    EraRecord,
+    Place,
+    Power,
+    State,
+    Track,
+)
+
+POWER_CUBES_MAX = 2  # "take up to 2 cubes of your color from the general supply"
+POWER_NAMES: dict[Power, str] = {
+    "cubes": "Cubes from the general supply",
+    "shared": "Score shared territories",
+    "technology": "+2 Technology",
+    "military": "+2 Military",
+}
+POWER_TEXTS: dict[Power, str] = {
+    "cubes": "up to 2 of your cubes from the general supply into your personal supply, "
+    "returned at the end of the Era before the Turn End procedure",
+    "shared": "score the territories you share in this Era's Territory Bonus steps; the "
+    "others can't count them for the Leader bonus or cube recovery (two civilizations "
+    "with this power on one territory cancel out)",
+    "technology": "+2 Technology levels until the end of the Era",
+    "military": "+2 Military levels until the end of the Era",
+}
+PLACE_NAMES: dict[Place, str] = {
+    "supply": "personal supply",
+    "bank": "Bank",
+    "used": "Used Pool",
+    "reserve": "reserve",
+    "map": "map",
+}
+SHARED_PLACES = ("bank", "used", "map")  # places on the table, not a player's own
+
+
+def place_phrase(place: Place, owner: str = "their") -> str:
+    """A place in a sentence: "their personal supply", "the Bank"."""
+    return f"{'the' if place in SHARED_PLACES else owner} {PLACE_NAMES[place]}"
+
+
+def plural(count: int, word: str, many: str = "") -> str:
+    """ "1 cube", "2 cubes"; `many` for a word whose plural isn't `word` + s."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def plain(line: str) -> str:
+    """A public line without its leading emoji and bold marks, for a label."""
+    words = line.replace("**", "").split(" ", 1)
+    return words[1] if len(words) == 2 and not words[0].isalnum() else line.replace("**", "")
+
+
+def event(text: str, seat: int | None = None, kind: str = "report") -> Event:
+    return Event(kind=kind, text=text, seat=seat)
+
+
+# ------------------------------------------------------------------ levels
+
+
+def _levels(levels: list[int]) -> str:
+    """ "level 3", "levels 4 and 5", "levels 1, 2 and 3"."""
+    shown = [str(n) for n in levels]
+    if len(shown) == 1:
+        return f"level {shown[0]}"
+    return f"levels {', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def level_lines(civ: Civilization, track: Track, before: int, quiet: bool = False) -> list[Event]:
+    """What the table should hear when a track's level moves from `before` to what it
+    shows now: each level reached earns its printed bonus (again, if it was reached
+    before); a level lost keeps the bonuses it gave. `quiet` (the set-up's starting
+    levels) only remembers the level reached."""
+    after = level(civ, track)
+    if quiet:
+        civ.reached[track] = max(civ.reached[track], after)
+        return []
+    shown = CATEGORY_NAMES[track]
+    if after > before:
+        gained = list(range(before + 1, after + 1))
+        again = [n for n in gained if n <= civ.reached[track]]
+        civ.reached[track] = max(civ.reached[track], after)
+        line = (
+            f"🎖️ {does(civ, 'reach')} {shown} {after}: take the bonus printed at "
+            f"{_levels(gained)}, if there is one"
+        )
+        if again:
+            line += f" ({_levels(again)} reached before: its bonus is earned again)"
+        return [event(line + ".", civ.seat, "bonus")]
+    if after < before:
+        lost = list(range(after + 1, before + 1))
+        return [
+            event(
+                f"{does(civ, 'fall')} to {shown} {after}: the bonuses of {_levels(lost)} stay "
+                "earned, and are earned again when the level is reached again.",
+                civ.seat,
+                "bonus",
+            )
+        ]
+    return []
+
+
+# ------------------------------------------------------------------ activation
+
+
+def may_activate(state: State, seat: int) -> bool:
+    """Whether `seat`'s token may be activated now with some power and cube (the
+    quick test `legal_actions` runs before checking each activation)."""
+    if not 0 <= seat < len(state.civs):
+        return False
+    civ = state.civ(seat)
+    return (
+        state.phase == "era"
+        and not civ.conceded
+        and civ.token.status == "available"
+        and eligible_by(state, seat) is not None
+    )
+
+
+def check_activation(state: State, seat: int, power: Power, source: Place, cubes: int) -> None:
+    """Raise IllegalAction unless `seat` may activate its token now with this power,
+    its cube from `source`, taking `cubes` from the general supply (the cubes power)."""
+    civ = state.civ(seat)
+    token = civ.token
+    if state.phase != "era":
+        raise IllegalAction("not-now", "A Command token is activated during an Era.")
+    if token.status == "active":
+        raise IllegalAction(
+            "token-used",
+            f"Your token is already active this Era ({POWER_NAMES[token.power or power]}).",
+        )
+    if token.status == "removed":
+        raise IllegalAction(
+            "token-removed", "Your token was used in an earlier Era and is out of the game."
+        )
+    if eligible_by(state, seat) is None:
+        raise IllegalAction(
+            "not-eligible", f"Your token can't be activated now: {why_not(state, seat)}."
+        )
+    check_payment(state, seat, power, source, cubes)
+
+
+def check_payment(state: State, seat: int, power: Power, source: Place, cubes: int) -> None:
+    """Raise IllegalAction unless `seat` has the cube its token takes from `source`, and
+    the cubes power the `cubes` it takes (the rest of `check_activation`)."""
+    civ = state.civ(seat)
+    if source not in SOURCES:
+        raise IllegalAction(
+            "bad-source", "The token's cube comes from the Bank, the Used Pool or your reserve."
+        )
+    if civ.cubes[source] < 1:
+        raise IllegalAction(
+            "no-cube", f"You have no cube in {place_phrase(source, 'your')} to put on the token."
+        )
+    if power == "cubes":
+        bank = civ.cubes["bank"] - (1 if source == "bank" else 0)
+        if not 0 <= cubes <= min(POWER_CUBES_MAX, bank):
+            raise IllegalAction(
+                "cubes",
+                f"You may take up to {POWER_CUBES_MAX} cubes from the general supply, and it "
+                f"holds {bank} of yours once the token's cube is taken.",
+            )
+    elif cubes:
+        raise IllegalAction("cubes", "Only the cubes power takes cubes from the supply.")
+
+
+def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -> list[Event]:
+    """Turn the token face down with a cube from `source` on it, and apply the power."""
+    civ = state.civ(seat)
+    by = eligible_by(state, seat)
+    assert by is not None
+    before = {t: level(civ, t) for t in TRACKS}
+    civ.cubes[source] -= 1
+    token = civ.token
+    token.status, token.power, token.cube_from, token.era = "active", power, source, state.era
+    name = civ_name(civ)
+    why = f"first in {CATEGORY_NAMES[by]}"
+    text = (
+        f"🪖 {does(civ, 'activate')} {their(civ)} Command token ({why}), a cube from "
+        f"{place_phrase(source, their(civ))} on it: **{POWER_NAMES[power]}**"
+    )
+    if power == "cubes":
+        token.cubes_taken = cubes
+        civ.cubes["bank"] -= cubes
+        civ.cubes["supply"] += cubes
+        text += (
+            f": {plural(cubes, 'cube')} from the general supply into {their(civ)} personal supply"
+        )
+    elif power == "shared":
+        shared = shared_of(state, seat)
+        text += f" ({', '.join(shared)} shared now)" if shared else " (no territory shared yet)"
+    events = [event(text + ".", seat, "command")]
+    _record(state).activations.append(f"{name}: {POWER_NAMES[power]}")
+    for track in TRACKS:
+        events += level_lines(civ, track, before[track])
+    return events
+
+
+def revoke(state: State, seat: int) -> list[Event]:
+    """Take an activation back (its report retracted): the token face up again, its cube
+    back where it came from, what the power gave returned."""
+    civ = state.civ(seat)
+    token = civ.token
+    before = {t: level(civ, t) for t in TRACKS}
+    power = token.power
+    assert power is not None and token.cube_from is not None
+    civ.cubes[token.cube_from] += 1
+    if power == "cubes":
+        civ.cubes["supply"] -= token.cubes_taken
+        civ.cubes["bank"] += token.cubes_taken
+    record = _record(state)
+    entry = f"{civ_name(civ)}: {POWER_NAMES[power]}"
+    if entry in record.activations:
+        record.activations.remove(entry)
+    token.status, token.power, token.cube_from, token.cubes_taken = "available", None, None, 0
+    events = [event(f"{possessive(civ)} Command token is face up again.", seat, "command")]
+    for track in TRACKS:
+        events += level_lines(civ, track, before[track])
+    return events
+
+
+def can_revoke(state: State, seat: int) -> bool:
+    token = state.civ(seat).token
+    if token.status != "active" or token.era != state.era:
+        return False
+    return token.power != "cubes" or state.civ(seat).cubes["supply"] >= token.cubes_taken
+
+
+def lapse(civ: Civilization) -> None:
+    """An active token leaves the game outside the end of an Era (its player concedes,
+    or the match ends): its cube goes back where it came from."""
+    token = civ.token
+    if token.status != "active":
+        return
+    token.status = "removed"
+    if token.cube_from is not None:
+        civ.cubes[token.cube_from] += 1
+
+
+def _record(state: State) -> EraRecord:
+    if not state.history or state.history[-1].era != state.era:
+        state.history.append(EraRecord(era=state.era))
+    return state.history[-1]
+
+
+# ------------------------------------------------------------------ shared territories
+
+
+def holders(state: State) -> dict[str, list[int]]:
+    """Each territory held by a civilization in play, with the seats that hold it."""
+    held: dict[str, list[int]] = {}
+    for civ in state.in_play():
+        for territory in civ.territories:
+            held.setdefault(territory, []).append(civ.seat)
+    return held
+
+
+def shared_of(state: State, seat: int, held: dict[str, list[int]] | None = None) -> list[str]:
+    """The territories `seat` shares with another civilization (`held`: the holders,
+    when the caller has them already)."""
+    held = holders(state) if held is None else held
+    return [t for t, seats in held.items() if seat in seats and len(seats) > 1]
+
+
+def claims(state: State) -> dict[str, list[int]]:
+    """Each shared territory some civilization's "score shared territories" power
+    reaches, with those civilizations: one of them scores it; two or more cancel out."""
+    active = {
+        c.seat for c in state.in_play() if c.token.status == "active" and c.token.power == "shared"
+    }
+    out = {}
+    for territory, seats in holders(state).items():
+        claiming = [s for s in seats if s in active]
+        if len(seats) > 1 and claiming:
+            out[territory] = claiming
+    return out
+
+
+# ------------------------------------------------------------------ the end of the Era
+
+
+def _take_back(civ: Civilization, count: int) -> int:
+    """Return `count` cubes to the Bank: from the personal supply first, then the Used
+    Pool, the reserve and the map, as far as the civilization has them. How many went."""
+    moved = 0
+    for place in ("supply", "used", "reserve", "map"):
+        take = min(count - moved, civ.cubes[place])  # type: ignore[index]
+        civ.cubes[place] -= take  # type: ignore[index]
+        moved += take
+    civ.cubes["bank"] += moved
+    return moved
+
+
+def standings_line(state: State) -> str:
+    """Each category's leader and last, in a line."""
+    parts = []
+    for category, row in standings(state).items():
+        first = names([state.civ(s) for s in row.first])
+        tie = " (tied)" if len(row.first) > 1 else ""
+        parts.append(f"{CATEGORY_NAMES[category]}: {first}{tie} {row.values[row.first[0]]}")
+    return " · ".join(parts)
+
+
+def end_of_era(state: State) -> list[Event]:
+    """The Era ends, in the rulebook's order: the cubes of the cubes power go back to
+    the general supply (before the Turn End procedure); the +2 levels lapse; every
+    activated token leaves the game, its cube back where it came from. Then the
+    summary, and the next Era (or, after the last, the result)."""
+    era = state.era
+    before = standings_line(state)
+    events: list[Event] = [event(f"⏳ **End of Era {roman(era)}.**", None, "era")]
+    active = [c for c in state.in_play() if c.token.status == "active"]
+    for civ in active:
+        if civ.token.power == "cubes" and civ.token.cubes_taken:
+            moved = _take_back(civ, civ.token.cubes_taken)
+            events.append(
+                event(
+                    f"{does(civ, 'return')} {plural(moved, 'cube')} to the general supply "
+                    f"({their(civ)} Command power ends).",
+                    civ.seat,
+                    "era",
+                )
+            )
+    for civ in active:
+        if civ.token.power in TRACKS:
+            track: Track = civ.token.power  # type: ignore[assignment]
+            was = level(civ, track)
+            civ.token.status = "removed"  # the +2 lapses with the token
+            events += level_lines(civ, track, was)
+    for civ in active:
+        token = civ.token
+        token.status = "removed"
+        if token.cube_from is not None:
+            civ.cubes[token.cube_from] += 1
+        events.append(
+            event(
+                f"{possessive(civ)} Command token leaves the game; its cube goes back to "
+                f"{place_phrase(token.cube_from or 'bank')}.",
+                civ.seat,
+                "era",
+            )
+        )
+    for civ in state.civs:  # a conceded civilization's token lapses too
+        if civ.token.status == "active":
+            civ.token.status = "removed"
+    record = _record(state)
+    used = "; ".join(record.activations) if record.activations else "no token was activated"
+    after = standings_line(state)
+    events.append(
+        event(
+            f"Era {roman(era)} summary — Command: {used}. Standings before the end: {before}. "
+            f"After: {after}.",
+            None,
+            "era",
+        )
+    )
+    if era >= ERAS:
+        state.phase = "final"
+        events.append(
+            event(
+                "That was the last Era: once the table has scored the game, report who won "
+                "(`/historia result`), and the others confirm.",
+                None,
+                "era",
+            )
+        )
+    else:
+        state.era, state.turn = era + 1, 1
+        events.append(
+            event(
+                f"Play the Turn End procedure at the table. Era {roman(era + 1)} begins, turn 1.",
+                None,
+                "era",
+            )
+        )
+    return events
+
+
+def roman(number: int) -> str:
+    return {1: "I", 2: "II", 3: "III"}.get(number, str(number))
