@@ -617,7 +617,7 @@ def _move_cards(state: State, step: Step, op: MoveCards, asked: list[int]) -> Ev
     for card in picked:
         pile.remove(card)
         if op.to == "formation":
-            events += bring_into_formation(state, step.actor, card)
+            events += bring_into_formation(state, step.actor, card, from_hand=op.pile == "hand")
             continue
         {"hand": player.hand, "discard": player.discard, "deck_top": player.deck}[op.to].append(
             card
@@ -632,14 +632,16 @@ def _move_cards(state: State, step: Step, op: MoveCards, asked: list[int]) -> Ev
                 "move",
                 text + (f": {names}." if shown else "."),
                 step.actor,
+                reveals=op.pile == "hand" and op.to == "discard",  # out of a hand, face up
                 **{str(step.actor): f"You move {names}."},
             )
         )
     return events
 
 
-def bring_into_formation(state: State, seat: int, card: int) -> Events:
-    """An Elemental joins the formation in the frontmost row with space."""
+def bring_into_formation(state: State, seat: int, card: int, *, from_hand: bool) -> Events:
+    """An Elemental joins the formation in the frontmost row with space (`from_hand`: out
+    of its player's hand, where the other side couldn't see it)."""
     formation = state.side_of(seat).formation
     spaces = summon_spaces(formation)
     if not spaces:
@@ -651,6 +653,7 @@ def bring_into_formation(state: State, seat: int, card: int) -> Events:
             "enter",
             f"{_name(state, card)} joins the formation in Row {ROW_NAMES[spaces[0][0]]}.",
             seat,
+            reveals=from_hand,
         )
     ]
 
@@ -738,7 +741,7 @@ def _play_from_discard(state: State, step: Step, asked: list[int]) -> Events:
     targets = [tuple(int(x) for x in t.split(".")) for t in tail.split("+")]
     card = next(c for c in reversed(player.discard) if state.cards[c] == card_id)
     player.discard.remove(card)
-    return start_attack(state, step.actor, card, attacker, targets)  # type: ignore[arg-type]
+    return start_attack(state, step.actor, card, attacker, targets, from_hand=False)  # type: ignore[arg-type]
 
 
 def _redistribute_shields(state: State, step: Step, asked: list[int]) -> Events:
@@ -906,10 +909,18 @@ def _defeat_if_due(state: State, card: int | None, actor: int, *, attack: bool) 
 
 
 def start_attack(
-    state: State, seat: int, card: int, attacker: Pos, targets: list[Pos], *, at: int = 0
+    state: State,
+    seat: int,
+    card: int,
+    attacker: Pos,
+    targets: list[Pos],
+    *,
+    at: int = 0,
+    from_hand: bool = True,
 ) -> Events:
-    """An Attack Command (already out of the hand) is played: attack triggers, its effect,
-    the response window, DMG to each target in turn, its `after` ops."""
+    """An Attack Command (already out of the hand, or `from_hand` False: out of the
+    discard pile, where it lay face up) is played: attack triggers, its effect, the
+    response window, DMG to each target in turn, its `after` ops."""
     side = state.side_of(seat)
     command = card_of(state, card)
     assert isinstance(command, CommandCard) and command.attack is not None
@@ -954,6 +965,7 @@ def start_attack(
             "attack",
             f"{player.name} plays {command.name}: {_name(state, own.card)} attacks {named}.",
             seat,
+            reveals=from_hand,
         )
     ]
 

@@ -27,8 +27,20 @@ SECOND_SIDE_GOLD = {"2p": 3, "4p": 4}
 Events = list[Event]
 
 
-def _ev(kind: str, text: str, seat: int | None = None, **private: str) -> Event:
-    return Event(kind=kind, text=text, seat=seat, private=private, reveals=kind in ("draw",))
+# Events that always show someone a card that was hidden (in a deck or a hand): a card
+# drawn, a card leaving a hand face up (summoned, played, answered, sold, discarded), the
+# markets' first cards. A kind that shows one only sometimes (a buy that refills a market,
+# a refresh, an attack, a card moved or brought into the formation) says so where it
+# happens.
+REVEALING = frozenset({"draw", "summon", "command", "instant", "sell", "discard", "markets"})
+
+
+def _ev(
+    kind: str, text: str, seat: int | None = None, *, reveals: bool = False, **private: str
+) -> Event:
+    return Event(
+        kind=kind, text=text, seat=seat, private=private, reveals=reveals or kind in REVEALING
+    )
 
 
 def pack_of(state: State) -> Pack:

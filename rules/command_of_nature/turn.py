@@ -173,10 +173,14 @@ def _market(state: State, which: str) -> Market:
     raise IllegalAction("market", "There is an Elemental Market and a Command Market.")
 
 
-def refill(market: Market) -> None:
-    """There are three cards in each market at all times, while its deck lasts."""
+def refill(market: Market) -> bool:
+    """There are three cards in each market at all times, while its deck lasts. Whether a
+    card was turned face up."""
+    turned = False
     while len(market.row) < MARKET_SIZE and market.deck:
         market.row.append(market.deck.pop())
+        turned = True
+    return turned
 
 
 def check_buy(
@@ -208,15 +212,16 @@ def buy(state: State, seat: int, which: str, card_id: str, into: Pos | None) -> 
     side = active_side(state)
     side.gold -= price
     market.row.remove(card)
-    refill(market)
+    turned = refill(market)  # the next card of the market deck turns face up
     name = card_of(state, card).name
     if into is None:
         state.players[seat].discard.append(card)
-        return [_ev("buy", f"{_name(state, seat)} buys {name} for {price} gold.", seat)]
+        text = f"{_name(state, seat)} buys {name} for {price} gold."
+        return [_ev("buy", text, seat, reveals=turned)]
     side.formation.put(into, Elemental(card=card, owner=seat))
     entered(state, card)
     text = f"{_name(state, seat)} buys {name} for {price} gold, straight into the formation."
-    return [_ev("buy", text, seat)]
+    return [_ev("buy", text, seat, reveals=turned)]
 
 
 def sell_price(definition: ElementalCard | CommandCard) -> int:
@@ -243,11 +248,14 @@ def refresh(state: State, seat: int, which: str) -> Events:
     if side.gold < REFRESH_GOLD:
         raise IllegalAction("gold", "Refreshing a market costs 1 gold.")
     side.gold -= REFRESH_GOLD
+    # With cards in the deck, new ones turn up; with none, the same ones come back.
+    hidden = bool(market.deck)
     market.deck[0:0] = list(reversed(market.row))
     market.row = []
     refill(market)
     label = "Elemental" if which == "elementals" else "Command"
-    return [_ev("refresh", f"{_name(state, seat)} refreshes the {label} Market.", seat)]
+    text = f"{_name(state, seat)} refreshes the {label} Market."
+    return [_ev("refresh", text, seat, reveals=hidden)]
 
 
 # --------------------------------------------------------------------------- Phase IV

@@ -445,7 +445,8 @@ def combined_cost(state: State, card_id: int) -> int:
 
 def _ask_search(state: State, pending: Pending, most: int) -> Events | None:
     player = state.players[pending.seat]
-    found = [c for c in [*player.deck, *player.discard] if combined_cost(state, c) <= most]
+    # Listed by card number, never in the deck's order (which the searcher may not learn).
+    found = sorted(c for c in [*player.deck, *player.discard] if combined_cost(state, c) <= most)
     state.frames.append(
         Frame(
             kind="search",
@@ -501,7 +502,7 @@ def _free_buy(state: State, pending: Pending, op: FreeBuy, rng: random.Random) -
             ["take", "decline"],
         )
     deck.pop()
-    return acquire(state, pending.seat, top, free=True)
+    return acquire(state, pending.seat, top, free=True, from_deck=True)
 
 
 def _bought(state: State) -> list[int]:
@@ -515,9 +516,12 @@ def _fits(state: State, pending: Pending, instance: int) -> bool:
     return all_fit(state, pending.seat, [*_bought(state), instance])
 
 
-def acquire(state: State, seat: int, instance: int, *, free: bool) -> Events:
+def acquire(
+    state: State, seat: int, instance: int, *, free: bool, from_deck: bool = False
+) -> Events:
     """A bought advancement waits to be sleeved in the Discard Phase; a bought vale goes
-    into the play area. Its When Bought abilities go off."""
+    into the play area. Its When Bought abilities go off. `from_deck`: it was taken from
+    the top of a deck unseen."""
     player = state.players[seat]
     card = pack_of(state).card(state.cards[instance])
     how = " for free" if free else ""
@@ -526,7 +530,8 @@ def acquire(state: State, seat: int, instance: int, *, free: bool) -> Events:
     else:
         assert state.harvest is not None
         state.harvest.bought.append(instance)
-    events = [_ev("buy", f"{player.name} takes {card.shown_name}{how}.", seat)]
+    text = f"{player.name} takes {card.shown_name}{how}."
+    events = [_ev("buy", text, seat, reveals=from_deck)]
     set_front(
         state, seat, "bought", [(f"{'v' if isinstance(card, Vale) else 'a'}:{instance}", None)]
     )
@@ -569,7 +574,6 @@ def answer(state: State, seat: int, option: str, rng: random.Random) -> Events:
             if option != "none":
                 card_id = int(option)
                 pile = player.deck if card_id in player.deck else player.discard
-                searched_deck = pile is player.deck
                 pile.remove(card_id)
                 player.field.append(card_id)
                 events.append(
@@ -580,8 +584,10 @@ def answer(state: State, seat: int, option: str, rng: random.Random) -> Events:
                         seat,
                     )
                 )
-                if searched_deck:
-                    shuffle(player.deck, rng)
+            # The deck was searched with the discard pile (one list of both): "if you
+            # search your deck, you must shuffle it" (Murkwater Stalker), whatever was taken.
+            if player.deck:
+                shuffle(player.deck, rng)
         case "free_row" if option == "none":  # a Fertile Soil one may take, left
             events.append(_ev("decline", f"{player.name} takes no Fertile Soil.", seat))
         case "free_row":
@@ -597,7 +603,7 @@ def answer(state: State, seat: int, option: str, rng: random.Random) -> Events:
                 if op.kind == "vale"
                 else state.commons.decks[op.level]
             )
-            if option == "take":
+            if option == "take":  # (the question named it for everyone to read)
                 events += acquire(state, seat, deck.pop(), free=True)
             else:
                 events.append(

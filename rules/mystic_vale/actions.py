@@ -18,7 +18,7 @@ from rules.mystic_vale import abilities, harvest, turn
 from rules.mystic_vale import specials as _specials  # noqa: F401 - the named rules register
 from rules.mystic_vale.commons import offered, one_of_each
 from rules.mystic_vale.setup import Events, _ev, sleeve_leader
-from rules.mystic_vale.state import State
+from rules.mystic_vale.state import Frame, State
 
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,6}")
 
@@ -129,8 +129,26 @@ def check(state: State, seat: int, action: Action) -> None:
 
 def apply_action(state: State, seat: int, action: Action, rng: random.Random) -> Events:
     """Perform a checked action on `state` (mutated in place); the game then carries on
-    by itself until the next decision."""
-    return _perform(state, seat, action, rng) + advance(state, rng)
+    by itself until the next decision. An action that leaves a question asked that shows
+    hidden cards (`shows_hidden`) is marked as revealing."""
+    asked = state.frames[-1] if state.frames else None
+    events = _perform(state, seat, action, rng) + advance(state, rng)
+    frame = state.frames[-1] if state.frames else None
+    if frame is not None and frame != asked and shows_hidden(state, frame):
+        events[0] = events[0].model_copy(update={"reveals": True})
+    return events
+
+
+def shows_hidden(state: State, frame: Frame) -> bool:
+    """Whether a question shows its decider hidden cards as it is asked: the top card of a
+    deck to take for free (the prompt names it), a deck to search (its cards are among
+    the choices), the leaders Gargoyle Summoner drew from the box (the choices)."""
+    match frame.kind:
+        case "free_top" | "gargoyle_leader":
+            return True
+        case "search":
+            return bool(state.players[frame.deciders[0]].deck)
+    return False
 
 
 def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Events:

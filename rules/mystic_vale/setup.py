@@ -34,14 +34,20 @@ BLANKS, CURSED_LANDS_PER_SLOT = 8, 3
 Events = list[Event]
 
 
-def _ev(kind: str, text: str, seat: int | None = None, **private: str) -> Event:
-    """An event; a card turned face up or shuffled in is marked as revealing."""
+# Events that always show someone a card that was hidden: the top card of a deck turned
+# face up, a deck shuffled, a deck searched, the Nightvale Agent's picks among all of a
+# player's cards (their deck's included), the leaders Gargoyle Summoner draws from the
+# box. A kind that shows one only sometimes (the commons refilled, a card placed in the
+# field, a free card from the top of a deck, a leader chosen) says so where it happens;
+# so does an action that leaves a question showing hidden cards (see `actions`).
+REVEALING = frozenset({"reveal", "shuffle", "search", "final", "gargoyle"})
+
+
+def _ev(
+    kind: str, text: str, seat: int | None = None, *, reveals: bool = False, **private: str
+) -> Event:
     return Event(
-        kind=kind,
-        text=text,
-        seat=seat,
-        private=private,
-        reveals=kind in ("reveal", "shuffle", "refill", "search", "place"),
+        kind=kind, text=text, seat=seat, private=private, reveals=reveals or kind in REVEALING
     )
 
 
@@ -144,7 +150,9 @@ def sleeve_leader(state: State, seat: int, leader_id: str) -> Events:
     blank = next(c for c in player.deck if not any(state.card(c).slots.values()))
     state.card(blank).leader = leader_id
     name = pack_of(state).leader(leader_id).shown_name
-    return [_ev("leader", f"{player.name} chooses {name} as their leader.", seat)]
+    # The two leaders dealt were shown to their player alone: the one kept is now shown.
+    text = f"{player.name} chooses {name} as their leader."
+    return [_ev("leader", text, seat, reveals=True)]
 
 
 def shuffle_decks(state: State, rng: random.Random) -> Events:

@@ -68,9 +68,11 @@ def _ask(
     )
 
 
-def _into_field(state: State, seat: int, card_id: int) -> Events:
+def _into_field(state: State, seat: int, card_id: int, *, from_deck: bool) -> Events:
     """A card placed (not played) at the end of the field during a Harvest: what it shows
-    is added to the Harvest, its Harvest abilities go off; no When Played, no Spoil."""
+    is added to the Harvest, its Harvest abilities go off; no When Played, no Spoil.
+    `from_deck`: it was the deck's face-down top card (else it comes from the discard
+    pile, where it lay face up)."""
     player = state.players[seat]
     player.field.append(card_id)
     events = [
@@ -78,6 +80,7 @@ def _into_field(state: State, seat: int, card_id: int) -> Events:
             "place",
             f"{player.name} places {card_label(state, card_id)} at the end of their field.",
             seat,
+            reveals=from_deck,
         )
     ]
     pool = state.harvest
@@ -143,27 +146,38 @@ def gargoyle_summoner(state: State, p: Pending, rng: random.Random) -> Events | 
     for _ in range(min(GARGOYLE_LEADERS, len(box))):
         drawn.append(box.pop(pick(len(box), rng)))
     state.gargoyle = sorted(drawn)
-    names = ", ".join(pack_of(state).leader(i).shown_name for i in state.gargoyle)
-    events = [_ev("gargoyle", f"{state.players[p.seat].name} draws four leaders: {names}.", p.seat)]
     field = state.players[p.seat].field
     cards = [str(c) for c in field if advancements_on(state, state.card(c))]
     if cards:
+        # An op that asks returns no events: the draw is told with the answer, and the
+        # question names the leaders drawn meanwhile.
         _ask(
             state,
             p.seat,
             "gargoyle_unsleeve",
-            "choose a card of your field to unsleeve (its advancements are sleeved again "
-            "in your Discard Phase), or none",
+            f"you draw {_drawn(state)} from the box: choose a card of your field to "
+            "unsleeve (its advancements are sleeved again in your Discard Phase), or none",
             [*cards, "none"],
         )
         return None
-    return events + _gargoyle_leader(state, p.seat)
+    return _gargoyle_drawn(state, p.seat) + _gargoyle_leader(state, p.seat)
+
+
+def _drawn(state: State) -> str:
+    return ", ".join(pack_of(state).leader(i).shown_name for i in state.gargoyle)
+
+
+def _gargoyle_drawn(state: State, seat: int, *, asked: bool = False) -> Events:
+    """The line telling the leaders drawn; once `asked` (the question named them, and
+    was the reveal) it shows nothing new."""
+    line = f"{state.players[seat].name} draws four leaders: {_drawn(state)}."
+    return [_ev("drawn" if asked else "gargoyle", line, seat)]
 
 
 def _gargoyle_unsleeve(
     state: State, seat: int, option: str, frame: Frame, rng: random.Random
 ) -> Events:
-    events: Events = []
+    events = _gargoyle_drawn(state, seat, asked=True)
     if option != "none":
         card = state.card(int(option))
         taken = advancements_on(state, card)
@@ -216,6 +230,7 @@ def _gargoyle_pick(
             "leader",
             f"{state.players[seat].name} sleeves {name}, upgraded, into a blank card.",
             seat,
+            reveals=True,  # one of the leaders drawn from the box, shown to its player
         )
     ]
 
@@ -252,14 +267,14 @@ def titan_forge(state: State, p: Pending, rng: random.Random) -> Events | None:
 
 def _forge(state: State, seat: int, option: str, frame: Frame, rng: random.Random) -> Events:
     state.players[seat].discard.remove(int(option))
-    return _into_field(state, seat, int(option))
+    return _into_field(state, seat, int(option), from_deck=False)
 
 
 def place_top_card(state: State, p: Pending, rng: random.Random) -> Events | None:
     card = _top_card(state, p.seat, rng)
     if card is None:
         return [_ev("fizzle", "There is no card left to place.", p.seat)]
-    return _into_field(state, p.seat, card)
+    return _into_field(state, p.seat, card, from_deck=True)
 
 
 # --------------------------------------------------------------------------- leaders
@@ -368,7 +383,7 @@ def field_of_seven(state: State, p: Pending, rng: random.Random) -> Events | Non
         card = _top_card(state, p.seat, rng)
         if card is None:
             break
-        events += _into_field(state, p.seat, card)
+        events += _into_field(state, p.seat, card, from_deck=True)
     return events
 
 

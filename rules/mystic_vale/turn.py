@@ -285,10 +285,19 @@ def _discard_field(state: State, rng: random.Random) -> Events:
     player.discard += gone
     player.field = kept
     state.staying = []
+    face_up = _face_up(state)
     refill(state)
+    turned = _face_up(state) > face_up  # new cards turned face up from the decks
     events = [_ev("discard", f"{player.name} discards their field ({len(gone)} cards).", seat)]
-    events.append(_ev("refill", "The commons are refilled."))
+    events.append(_ev("refill", "The commons are refilled.", reveals=turned))
     return events + begin_preps(state, [seat])
+
+
+def _face_up(state: State) -> int:
+    """How many advancements and vales the commons show from their decks."""
+    commons = state.commons
+    rows = (*commons.rows.values(), *commons.vale_rows.values())
+    return sum(i is not None for row in rows for i in row) + len(commons.level4)
 
 
 # --------------------------------------------------------------------------- the next turn

@@ -852,7 +852,12 @@ def apply_action(state: State, seat: int, action: Action, rng: random.Random) ->
             events = take_revenge(state, seat, int(a[0]))
         case _:
             events = _resolve_step_choice(state, seat, action, frame, rng)
-    return events + run(state, rng)
+    events += run(state, rng)
+    searching = top_frame(state)
+    if searching is not None and searching.kind == "search" and searching != frame and events:
+        # The search's choices show its player what their deck holds.
+        events[0] = events[0].model_copy(update={"reveals": True})
+    return events
 
 
 def _resolve_step_choice(

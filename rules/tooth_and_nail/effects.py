@@ -267,7 +267,8 @@ def discard_chosen(state: State, seat: int, troop_id: str) -> Events:
         frame.deciders.remove(seat)
     if not frame.deciders:
         state.frames.pop()
-    return [_ev("discard", f"{player.name} discards {card_name(state, card)}.", seat)]
+    text = f"{player.name} discards {card_name(state, card)}."
+    return [_ev("discard", text, seat, reveals=True)]  # out of the hand, face up
 
 
 # --------------------------------------------------------------------------- one operation

@@ -66,15 +66,20 @@ def has_troop_id(state: State, troop_id: str) -> bool:
     return troop_id in _troop_index(state.pack)
 
 
-# Events that show someone a card that was hidden: a card drawn, the top of a deck, a
-# shuffled or searched deck, a card leaving a hand face up.
-REVEALING = frozenset(
-    {"draw", "damage", "shuffle", "search", "discard_random", "discard", "play", "boost", "keep"}
-)
+# Events that always show someone a card that was hidden: a card drawn, a shuffled or
+# searched deck, a card leaving a hand face up (played, Boosted, discarded at random, to
+# keep a Troop). A kind that shows one only sometimes (damage to a deck that has cards
+# left, a discard of a card of one's choice) says so where it happens; so does an action
+# that leaves a deck search asked (see `actions`).
+REVEALING = frozenset({"draw", "shuffle", "search", "discard_random", "play", "boost", "keep"})
 
 
-def _ev(kind: str, text: str, seat: int | None = None, **private: str) -> Event:
-    return Event(kind=kind, text=text, seat=seat, private=private, reveals=kind in REVEALING)
+def _ev(
+    kind: str, text: str, seat: int | None = None, *, reveals: bool = False, **private: str
+) -> Event:
+    return Event(
+        kind=kind, text=text, seat=seat, private=private, reveals=reveals or kind in REVEALING
+    )
 
 
 def _name(state: State, seat: int) -> str:
@@ -498,6 +503,7 @@ def deal_damage(state: State, seat: int, amount: int) -> Events:
             "damage",
             f"{owner}'s deck takes {amount} damage ({names(state, hit)} to the discard pile).",
             seat,
+            reveals=bool(hit),  # the top cards of the deck, face up
         )
     ]
     return events + check_decks(state)

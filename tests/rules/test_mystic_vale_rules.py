@@ -1128,10 +1128,15 @@ def test_card_gargoyle_summoner_unsleeve_a_card_then_sleeve_a_leader_upgraded_on
     state = play(state, f"buy|{gargoyle}")
     assert frame_kind(state) == "gargoyle_unsleeve"
     assert sorted(keys(state)) == sorted([f"choose|{sleeved}", "choose|none"])
-    state = choose(state, sleeved)
+    drawn = list(state.gargoyle)
+    named = [get_pack(state.pack).leader(i).shown_name for i in drawn]
+    assert all(name in state.frames[-1].prompt for name in named)  # asked knowing them
+    state, events = act(state, f"choose|{sleeved}")
+    told = next(e for e in events if "draws four leaders" in e.text)  # the draw is told
+    assert all(name in told.text for name in named)  # the question was their reveal
     assert skylark in harvest_of(state).bought and kind_of(state, sleeved) == "blank"
     assert frame_kind(state) == "gargoyle_leader"
-    drawn = state.frames[-1].options
+    assert state.frames[-1].options == drawn
     assert len(drawn) == 4 == len(set(drawn))
     state = choose(state, drawn[0])
     card = next(c for c in state.physical if c.leader == drawn[0])
@@ -1188,7 +1193,9 @@ def test_card_murkwater_stalker_places_a_card_costing_six_or_less_from_deck_or_d
     state.players[ADA].discard.append(cheap)
     state = play(state, "push")
     assert frame_kind(state) == "search"
-    options = {int(o) for o in state.frames[-1].options}
+    listed = [int(o) for o in state.frames[-1].options]
+    assert listed == sorted(listed)  # by card number: the deck's order stays unknown
+    options = set(listed)
     assert {cheap, dance, b2} <= options and dear not in options
     assert c1 == state.players[ADA].on_deck and c1 not in options
     state = choose(state, dance)
@@ -1198,10 +1205,15 @@ def test_card_murkwater_stalker_places_a_card_costing_six_or_less_from_deck_or_d
     state = new_game()  # from the discard pile
     stalker = made(state, ADA, "Murkwater Stalker")
     cheap = made(state, ADA, "Skylark Lookout", "Silt Runner")
-    arrange(state, ADA, field=[], on_deck=stalker, deck_top=blanks(state, ADA, 2), discard=[cheap])
+    under = blanks(state, ADA, 2) + pick(state, ADA, "cursed", 6)
+    arrange(state, ADA, field=[], on_deck=stalker, deck_top=under, discard=[cheap])
     state = play(state, "push")
+    deck = list(state.players[ADA].deck)
     state = choose(state, cheap)
     assert state.players[ADA].field == [stalker, cheap]
+    # The deck was searched too: "if you search your deck, you must shuffle it".
+    assert sorted(state.players[ADA].deck) == sorted(deck)
+    assert state.players[ADA].deck != deck
     assert_conserved(state)
 
 
