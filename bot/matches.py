@@ -43,6 +43,7 @@ from rules.core import (
     resolve_options,
     rng_for,
 )
+from rules.core.rng import TrackingRandom
 from rules.registry import GAMES
 
 log = logging.getLogger(__name__)
@@ -116,21 +117,6 @@ class Replayer:
         """The state once the renames after the last action are applied too."""
         self._rename_until(sys.maxsize)
         return self.state
-
-
-class TrackingRandom(random.Random):
-    """A generator that notes whether anything drew from it (every draw of a
-    `random.Random` goes through `random()` or `getrandbits()`)."""
-
-    used = False
-
-    def random(self) -> float:
-        self.used = True
-        return super().random()
-
-    def getrandbits(self, k: int, /) -> int:
-        self.used = True
-        return super().getrandbits(k)
 
 
 def words_fit(typed: str, label: str) -> bool:

@@ -28,3 +28,18 @@ def shuffle(items: MutableSequence[T], rng: random.Random) -> None:
 def pick(n: int, rng: random.Random) -> int:
     """A uniformly chosen index below `n` (n > 0)."""
     return int(rng.random() * n)
+
+
+class TrackingRandom(random.Random):
+    """A generator that notes whether anything drew from it (every draw of a
+    `random.Random` goes through `random()` or `getrandbits()`)."""
+
+    used = False
+
+    def random(self) -> float:
+        self.used = True
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self.used = True
+        return super().getrandbits(k)

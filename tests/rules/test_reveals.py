@@ -51,6 +51,7 @@ import pytest
 from pydantic import BaseModel
 
 from rules.core import Action, Game, IllegalAction, SeatSpec, rng_for
+from rules.core.rng import TrackingRandom
 from rules.registry import GAMES
 
 Viewer = int | None  # a seat, or None: the public (spectators, the board)
@@ -284,22 +285,8 @@ def check_against_views(game: Game, state: BaseModel, listed: Listed, seat: int)
 # --------------------------------------------------------------------------- the walk
 
 
-class Tracking(random.Random):
-    """A generator that notes whether anything drew from it."""
-
-    used = False
-
-    def random(self) -> float:
-        self.used = True
-        return super().random()
-
-    def getrandbits(self, k: int, /) -> int:
-        self.used = True
-        return super().getrandbits(k)
-
-
-def tracking(seed: int, number: int) -> Tracking:
-    rng = Tracking()
+def tracking(seed: int, number: int) -> TrackingRandom:
+    rng = TrackingRandom()
     rng.setstate(rng_for(seed, number).getstate())
     return rng
 
