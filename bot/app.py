@@ -14,9 +14,9 @@ from collections.abc import Mapping
 import discord
 from discord.ext import commands
 
+from bot import history
 from bot.clock import ClockService
 from bot.config import Settings
-from bot.history import LogButton
 from bot.matches import MatchService
 from bot.replies import ArbiterTree
 from bot.stats import Stats
@@ -82,7 +82,7 @@ class ArbiterBot(commands.Bot):
             await self.add_cog(cog)
         await self.add_cog(NotifyCog(self))
         await self.add_cog(HistoriaCog(self))
-        self.add_dynamic_items(*PERSISTENT_ITEMS, LogButton)
+        self.add_dynamic_items(*PERSISTENT_ITEMS, *history.PERSISTENT_ITEMS)
         if self.settings.arbiter_guild is not None:
             guild = discord.Object(self.settings.arbiter_guild)
             self.tree.copy_global_to(guild=guild)

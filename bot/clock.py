@@ -17,8 +17,11 @@ moment that passed while the bot was down fires at once.
 At a deadline the game's timeout action is taken for the seat (`MatchService.
 timeout`) and announced like any action; after TIMEOUTS_IN_A_ROW of them in a row,
 the match's policy makes the seat forfeit (`skip`) or abandons the match
-(`abandon`). A paused match, or a seat on vacation, has its clocks frozen: frozen
-rows keep their moment and are shifted by the frozen time when they run again.
+(`abandon`, `MatchService.abandon`). Both go through the match service under the
+match's lock, like players' actions, so a player acting at that moment either acts
+first or is told what happened. A paused match, or a seat on vacation, has its clocks
+frozen: frozen rows keep their moment and are shifted by the frozen time when they run
+again.
 
 Players who opt in with `/notify on` also get, by DM, their private view each time a
 decision becomes theirs, and their reminders. A closed DM (50007) is told once in
@@ -362,8 +365,16 @@ class ClockService:
         if ends and match.timeout_policy == "abandon":
             await self._abandon(match, seat, in_a_row)
             return
+        if ends:
+            line = f"⏰ {seat.name} ran out of time {in_a_row} times in a row and forfeits."
+        else:
+            # Not the choice's label: it may name a card only its player may see (the
+            # events that follow say publicly what happened).
+            line = f"⏰ {seat.name}'s time ran out."
         try:
-            result = await self.matches.timeout(match.id, d.seat, version=d.version, forfeit=ends)
+            result = await self.matches.timeout(
+                match.id, d.seat, version=d.version, forfeit=ends, note=line
+            )
         except errors.StateChanged:  # the seat (or a moderator) acted at the last moment
             await self._tell_turns(match.id, await self._reconcile(match.id))
             return
@@ -371,13 +382,6 @@ class ClockService:
         await self.store.put_seat_clock(
             dataclasses.replace(clock, timeouts=in_a_row, timeout_mark=acted)
         )
-        if ends:
-            line = f"⏰ {seat.name} ran out of time {in_a_row} times in a row and forfeits."
-        else:
-            # Not the choice's label: it may name a card only its player may see (the
-            # events that follow say publicly what happened).
-            line = f"⏰ {seat.name}'s time ran out."
-        await self.store.add_log_entry(match.id, user_id=None, kind="timeout", text=line)
         log.info("match %s: seat %d timed out (%d in a row)", match.id, d.seat, in_a_row)
         fresh = await self._reconcile(match.id)
         events = [Event(kind="timeout", text=line), *result.events]
@@ -386,18 +390,20 @@ class ClockService:
         await self._tell_turns(match.id, fresh)
 
     async def _abandon(self, match: MatchRow, seat: SeatRow, in_a_row: int) -> None:
-        if not await self.store.abandon_match(match.id, expected_version=match.version):
-            await self._tell_turns(match.id, await self._reconcile(match.id))
-            return
+        """The abandon policy ends the match, through the match service (under the
+        match's lock, like any action), unless someone acted at the last moment."""
         line = (
             f"⏰ {seat.name} ran out of time {in_a_row} times in a row: the match is "
             "abandoned, with no winner. The channel is free for a new match."
         )
-        await self.store.add_log_entry(match.id, user_id=None, kind="abandon", text=line)
+        try:
+            table = await self.matches.abandon(match.id, version=match.version, note=line)
+        except errors.StateChanged:  # a player (or a moderator) acted at the last moment
+            await self._tell_turns(match.id, await self._reconcile(match.id))
+            return
         log.info("match %s: abandoned after seat %d timed out", match.id, seat.seat)
         await self._reconcile(match.id)
-        await self.matches.changed(match.id)
-        await self.bot.publisher.say(await self.matches.table(match.id), line)
+        await self.bot.publisher.say(table, line)
 
     # ------------------------------------------------------------ notices
 

@@ -44,6 +44,13 @@ class BadOption(UserError):
     default = "That game has no such option or value."
 
 
+class NotFromHere(UserError):
+    """A component whose id names no match of the server (or the DMs) it was used in:
+    forged, or copied from elsewhere. Nothing about that match is read or changed."""
+
+    default = "That button isn't from a match here, so nothing happened."
+
+
 class NotInMatch(UserError):
     default = "You are not playing in this match."
 
@@ -62,6 +69,18 @@ class NotLobby(UserError):
 
 class NotActive(UserError):
     default = "This match is not in play."
+
+
+class MatchAbandoned(NotActive):
+    """The clock abandoned the match (its timeout policy) before the player's action."""
+
+    default = "The match was abandoned at its deadline, with no winner, so nothing happened."
+
+
+class Forfeited(NotInMatch):
+    """The clock made the player's seat forfeit (its timeout policy) before their action."""
+
+    default = "You forfeited at your deadline (you ran out of time), so nothing happened."
 
 
 class NotHost(UserError):

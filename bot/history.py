@@ -30,7 +30,7 @@ from bot.matches import RULES_VERSION, MatchService, Replayer, setup_options
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.store import MatchRow, Rename
-from bot.ui import service
+from bot.ui import PAGES, component_match, service
 from rules.core import Action, Event, Game, IllegalAction, OptionError, SeatSpec
 
 EXPORT_FORMAT = "arbiter-match"
@@ -129,7 +129,8 @@ class LogButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"arbiter:log:(?P<match_id>[0-9]+):(?P<page>[0-9]+):(?P<tag>older|newer)",
 ):
-    """Older / Newer under a page of a match's log: anyone may turn the pages."""
+    """Older / Newer under a page of a match's log: anyone in the match's server may turn
+    the pages."""
 
     def __init__(self, match_id: int, page: int, tag: str, *, disabled: bool = False) -> None:
         label, emoji = {"older": ("Older", "◀"), "newer": ("Newer", "▶")}[tag]
@@ -153,8 +154,13 @@ class LogButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
+            await component_match(interaction, self, self.match_id, (self.page, PAGES))
             shown = await log_message(service(interaction), self.match_id, self.page)
             await interaction.response.edit_message(**shown)
+
+
+# The log's components that outlive a restart (the bot registers them with `bot.ui`'s).
+PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LogButton,)
 
 
 # -------------------------------------------------------------------- the export

@@ -27,6 +27,7 @@ from pydantic import BaseModel, TypeAdapter
 from bot import errors
 from bot.locks import KeyedLocks
 from bot.store import ActionRow, ChannelBusy, MatchRow, Rename, SeatRow, Store
+from bot.timing import TIMEOUTS_IN_A_ROW
 from rules.core import (
     Action,
     Event,
@@ -56,6 +57,21 @@ RULES_VERSION = metadata.version("arbiter")  # the release whose rules dealt and
 NO_PACK = "bundled"  # the pack recorded for a game that has no card packs
 SUGGESTIONS = 5  # close actions listed when typed text matches none
 OPTIONS_FIXED = "The match has started: its options can't change any more."
+# The kinds of the match-log lines the clock's actions write (under the match's lock).
+TIMEOUT_LOG, FORFEIT_LOG, ABANDON_LOG = "timeout", "forfeit", "abandon"
+ABANDONED = (
+    f"The match was abandoned at its deadline (a player ran out of time {TIMEOUTS_IN_A_ROW} "
+    "times in a row), so nothing happened: nobody won."
+)
+LAST_ABANDONED = (
+    "There is no open match in this channel: the last one was abandoned at its deadline "
+    f"(a player ran out of time {TIMEOUTS_IN_A_ROW} times in a row), with no winner. "
+    "Start one with `/match new`."
+)
+FORFEITED = (
+    f"You forfeited at your deadline (you ran out of time {TIMEOUTS_IN_A_ROW} times in a row), "
+    "so nothing happened: {then}."
+)
 
 _EVENTS = TypeAdapter(list[Event])
 
@@ -291,6 +307,9 @@ class MatchService:
         """The lobby or active match of a channel or thread."""
         match = await self.store.open_match_in(channel_id)
         if match is None:
+            last = await self.store.latest_match_in(channel_id)
+            if last is not None and last.status == "abandoned":
+                raise errors.NoMatchHere(LAST_ABANDONED)
             raise errors.NoMatchHere()
         return match
 
@@ -533,8 +552,12 @@ class MatchService:
             action = next((a for a in legal if a.key == key), None)
             if action is None and Action.from_key(key).kind in game.open_kinds:
                 action = Action.from_key(key)  # the player's own words: `apply` checks them
-            elif seat.seat not in to_act and not legal and not game.open_kinds:
-                raise errors.NotYourTurn(self._waiting_for(seats, to_act))
+            elif seat.seat not in to_act and not legal:
+                gone = await self._forfeited(match, seat.seat)
+                if gone is not None:
+                    raise gone
+                if not game.open_kinds:
+                    raise errors.NotYourTurn(self._waiting_for(seats, to_act))
             if action is None and typed:
                 offered = [a for a in legal if kind is None or a.kind == kind]
                 action = self._match_typed(game, state, seat.seat, offered, key, match, kind)
@@ -573,11 +596,19 @@ class MatchService:
         return self._table(match, seats, state), seat, game.outcome(after)
 
     async def timeout(
-        self, match_id: int, seat: int, *, version: int, forfeit: bool = False
+        self,
+        match_id: int,
+        seat: int,
+        *,
+        version: int,
+        forfeit: bool = False,
+        note: str | None = None,
     ) -> ActResult:
         """The system acts for a seat whose clock ran out: the game's timeout action, or
-        a forfeit (a concession), logged under the seat's user. StateChanged unless the
-        match is still active at `version` and (for the action) waiting for the seat."""
+        a forfeit (a concession), logged under the seat's user, with `note` in the match
+        log (under the match's lock, so a player acting next reads what happened).
+        StateChanged unless the match is still active at `version` and (for the action)
+        waiting for the seat."""
         async with self._lock(match_id):
             match = await self.get(match_id)
             if match.status != "active" or match.version != version:
@@ -598,8 +629,25 @@ class MatchService:
             else:
                 raise errors.StateChanged()
             result = await self._commit(match, seats, row, action, label, new_state, events)
+            if note is not None:
+                kind = FORFEIT_LOG if forfeit else TIMEOUT_LOG
+                await self.store.add_log_entry(match_id, user_id=None, kind=kind, text=note)
         await self.changed(match_id)
         return replace(result, before=before[0], turn_before=before[1])
+
+    async def abandon(self, match_id: int, *, version: int, note: str) -> Table:
+        """The system ends a match as abandoned, with no winner (the abandon timeout
+        policy), and writes `note` in its log, under the match's lock like any action: a
+        player acting at the same moment either acts first or is told the match was
+        abandoned. StateChanged unless the match is still active at `version`."""
+        async with self._lock(match_id):
+            if not await self.store.abandon_match(match_id, expected_version=version):
+                raise errors.StateChanged()
+            await self.store.add_log_entry(match_id, user_id=None, kind=ABANDON_LOG, text=note)
+            log.info("match %s: abandoned at its deadline", match_id)
+            table = await self.table(match_id)
+        await self.changed(match_id)
+        return table
 
     @staticmethod
     def _before(game: Game, state: BaseModel) -> tuple[tuple[int, ...], str]:
@@ -619,11 +667,35 @@ class MatchService:
         seat = next((s for s in seats if s.user_id == user_id), None)
         if seat is None:
             raise errors.NotInMatch()
-        if match.status == "lobby":
-            raise errors.NotActive("The match hasn't started yet.")
         if match.status != "active":
-            raise errors.NotActive("This match is over.")
+            raise await self.not_in_play(match, seat.seat)
         return match, seats, seat, self._state(self.game(match.game), match)
+
+    async def not_in_play(self, match: MatchRow, seat: int | None) -> errors.UserError:
+        """The refusal of an action in a match that isn't in play, saying what became of
+        it: not started yet, abandoned at its deadline, over (for a seat the clock made
+        forfeit: that it forfeited)."""
+        if match.status == "lobby":
+            return errors.NotActive("The match hasn't started yet.")
+        if match.status == "abandoned":
+            return errors.MatchAbandoned(ABANDONED)
+        gone = None if seat is None else await self._forfeited(match, seat)
+        return gone or errors.NotActive("This match is over.")
+
+    async def _forfeited(self, match: MatchRow, seat: int) -> errors.Forfeited | None:
+        """The refusal for a seat the clock made forfeit (a forfeit still in effect),
+        saying whether the match is over or the others play on; None for any other seat."""
+        versions = {
+            e.version for e in await self.store.log_entries(match.id) if e.kind == FORFEIT_LOG
+        }
+        if not versions:
+            return None
+        for row in await self.effective(match.id):
+            if row.seq in versions and row.seat == seat:
+                over = match.status != "active"
+                then = "the match is over" if over else "the others play on without you"
+                return errors.Forfeited(FORFEITED.format(then=then))
+        return None
 
     def _refuse(
         self, game: Game, state: BaseModel, seat: int, key: str, match: MatchRow

@@ -4,7 +4,10 @@ that carry them, and the publisher that keeps each match's board current.
 Every component is a `DynamicItem` whose custom id carries what a click needs
 (`arbiter:hand:<match id>`), so buttons and menus on old messages, in channels
 and in DMs, keep working after a restart: the handler is rebuilt from the id
-and everything else comes from the store.
+and everything else comes from the store. An id comes back from the client, so it is
+believed only through `component_match`, the first thing every component's callback
+asks: a forged id, or one used in another server, is refused with a sentence before
+anything is read or changed.
 
 A change a player makes (an action, a lobby step) is saved first, then told
 privately, then announced publicly. The interaction is deferred before any work
@@ -41,7 +44,7 @@ from bot.render import (
 )
 from bot.render.generic import clip
 from bot.replies import guard, where
-from bot.store import SeatRow, TurnMessage
+from bot.store import MatchRow, SeatRow, TurnMessage
 from rules.core import Game, OptionError, OptionInfo, Outcome, find_option
 
 if TYPE_CHECKING:
@@ -87,6 +90,17 @@ MAX_SEAT = 99  # no game seats more: a custom id naming a larger seat is forged
 CUSTOM_ID_LIMIT = 100  # Discord's limit on a component's custom id
 MAX_ERA = 99  # no game counts more Eras: a Dispute id naming more is forged
 MAX_REPORT = 10**6  # nor more reports
+MAX_PAGE = 10**6  # nor does any menu or log have more pages
+# What each number in a component's id may be; a number outside is forged (see
+# `component_match`). A match id is a row id; a count of decisions or versions counts rows.
+ROW_IDS = range(1, MAX_ROW_ID + 1)
+COUNTS = range(MAX_ROW_ID + 1)
+USER_IDS = range(1, 2**64)  # Discord's ids are 64-bit snowflakes
+SEATS = range(MAX_SEAT + 1)
+PAGES = range(MAX_PAGE + 1)
+ERAS = range(MAX_ERA + 1)
+REPORTS = range(1, MAX_REPORT + 1)
+ONE_CHOICE = "Pick exactly one choice from this menu, so nothing happened."
 STALE_DISPUTE = (
     "This Dispute button is out of date (report #{number} is no longer the latest report, "
     "or it was disputed already), so nothing happened. To dispute a recent report, use "
@@ -141,6 +155,43 @@ async def reply_after_save(interaction: discord.Interaction, reply: Awaitable[ob
         log.warning("could not reply to %s after saving it", where(interaction), exc_info=True)
         return False
     return True
+
+
+async def component_match(
+    interaction: discord.Interaction,
+    component: discord.ui.DynamicItem[Any],
+    match_id: int,
+    *numbers: tuple[int, range],
+    in_dm: bool = False,
+) -> MatchRow:
+    """The match a persistent component's id names, once the id is believed; every
+    component's callback asks this first. Believed: the match id and each other number
+    of the id (`numbers`: each with the range it must be in) in range, and the match
+    this server's, or, for a component a DM carries (`in_dm`: a private view's), one
+    the clicker plays in when clicked in a DM. Anything else was forged or copied from
+    elsewhere: NotFromHere, before anything is changed (or shown)."""
+    thing = "menu" if isinstance(component.item, discord.ui.Select) else "button"
+    refused = errors.NotFromHere(f"That {thing} isn't from a match here, so nothing happened.")
+    if match_id not in ROW_IDS or any(number not in fits for number, fits in numbers):
+        raise refused
+    store = service(interaction).store
+    match = await store.get_match(match_id)
+    if match is None:
+        raise refused
+    if interaction.guild_id is not None:
+        if match.guild_id != interaction.guild_id:
+            raise refused
+    elif not in_dm or all(s.user_id != interaction.user.id for s in await store.seats(match_id)):
+        raise refused
+    return match
+
+
+def only_choice(menu: discord.ui.Select[Any]) -> str:
+    """The one value a menu sent (each of ours takes exactly one); a refusal otherwise
+    (a forged client's none, or several)."""
+    if len(menu.values) != 1:
+        raise errors.UserError(ONE_CHOICE)
+    return menu.values[0]
 
 
 # ------------------------------------------------------------------ choices
@@ -239,6 +290,7 @@ class LobbyButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
+            await component_match(interaction, self, self.match_id)
             await defer(interaction)
             await lobby_step(interaction, self.op, self.match_id, on_lobby_message=True)
 
@@ -280,15 +332,10 @@ class OptionSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
-            if not 0 < self.match_id <= MAX_ROW_ID:
-                raise errors.MatchNotFound()
-            values = self.item.values
-            if len(values) != 1:
-                raise errors.BadOption("Pick exactly one value for an option.")
+            await component_match(interaction, self, self.match_id)
+            value = only_choice(self.item)
             await defer(interaction)
-            await option_step(
-                interaction, self.match_id, self.option, values[0], on_lobby_message=True
-            )
+            await option_step(interaction, self.match_id, self.option, value, on_lobby_message=True)
 
 
 class ConcedeButton(
@@ -320,6 +367,7 @@ class ConcedeButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
+            await component_match(interaction, self, self.match_id, (self.user_id, USER_IDS))
             if interaction.user.id != self.user_id:
                 raise errors.UserError(NOT_YOUR_CONFIRMATION)
             await defer(interaction)
@@ -367,6 +415,7 @@ class HandButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
+            await component_match(interaction, self, self.match_id)
             await show_private(interaction, self.match_id)
 
 
@@ -399,6 +448,7 @@ class PageButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
+            await component_match(interaction, self, self.match_id, (self.page, PAGES), in_dm=True)
             pv = await service(interaction).view(self.match_id, interaction.user.id)
             await interaction.response.edit_message(
                 content=None, **private_message(pv, self.page, in_dm=interaction.guild is None)
@@ -430,6 +480,7 @@ class DmButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
+            await component_match(interaction, self, self.match_id)
             await interaction.response.defer(ephemeral=True, thinking=True)
             pv = await service(interaction).view(self.match_id, interaction.user.id)
             try:
@@ -483,6 +534,9 @@ class ActionSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
+            decided = (self.decisions, COUNTS)
+            await component_match(interaction, self, self.match_id, decided, in_dm=True)
+            key = only_choice(self.item)
             await defer(interaction)
             matches = service(interaction)
             user = interaction.user.id
@@ -490,9 +544,7 @@ class ActionSelect(
             try:
                 if self.outdated:
                     raise errors.StaleChoice(errors.OUTDATED_MENU)
-                result = await matches.act(
-                    self.match_id, user, self.item.values[0], decisions=self.decisions
-                )
+                result = await matches.act(self.match_id, user, key, decisions=self.decisions)
             except errors.StaleChoice as stale:
                 pv = await matches.view(self.match_id, user)
                 await interaction.edit_original_response(
@@ -551,12 +603,9 @@ class QuickButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
-            if not (
-                0 < self.match_id <= MAX_ROW_ID
-                and self.seat <= MAX_SEAT
-                and self.decisions <= MAX_ROW_ID
-            ):
-                raise errors.MatchNotFound()  # a forged id names no match of ours
+            await component_match(
+                interaction, self, self.match_id, (self.seat, SEATS), (self.decisions, COUNTS)
+            )
             await defer(interaction)
             await quick_step(interaction, self.match_id, self.seat, self.decisions, self.key)
 
@@ -564,8 +613,8 @@ class QuickButton(
 class DisputeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        r"arbiter:dispute:(?P<match_id>[0-9]{1,20}):(?P<era>[0-9]{1,4}):"
-        r"(?P<number>[0-9]{1,8}):(?P<seat>[0-9]{1,4})"
+        r"arbiter:dispute:(?P<match_id>[0-9]+):(?P<era>[0-9]+):"
+        r"(?P<number>[0-9]+):(?P<seat>[0-9]+)"
     ),
 ):
     """**Dispute #5** under the public line of a Historia table's latest report (the game's
@@ -598,17 +647,19 @@ class DisputeButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
-            if not (
-                0 < self.match_id <= MAX_ROW_ID
-                and self.era <= MAX_ERA
-                and 0 < self.number <= MAX_REPORT
-                and self.seat <= MAX_SEAT
-            ):
-                raise errors.MatchNotFound()  # a forged id names no match of ours
+            await component_match(
+                interaction,
+                self,
+                self.match_id,
+                (self.era, ERAS),
+                (self.number, REPORTS),
+                (self.seat, SEATS),
+            )
             await defer(interaction)
             await dispute_step(interaction, self.match_id, self.era, self.number, self.seat)
 
 
+# Every component of this module that outlives a restart (see `bot.history` for the log's).
 PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     OptionSelect,
@@ -834,7 +885,7 @@ async def quick_step(
     if mine is None:
         raise errors.NotInMatch()
     if table.match.status != "active":
-        raise errors.NotActive("This match is over." if table.outcome else None)
+        raise await matches.not_in_play(table.match, mine.seat)
     if mine.seat != seat:
         raise errors.NotYourTurn(not_yours(table, mine.seat, seat))
     try:
@@ -853,18 +904,17 @@ async def dispute_step(
     interaction: discord.Interaction, match_id: int, era: int, number: int, seat: int
 ) -> None:
     """Dispute the report a Dispute button names, for the clicker, then announce it as
-    any action is. Refused without change when the match isn't this server's (or these
-    DMs'), the clicker doesn't play in it or made the report, or the button is stale: the
-    report is no longer the latest undisputed one. The caller has deferred the interaction."""
+    any action is. Refused without change when the clicker doesn't play in the match or
+    made the report, or the button is stale: the report is no longer the latest
+    undisputed one. The caller checked the button (`component_match`) and deferred the
+    interaction."""
     matches = service(interaction)
     table = await matches.table(match_id)
-    if table.match.guild_id != interaction.guild_id:
-        raise errors.MatchNotFound()  # a button of another server's match
     mine = table.seat_of(interaction.user.id)
     if mine is None:
         raise errors.NotInMatch()
     if table.match.status != "active":
-        raise errors.NotActive("This match is over." if table.outcome else None)
+        raise await matches.not_in_play(table.match, mine.seat)
     key = f"dispute|{number}"
     offered = (table.view or {}).get("for_anyone") or []
     current = any(

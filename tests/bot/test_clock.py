@@ -7,13 +7,19 @@ opens an out-of-turn decision (challenge or let it stand) for the opponent.
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Awaitable, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TypeVar
 
 import pytest
 import simcord
 
-from bot.store import Deadline
+from bot import errors
+from bot.matches import ActResult, MatchService, Table
+from bot.store import Deadline, Store
 from bot.timing import HOUR, MINUTE, out_of_turn_clock
 from rules.core import Game
 from rules.registry import GAMES
@@ -22,6 +28,7 @@ from tests.bot.world import World, menu_id
 from tests.conftest import BotFactory
 
 CLOCK = HOUR
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -555,3 +562,144 @@ async def test_a_moment_that_fails_is_tried_again_later(
     await world.env.advance_time(5 * MINUTE)
     assert (await world.match()).version == 1
     assert len(calls) == 2
+
+
+# ------------------------------------------ clock actions racing a player's action
+
+
+@asynccontextmanager
+async def racing(
+    db_path: Path, variant: str, players: int
+) -> AsyncIterator[tuple[MatchService, Table]]:
+    """A match service on a real store and a match it started, with `players` seated as
+    users 1, 2, ...: Tally for two, Mystic Vale for three (where a forfeit leaves the
+    others playing), on a fresh database at `db_path`; the store is closed after."""
+    store = await Store.open(db_path)
+    service = MatchService(store, {**GAMES, "tally": tally.GAME})
+    game = "tally" if players == 2 else "mystic-vale"
+    try:
+        lobby = await service.new_lobby(
+            guild_id=1, channel_id=1, user_id=1, name="P1", game=game, variant=variant, seed=3
+        )
+        for user in range(2, players + 1):
+            await service.join(lobby.match.id, user, f"P{user}")
+        yield service, await service.start(lobby.match.id, 1)
+    finally:
+        await store.close()
+
+
+async def later(steps: int, work: Awaitable[T]) -> T:
+    """`work`, after yielding to the event loop `steps` times (shifting an interleaving)."""
+    for _ in range(steps):
+        await asyncio.sleep(0)
+    return await work
+
+
+async def test_a_player_acting_as_the_abandon_fires_acts_first_or_is_told(
+    tmp_path: Path,
+) -> None:
+    """Issue 11, finding 4: the clock's abandon took no match lock, so a player acting at
+    that moment was told "The match changed… Try again", though the match was over. Now
+    it goes through the match service under the match's lock: the player's action is
+    applied before it (and the abandon gives way), or refused saying what happened."""
+    outcomes = set()
+    for clock_first in (False, True):
+        for steps in range(6):
+            db_path = tmp_path / f"race-{clock_first}-{steps}.db"
+            async with racing(db_path, "duel", 2) as (service, table):
+                match_id, version = table.match.id, table.match.version
+                play = service.act(match_id, 1, "banner|amber")
+                abandon = service.abandon(match_id, version=version, note="⏰ P1 timed out.")
+                if clock_first:
+                    abandoned, acted = await asyncio.gather(
+                        abandon, later(steps, play), return_exceptions=True
+                    )
+                else:
+                    acted, abandoned = await asyncio.gather(
+                        play, later(steps, abandon), return_exceptions=True
+                    )
+                match = await service.get(match_id)
+                entries = [(e.kind, e.text) for e in await service.store.log_entries(match_id)]
+                if isinstance(acted, ActResult):
+                    assert isinstance(abandoned, errors.StateChanged)  # the clock gave way
+                    assert (match.status, match.version, entries) == ("active", version + 1, [])
+                    outcomes.add("acted first")
+                    continue
+                assert isinstance(acted, errors.MatchAbandoned), repr(acted)
+                assert acted.message == (
+                    "The match was abandoned at its deadline (a player ran out of time 3 "
+                    "times in a row), so nothing happened: nobody won."
+                )
+                assert isinstance(abandoned, Table) and abandoned.match.status == "abandoned"
+                assert (match.status, match.version) == ("abandoned", version)
+                assert entries == [("abandon", "⏰ P1 timed out.")]
+                outcomes.add("told")
+    assert outcomes == {"acted first", "told"}
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "then"),
+    [("duel", 2, "the match is over"), ("3p", 3, "the others play on without you")],
+)
+async def test_a_player_whose_seat_the_clock_forfeits_acts_first_or_is_told(
+    tmp_path: Path, variant: str, players: int, then: str
+) -> None:
+    """The same race with a forfeit (the skip policy's third timeout): the player's own
+    action comes first, or they read that they forfeited: the match is over (two
+    players), or the others play on without them (three players of Mystic Vale)."""
+    for clock_first in (False, True):
+        db_path = tmp_path / f"race-{clock_first}.db"
+        async with racing(db_path, variant, players) as (service, table):
+            match_id, version = table.match.id, table.match.version
+            seat = table.to_act[0]
+            user = table.user_of(seat).user_id
+            key = (await service.view(match_id, user)).choices[0].key
+            play = service.act(match_id, user, key)
+            forfeit = service.timeout(
+                match_id, seat, version=version, forfeit=True, note="⏰ P1 forfeits."
+            )
+            if clock_first:
+                forfeited, acted = await asyncio.gather(forfeit, play, return_exceptions=True)
+            else:
+                acted, forfeited = await asyncio.gather(play, forfeit, return_exceptions=True)
+            if not clock_first:
+                assert isinstance(acted, ActResult), repr(acted)
+                assert isinstance(forfeited, errors.StateChanged)
+                continue
+            assert isinstance(forfeited, ActResult), repr(forfeited)
+            told = (
+                "You forfeited at your deadline (you ran out of time 3 times in a row), so "
+                f"nothing happened: {then}."
+            )
+            assert isinstance(acted, errors.Forfeited) and acted.message == told
+            entries = await service.store.log_entries(match_id)
+            assert [(e.kind, e.version) for e in entries] == [("forfeit", version + 1)]
+            with pytest.raises(errors.Forfeited):  # and so is any later action
+                await service.act(match_id, user, key)
+
+
+async def test_after_an_abandon_the_next_play_is_told_the_match_was_abandoned(
+    world: World,
+) -> None:
+    """Through Discord: the third timeout in a row with the abandon policy ends the
+    match; alice's next `/play`, and the private menu she opened before, say so."""
+    await start(world, timeout="abandon")
+    hand = await world.alice.slash(world.channel, "hand")
+    assert hand.response is not None
+    for _ in range(10):
+        if (await world.match()).status != "active":
+            break
+        await world.env.advance_time(CLOCK)
+    assert (await world.match()).status == "abandoned"
+    played = await world.alice.slash(world.channel, "play", action="banner|amber")
+    assert answer(played) == (
+        "There is no open match in this channel: the last one was abandoned at its deadline "
+        "(a player ran out of time 3 times in a row), with no winner. "
+        "Start one with `/match new`."
+    )
+    menu = menu_id(hand.response)
+    chosen = await world.alice.select(hand.response, ["banner|azure"], custom_id=menu)
+    assert answer(chosen) == (
+        "The match was abandoned at its deadline (a player ran out of time 3 times in a row), "
+        "so nothing happened: nobody won."
+    )

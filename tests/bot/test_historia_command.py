@@ -642,7 +642,7 @@ async def test_forged_and_stale_dispute_buttons_change_nothing(world: World) -> 
     await done(world, alice, "territory add", name="Thrace")
     state = await state_of(world)
     mid = world.match_id or 0
-    gone = "That match no longer exists."
+    gone = "That button isn't from a match here, so nothing happened."
     cases = [
         (DisputeButton(2**64, 1, 2, 0), gone),
         (DisputeButton(mid, 1000, 2, 0), gone),

@@ -507,13 +507,16 @@ async def post_button(world: World, button: QuickButton) -> discord.Message:
     return message
 
 
+NOT_HERE = "That button isn't from a match here, so nothing happened."
+
+
 async def test_a_forged_quick_button_changes_nothing(world: World) -> None:
     state, planter, _ = await opening(world)
     seat = await seat_of(world, planter)
     decisions = (await world.bot.matches.table(world.match_id or 0)).user_of(seat).decisions
     cases = [
-        (QuickButton(2**64, seat, decisions, "stop"), "That match no longer exists."),
-        (QuickButton(world.match_id or 0, 2**40, 0, "stop"), "That match no longer exists."),
+        (QuickButton(2**64, seat, decisions, "stop"), NOT_HERE),
+        (QuickButton(world.match_id or 0, 2**40, 0, "stop"), NOT_HERE),
         (
             QuickButton(world.match_id or 0, seat, decisions, "buy|99999"),
             "Cards are bought in your Harvest Phase.",

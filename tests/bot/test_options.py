@@ -303,13 +303,13 @@ async def test_a_forged_or_odd_menu_changes_nothing(world: World) -> None:
     two.item.max_values = 2
     both = await post_menu(world, two)
     refused = await world.alice.select(both, ["12", "20"], custom_id=menu_id(world, "target"))
-    assert said(refused) == "Pick exactly one value for an option."
+    assert said(refused) == "Pick exactly one choice from this menu, so nothing happened."
     unknown = await post_menu(world, OptionSelect(world.match_id or 0, "speed", extra[:1]))
     refused = await world.alice.select(unknown, ["12"], custom_id=menu_id(world, "speed"))
     assert said(refused).startswith("Handicap Tally has no option `speed`.")
     huge = await post_menu(world, OptionSelect(2**64, "target", extra[:1]))
     refused = await world.alice.select(huge, ["12"], custom_id=f"arbiter:option:{2**64}:target")
-    assert said(refused) == "That match no longer exists."
+    assert said(refused) == "That menu isn't from a match here, so nothing happened."
     assert (await world.match()).options == {}
 
 

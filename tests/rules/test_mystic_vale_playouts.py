@@ -17,7 +17,7 @@ from rules.mystic_vale import GAME, State
 from rules.mystic_vale.symbols import advancement_of, decay_count
 
 GAMES = 200  # per variant: the bar
-CHUNKS = 4  # the games of a variant run as this many tests
+CHUNKS = 10  # the games of a variant run as this many tests (short ones balance the runners)
 PLAYERS = {"2p": 2, "3p": 3, "4p": 4}
 MAX_ACTIONS = 4000
 HIDDEN_EVERY = 17  # compare the table's view with shuffled decks every Nth action
