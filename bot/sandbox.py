@@ -1,7 +1,7 @@
 """`python -m bot --sandbox`: try Arbiter in a browser, without a Discord token.
 
 The real, unmodified bot runs under simcord (an in-memory Discord) on a
-simulated server with one game channel and four players. simcord's local
+simulated server with one game channel and six players. simcord's local
 preview serves a page, on 127.0.0.1 only, where a person plays every seat by
 switching between the players. Matches are kept in a throwaway database in a
 temporary directory, deleted when the sandbox stops, so every run starts fresh.
@@ -30,6 +30,7 @@ from simcord.preview import Preview
 
 from bot.app import ArbiterBot, create_bot
 from bot.config import Settings
+from rules.registry import GAMES
 
 SERVER = "Arbiter Sandbox"
 BOT_NAME = "Arbiter"  # simcord names its bot user "TestBot"
@@ -39,12 +40,21 @@ PLAYERS: tuple[tuple[str, str], ...] = (
     ("basil", "Basil"),
     ("cleo", "Cleo"),
     ("dev", "Dev"),
+    ("emil", "Emil"),
+    ("faye", "Faye"),  # six: a Historia table seats up to six civilizations
 )
 
-WELCOME = """\
-**Welcome to the Arbiter sandbox.** You can play all four seats here: Ada, Basil, Cleo and Dev.
-1. As Ada, type `/match new`, choose a game (`tooth-and-nail` or `command-of-nature`), then \
-a variant: the menu says what each one is.
+
+def _listed(words: list[str]) -> str:
+    return f"{', '.join(words[:-1])} and {words[-1]}" if len(words) > 1 else "".join(words)
+
+
+SEATS = _listed([display for _, display in PLAYERS])
+GAME_IDS = ", ".join(f"`{game_id}`" for game_id in GAMES)
+WELCOME = f"""\
+**Welcome to the Arbiter sandbox.** You can play every seat here: {SEATS}.
+1. As Ada, type `/match new`, choose a game ({GAME_IDS}), then a variant: the menu \
+says what each one is.
 2. Switch player with **Viewing as** at the top of the page: the others press **Join**, \
 then Ada presses **Start**.
 3. On your turn: `/play action:` offers your legal moves as you type; `/hand` (or **My hand** \
@@ -109,10 +119,11 @@ def instructions(url: str) -> str:
     return (
         f"Arbiter sandbox: the real bot on a simulated Discord server, no token needed.\n\n"
         f"  Open {url}\n\n"
-        f"You are in #{CHANNEL} with four players ({players}); switch between them with\n"
-        f"'Viewing as' at the top of the page. Start with /match new (game tooth-and-nail\n"
-        f"or command-of-nature, then a variant), join as the others, start as Ada, then\n"
-        f"take turns with /play and /hand.\n"
+        f"You are in #{CHANNEL} with {len(PLAYERS)} players ({players});\n"
+        f"switch between them with 'Viewing as' at the top of the page.\n"
+        f"Start with /match new: a game ({', '.join(GAMES)}),\n"
+        f"then a variant; join as the others, start as Ada, then take turns with /play\n"
+        f"and /hand.\n"
         f"Matches live in a throwaway database, deleted when the sandbox stops.\n"
         f"Stop with Ctrl+C here, or 'End preview session' on the page."
     )

@@ -38,7 +38,7 @@ def fetch(url: str, *, capability: str | None = None) -> tuple[int, str]:
         return response.status, response.read().decode()
 
 
-async def test_the_page_answers_on_loopback_with_four_players_and_a_live_bot(
+async def test_the_page_answers_on_loopback_with_every_player_and_a_live_bot(
     tmp_path: Path,
 ) -> None:
     port = free_port()
