@@ -52,12 +52,6 @@ def world(simcord_env: simcord.Env) -> World:
 # ------------------------------------------------------------------ reading the game
 
 
-async def state_of(world: World) -> State:
-    match = await world.match()
-    assert match.snapshot is not None
-    return State.model_validate_json(match.snapshot)
-
-
 def said(result: simcord.InteractionResult) -> str:
     """The text of an ephemeral answer: its last follow-up, else its response."""
     messages = result.followups or [m for m in [result.response] if m is not None]
@@ -75,20 +69,6 @@ async def done(world: World, player: simcord.MemberActor, command: str, **option
     answer = await report(world, player, command, **options)
     assert answer.startswith("✅ "), (command, options, answer)
     return answer
-
-
-def public(world: World) -> list[discord.Message]:
-    return [
-        m for m in world.channel.history(viewer=world.eve) if m.content and not m.flags.ephemeral
-    ]
-
-
-def posts(world: World, since: int = 0) -> list[dict[str, Any]]:
-    """The messages the bot posted in the game channel since request number `since`."""
-    path = f"/channels/{world.channel.id}/messages"
-    return [
-        r.json for r in world.env.http_requests[since:] if r.method == "POST" and r.path == path
-    ]
 
 
 def fetch(world: World, message_id: int) -> discord.Message:
@@ -249,7 +229,7 @@ def check_hand(private: Any, state: State, seat: int) -> None:
 
 async def look(world: World, *players: simcord.MemberActor) -> State:
     """Check the posted board, and each player's /hand, against the state."""
-    state = await state_of(world)
+    state = await world.state()
     check_board((await world.board()).embeds[0], state)
     table = await world.bot.matches.table(world.match_id or 0)
     for player in players:
@@ -270,7 +250,7 @@ async def named_table(
     for player, name in zip(players, names, strict=True):
         await done(world, player, "civilization", name=name)
     await done(world, players[0], "begin")
-    return await state_of(world)
+    return await world.state()
 
 
 # ------------------------------------------------------------------ a three-civilization Era
@@ -280,14 +260,14 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     alice, bob, carol = world.alice, world.bob, world.carol
     await world.start(HC.id, "3p", [alice, bob, carol])
     # The set-up: each player is called to name their civilization.
-    opening = public(world)[-1]
+    opening = world.public()[-1]
     lines = opening.content.splitlines()
-    state = await state_of(world)
+    state = await world.state()
     for seat, player in enumerate((alice, bob, carol)):
         asked = HC.question(state, seat)
         assert asked is not None and "`/historia civilization`" in asked
         assert f"➡️ {player.mention}, {asked}" in lines
-    assert posts(world)[-1]["allowed_mentions"]["users"] == sorted(
+    assert world.posts()[-1]["allowed_mentions"]["users"] == sorted(
         p.id for p in (alice, bob, carol)
     )
     await look(world, alice, bob)
@@ -301,9 +281,9 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     since = len(world.env.http_requests)
     await done(world, carol, "civilization", name="Persians")
     # Everyone is named: the host is called to begin, in a new message that pings her.
-    (called,) = posts(world, since)
+    (called,) = world.posts(since)
     assert called["allowed_mentions"]["users"] == [alice.id]
-    asked = HC.question(await state_of(world), 0)
+    asked = HC.question(await world.state(), 0)
     assert asked is not None and "begin Era I" in asked
     assert called["content"].splitlines()[-1] == f"➡️ {alice.mention}, {asked}"
     # Tokens: the host sets anyone's, a player only their own.
@@ -314,7 +294,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
         {"name": "Persians (carol) — token now Technology & Territory", "value": "2"}
     ]
     await done(world, alice, "token", symbols="territory-military", civilization="2")
-    assert (await state_of(world)).civ(2).token.symbols == ("territory", "military")
+    assert (await world.state()).civ(2).token.symbols == ("territory", "military")
     await done(world, carol, "token", symbols="technology-territory")
     assert (await report(world, bob, "begin")) == "The host, alice, begins the first Era."
     await done(world, alice, "begin")
@@ -386,14 +366,14 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     assert said(mine).startswith(OWN.format(n=activation.number))
     outsider = await world.eve.click(message, custom_id=button)
     assert said(outsider) == "You are not playing in this match."
-    assert await state_of(world) == state
+    assert await world.state() == state
     since = len(world.env.http_requests)
     pressed = await carol.click(message, custom_id=button)
     assert said(pressed).startswith(f"✅ Dispute #{activation.number}: ")
     state = await look(world, alice, bob, carol)
     assert state.phase == "dispute" and state.dispute is not None
     # The disputer is called; the button is gone.
-    (called,) = posts(world, since)
+    (called,) = world.posts(since)
     assert called["allowed_mentions"]["users"] == [carol.id]
     asked = HC.question(state, 2)
     assert asked is not None and f"#{activation.number}" in asked
@@ -407,7 +387,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     paused = await report(world, alice, "territory add", name="Thrace")
     assert paused.startswith(PAUSED) and "`/historia retract`" in paused
     assert (await report(world, alice, "turn")).startswith(PAUSED)
-    assert (await state_of(world)) == state
+    assert (await world.state()) == state
     hand = (await bob.slash(world.channel, "hand")).response
     assert hand is not None
     assert (hand.embeds[0].description or "").startswith(
@@ -446,7 +426,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     for turn in (2, 3, 4):
         since = len(world.env.http_requests)
         await done(world, (alice, bob, carol)[turn % 3], "turn")
-        (sent,) = posts(world, since)  # a new turn starts a message of its own
+        (sent,) = world.posts(since)  # a new turn starts a message of its own
         assert sent["content"].startswith("`#")
         assert f"🔄 Turn {turn} of 4 begins" in sent["content"].splitlines()[0]
         assert sent["allowed_mentions"] == {"parse": []}  # nobody is pinged
@@ -521,9 +501,9 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
     ]
     since = len(world.env.http_requests)
     await done(world, alice, "result", winner="result|0")
-    (called,) = posts(world, since)
+    (called,) = world.posts(since)
     assert called["allowed_mentions"]["users"] == [bob.id]
-    asked = HC.question(await state_of(world), 1)
+    asked = HC.question(await world.state(), 1)
     assert asked is not None and "Greeks" in asked
     assert called["content"].splitlines()[-1] == f"➡️ {bob.mention}, {asked}"
     _, result = field((await world.board()).embeds[0], "🏆 Result reported")
@@ -531,19 +511,19 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
     await done(world, bob, "object")
     await done(world, bob, "result", winner="carthage")
     await done(world, alice, "agree")
-    state = await state_of(world)
+    state = await world.state()
     assert state.phase == "over" and state.winners == [1]
     check_board((await world.board()).embeds[0], state)
-    assert public(world)[-1].content.splitlines()[-1] == (
+    assert world.public()[-1].content.splitlines()[-1] == (
         "🏆 The table agrees: Carthage won (bob). The channel is free for a new match."
     )
-    assert dispute_ids(public(world)[-1]) == []
+    assert dispute_ids(world.public()[-1]) == []
     assert await world.bot.matches.verify(world.match_id or 0)
     match = await world.match()
     assert match.status == "finished"
     # Notified: both to name, alice to begin, each to answer a result, the winner; nobody
     # in an Era.
-    notified = [p["allowed_mentions"].get("users") for p in posts(world)]
+    notified = [p["allowed_mentions"].get("users") for p in world.posts()]
     assert [n for n in notified if n] == [
         sorted([alice.id, bob.id]),
         [alice.id],
@@ -551,7 +531,7 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
         [alice.id],
         [bob.id],
     ]
-    assert "your turn" not in "\n".join(m.content for m in public(world))
+    assert "your turn" not in "\n".join(m.content for m in world.public())
 
 
 # ------------------------------------------------------------------ pings and clocks
@@ -571,16 +551,16 @@ async def test_no_clock_runs_and_nobody_is_pinged_during_an_era(world: World) ->
     version = (await world.match()).version
     await world.env.advance_time(30 * 24 * 3600)
     assert (await world.match()).version == version  # nobody timed out
-    assert all("⏰" not in m.content and "⏳ <@" not in m.content for m in public(world))
-    for sent in posts(world, since):
+    assert all("⏰" not in m.content and "⏳ <@" not in m.content for m in world.public())
+    for sent in world.posts(since):
         assert sent["allowed_mentions"] == {"parse": []}
     # A dispute runs the disputer's clock; at its end the dispute is dropped.
     await done(world, alice, "dispute", report="1")
     assert {d.seat for d in await store.deadlines(world.match_id or 0)} == {0}
     await world.env.advance_time(2 * 24 * 3600)
-    state = await state_of(world)
+    state = await world.state()
     assert state.phase == "era" and state.reports[-1].status == "stands"
-    assert "⏰ alice's time ran out." in "\n".join(m.content for m in public(world))
+    assert "⏰ alice's time ran out." in "\n".join(m.content for m in world.public())
 
 
 async def test_the_turn_s_lines_go_on_below_and_the_dispute_button_follows(
@@ -591,11 +571,11 @@ async def test_the_turn_s_lines_go_on_below_and_the_dispute_button_follows(
     first = await turn_message(world)
     for n in range(12):
         await done(world, (alice, bob)[n % 2], "territory add", name=f"Isle {n}")
-    messages = [m for m in public(world) if m.id >= first.id]
+    messages = [m for m in world.public() if m.id >= first.id]
     assert len(messages) >= 2
     assert all(len(m.content.splitlines()) <= 8 for m in messages)
     # Only the newest carries the button, for the latest report.
-    state = await state_of(world)
+    state = await world.state()
     assert [dispute_ids(m) for m in messages[:-1]] == [[]] * (len(messages) - 1)
     assert dispute_ids(messages[-1]) == [
         f"arbiter:dispute:{world.match_id}:1:{state.reports[-1].number}:{state.reports[-1].seat}"
@@ -607,7 +587,7 @@ async def test_the_turn_s_lines_go_on_below_and_the_dispute_button_follows(
 
 async def test_outsiders_and_other_tables_are_refused(world: World) -> None:
     await named_table(world, [world.alice, world.bob], ["Greeks", "Carthage"])
-    state = await state_of(world)
+    state = await world.state()
     assert (await report(world, world.eve, "territory add", name="Crete")) == (
         "You are not playing in this match."
     )
@@ -617,7 +597,7 @@ async def test_outsiders_and_other_tables_are_refused(world: World) -> None:
     assert (
         await report(world, world.alice, "cubes", count=11, **{"from": "supply", "to": "bank"})
     ) == ("A number of cubes is a whole number from 1 to 10.")
-    assert await state_of(world) == state
+    assert await world.state() == state
     elsewhere = world.guild.create_text_channel("cards")
     await world.alice.slash(elsewhere, "match new", game="tooth-and-nail", variant="2p")
     answer = said(await world.alice.slash(elsewhere, "historia turn"))
@@ -640,7 +620,7 @@ async def test_forged_and_stale_dispute_buttons_change_nothing(world: World) -> 
     await named_table(world, [alice, bob], ["Greeks", "Carthage"])
     await done(world, alice, "territory add", name="Attica")
     await done(world, alice, "territory add", name="Thrace")
-    state = await state_of(world)
+    state = await world.state()
     mid = world.match_id or 0
     gone = "That button isn't from a match here, so nothing happened."
     cases = [
@@ -672,11 +652,11 @@ async def test_forged_and_stale_dispute_buttons_change_nothing(world: World) -> 
     dm = bob.user.dm_channel.last_message
     assert dm is not None
     assert said(await bob.user.click(dm, custom_id=real.item.custom_id)) == gone
-    assert await state_of(world) == state
+    assert await world.state() == state
     # The genuine one works.
     clicked = await bob.click(await turn_message(world), custom_id=real.item.custom_id)
     assert said(clicked).startswith("✅ Dispute #2")
-    assert (await state_of(world)).phase == "dispute"
+    assert (await world.state()).phase == "dispute"
 
 
 async def test_a_restart_keeps_the_dispute_button_working(world: World, create_bot: Any) -> None:
@@ -689,7 +669,7 @@ async def test_a_restart_keeps_the_dispute_button_working(world: World, create_b
     await world.env.restart_bot(create_bot())
     clicked = await bob.click(message, custom_id=button)
     assert said(clicked).startswith("✅ Dispute #1")
-    state = await state_of(world)
+    state = await world.state()
     assert state.phase == "dispute" and state.dispute is not None and state.dispute.by == 1
 
 
@@ -699,14 +679,14 @@ async def test_a_moderator_undoes_a_report_and_the_button_follows(world: World) 
     mona = world.guild.add_member(world.env.create_user("mona"), roles=[role])
     await named_table(world, [alice, bob], ["Greeks", "Carthage"])
     await done(world, alice, "territory add", name="Attica")
-    before = await state_of(world)
+    before = await world.state()
     await done(world, bob, "level", track="military", value=5)
     undone = said(await mona.slash(world.channel, "mod undo"))
     assert undone == "The last action is undone."
-    state = await state_of(world)
+    state = await world.state()
     assert state == before and state.civ(1).levels["military"] == 0
     check_board((await world.board()).embeds[0], state)
-    line = public(world)[-1]
+    line = world.public()[-1]
     assert line.content.startswith(f"🛡️ ↩️ {mona.mention} undid the last action: ")
     assert "Carthage: Military 0 → 5." in line.content
     # The Dispute button of the report now latest is under the moderator's line.

@@ -51,9 +51,8 @@ def world(simcord_env: simcord.Env) -> World:
 
 
 async def state_of(world: World) -> State:
-    match = await world.match()
-    assert match.snapshot is not None
-    return State.model_validate_json(match.snapshot)
+    state: State = await world.state()
+    return state
 
 
 def slot_shown(state: State, stack: list[Any]) -> str:

@@ -11,7 +11,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import discord
 import pytest
 import simcord
 
@@ -45,28 +44,6 @@ def bot_games() -> Mapping[str, Game]:
 @pytest.fixture
 def world(simcord_env: simcord.Env) -> World:
     return World.build(simcord_env)
-
-
-def public(world: World) -> list[discord.Message]:
-    """The public messages of the game channel with text, oldest first."""
-    return [
-        m for m in world.channel.history(viewer=world.eve) if m.content and not m.flags.ephemeral
-    ]
-
-
-def posts(world: World, since: int = 0) -> list[dict[str, Any]]:
-    """The messages the bot posted in the game channel since request number `since`."""
-    path = f"/channels/{world.channel.id}/messages"
-    return [
-        r.json for r in world.env.http_requests[since:] if r.method == "POST" and r.path == path
-    ]
-
-
-async def state_of(world: World) -> Any:
-    match = await world.match()
-    game = world.bot.matches.game(match.game)
-    assert match.snapshot is not None
-    return game.state_model.model_validate_json(match.snapshot)
 
 
 def answer(result: simcord.InteractionResult) -> str:
@@ -107,7 +84,7 @@ async def test_each_game_and_variant_is_drawn_by_its_renderer_and_asks_the_decid
     drawn = [f.name for f in renderer.board_fields(table.view or {}, table.to_act)]
     assert [f.name for f in embed.fields][: len(drawn)] == drawn
 
-    state = await state_of(world)
+    state = await world.state()
     for player in players[: game.variants[variant].min_players]:
         seat = table.seat_of(player.id)
         assert seat is not None
@@ -181,7 +158,7 @@ async def test_an_action_not_possible_now_is_refused_with_the_rules_reason(world
         "“Raise the crimson banner” isn't possible now: Someone already raised that banner."
     )
     await world.bob.slash(world.channel, "play", action="banner|azure")
-    state = await state_of(world)
+    state = await world.state()
     missing = next(v for v in range(1, 6) if v not in state.players[0].hand)
     refused = await world.alice.slash(world.channel, "play", action=f"{missing} play")
     assert answer(refused) == (f"“Play a {missing}” isn't possible now: You hold no {missing}.")
@@ -231,14 +208,14 @@ async def test_a_turn_s_lines_share_one_message_and_each_player_is_pinged_once(
             offered[0],
         )
         before = await world.bot.matches.table(world.match_id or 0)
-        messages, since = len(public(world)), len(world.env.http_requests)
+        messages, since = len(world.public()), len(world.env.http_requests)
         await player.slash(world.channel, "play", action=choice["value"])
         table = await world.bot.matches.table(world.match_id or 0)
         requests = [(r.method, r.path.split("/")[1]) for r in world.env.http_requests[since:]]
-        last = public(world)[-1]
+        last = world.public()[-1]
         if table.to_act == before.to_act and table.turn == before.turn:  # carrying on
             carried_on += 1
-            assert len(public(world)) == messages, "a turn's lines share its message"
+            assert len(world.public()) == messages, "a turn's lines share its message"
             # answered, the private reply, the board, the turn's message: all edits
             assert requests == [
                 ("POST", "interactions"),
@@ -247,8 +224,8 @@ async def test_a_turn_s_lines_share_one_message_and_each_player_is_pinged_once(
                 ("PATCH", "channels"),
             ]
         else:
-            assert len(public(world)) == messages + 1
-            (sent,) = posts(world, since)
+            assert len(world.public()) == messages + 1
+            (sent,) = world.posts(since)
             deciders = [table.user_of(s).user_id for s in table.to_act]
             assert sent["allowed_mentions"] == {"parse": [], "users": deciders}
         # The message ends calling the decider, addressed to them, with the question now.
@@ -257,7 +234,7 @@ async def test_a_turn_s_lines_share_one_message_and_each_player_is_pinged_once(
             f"➡️ <@{table.user_of(seat).user_id}>, {table.question(seat)}"
         )
     assert carried_on >= 5
-    for message in public(world):  # a ping is never in the third person
+    for message in world.public():  # a ping is never in the third person
         for line in message.content.splitlines():
             if "<@" in line:
                 assert re.fullmatch(r"➡️ <@\d+>, [^@]+", line), line
@@ -268,14 +245,14 @@ async def test_simultaneous_deciders_are_pinged_once_and_a_restart_keeps_the_mes
 ) -> None:
     players = [world.alice, world.bob, world.carol]
     await world.start("tally", "muster", players)
-    (opening,) = posts(world)[-1:]
+    (opening,) = world.posts()[-1:]
     assert opening["allowed_mentions"]["users"] == sorted(p.id for p in players)
-    first = public(world)[-1]
+    first = world.public()[-1]
     since = len(world.env.http_requests)
     await world.carol.slash(world.channel, "play", action="banner|cyan")
-    assert posts(world, since) == []  # nobody new to call: the opening message is edited
-    assert public(world)[-1].id == first.id
-    assert public(world)[-1].content.splitlines()[-3:] == [
+    assert world.posts(since) == []  # nobody new to call: the opening message is edited
+    assert world.public()[-1].id == first.id
+    assert world.public()[-1].content.splitlines()[-3:] == [
         "carol raises cyan.",
         f"➡️ {world.alice.mention}, your turn — raise a banner",
         f"➡️ {world.bob.mention}, your turn — raise a banner",
@@ -284,14 +261,14 @@ async def test_simultaneous_deciders_are_pinged_once_and_a_restart_keeps_the_mes
     await world.bot.close()
     await world.env.restart_bot(create_bot())
     await world.alice.slash(world.channel, "play", action="banner|amber")
-    assert public(world)[-1].id == first.id  # the same message after a restart
-    assert public(world)[-1].content.splitlines()[-2:] == [
+    assert world.public()[-1].id == first.id  # the same message after a restart
+    assert world.public()[-1].content.splitlines()[-2:] == [
         "alice raises amber.",
         f"➡️ {world.bob.mention}, your turn — raise a banner",
     ]
     since = len(world.env.http_requests)
     await world.bob.slash(world.channel, "play", action="banner|azure")
-    (called,) = posts(world, since)  # the banners are up: alice's turn, a new message
+    (called,) = world.posts(since)  # the banners are up: alice's turn, a new message
     assert called["allowed_mentions"]["users"] == [world.alice.id]
     assert called["content"].splitlines() == [
         "bob raises azure.",
@@ -301,7 +278,7 @@ async def test_simultaneous_deciders_are_pinged_once_and_a_restart_keeps_the_mes
 
 async def test_a_lost_or_full_turn_message_is_followed_by_a_new_one(world: World) -> None:
     await world.start("tally", "muster", [world.alice, world.bob, world.carol])
-    first = public(world)[-1]
+    first = world.public()[-1]
     world.env.inject_error(
         "PATCH",
         f"/channels/{world.channel.id}/messages/{first.id}",
@@ -311,7 +288,7 @@ async def test_a_lost_or_full_turn_message_is_followed_by_a_new_one(world: World
     )
     since = len(world.env.http_requests)
     await world.carol.slash(world.channel, "play", action="banner|cyan")
-    (sent,) = posts(world, since)
+    (sent,) = world.posts(since)
     assert sent["content"].splitlines() == [
         "carol raises cyan.",
         f"➡️ {world.alice.mention}, your turn — raise a banner",
@@ -325,20 +302,20 @@ async def test_a_lost_or_full_turn_message_is_followed_by_a_new_one(world: World
     await store.set_turn_message(dataclasses.replace(current, body="x" * 1960))
     since = len(world.env.http_requests)
     await world.alice.slash(world.channel, "play", action="banner|amber")
-    (sent,) = posts(world, since)  # it would not fit in 2000 characters
+    (sent,) = world.posts(since)  # it would not fit in 2000 characters
     assert sent["content"].splitlines()[0] == "alice raises amber."
 
 
 async def test_lines_after_an_announcement_start_a_message_below_it(world: World) -> None:
     await world.start("tally", "muster", [world.alice, world.bob, world.carol])
-    opening = public(world)[-1]
+    opening = world.public()[-1]
     table = await world.bot.matches.table(world.match_id or 0)
     await world.bot.publisher.say(table, "⏸️ A line of its own.")
     since = len(world.env.http_requests)
     await world.carol.slash(world.channel, "play", action="banner|cyan")
-    (sent,) = posts(world, since)
-    assert public(world)[-2].content == "⏸️ A line of its own."
-    assert public(world)[-3].id == opening.id  # left as it was
+    (sent,) = world.posts(since)
+    assert world.public()[-2].content == "⏸️ A line of its own."
+    assert world.public()[-3].id == opening.id  # left as it was
     # Below the announcement: what happened, and who still decides (told once already).
     assert sent["content"].splitlines() == [
         "carol raises cyan.",
@@ -355,7 +332,7 @@ async def test_a_response_window_calls_the_defender_with_a_respond_button(world:
     hand = await world.bot.matches.view(world.match_id or 0, world.alice.id)
     big = next(c.key for c in hand.choices if int(c.key.split("|")[1]) >= 4)
     await world.alice.slash(world.channel, "play", action=big)
-    line = public(world)[-1]
+    line = world.public()[-1]
     assert line.content.splitlines()[-1] == (
         f"➡️ {world.bob.mention}, alice plays a {big[-1]} — challenge it?"
     )
@@ -400,7 +377,7 @@ async def test_the_end_is_told_in_the_game_s_own_words(
     await world.start("tally", "duel", [world.alice, world.bob])
     await world.concede(world.bob)
     assert (await world.board()).embeds[0].description == "🏆 bob ran away: alice wins."
-    assert public(world)[-1].content.splitlines()[-1] == (
+    assert world.public()[-1].content.splitlines()[-1] == (
         "🏆 bob ran away: alice wins. The channel is free for a new match."
     )
     pv = await world.bot.matches.view(world.match_id or 0, world.alice.id)

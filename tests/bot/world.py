@@ -57,6 +57,25 @@ class World:
         assert self.match_id is not None, "no match opened yet"
         return await self.bot.matches.get(self.match_id)
 
+    async def state(self) -> Any:
+        """The saved state of that match, as its game's model."""
+        match = await self.match()
+        assert match.snapshot is not None
+        return self.bot.matches.game(match.game).state_model.model_validate_json(match.snapshot)
+
+    def public(self) -> list[discord.Message]:
+        """The public messages of the game channel with text, oldest first."""
+        return [
+            m for m in self.channel.history(viewer=self.eve) if m.content and not m.flags.ephemeral
+        ]
+
+    def posts(self, since: int = 0) -> list[dict[str, Any]]:
+        """The messages the bot posted in the game channel since request number `since`."""
+        path = f"/channels/{self.channel.id}/messages"
+        return [
+            r.json for r in self.env.http_requests[since:] if r.method == "POST" and r.path == path
+        ]
+
     async def board(self) -> discord.Message:
         """The message showing the match (its lobby, then its board)."""
         match = await self.match()
