@@ -4,6 +4,7 @@ what the table asks of a seat."""
 from __future__ import annotations
 
 from rules.core import Action, IllegalAction
+from rules.core.text import shorten
 from rules.historia_command import reports
 from rules.historia_command.actions import OPEN_KINDS, paused_text, to_act
 from rules.historia_command.powers import (
@@ -61,7 +62,7 @@ def _describe(state: State, action: Action) -> str:
     if kind == "dispute":
         report = state.report(int(args[0]))
         what = report.text if report else ""
-        return _short(f"Dispute #{args[0]}: {what}")
+        return shorten(f"Dispute #{args[0]}: {what}")
     if kind == "withdraw":
         return "Withdraw your dispute: the report stands"
     if kind == "retract":
@@ -76,20 +77,13 @@ def _describe(state: State, action: Action) -> str:
     return action.key
 
 
-def _short(text: str, limit: int = 100) -> str:
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1].rsplit(" ", 1)[0]
-    return cut + "…"
-
-
 def explain(state: State, action: Action, seat: int | None) -> str:
     """What an action leads to, for a menu option's description."""
     kind, args = action.kind, action.args
     if kind == "command" and seat is not None:
         by = eligible_by(state, seat)
         why = f"you are first in {CATEGORY_NAMES[by]}" if by else ""
-        return _short(f"{POWER_TEXTS[args[0]]} · {why}")  # type: ignore[index]
+        return shorten(f"{POWER_TEXTS[args[0]]} · {why}")  # type: ignore[index]
     if kind == "territory" and seat is not None and args[0] == "remove":
         left = len(state.civ(seat).territories) - 1
         return f"you hold {left} territor{'y' if left == 1 else 'ies'} after it"

@@ -5,6 +5,7 @@ does, the question put to the decider, and the table's public prompt."""
 from __future__ import annotations
 
 from rules.core import Action
+from rules.core.text import shorten
 from rules.mystic_vale import abilities
 from rules.mystic_vale.actions import to_act
 from rules.mystic_vale.cards import Advancement, Vale
@@ -14,16 +15,6 @@ from rules.mystic_vale.moves import card_label, name_of
 from rules.mystic_vale.state import Frame, State
 from rules.mystic_vale.symbols import decay_count, pack_of
 from rules.mystic_vale.text import card_text, cost_text
-
-DETAIL = 100  # a menu option's description holds this many characters
-
-
-def _short(text: str) -> str:
-    """Text cut to a menu description, at a word, with an ellipsis when cut."""
-    if len(text) <= DETAIL:
-        return text
-    return text[: DETAIL - 1].rsplit(" ", 1)[0].rstrip(" ·,;:") + "…"
-
 
 PHASES = {
     "leaders": "choosing leaders",
@@ -144,7 +135,7 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
     player = state.players[seat]
     match action.kind:
         case "leader":
-            return _short(card_text(pack.leader(a[0])))
+            return shorten(card_text(pack.leader(a[0])))
         case "push":
             on_deck = player.on_deck
             risk = decay_count(state, seat)
@@ -154,10 +145,10 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
             return f"Harvest your {len(player.field)} cards: count mana and spirits, then buy"
         case "buy":
             card = pack.advancement(state.cards[int(a[0])])
-            return _short(f"{cost_text(price(state, seat, card))} · {card_text(card)}")
+            return shorten(f"{cost_text(price(state, seat, card))} · {card_text(card)}")
         case "vale":
             vale = pack.vale(state.cards[int(a[0])])
-            return _short(f"{cost_text(vale.cost)} · {card_text(vale)}")
+            return shorten(f"{cost_text(vale.cost)} · {card_text(vale)}")
         case "upgrade":
             return f"{cost_text(upgrade_cost(state, seat))} · one of your two buys"
         case "done":
@@ -192,7 +183,7 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
         case "free_row" | "sacrifice":
             card = pack_of(state).card(state.cards[int(option)])
             verb = "Removed from the game" if frame.kind == "sacrifice" else "Free"
-            return _short(f"{verb} · {card_text(card)}")
+            return shorten(f"{verb} · {card_text(card)}")
         case "free_top":
             return "Yours for free" if option == "take" else "Back on top of its deck"
     return option

@@ -1,0 +1,13 @@
+"""Words as menus hold them."""
+
+from __future__ import annotations
+
+from rules.core.contract import NAME_LIMIT
+
+
+def shorten(text: str, limit: int = NAME_LIMIT) -> str:
+    """Text cut to `limit` characters at a word, with an ellipsis when cut (a menu
+    option's label or description holds NAME_LIMIT)."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ·,;:") + "…"
