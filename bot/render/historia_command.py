@@ -133,13 +133,6 @@ def standing_line(view: dict[str, Any], category: str) -> str:
     return f"{name}: {' · '.join(parts)}"
 
 
-def has_token_cube(civ: dict[str, Any]) -> bool:
-    """Whether the civilization has a cube where a token's cube comes from (the Bank, the
-    Used Pool or its reserve)."""
-    cubes = civ.get("cubes") or {}
-    return any(cubes.get(p) for p in ("bank", "used", "reserve"))
-
-
 def token_line(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) -> str:
     """A civilization's Command token: its categories, and whether it can be activated now
     (and why not), or the power it gave, or that it is used."""
@@ -168,7 +161,7 @@ def token_line(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) 
         return head
     if token.get("eligible"):
         by = token.get("by") or "?"
-        if not has_token_cube(civ):
+        if not token.get("has_cube"):
             return (
                 f"{head} — {READY} can be activated (first in {by}), once a cube of "
                 f"{'yours' if you else 'theirs'} is in the Bank, the Used Pool or the reserve"
@@ -235,7 +228,7 @@ def civ_title(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) -
     elif view.get("phase") == "era" and token.get("status") == "available":
         if not token.get("eligible"):
             title += f" · {BLOCKED} token not now"
-        elif has_token_cube(civ):
+        elif civ["token"].get("has_cube"):
             title += f" · {READY} token ready"
         else:
             title += f" · {READY} token eligible, needs a cube"
