@@ -15,12 +15,12 @@ import discord
 from discord.ext import commands
 
 from bot import history
-from bot.clock import ClockService
 from bot.config import Settings
-from bot.matches import MatchService
 from bot.replies import ArbiterTree
-from bot.stats import Stats
-from bot.store import Store
+from bot.service.clock import ClockService
+from bot.service.matches import MatchService
+from bot.service.stats import Stats
+from bot.service.store import Store
 from bot.ui import PERSISTENT_ITEMS, Publisher
 from cogs.clock import NotifyCog
 from cogs.help import HelpCog

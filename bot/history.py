@@ -25,11 +25,11 @@ from typing import Any
 import discord
 from pydantic import TypeAdapter, ValidationError
 
-from bot import errors
-from bot.matches import RULES_VERSION, MatchService, Replayer, setup_options
 from bot.render.generic import clip
 from bot.replies import guard
-from bot.store import MatchRow, Rename
+from bot.service import errors
+from bot.service.matches import RULES_VERSION, MatchService, Replayer, setup_options
+from bot.service.store import MatchRow, Rename
 from bot.ui import PAGES, component_match, service
 from rules.core import Action, Event, Game, IllegalAction, OptionError, SeatSpec
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.store import Store
+from bot.service.store import Store
 
 
 async def is_moderator(interaction: discord.Interaction, store: Store) -> bool:

@@ -1,6 +1,6 @@
 """Where errors become replies: one place maps every refusal to an ephemeral sentence.
 
-Player-caused refusals (`bot.errors.UserError`, the rules' `IllegalAction`)
+Player-caused refusals (`bot.service.errors.UserError`, the rules' `IllegalAction`)
 are told to the player as they are. Anything else is a fault of ours: the
 player gets an apology with a short reference, and the traceback goes to the
 log under that reference.
@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 import discord
 from discord import app_commands
 
-from bot.errors import UserError
+from bot.service.errors import UserError
 from rules.core import IllegalAction
 
 log = logging.getLogger(__name__)

@@ -27,9 +27,6 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import discord
 from discord import app_commands
 
-from bot import errors
-from bot.locks import KeyedLocks
-from bot.matches import ActResult, Choice, MatchService, PrivateView, Table
 from bot.render import (
     MESSAGE_LIMIT,
     action_lines,
@@ -44,7 +41,10 @@ from bot.render import (
 )
 from bot.render.generic import clip
 from bot.replies import guard, where
-from bot.store import MatchRow, SeatRow, TurnMessage
+from bot.service import errors
+from bot.service.locks import KeyedLocks
+from bot.service.matches import ActResult, Choice, MatchService, PrivateView, Table
+from bot.service.store import MatchRow, SeatRow, TurnMessage
 from rules.core import Game, OptionError, OptionInfo, Outcome, find_option
 
 if TYPE_CHECKING:

@@ -16,15 +16,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors, ui
-from bot.matches import words_fit
+from bot import ui
 from bot.render.generic import clip
 from bot.replies import guard
-from bot.store import MatchRow
+from bot.service import errors
+from bot.service.matches import words_fit
+from bot.service.store import MatchRow
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
-    from bot.matches import Table
+    from bot.service.matches import Table
 
 GAME_ID = "historia-command"
 AUTOCOMPLETE_LIMIT = 25

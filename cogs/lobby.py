@@ -11,12 +11,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import history, ui
-from bot.matches import MAX_SEED
-from bot.moderation import check_match_channel
 from bot.permissions import is_moderator
 from bot.render import board_embed, lobby_embed
 from bot.replies import guard
-from bot.timing import TIMEOUTS_IN_A_ROW
+from bot.service.matches import MAX_SEED
+from bot.service.moderation import check_match_channel
+from bot.service.timing import TIMEOUTS_IN_A_ROW
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot

@@ -9,11 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
-from bot.moderation import Done, Moderation, match_line, require_moderator
 from bot.render.generic import clip
 from bot.replies import guard
-from bot.store import MatchRow
-from bot.timing import parse_duration
+from bot.service.moderation import Done, Moderation, match_line, require_moderator
+from bot.service.store import MatchRow
+from bot.service.timing import parse_duration
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot

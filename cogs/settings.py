@@ -8,9 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.moderation import ServerSettings, require_moderator, settings_lines
 from bot.replies import guard
-from bot.store import GuildSettings
+from bot.service.moderation import ServerSettings, require_moderator, settings_lines
+from bot.service.store import GuildSettings
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot import ui
 from bot.replies import guard
-from bot.stats import Stats, leaderboard_embed, player_embed
+from bot.service.stats import Stats, leaderboard_embed, player_embed
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import discord
 
-from bot.matches import ActResult, PrivateView, Table
 from bot.render.command_of_nature import CommandOfNatureRenderer
 from bot.render.generic import Field, Renderer, chunked_fields, clip
 from bot.render.historia_command import HistoriaCommandRenderer
 from bot.render.mystic_vale import MysticValeRenderer
 from bot.render.tooth_and_nail import ToothAndNailRenderer
-from bot.store import MatchRow
-from bot.timing import clock_text, terms_text
+from bot.service.matches import ActResult, PrivateView, Table
+from bot.service.store import MatchRow
+from bot.service.timing import clock_text, terms_text
 from rules.core import Game, OptionInfo
 
 RENDERERS: dict[str, Renderer] = {

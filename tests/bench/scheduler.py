@@ -13,9 +13,9 @@ from pathlib import Path
 
 import discord
 
-from bot.clock import SEAT, stored_moments
-from bot.scheduler import Scheduler
-from bot.store import Deadline, Store
+from bot.service.clock import SEAT, stored_moments
+from bot.service.scheduler import Scheduler
+from bot.service.store import Deadline, Store
 
 SEATS = 4  # deadlines per match
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import aiosqlite
 from pydantic import TypeAdapter
 
-from bot.store import Store
+from bot.service.store import Store
 from rules.core import Event, rng_for
 from rules.tooth_and_nail import GAME
 from tests.bench.engine import choose, new_game

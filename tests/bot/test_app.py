@@ -12,7 +12,7 @@ import simcord
 
 from bot import __main__ as entry
 from bot.config import Settings
-from bot.store import Store, migrations
+from bot.service.store import Store, migrations
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally

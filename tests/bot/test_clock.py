@@ -17,10 +17,10 @@ from typing import TypeVar
 import pytest
 import simcord
 
-from bot import errors
-from bot.matches import ActResult, MatchService, Table
-from bot.store import Deadline, Store
-from bot.timing import HOUR, MINUTE, out_of_turn_clock
+from bot.service import errors
+from bot.service.matches import ActResult, MatchService, Table
+from bot.service.store import Deadline, Store
+from bot.service.timing import HOUR, MINUTE, out_of_turn_clock
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally

@@ -14,10 +14,10 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import errors
-from bot.scheduler import Scheduler
-from bot.store import Store, migrations
-from bot.timing import (
+from bot.service import errors
+from bot.service.scheduler import Scheduler
+from bot.service.store import Store, migrations
+from bot.service.timing import (
     DAY,
     HOUR,
     MINUTE,

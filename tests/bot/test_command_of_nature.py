@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from bot.timing import out_of_turn_clock
+from bot.service.timing import out_of_turn_clock
 from rules.command_of_nature import GAME as CON
 from rules.core import SeatSpec
 from tests.bot.world import World, menu_id, option_values

@@ -23,7 +23,7 @@ import simcord
 
 from bot import history, ui
 from bot.history import LogButton
-from bot.matches import MatchService
+from bot.service.matches import MatchService
 from bot.ui import (
     CUSTOM_ID_LIMIT,
     MAX_ROW_ID,

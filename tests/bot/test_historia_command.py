@@ -19,10 +19,10 @@ import discord
 import pytest
 import simcord
 
-from bot.matches import PrivateView, Table
 from bot.render import board_embed, private_embed
 from bot.render.generic import clip
-from bot.store import SeatRow
+from bot.service.matches import PrivateView, Table
+from bot.service.store import SeatRow
 from bot.ui import DisputeButton
 from rules.core import Action, SeatSpec, rng_for
 from rules.historia_command import GAME as HC

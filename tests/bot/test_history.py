@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 import simcord
 
-from bot import errors
 from bot.__main__ import main
 from bot.history import export_match, first_difference, replay_export
-from bot.matches import MatchService
-from bot.store import MatchRow, Store
+from bot.service import errors
+from bot.service.matches import MatchService
+from bot.service.store import MatchRow, Store
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally

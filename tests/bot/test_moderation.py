@@ -14,9 +14,9 @@ import discord
 import pytest
 import simcord
 
-from bot import errors
-from bot.matches import MatchService
-from bot.store import Store
+from bot.service import errors
+from bot.service.matches import MatchService
+from bot.service.store import Store
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally

@@ -18,10 +18,10 @@ import discord
 import pytest
 import simcord
 
-from bot.matches import Table
 from bot.render import board_embed, private_embed
 from bot.render.generic import clip
-from bot.store import SeatRow
+from bot.service.matches import Table
+from bot.service.store import SeatRow
 from bot.ui import STALE_BUTTONS, QuickButton
 from rules.core import Action, SeatSpec, rng_for
 from rules.mystic_vale import GAME as MV
@@ -574,7 +574,7 @@ def test_a_large_four_player_board_stays_within_discord_s_limits() -> None:
 
 
 def _private(table: Table, state: State, seat: int) -> Any:
-    from bot.matches import PrivateView
+    from bot.service.matches import PrivateView
 
     return PrivateView(table, seat, MV.view(state, seat), [], [], 0, MV.question(state, seat))
 

@@ -14,10 +14,10 @@ import discord
 import pytest
 import simcord
 
-from bot import errors
 from bot.__main__ import main
-from bot.matches import OPTIONS_FIXED, MatchService
-from bot.store import Store
+from bot.service import errors
+from bot.service.matches import OPTIONS_FIXED, MatchService
+from bot.service.store import Store
 from bot.ui import OptionSelect
 from rules.core import Game, OptionInfo, SeatSpec, declare_options, resolve_options
 from rules.registry import GAMES

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from bot.matches import ActResult, PrivateView, Table
 from bot.render import action_text, board_embed, private_embed
 from bot.render.tooth_and_nail import ToothAndNailRenderer
-from bot.store import MatchRow, SeatRow
+from bot.service.matches import ActResult, PrivateView, Table
+from bot.service.store import MatchRow, SeatRow
 from rules.core import Event
 from rules.registry import GAMES
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from bot import errors
-from bot.locks import KeyedLocks
-from bot.matches import MatchService, Table, default_pack
-from bot.store import GuildSettings, SeatClock, Store, migrations
+from bot.service import errors
+from bot.service.locks import KeyedLocks
+from bot.service.matches import MatchService, Table, default_pack
+from bot.service.store import GuildSettings, SeatClock, Store, migrations
 from bot.ui import Publisher
 from rules.core import Game, IllegalAction, SeatSpec, rng_for
 from rules.registry import GAMES

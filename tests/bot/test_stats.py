@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import simcord
 
-from bot.matches import MatchService
-from bot.stats import Stats
-from bot.store import Store
+from bot.service.matches import MatchService
+from bot.service.stats import Stats
+from bot.service.store import Store
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally

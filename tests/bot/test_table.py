@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.matches import ActResult, Choice, Table
 from bot.render import LATELY_FIELD, RENDERERS, private_embed, renderer_for
 from bot.render.generic import Renderer
-from bot.store import TurnMessage
+from bot.service.matches import ActResult, Choice, Table
+from bot.service.store import TurnMessage
 from bot.ui import choice_name
 from rules.core import Game, Outcome
 from rules.registry import GAMES

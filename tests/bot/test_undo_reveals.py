@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from bot import errors
-from bot.matches import MatchService
-from bot.store import Store
+from bot.service import errors
+from bot.service.matches import MatchService
+from bot.service.store import Store
 from rules.core import Action
 from rules.registry import GAMES
 

@@ -10,7 +10,7 @@ import discord
 import simcord
 
 from bot.app import ArbiterBot
-from bot.store import MatchRow
+from bot.service.store import MatchRow
 
 
 @dataclass

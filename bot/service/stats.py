@@ -14,9 +14,9 @@ from collections.abc import Mapping
 
 import discord
 
-from bot.matches import MatchService
 from bot.render.generic import clip
-from bot.store import Record
+from bot.service.matches import MatchService
+from bot.service.store import Record
 from rules.core import Game
 
 log = logging.getLogger(__name__)

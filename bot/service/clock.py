@@ -2,7 +2,7 @@
 
 Every seat the game waits for has a stored deadline (`store.Deadline`): armed for a
 match version, with the clock of its kind of decision (the match clock, or the
-shorter out-of-turn one, see `bot.timing`). After every committed change the match
+shorter out-of-turn one, see `bot.service.timing`). After every committed change the match
 service calls `on_change`, which reconciles the stored deadlines with the match: a
 seat that still decides the same pending decision (it has not acted, and its
 decision is still in or out of turn as before) keeps its running clock; any other
@@ -40,12 +40,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import errors, ui
-from bot.locks import KeyedLocks
-from bot.matches import Table
-from bot.scheduler import Scheduler
-from bot.store import Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
-from bot.timing import (
+from bot import ui
+from bot.service import errors
+from bot.service.locks import KeyedLocks
+from bot.service.matches import Table
+from bot.service.scheduler import Scheduler
+from bot.service.store import Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
+from bot.service.timing import (
     DAY,
     MAX_CLOCK,
     REMINDER_CADENCES,

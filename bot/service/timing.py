@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from bot import errors
+from bot.service import errors
 
 MINUTE = 60
 HOUR = 60 * MINUTE

@@ -13,13 +13,13 @@ from typing import Literal
 
 import discord
 
-from bot import errors
-from bot.matches import ActResult, MatchService, Table
 from bot.permissions import is_moderator
 from bot.render import ping_lines
 from bot.render.generic import clip
-from bot.store import GuildSettings, Store
-from bot.timing import format_duration, parse_clock
+from bot.service import errors
+from bot.service.matches import ActResult, MatchService, Table
+from bot.service.store import GuildSettings, Store
+from bot.service.timing import format_duration, parse_clock
 
 TIMEOUT_POLICIES = ("skip", "abandon")
 REMINDER_CADENCES = ("half-and-end", "end-only", "off")

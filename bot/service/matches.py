@@ -24,10 +24,10 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, TypeAdapter
 
-from bot import errors
-from bot.locks import KeyedLocks
-from bot.store import ActionRow, ChannelBusy, MatchRow, Rename, SeatRow, Store
-from bot.timing import TIMEOUTS_IN_A_ROW
+from bot.service import errors
+from bot.service.locks import KeyedLocks
+from bot.service.store import ActionRow, ChannelBusy, MatchRow, Rename, SeatRow, Store
+from bot.service.timing import TIMEOUTS_IN_A_ROW
 from rules.core import (
     Action,
     Event,

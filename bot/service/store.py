@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
 Status = Literal["lobby", "active", "finished", "cancelled", "abandoned"]
 
@@ -55,7 +55,7 @@ class MatchRow:
     created_at: str
     updated_at: str
     clock_seconds: int = 86400  # the clock per decision (out of turn: see bot.durations)
-    timeout_policy: str = "skip"  # what N timeouts in a row lead to (see bot.clock)
+    timeout_policy: str = "skip"  # what N timeouts in a row lead to (see bot.service.clock)
 
 
 @dataclass(frozen=True)
