@@ -3,8 +3,9 @@
 Start-up (`setup_hook`) opens the store and applies its migrations, loads the
 cogs, registers the persistent components (so buttons on old messages work
 after a restart), syncs the slash commands, to one server when `ARBITER_GUILD` is
-set, and starts the match clocks' scheduler. `close()` stops the clocks and closes
-the database.
+set, starts the match clocks' scheduler and has the publisher deliver what the
+outbox still holds. `close()` stops the publisher and the clocks and closes the
+database.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from discord.ext import commands
 
 from bot import history
 from bot.config import Settings
+from bot.publisher import Publisher
 from bot.replies import ArbiterTree
 from bot.service.clock import ClockService
 from bot.service.matches import MatchService
 from bot.service.stats import Stats
 from bot.service.store import Store
-from bot.ui import PERSISTENT_ITEMS, Publisher
+from bot.ui import PERSISTENT_ITEMS
 from cogs.clock import NotifyCog
 from cogs.help import HelpCog
 from cogs.historia import HistoriaCog
@@ -70,8 +72,9 @@ class ArbiterBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, register persistent components, sync commands."""
         self._store = await Store.open(self.settings.arbiter_db)
+        self._store.on_outbox(self.publisher.wake)
         self._matches = MatchService(self._store, self._games)
-        self._clock = ClockService(self)
+        self._clock = ClockService(self._matches, discord.utils.utcnow)
         self._matches.on_change(self._clock.on_change)
         stats = Stats(self._matches)
         self._matches.on_change(stats.record)
@@ -90,6 +93,7 @@ class ArbiterBot(commands.Bot):
         else:
             await self.tree.sync()
         await self._clock.start()
+        await self.publisher.start()
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Keep a match's thread open when Discord archives it."""
@@ -98,6 +102,7 @@ class ArbiterBot(commands.Bot):
     async def close(self) -> None:
         """Stop the clocks, disconnect, then close the database."""
         try:
+            await self.publisher.stop()
             if self._clock is not None:
                 await self._clock.stop()
             await super().close()

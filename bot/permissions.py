@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.service import errors
 from bot.service.store import Store
 
 
@@ -17,3 +18,9 @@ async def is_moderator(interaction: discord.Interaction, store: Store) -> bool:
     if settings.mod_role_id is None:
         return False
     return any(role.id == settings.mod_role_id for role in interaction.user.roles)
+
+
+async def require_moderator(interaction: discord.Interaction, store: Store) -> None:
+    """Refuse (NotModerator) anyone who is not a moderator of this server."""
+    if not await is_moderator(interaction, store):
+        raise errors.NotModerator()

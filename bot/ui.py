@@ -1,5 +1,5 @@
-"""The Discord surface shared by the cogs: persistent components, the messages
-that carry them, and the publisher that keeps each match's board current.
+"""The Discord surface shared by the cogs: persistent components and the messages
+that carry them (the publisher, `bot.publisher`, posts the public ones).
 
 Every component is a `DynamicItem` whose custom id carries what a click needs
 (`arbiter:hand:<match id>`), so buttons and menus on old messages, in channels
@@ -9,10 +9,11 @@ believed only through `component_match`, the first thing every component's callb
 asks: a forged id, or one used in another server, is refused with a sentence before
 anything is read or changed.
 
-A change a player makes (an action, a lobby step) is saved first, then told
-privately, then announced publicly. The interaction is deferred before any work
-(Discord allows 3 seconds), and a private reply that fails after the change was
-saved is only logged: the public board and line still follow.
+A change a player makes (an action, a lobby step) is saved with what it must tell the
+table (outbox notices, in the same transaction); the reply tells the player at once, and
+the publisher posts the public side. The interaction is deferred before any work
+(Discord allows 3 seconds), and a private reply that fails after the change was saved is
+only logged: the public board and line still follow.
 """
 
 from __future__ import annotations
@@ -20,31 +21,22 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from datetime import timedelta
+from collections.abc import Awaitable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 from discord import app_commands
 
 from bot.render import (
-    MESSAGE_LIMIT,
-    action_lines,
-    board_embed,
-    end_line,
     lobby_embed,
-    ping_lines,
     private_embed,
-    renderer_for,
-    seed_notice,
     short_choice,
 )
 from bot.render.generic import clip
 from bot.replies import guard, where
 from bot.service import errors
-from bot.service.locks import KeyedLocks
 from bot.service.matches import ActResult, Choice, MatchService, PrivateView, Table
-from bot.service.store import MatchRow, SeatRow, TurnMessage
+from bot.service.store import MatchRow, SeatRow
 from rules.core import Game, OptionError, OptionInfo, Outcome, find_option
 
 if TYPE_CHECKING:
@@ -55,9 +47,6 @@ log = logging.getLogger(__name__)
 PAGE_SIZE = 25  # options in one select menu
 MAX_ROW_ID = 2**63 - 1  # the largest id SQLite hands out: a custom id naming more is forged
 DM_CLOSED = 50007  # Discord: "Cannot send messages to this user"
-THREAD_ARCHIVED = 50083  # Discord: "Operation cannot be performed on an archived thread"
-BURIED_AFTER = 15  # messages posted under a board before it is reposted at the bottom
-OLD_AFTER = timedelta(hours=24)  # a board older than this is reposted too
 
 T = TypeVar("T")
 
@@ -375,18 +364,15 @@ class ConcedeButton(
                 await interaction.edit_original_response(content=KEEP_PLAYING, view=None)
                 return
             try:
-                result = await service(interaction).concede(self.match_id, self.user_id)
+                await service(interaction).concede(self.match_id, self.user_id)
             except (errors.NotActive, errors.NotInMatch) as stale:
                 why = "you no longer play in it" if isinstance(stale, errors.NotInMatch) else None
                 await interaction.edit_original_response(
                     content=f"⚠️ {stale_concession(why)}", view=None
                 )
                 return
-            try:
-                reply = interaction.edit_original_response(content="You conceded.", view=None)
-                await reply_after_save(interaction, reply)
-            finally:
-                await arbiter(interaction).publisher.announce(result)
+            reply = interaction.edit_original_response(content="You conceded.", view=None)
+            await reply_after_save(interaction, reply)
 
 
 class HandButton(
@@ -551,16 +537,13 @@ class ActionSelect(
                     content=f"⚠️ {stale.message}", **private_message(pv, 0, in_dm=in_dm)
                 )
                 return
-            try:
-                pv = await matches.view(self.match_id, user)
-                await reply_after_save(
-                    interaction,
-                    interaction.edit_original_response(
-                        content=done_text(result), **private_message(pv, 0, in_dm=in_dm)
-                    ),
-                )
-            finally:
-                await arbiter(interaction).publisher.announce(result)
+            pv = await matches.view(self.match_id, user)
+            await reply_after_save(
+                interaction,
+                interaction.edit_original_response(
+                    content=done_text(result), **private_message(pv, 0, in_dm=in_dm)
+                ),
+            )
 
 
 class QuickButton(
@@ -892,12 +875,9 @@ async def quick_step(
         result = await matches.act(match_id, interaction.user.id, key, decisions=decisions)
     except errors.StaleChoice:
         raise errors.StaleChoice(STALE_BUTTONS) from None
-    try:
-        if result.private_lines():  # what only they may read (a card drawn, say)
-            reply = interaction.followup.send(done_text(result), ephemeral=True)
-            await reply_after_save(interaction, reply)
-    finally:
-        await arbiter(interaction).publisher.announce(result)
+    if result.private_lines():  # what only they may read (a card drawn, say)
+        reply = interaction.followup.send(done_text(result), ephemeral=True)
+        await reply_after_save(interaction, reply)
 
 
 async def dispute_step(
@@ -926,11 +906,8 @@ async def dispute_step(
     if mine.seat == seat:
         raise errors.UserError(OWN_REPORT.format(number=number))
     result = await matches.act(match_id, interaction.user.id, key)
-    try:
-        reply = interaction.followup.send(done_text(result), ephemeral=True)
-        await reply_after_save(interaction, reply)
-    finally:
-        await arbiter(interaction).publisher.announce(result)
+    reply = interaction.followup.send(done_text(result), ephemeral=True)
+    await reply_after_save(interaction, reply)
 
 
 async def ask_concede(interaction: discord.Interaction, match_id: int) -> None:
@@ -968,25 +945,11 @@ async def lobby_step(
         # Moderators stop other people's matches with /mod abort, which logs who did it.
         table = await matches.cancel(match_id, user.id)
         done = "The match was cancelled."
-    publisher = arbiter(interaction).publisher
-    lobby_updated = False  # the lobby message was edited as the reply
-    try:
-        if on_lobby_message:
-            reply = interaction.edit_original_response(
-                embed=lobby_embed(table), view=lobby_view(table)
-            )
-            lobby_updated = await reply_after_save(interaction, reply)
-        else:
-            await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
-    finally:
-        if op == "start":
-            parts = ("The match begins!", seed_notice(table.match))
-            line = "\n".join(part for part in parts if part)
-            await publisher.post_board(match_id, line, retire_lobby=not lobby_updated)
-        elif op == "cancel" and table.match.snapshot is not None:
-            await publisher.say(table, f"The match was stopped by {user.mention}.")
-        elif not on_lobby_message:
-            await publisher.refresh(match_id)
+    if on_lobby_message:
+        reply = interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
+        await reply_after_save(interaction, reply)
+    else:
+        await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
 
 
 async def option_step(
@@ -1023,7 +986,6 @@ async def option_step(
         value = table.option_values[info.id]
         done = f"{info.label}: now **{info.choices[value]}**."
         await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
-    await arbiter(interaction).publisher.refresh(match_id)
 
 
 async def _show_lobby(interaction: discord.Interaction, match_id: int) -> None:
@@ -1085,305 +1047,3 @@ async def _open_lobby(matches: MatchService, channel_id: int | None) -> Table | 
     if match is None or match.status != "lobby":
         return None
     return await matches.table(match.id)
-
-
-class Publisher:
-    """Keeps each match's message current and posts its public lines.
-
-    The match's message is its lobby, then its board; edits always show the
-    latest saved state (read under a per-match lock), so two actions
-    finishing close together never leave an older board on top.
-
-    The public lines of one turn share one message (the turn message, kept in the
-    store so a restart changes nothing): each action's lines are added to it by an
-    edit. A new one is posted when the turn changes, when the lines would not fit, when
-    the edit fails, or when someone must be called to decide, since Discord notifies no
-    mention added by an edit: the new message then ends with the line calling them
-    ("➡️ @Basil, your turn — …"). Under its lines a turn message names each player
-    deciding, with what the game asks of them now (kept up to date by each edit), and
-    notifies only those just called. It carries the game's quick actions for the
-    player whose turn it is as buttons (see `QuickButton`), right under the line that
-    calls them, where a notification leads: each edit brings them up to date, and a
-    message that no longer carries the turn loses them. The Dispute button of a Historia
-    table's latest report rides the same way, under the message with the report's line
-    (or under a moderator's line after an undo), and a game's renderer may cap the lines
-    of one message (`turn_lines`: a Historia turn holds many reports), so that the latest
-    line and its button stay at the bottom.
-
-    A board in play stays in reach: once BURIED_AFTER messages were posted under
-    it (counted since this process posted it) or it is older than OLD_AFTER, it is
-    posted again at the bottom and the old one, its button removed, links there. A
-    match in a thread keeps the thread open: Discord's auto-archive is undone while
-    the match is in play, and an edit refused because the thread is archived is
-    retried once it is reopened.
-    """
-
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
-        self._lock = KeyedLocks()
-        self._posted: dict[int, int] = {}  # match id -> messages posted since its board
-        self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
-
-    def _channel(self, table: Table) -> discord.PartialMessageable:
-        match = table.match
-        return self.bot.get_partial_messageable(match.channel_id, guild_id=match.guild_id)
-
-    async def _content(self, table: Table) -> dict[str, Any]:
-        if table.match.snapshot is None:
-            return {"embed": lobby_embed(table), "view": lobby_view(table)}
-        match_id = table.match.id
-        clocks = await self.bot.clock.status_lines(match_id, table)
-        lately = await self.bot.matches.lately(match_id)
-        return {"embed": board_embed(table, clocks, lately), "view": board_view(table)}
-
-    async def refresh(self, match_id: int) -> None:
-        """Bring the match's message (lobby or board) up to its latest state."""
-        async with self._lock(match_id):
-            await self._show(await self.bot.matches.table(match_id))
-
-    async def post_board(self, match_id: int, line: str, *, retire_lobby: bool) -> None:
-        """Post the board of a match that just started, then its first public message:
-        `line`, and a line calling each player who decides first; `retire_lobby` also
-        takes the buttons off the lobby message."""
-        async with self._lock(match_id):
-            table = await self.bot.matches.table(match_id)
-            lobby = table.match.board_message_id
-            if retire_lobby and lobby is not None:
-                try:
-                    await (
-                        self._channel(table)
-                        .get_partial_message(lobby)
-                        .edit(embed=lobby_embed(table), view=None)
-                    )
-                except discord.HTTPException:
-                    log.info("match %s: its lobby message is gone", match_id)
-            await self._post(table)
-            await self._lines(table, [line], table.to_act)
-
-    async def announce(self, result: ActResult) -> None:
-        """After an accepted action: bring the board up to date, then add what happened
-        to the turn's message, calling whoever must decide now and didn't before."""
-        table = result.table
-        async with self._lock(table.match.id):
-            await self._show(await self.bot.matches.table(table.match.id))
-            await self._lines(table, action_lines(result), result.called)
-
-    async def say(self, table: Table, line: str, *, ping: Iterable[int] = ()) -> None:
-        """A public line of its own in the match's channel (a moderator's, the clock's),
-        after bringing its message up to date; only the users in `ping` are notified.
-        The lines after it start a new turn message, below it."""
-        async with self._lock(table.match.id):
-            await self._show(await self.bot.matches.table(table.match.id))
-            await self.bot.matches.store.clear_turn_message(table.match.id)
-            # The latest report's Dispute button follows the line (after an undo, say).
-            view = turn_view(table) if dispute_buttons(table) else None
-            message = await self._send(table, line, _only(ping), view=view)
-            if view is not None and message is not None:
-                await self._quick_on(table, message.id)
-
-    async def keep_open(self, payload: discord.RawThreadUpdateEvent) -> None:
-        """Reopen a thread Discord archived while its match is in play (a thread a
-        moderator locked stays closed)."""
-        metadata = payload.data.get("thread_metadata") or {}
-        if not metadata.get("archived") or metadata.get("locked"):
-            return
-        match = await self.bot.matches.store.open_match_in(payload.thread_id)
-        if match is None or match.status != "active":
-            return
-        try:
-            await self._unarchive(payload.thread_id)
-        except discord.HTTPException:
-            log.warning("match %s: could not reopen its thread", match.id, exc_info=True)
-
-    async def _unarchive(self, channel_id: int) -> None:
-        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
-        if isinstance(channel, discord.Thread):
-            await channel.edit(archived=False)
-            log.info("thread %s: reopened for its match", channel_id)
-
-    async def _open(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
-        """Run a request in the match's channel; when Discord refuses it because the
-        thread is archived, reopen the thread and run it again."""
-        try:
-            return await call()
-        except discord.HTTPException as error:
-            if error.code != THREAD_ARCHIVED:
-                raise
-        await self._unarchive(table.match.channel_id)
-        return await call()
-
-    def _stale(self, table: Table, message_id: int) -> bool:
-        """Whether a board in play is buried under messages or old enough to repost."""
-        if table.match.status != "active":
-            return False
-        age = discord.utils.utcnow() - discord.utils.snowflake_time(message_id)
-        return self._posted.get(table.match.id, 0) >= BURIED_AFTER or age > OLD_AFTER
-
-    async def _show(self, table: Table) -> None:
-        message_id = table.match.board_message_id
-        if message_id is None:
-            await self._post(table)
-            return
-        if table.match.status != "active":
-            self._posted.pop(table.match.id, None)
-        if self._stale(table, message_id):
-            await self._repost(table, message_id)
-            return
-        message = self._channel(table).get_partial_message(message_id)
-        content = await self._content(table)
-        try:
-            await self._open(table, lambda: message.edit(**content))
-        except discord.NotFound:
-            await self._post(table)
-        except discord.HTTPException:
-            log.warning("match %s: could not edit its message", table.match.id, exc_info=True)
-
-    async def _repost(self, table: Table, old_id: int) -> None:
-        """Post the board again at the bottom; the old one says where it went."""
-        posted = await self._post(table)
-        if posted is None:
-            return
-        moved = discord.Embed(
-            title=f"{table.game.name} — {table.variant.name}",
-            description=f"The board has moved to the bottom of the channel: {posted.jump_url}",
-            colour=discord.Colour.dark_grey(),
-        )
-        moved.set_footer(text=f"Match #{table.match.id}")
-        old = self._channel(table).get_partial_message(old_id)
-        try:
-            await self._open(table, lambda: old.edit(embed=moved, view=None))
-        except discord.HTTPException:
-            log.info("match %s: could not mark its old board as moved", table.match.id)
-
-    async def _post(self, table: Table) -> discord.Message | None:
-        """Post the match's message; the public lines after it start a new turn message."""
-        channel = self._channel(table)
-        content = await self._content(table)
-        try:
-            message = await self._open(table, lambda: channel.send(**content))
-        except discord.HTTPException:
-            log.warning("match %s: could not post its board", table.match.id, exc_info=True)
-            return None
-        await self.bot.matches.set_board_message(table.match.id, message.id)
-        await self.bot.matches.store.clear_turn_message(table.match.id)
-        self._posted[table.match.id] = 0
-        return message
-
-    async def _lines(self, table: Table, lines: list[str], called: tuple[int, ...]) -> None:
-        """Add public lines to the turn's message, or post them in a new one that notifies
-        the players in `called` (see the class)."""
-        store = self.bot.matches.store
-        match_id = table.match.id
-        if table.outcome is not None:
-            await store.clear_turn_message(match_id)
-            await self._quick_on(table, None)
-            winners = [table.user_of(s).user_id for s in table.outcome.winners]
-            await self._send(table, _joined([*lines, end_line(table)]), _only(winners))
-            return
-        current = await store.turn_message(match_id)
-        most = renderer_for(table.match.game).turn_lines  # a long turn goes on below
-        if current is not None and current.turn == table.turn and not called:
-            body = _joined([current.body, *lines])
-            fits = most is None or len(body.splitlines()) <= most
-            if fits and await self._edit_turn(table, current.message_id, body):
-                await store.set_turn_message(dataclasses.replace(current, body=body))
-                return
-        tail = _joined(ping_lines(table, _deciding(table, called)))
-        body = clip(_joined(lines), MESSAGE_LIMIT - len(tail) - 1)
-        users = [table.user_of(s).user_id for s in called]  # the others were told already
-        view = turn_view(table)
-        message = await self._send(table, _joined([body, tail]), _only(users), view=view)
-        if message is None:
-            await store.clear_turn_message(match_id)
-            return
-        await store.set_turn_message(TurnMessage(match_id, message.id, table.turn, body))
-        await self._quick_on(table, message.id if carries_buttons(table) else None)
-
-    async def _edit_turn(self, table: Table, message_id: int, body: str) -> bool:
-        """Edit the turn's message to `body` and a line for each player deciding now;
-        False when that no longer fits or the edit failed (a new message is posted
-        instead)."""
-        content = _joined([body, *ping_lines(table, table.to_act)])
-        if len(content) > MESSAGE_LIMIT:
-            return False
-        message = self._channel(table).get_partial_message(message_id)
-        users = [table.user_of(s).user_id for s in table.to_act]
-        try:
-            await self._open(
-                table,
-                lambda: message.edit(
-                    content=content, allowed_mentions=_only(users), view=turn_view(table)
-                ),
-            )
-        except discord.NotFound:
-            return False
-        except discord.HTTPException:
-            log.warning("match %s: could not edit its turn message", table.match.id, exc_info=True)
-            return False
-        if carries_buttons(table):
-            await self._quick_on(table, message_id)
-        elif self._quick.get(table.match.id) == message_id:
-            del self._quick[table.match.id]  # the edit took its buttons off
-        return True
-
-    async def _quick_on(self, table: Table, message_id: int | None) -> None:
-        """Remember the message carrying the match's quick buttons now (None: no message
-        does); the one that carried them before loses its buttons, which could only be
-        refused as out of date. (Remembered by this process only: after a restart an
-        older message keeps its buttons, still refused.)"""
-        match_id = table.match.id
-        old = self._quick.pop(match_id, None)
-        if message_id is not None:
-            self._quick[match_id] = message_id
-        if old is None or old == message_id:
-            return
-        try:
-            await self._open(
-                table, lambda: self._channel(table).get_partial_message(old).edit(view=None)
-            )
-        except discord.HTTPException:
-            log.info("match %s: could not take the old quick buttons off", match_id)
-
-    async def _send(
-        self,
-        table: Table,
-        line: str,
-        mentions: discord.AllowedMentions,
-        *,
-        view: discord.ui.View | None = None,
-    ) -> discord.Message | None:
-        channel = self._channel(table)
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
-        try:
-            message = await self._open(
-                table, lambda: channel.send(line, allowed_mentions=mentions, **extra)
-            )
-        except discord.HTTPException:
-            log.warning("match %s: could not post a line", table.match.id, exc_info=True)
-            return None
-        if table.match.status == "active":
-            self._posted[table.match.id] = self._posted.get(table.match.id, 0) + 1
-        return message
-
-
-def _joined(lines: Iterable[str]) -> str:
-    return "\n".join(line for line in lines if line)
-
-
-def _deciding(table: Table, called: Iterable[int]) -> list[int]:
-    """The seats deciding now, the ones just called last (their lines end the message)."""
-    called = list(called)
-    return [s for s in table.to_act if s not in called] + called
-
-
-def _only(users: Iterable[int]) -> discord.AllowedMentions:
-    """Mentions that notify exactly these users (nobody when none): no @everyone, no roles."""
-    users = list(users)
-    if not users:
-        return discord.AllowedMentions.none()
-    return discord.AllowedMentions(
-        everyone=False,
-        roles=False,
-        replied_user=False,
-        users=[discord.Object(u) for u in sorted(set(users))],
-    )

@@ -98,11 +98,8 @@ class HistoriaCog(
             assert key is not None
             user = interaction.user.id
             result = await self.bot.matches.act(match.id, user, key, typed=typed, kind=kind)
-            try:
-                reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
-                await ui.reply_after_save(interaction, reply)
-            finally:
-                await self.bot.publisher.announce(result)
+            reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
+            await ui.reply_after_save(interaction, reply)
 
     async def _table(self, interaction: discord.Interaction) -> Table | None:
         """The channel's Historia match in play, for an autocomplete (None: none)."""

@@ -92,7 +92,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                     table.match.id,
                     exc_info=True,
                 )
-                await self.bot.publisher.refresh(table.match.id)  # posts it in the channel
+                await self.bot.matches.repost(table.match.id)  # the publisher posts it
                 return
             if sent.message_id is not None:
                 await self.bot.matches.set_board_message(table.match.id, sent.message_id)

@@ -9,9 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.permissions import require_moderator
 from bot.render.generic import clip
 from bot.replies import guard
-from bot.service.moderation import Done, Moderation, match_line, require_moderator
+from bot.service.moderation import Moderation, match_line
 from bot.service.store import MatchRow
 from bot.service.timing import parse_duration
 
@@ -37,22 +38,17 @@ class ModerationCog(
         assert interaction.channel_id is not None
         return await self.bot.matches.open_match(interaction.channel_id)
 
-    async def _finish(self, interaction: discord.Interaction, done: Done, reply: str) -> None:
-        """Confirm privately, then announce publicly (the change is saved either way)."""
-        try:
-            await ui.reply_after_save(interaction, interaction.followup.send(reply, ephemeral=True))
-        finally:
-            await self.bot.publisher.say(done.table, done.line, ping=done.ping)
-            if done.result is not None:
-                await self.bot.publisher.announce(done.result)
+    async def _finish(self, interaction: discord.Interaction, reply: str) -> None:
+        """Confirm privately (the public line was saved with the change, for the publisher)."""
+        await ui.reply_after_save(interaction, interaction.followup.send(reply, ephemeral=True))
 
     @app_commands.command(name="abort", description="End this channel's match: nobody wins.")
     async def abort(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             match = await self._begin(interaction)
             user = interaction.user
-            done = await self.moderation.abort(match.id, user.id, user.display_name)
-            await self._finish(interaction, done, "The match is aborted.")
+            await self.moderation.abort(match.id, user.id, user.display_name)
+            await self._finish(interaction, "The match is aborted.")
 
     @app_commands.command(name="kick", description="Remove a player: their seat forfeits.")
     @app_commands.describe(player="The player to remove")
@@ -60,8 +56,8 @@ class ModerationCog(
         async with guard(interaction):
             match = await self._begin(interaction)
             user = interaction.user
-            done = await self.moderation.kick(match.id, user.id, user.display_name, player.id)
-            await self._finish(interaction, done, f"{player.display_name} was removed.")
+            await self.moderation.kick(match.id, user.id, user.display_name, player.id)
+            await self._finish(interaction, f"{player.display_name} was removed.")
 
     @app_commands.command(
         name="replace", description="Give a player's seat, with their hand, to another member."
@@ -73,10 +69,10 @@ class ModerationCog(
         async with guard(interaction):
             match = await self._begin(interaction)
             user = interaction.user
-            done = await self.moderation.replace(
+            await self.moderation.replace(
                 match.id, user.id, user.display_name, old.id, new.id, new.display_name
             )
-            await self._finish(interaction, done, f"{new.display_name} now holds the seat.")
+            await self._finish(interaction, f"{new.display_name} now holds the seat.")
 
     @app_commands.command(name="undo", description="Take back the last game action.")
     @app_commands.describe(force="Undo even an action that revealed hidden cards or drew at random")
@@ -84,27 +80,24 @@ class ModerationCog(
         async with guard(interaction):
             match = await self._begin(interaction)
             user = interaction.user
-            done = await self.moderation.undo(match.id, user.id, user.display_name, force=force)
-            await self._finish(interaction, done, "The last action is undone.")
-
-    async def _clock(self, interaction: discord.Interaction, match: MatchRow, line: str) -> None:
-        """Announce a clock change the clock service made (and logged)."""
-        table = await self.bot.matches.table(match.id)
-        await self._finish(interaction, Done(table, line), "Done.")
+            await self.moderation.undo(match.id, user.id, user.display_name, force=force)
+            await self._finish(interaction, "The last action is undone.")
 
     @app_commands.command(name="pause", description="Freeze every clock of this match.")
     async def pause(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             match = await self._begin(interaction)
-            line = await self.bot.clock.pause(match.id, interaction.user.id, moderator=True)
-            await self._clock(interaction, match, line)
+            await self.bot.clock.pause(match.id, interaction.user.id, moderator=True, announce=True)
+            await self._finish(interaction, "Done.")
 
     @app_commands.command(name="resume", description="Run this match's clocks again.")
     async def resume(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             match = await self._begin(interaction)
-            line = await self.bot.clock.resume(match.id, interaction.user.id, moderator=True)
-            await self._clock(interaction, match, line)
+            await self.bot.clock.resume(
+                match.id, interaction.user.id, moderator=True, announce=True
+            )
+            await self._finish(interaction, "Done.")
 
     @app_commands.command(name="extend", description="Give whoever decides now more time.")
     @app_commands.describe(by="Such as 30m, 24h or 3d (default: one more full clock)")
@@ -112,8 +105,8 @@ class ModerationCog(
         async with guard(interaction):
             match = await self._begin(interaction)
             seconds = parse_duration(by) if by else match.clock_seconds
-            line = await self.bot.clock.extend(match.id, seconds, interaction.user.id)
-            await self._clock(interaction, match, line)
+            await self.bot.clock.extend(match.id, seconds, interaction.user.id)
+            await self._finish(interaction, "Done.")
 
     @app_commands.command(name="matches", description="This server's open matches, with links.")
     async def matches(self, interaction: discord.Interaction) -> None:

@@ -40,11 +40,8 @@ class PlayCog(commands.Cog):
             await ui.defer(interaction, ephemeral=True)
             match = await self.bot.matches.open_match(interaction.channel_id)
             result = await self.bot.matches.act(match.id, interaction.user.id, action, typed=True)
-            try:
-                reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
-                await ui.reply_after_save(interaction, reply)
-            finally:
-                await self.bot.publisher.announce(result)
+            reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
+            await ui.reply_after_save(interaction, reply)
 
     @play.autocomplete("action")
     async def play_choices(

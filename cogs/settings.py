@@ -8,8 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.permissions import require_moderator
 from bot.replies import guard
-from bot.service.moderation import ServerSettings, require_moderator, settings_lines
+from bot.service.moderation import ServerSettings, settings_lines
 from bot.service.store import GuildSettings
 
 if TYPE_CHECKING:

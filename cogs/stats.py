@@ -9,8 +9,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.render.stats import leaderboard_embed, player_embed
 from bot.replies import guard
-from bot.service.stats import Stats, leaderboard_embed, player_embed
+from bot.service.stats import Stats
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot

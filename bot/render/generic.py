@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rules.core.text import clip
+
 FIELD_LIMIT = 1024
 
 
@@ -21,11 +23,6 @@ class Field:
     name: str
     value: str
     inline: bool = False
-
-
-def clip(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters, with an ellipsis when cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def chunked_fields(title: str, lines: list[str], *, empty: str = "—") -> list[Field]:

@@ -24,8 +24,13 @@ frozen: frozen rows keep their moment and are shifted by the frozen time when th
 again.
 
 Players who opt in with `/notify on` also get, by DM, their private view each time a
-decision becomes theirs, and their reminders. A closed DM (50007) is told once in
-the channel, and no DM is tried for that player for DM_RETRY_AFTER.
+decision becomes theirs, and their reminders. A closed DM is told once in the channel
+(`dm_closed`, which the publisher calls), and no DM is tried for that player for
+DM_RETRY_AFTER.
+
+The clock talks to no one directly: every line and DM it sends is an outbox notice,
+written with the change it tells of. Time is the `now` it is given (the Discord side
+gives the clock simcord makes virtual in tests).
 """
 
 from __future__ import annotations
@@ -36,14 +41,11 @@ import logging
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
-import discord
-
-from bot import ui
-from bot.service import errors
+from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
-from bot.service.matches import Table
+from bot.service.matches import MatchService, Table
+from bot.service.outbox import Notice
 from bot.service.scheduler import Scheduler
 from bot.service.store import Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
 from bot.service.timing import (
@@ -53,14 +55,11 @@ from bot.service.timing import (
     TIMEOUT_POLICIES,
     TIMEOUTS_IN_A_ROW,
     format_duration,
+    moment,
     out_of_turn_clock,
     parse_clock,
     parse_duration,
 )
-from rules.core import Event
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 log = logging.getLogger(__name__)
 
@@ -85,12 +84,6 @@ class ClockTerms:
 
     clock_seconds: int
     timeout_policy: str
-
-
-def moment(when: datetime) -> str:
-    """A moment as Discord shows it to each reader, in their own time zone: the date and
-    time, then how far off it is ("<t:…:f> (<t:…:R>)")."""
-    return f"{discord.utils.format_dt(when, 'f')} ({discord.utils.format_dt(when, 'R')})"
 
 
 def sentence(text: str) -> str:
@@ -172,14 +165,15 @@ async def stored_moments(store: Store) -> list[tuple[Hashable, datetime]]:
 
 class ClockService:
     """The clocks of every match, driven by one scheduler. Public methods that change a
-    clock return the public sentence to post and write a match-log line naming who
-    asked; refusals raise `errors.UserError` subclasses with a sentence."""
+    clock return the public sentence and write a match-log line naming who asked (with
+    `announce`, the sentence is told to the table too); refusals raise
+    `errors.UserError` subclasses with a sentence."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
-        self.bot = bot
-        self.matches = bot.matches
-        self.store = bot.matches.store
-        self.scheduler = Scheduler(self._fire)
+    def __init__(self, matches: MatchService, now: Callable[[], datetime]) -> None:
+        self.matches = matches
+        self.store = matches.store
+        self.now = now
+        self.scheduler = Scheduler(self._fire, now)
         self._lock = KeyedLocks()
 
     # ----------------------------------------------------------- life cycle
@@ -221,6 +215,12 @@ class ClockService:
 
     # ------------------------------------------------------------ arming
 
+    async def settled(self, match_id: int) -> None:
+        """Wait until no clock action of the match is under way (a timeout being taken
+        and its clocks armed again)."""
+        async with self._lock(match_id):
+            pass
+
     async def on_change(self, match_id: int) -> None:
         """The match service's change listener: bring the match's clocks up to date."""
         if _acting.get() == match_id:
@@ -246,7 +246,7 @@ class ClockService:
                 self.scheduler.disarm((AWAY, match_id, seat))
             self.scheduler.disarm((PAUSED, match_id))
             return []
-        now = discord.utils.utcnow()
+        now = self.now()
         game = self.matches.game(match.game)
         state = game.state_model.model_validate_json(match.snapshot)
         active = game.active_seat(state)
@@ -319,7 +319,7 @@ class ClockService:
                     await self._vacation_over(match_id, rest[0])
             except Exception:
                 # Never drop a moment: try again later (the scheduler logs the error).
-                self.scheduler.arm(key, discord.utils.utcnow() + RETRY_AFTER)
+                self.scheduler.arm(key, self.now() + RETRY_AFTER)
                 raise
             finally:
                 _acting.reset(token)
@@ -333,7 +333,7 @@ class ClockService:
         if match.status != "active" or d.version != match.version:
             await self._tell_turns(match_id, await self._reconcile(match_id))
             return
-        now = discord.utils.utcnow()
+        now = self.now()
         if now >= d.due_at:
             await self._time_out(match, d)
             return
@@ -341,19 +341,20 @@ class ClockService:
         stage = reminders_passed(d, cadence, now)
         if stage > d.reminded:
             d = dataclasses.replace(d, reminded=stage)
-            await self.store.put_deadline(d)
-            await self._remind(match_id, d, stage)
+            await self.store.put_deadline(d, notices=await self._reminder(match_id, d, stage))
         self.scheduler.arm((SEAT, match_id, seat), next_moment(d, cadence))
 
-    async def _remind(self, match_id: int, d: Deadline, stage: int) -> None:
+    async def _reminder(self, match_id: int, d: Deadline, stage: int) -> list[Notice]:
+        """The reminder of a stage of a seat's clock, in the channel and by DM."""
         table = await self.matches.table(match_id)
         user = table.user_of(d.seat).user_id
         asked = sentence(table.question(d.seat))
         when = moment(d.due_at)
         left = "Half your time is gone" if stage == HALF else "Your time is nearly up"
         text = f"{asked} {left}: decide by {when}, or the clock decides for you."
-        await self.bot.publisher.say(table, f"⏳ <@{user}>, {text}", ping=[user])
-        await self._dm(table, user, f"⏳ In <#{table.match.channel_id}>: {text}")
+        said = outbox.say(match_id, f"⏳ <@{user}>, {text}", ping=(user,))
+        dm = await self._dm(table, user, f"⏳ In <#{table.match.channel_id}>: {text}")
+        return [said, *dm]
 
     async def _time_out(self, match: MatchRow, d: Deadline) -> None:
         """The policy acts for a seat whose clock ran out."""
@@ -384,11 +385,7 @@ class ClockService:
             dataclasses.replace(clock, timeouts=in_a_row, timeout_mark=acted)
         )
         log.info("match %s: seat %d timed out (%d in a row)", match.id, d.seat, in_a_row)
-        fresh = await self._reconcile(match.id)
-        events = [Event(kind="timeout", text=line), *result.events]
-        shown = dataclasses.replace(result, events=events)
-        await self.bot.publisher.announce(shown)
-        await self._tell_turns(match.id, fresh)
+        await self._tell_turns(match.id, await self._reconcile(match.id))
 
     async def _abandon(self, match: MatchRow, seat: SeatRow, in_a_row: int) -> None:
         """The abandon policy ends the match, through the match service (under the
@@ -398,13 +395,12 @@ class ClockService:
             "abandoned, with no winner. The channel is free for a new match."
         )
         try:
-            table = await self.matches.abandon(match.id, version=match.version, note=line)
+            await self.matches.abandon(match.id, version=match.version, note=line)
         except errors.StateChanged:  # a player (or a moderator) acted at the last moment
             await self._tell_turns(match.id, await self._reconcile(match.id))
             return
         log.info("match %s: abandoned after seat %d timed out", match.id, seat.seat)
         await self._reconcile(match.id)
-        await self.bot.publisher.say(table, line)
 
     # ------------------------------------------------------------ notices
 
@@ -413,39 +409,36 @@ class ClockService:
         if not fresh:
             return
         table = await self.matches.table(match_id)
+        notices = []
         for d in fresh:
             user = table.user_of(d.seat).user_id
             asked = sentence(table.question(d.seat))
             when = "Your clock is frozen." if d.frozen_at else f"Decide by {moment(d.due_at)}."
-            await self._dm(table, user, f"➡️ In <#{table.match.channel_id}>, {asked} {when}")
+            text = f"➡️ In <#{table.match.channel_id}>, {asked} {when}"
+            notices += await self._dm(table, user, text)
+        await self.store.enqueue(notices)
 
-    async def _dm(self, table: Table, user_id: int, text: str) -> None:
-        """Send a player who opted in a notice with their private view and menu. Never
-        raises: a closed DM is told once in the channel and not tried again for a while."""
+    async def _dm(self, table: Table, user_id: int, text: str) -> list[Notice]:
+        """The DM notice for a player who opted in (with their private view and menu);
+        none while their DMs are known to be closed."""
         prefs = await self.store.notify_prefs(user_id)
-        now = discord.utils.utcnow()
-        if not prefs.enabled or (prefs.dm_closed_until and now < prefs.dm_closed_until):
-            return
-        try:
-            view = await self.matches.view(table.match.id, user_id)
-            channel = await self.bot.create_dm(discord.Object(user_id))
-            await channel.send(text, **ui.private_message(view, 0, in_dm=True))
-        except errors.UserError:
-            return  # no longer seated (replaced by a moderator meanwhile)
-        except discord.Forbidden as error:
-            if error.code != ui.DM_CLOSED:
-                log.warning("could not DM user %s", user_id, exc_info=True)
-                return
-            await self.store.set_dm_closed(user_id, now + DM_RETRY_AFTER)
-            await self.bot.publisher.say(
-                table,
-                f"📪 <@{user_id}>, I can't send you direct messages (they are closed), so "
-                "your turns and reminders are only posted here. I'll try again in a day, or "
-                "after you open your DMs and use `/notify on`.",
-                ping=[user_id],
-            )
-        except discord.HTTPException:
-            log.warning("could not DM user %s", user_id, exc_info=True)
+        if not prefs.enabled or (prefs.dm_closed_until and self.now() < prefs.dm_closed_until):
+            return []
+        return [outbox.dm(table.match.id, user_id, text)]
+
+    async def dm_closed(self, match_id: int, user_id: int) -> None:
+        """A player's DMs are closed (the publisher found out): say so once in the
+        channel, and try no DM for DM_RETRY_AFTER."""
+        line = (
+            f"📪 <@{user_id}>, I can't send you direct messages (they are closed), so "
+            "your turns and reminders are only posted here. I'll try again in a day, or "
+            "after you open your DMs and use `/notify on`."
+        )
+        await self.store.set_dm_closed(
+            user_id,
+            self.now() + DM_RETRY_AFTER,
+            notices=[outbox.say(match_id, line, ping=(user_id,))],
+        )
 
     async def set_notify(self, user_id: int, enabled: bool) -> str:
         """Opt a player in or out of DMs; returns the sentence telling them."""
@@ -466,7 +459,7 @@ class ClockService:
             table, me = await self._seated(match_id, user_id)
             if await self.store.pause(match_id) is not None:
                 raise errors.ClockRefused("The match is paused: nobody's clock runs.")
-            now = discord.utils.utcnow()
+            now = self.now()
             waiting = [d for d in await self.store.deadlines(match_id) if d.seat != me.seat]
             if not waiting:
                 raise errors.ClockRefused("Nobody else is deciding right now.")
@@ -474,13 +467,14 @@ class ClockService:
             if not ready:
                 raise errors.ClockRefused(self._not_yet(table, waiting))
             for d in ready:
-                await self.store.put_deadline(dataclasses.replace(d, nudged=True))
-        for d in ready:
-            user = table.user_of(d.seat).user_id
-            asked = sentence(table.question(d.seat))
-            text = f"{me.name} nudges you: {asked} Decide by {moment(d.due_at)}."
-            await self.bot.publisher.say(table, f"👉 <@{user}>, {text}", ping=[user])
-            await self._dm(table, user, f"👉 In <#{table.match.channel_id}>, {text}")
+                user = table.user_of(d.seat).user_id
+                asked = sentence(table.question(d.seat))
+                text = f"{me.name} nudges you: {asked} Decide by {moment(d.due_at)}."
+                said = outbox.say(match_id, f"👉 <@{user}>, {text}", ping=(user,))
+                dm = await self._dm(table, user, f"👉 In <#{table.match.channel_id}>, {text}")
+                await self.store.put_deadline(
+                    dataclasses.replace(d, nudged=True), notices=[said, *dm]
+                )
         names = " and ".join(table.user_of(d.seat).name for d in ready)
         return f"You nudged {names}."
 
@@ -501,7 +495,9 @@ class ClockService:
 
     # ------------------------------------------------------ pause and resume
 
-    async def pause(self, match_id: int, user_id: int, *, moderator: bool) -> str:
+    async def pause(
+        self, match_id: int, user_id: int, *, moderator: bool, announce: bool = False
+    ) -> str:
         """Pause a match in play: at once for a moderator; for players, once every seat
         has asked (each with `/match pause`). Every clock is frozen until a resume, or
         PAUSE_LIMIT at most."""
@@ -533,7 +529,7 @@ class ClockService:
                     )
                     return line
                 who = "by all the players' agreement"
-            now = discord.utils.utcnow()
+            now = self.now()
             ends = now + timedelta(seconds=PAUSE_LIMIT)
             kind = "moderator" if moderator else "agreed"
             await self.store.start_pause(Pause(match_id, kind, user_id, now, ends))
@@ -549,10 +545,12 @@ class ClockService:
                 f"⏸️ The match is paused {who}: every clock is frozen until {resumer}, "
                 f"or {moment(ends)} at the latest."
             )
-            await self.store.add_log_entry(match_id, user_id=user_id, kind="pause", text=line)
+            await self._log(match_id, user_id, "pause", line, announce=announce)
             return line
 
-    async def resume(self, match_id: int, user_id: int, *, moderator: bool) -> str:
+    async def resume(
+        self, match_id: int, user_id: int, *, moderator: bool, announce: bool = False
+    ) -> str:
         """End a pause: any seated player once the players agreed to it; only a
         moderator when a moderator paused."""
         async with self._lock(match_id):
@@ -570,15 +568,25 @@ class ClockService:
             await self._unpause(table.match)
             who = f"A moderator (<@{user_id}>)" if moderator else f"<@{user_id}>"
             line = f"▶️ {who} resumed the match: the clocks run again."
-            await self.store.add_log_entry(match_id, user_id=user_id, kind="resume", text=line)
+            await self._log(match_id, user_id, "resume", line, announce=announce)
             return line
+
+    async def _log(
+        self, match_id: int, user_id: int | None, kind: str, line: str, *, announce: bool
+    ) -> None:
+        """Write a clock change's line in the match log (and, with `announce`, tell it to
+        the table, in the same transaction)."""
+        told = [outbox.say(match_id, line)] if announce else []
+        await self.store.add_log_entry(
+            match_id, user_id=user_id, kind=kind, text=line, notices=told
+        )
 
     async def _pause_over(self, match_id: int) -> None:
         """A pause reached its limit: the clocks run again by themselves."""
         pause = await self.store.pause(match_id)
         if pause is None:
             return
-        if discord.utils.utcnow() < pause.ends_at:
+        if self.now() < pause.ends_at:
             self.scheduler.arm((PAUSED, match_id), pause.ends_at)
             return
         table = await self.matches.table(match_id)
@@ -588,8 +596,7 @@ class ClockService:
             f"▶️ The pause reached its limit of {format_duration(PAUSE_LIMIT)}: "
             "the clocks run again."
         )
-        await self.store.add_log_entry(match_id, user_id=None, kind="resume", text=line)
-        await self.bot.publisher.say(table, line)
+        await self._log(match_id, None, "resume", line, announce=True)
 
     async def _unpause(self, match: MatchRow, *, at: datetime | None = None) -> None:
         """End a match's pause (as of `at`, default now); the clocks of seats not on
@@ -604,7 +611,7 @@ class ClockService:
     ) -> None:
         """Run again, as of `at` (default now), the frozen clocks of the seats `runs`
         accepts."""
-        when = at or discord.utils.utcnow()
+        when = at or self.now()
         rows = [
             shifted(d, when) if d.frozen_at is not None and runs(d.seat) else d
             for d in await self.store.deadlines(match.id)
@@ -615,7 +622,7 @@ class ClockService:
     # ------------------------------------------------------------ extend
 
     async def extend(self, match_id: int, seconds: int, user_id: int) -> str:
-        """Give every current decider more time (a moderator's power)."""
+        """Give every current decider more time (a moderator's power, told to the table)."""
         if not 0 < seconds <= MAX_CLOCK:
             raise errors.ClockRefused(
                 f"An extension is from 1 second to {format_duration(MAX_CLOCK)}."
@@ -627,7 +634,7 @@ class ClockService:
             rows = await self.store.deadlines(match_id)
             if not rows:
                 raise errors.ClockRefused("Nobody is deciding in this match right now.")
-            now = discord.utils.utcnow()
+            now = self.now()
             cadence = await self._cadence(table.match)
             longer = []
             for d in rows:
@@ -643,7 +650,7 @@ class ClockService:
                 + "; ".join(self._due_text(table, d) for d in longer)
                 + "."
             )
-            await self.store.add_log_entry(match_id, user_id=user_id, kind="extend", text=line)
+            await self._log(match_id, user_id, "extend", line, announce=True)
             return line
 
     @staticmethod
@@ -676,7 +683,7 @@ class ClockService:
                     f"({format_duration(VACATION_BUDGET)})."
                 )
             granted = min(seconds, budget)
-            now = discord.utils.utcnow()
+            now = self.now()
             until = now + timedelta(seconds=granted)
             clock = dataclasses.replace(
                 clock, vacation_from=now, vacation_until=until, vacation_mark=seat.decisions
@@ -703,7 +710,7 @@ class ClockService:
             clock = (await self.store.seat_clocks(match_id)).get(seat.seat)
             if clock is None or not on_vacation(clock):
                 raise errors.ClockRefused("You are not on vacation in this match.")
-            clock = await self._come_back(clock, discord.utils.utcnow())
+            clock = await self._come_back(clock, self.now())
             line = (
                 f"🏖️ {seat.name} is back: their clock runs again "
                 f"({format_duration(budget_left(clock))} of vacation left)."
@@ -716,7 +723,7 @@ class ClockService:
         clock = (await self.store.seat_clocks(match_id)).get(seat)
         if clock is None or clock.vacation_until is None:
             return
-        if discord.utils.utcnow() < clock.vacation_until:
+        if self.now() < clock.vacation_until:
             self.scheduler.arm((AWAY, match_id, seat), clock.vacation_until)
             return
         clock = await self._come_back(clock, clock.vacation_until)
@@ -724,8 +731,7 @@ class ClockService:
         name = table.user_of(seat).name
         spent = "their vacation budget is spent" if budget_left(clock) <= 0 else "it is over"
         line = f"🏖️ {name}'s vacation ended ({spent}): their clock runs again."
-        await self.store.add_log_entry(match_id, user_id=None, kind="vacation", text=line)
-        await self.bot.publisher.say(table, line)
+        await self._log(match_id, None, "vacation", line, announce=True)
 
     async def _come_back(self, clock: SeatClock, back: datetime) -> SeatClock:
         """End a seat's vacation at `back`: charge the time away, run its clock again

@@ -12,20 +12,24 @@ spoils it, while the same menu used twice is refused the second time.
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import logging
 import random
 import secrets
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from typing import Any, NoReturn
 
 from pydantic import BaseModel, TypeAdapter
 
-from bot.service import errors
+from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
+from bot.service.outbox import Notice
 from bot.service.store import ActionRow, ChannelBusy, MatchRow, Rename, SeatRow, Store
 from bot.service.timing import TIMEOUTS_IN_A_ROW
 from rules.core import (
@@ -45,6 +49,7 @@ from rules.core import (
     rng_for,
 )
 from rules.core.rng import TrackingRandom
+from rules.core.text import clip
 from rules.registry import GAMES
 
 log = logging.getLogger(__name__)
@@ -210,6 +215,24 @@ class Table:
         return self.seats[0] if self.seats else None
 
 
+def called_seats(
+    before: tuple[tuple[int, ...], str | None],
+    after: tuple[tuple[int, ...], str],
+    *,
+    finished: bool,
+) -> tuple[int, ...]:
+    """The seats an action called to decide, from who was to act and the turn before and
+    after it: the ones to ping. All of them in a new turn (or when the turn before is
+    unknown); else the ones who didn't decide before (the player carrying on with their
+    own turn, or a teammate already deciding, is not called again); none at the end."""
+    if finished:
+        return ()
+    (deciding, turn_before), (to_act, turn) = before, after
+    if turn_before is None or turn_before != turn:
+        return to_act
+    return tuple(s for s in to_act if s not in deciding)
+
+
 @dataclass(frozen=True)
 class ActResult:
     """An accepted, committed action and what it led to."""
@@ -223,15 +246,10 @@ class ActResult:
 
     @property
     def called(self) -> tuple[int, ...]:
-        """The seats that must decide now and didn't before (all of them in a new turn):
-        the ones to ping. The player carrying on with their own turn, or a teammate who
-        was already deciding, is not called again."""
+        """The seats it called to decide (see `called_seats`)."""
         table = self.table
-        if table.outcome is not None:
-            return ()
-        if self.turn_before is None or self.turn_before != table.turn:
-            return table.to_act
-        return tuple(s for s in table.to_act if s not in self.before)
+        after = (table.to_act, table.turn)
+        return called_seats((self.before, self.turn_before), after, finished=bool(table.outcome))
 
     def private_lines(self) -> list[str]:
         """What the acting seat reads of the events (its private versions where it has them)."""
@@ -247,6 +265,20 @@ class UndoResult:
     seat: int
     lines: list[str]  # the public lines the action had produced
     reasons: list[str]  # why it needed force (it revealed hidden cards, it drew at random)
+
+    @property
+    def what(self) -> str:
+        """What the action had done, in words."""
+        return " ".join(self.lines) or f"{self.table.user_of(self.seat).name}'s decision"
+
+    @property
+    def forced(self) -> str:
+        """ " (forced: why)" when it needed force, else nothing."""
+        return f" (forced: {' and '.join(self.reasons)})" if self.reasons else ""
+
+    def line(self, moderator_id: int) -> str:
+        """The public line telling the table a moderator took the action back."""
+        return f"🛡️ ↩️ <@{moderator_id}> undid the last action{self.forced}: {clip(self.what, 1200)}"
 
 
 @dataclass(frozen=True)
@@ -272,6 +304,30 @@ class MatchService:
             check_options(game)  # a lobby must be able to show them
         self._lock = KeyedLocks()
         self._listeners: list[ChangeListener] = []
+        self._changing: Counter[int] = Counter()  # match id -> changes under way
+        self._calm = asyncio.Condition()
+
+    @asynccontextmanager
+    async def _change(self, match_id: int) -> AsyncIterator[None]:
+        """Hold the match's lock for a change; once it is committed and the lock let go,
+        tell the listeners (`changed`). Until they are done the match is not `settled`."""
+        self._changing[match_id] += 1
+        try:
+            async with self._lock(match_id):
+                yield
+            await self.changed(match_id)
+        finally:
+            self._changing[match_id] -= 1
+            if not self._changing[match_id]:
+                del self._changing[match_id]
+            async with self._calm:
+                self._calm.notify_all()
+
+    async def settled(self, match_id: int) -> None:
+        """Wait until no change of the match is under way (its listeners included): what
+        is read then is the match as the change left it, its clocks armed."""
+        async with self._calm:
+            await self._calm.wait_for(lambda: match_id not in self._changing)
 
     def on_change(self, listener: ChangeListener) -> None:
         """Call `listener(match_id)` after every committed change to a match (start, an
@@ -411,7 +467,10 @@ class MatchService:
             if table.seat_of(user_id) is not None:
                 raise errors.AlreadyJoined()
             most = table.variant.max_players
-            if not await self.store.add_seat(match_id, user_id, name, max_seats=most):
+            added = await self.store.add_seat(
+                match_id, user_id, name, max_seats=most, notices=[outbox.board(match_id)]
+            )
+            if not added:
                 raise errors.LobbyFull(f"This lobby is full ({most} players).")
             return await self.table(match_id)
 
@@ -423,17 +482,24 @@ class MatchService:
                 raise errors.NotInMatch("You are not in this lobby.")
             if table.match.status != "lobby":
                 raise errors.NotLobby("The match has started: use `/match concede` to give up.")
-            await self.store.remove_seat(match_id, user_id)
+            await self.store.remove_seat(match_id, user_id, notices=[outbox.board(match_id)])
             table = await self.table(match_id)
             if not table.seats:
                 await self.store.set_status(match_id, "cancelled", only_from="lobby")
                 table = await self.table(match_id)
             return table
 
-    async def cancel(self, match_id: int, user_id: int, *, moderator: bool = False) -> Table:
+    async def cancel(
+        self,
+        match_id: int,
+        user_id: int,
+        *,
+        moderator: bool = False,
+        notices: Sequence[Notice] = (),
+    ) -> Table:
         """Close a lobby (its host), or any open match (a moderator's abort, which the
-        moderation service logs)."""
-        async with self._lock(match_id):
+        moderation service logs, telling the table with its `notices`)."""
+        async with self._change(match_id):
             table = await self.table(match_id)
             status = table.match.status
             if status not in ("lobby", "active"):
@@ -449,10 +515,10 @@ class MatchService:
                         "Only the host (the first player seated) can cancel "
                         "(a moderator can with `/mod abort`)."
                     )
-            await self.store.set_status(match_id, "cancelled", only_from=status)
+            told = notices or [outbox.board(match_id)]
+            await self.store.set_status(match_id, "cancelled", only_from=status, notices=told)
             log.info("match %s: cancelled by %s", match_id, user_id)
             table = await self.table(match_id)
-        await self.changed(match_id)
         return table
 
     async def set_option(self, match_id: int, user_id: int, option: str, value: str) -> Table:
@@ -475,14 +541,14 @@ class MatchService:
                 declared_options(table.game, table.match.variant, chosen)
             except OptionError as refused:
                 raise errors.BadOption(refused.message) from None
-            if not await self.store.set_options(match_id, chosen):
+            if not await self.store.set_options(match_id, chosen, notices=[outbox.board(match_id)]):
                 raise errors.NotLobby(OPTIONS_FIXED)
             log.info("match %s: option %s set to %s", match_id, info.id, chosen[info.id])
             return await self.table(match_id)
 
     async def start(self, match_id: int, user_id: int) -> Table:
         """Deal: seats in join order, set up by the game from the match seed."""
-        async with self._lock(match_id):
+        async with self._change(match_id):
             table = await self.table(match_id)
             if table.match.status != "lobby":
                 raise errors.NotLobby()
@@ -510,12 +576,15 @@ class MatchService:
             state = game.setup(info.id, specs, setup, match.seed)
             teams = {s.seat: game.team_of(state, s.seat) for s in table.seats}
             if not await self.store.start_match(
-                match_id, snapshot=state.model_dump_json(), teams=teams, options=options
+                match_id,
+                snapshot=state.model_dump_json(),
+                teams=teams,
+                options=options,
+                notices=[outbox.start(match_id)],
             ):
                 raise errors.StateChanged()
             log.info("match %s: started with %d players", match_id, count)
             table = self._table(await self.get(match_id), await self.store.seats(match_id), state)
-        await self.changed(match_id)
         return table
 
     # ------------------------------------------------------------------ play
@@ -542,7 +611,7 @@ class MatchService:
         it, whoever is seated. At such a table a seat the game doesn't wait for may act
         too, so a refusal gives the rules' reason rather than "not your decision".
         """
-        async with self._lock(match_id):
+        async with self._change(match_id):
             match, seats, seat, state = await self._seated(match_id, user_id)
             if decisions is not None and decisions != seat.decisions:
                 raise errors.StaleChoice()
@@ -567,13 +636,17 @@ class MatchService:
             seq = match.version + 1
             before = self._before(game, state)
             new_state, events = game.apply(state, seat.seat, action, rng_for(match.seed, seq))
-            result = await self._commit(match, seats, seat, action, label, new_state, events)
-        await self.changed(match_id)
-        return replace(result, before=before[0], turn_before=before[1])
+            result = await self._commit(
+                match, seats, seat, action, label, new_state, events, before=before
+            )
+        return result
 
-    async def concede(self, match_id: int, user_id: int) -> ActResult:
-        """Give up at any moment of an active match (logged like any action)."""
-        async with self._lock(match_id):
+    async def concede(
+        self, match_id: int, user_id: int, *, first: Sequence[Notice] = ()
+    ) -> ActResult:
+        """Give up at any moment of an active match (logged like any action); `first`
+        tells the table something before the concession's lines (a moderator's kick)."""
+        async with self._change(match_id):
             match, seats, seat, state = await self._seated(match_id, user_id)
             game = self.game(match.game)
             action = Action(kind=CONCEDE)
@@ -581,9 +654,10 @@ class MatchService:
             before = self._before(game, state)
             new_state, events = game.concede(state, seat.seat, rng)
             label = f"{seat.name} concedes"
-            result = await self._commit(match, seats, seat, action, label, new_state, events)
-        await self.changed(match_id)
-        return replace(result, before=before[0], turn_before=before[1])
+            result = await self._commit(
+                match, seats, seat, action, label, new_state, events, before=before, first=first
+            )
+        return result
 
     async def concession(
         self, match_id: int, user_id: int
@@ -606,10 +680,11 @@ class MatchService:
     ) -> ActResult:
         """The system acts for a seat whose clock ran out: the game's timeout action, or
         a forfeit (a concession), logged under the seat's user, with `note` in the match
-        log (under the match's lock, so a player acting next reads what happened).
+        log and leading its public lines (under the match's lock, so a player acting
+        next reads what happened).
         StateChanged unless the match is still active at `version` and (for the action)
         waiting for the seat."""
-        async with self._lock(match_id):
+        async with self._change(match_id):
             match = await self.get(match_id)
             if match.status != "active" or match.version != version:
                 raise errors.StateChanged()
@@ -628,25 +703,28 @@ class MatchService:
                 new_state, events = game.apply(state, seat, action, rng)
             else:
                 raise errors.StateChanged()
-            result = await self._commit(match, seats, row, action, label, new_state, events)
+            lead = [note] if note is not None else []
+            result = await self._commit(
+                match, seats, row, action, label, new_state, events, before=before, lead=lead
+            )
             if note is not None:
                 kind = FORFEIT_LOG if forfeit else TIMEOUT_LOG
                 await self.store.add_log_entry(match_id, user_id=None, kind=kind, text=note)
-        await self.changed(match_id)
-        return replace(result, before=before[0], turn_before=before[1])
+        return result
 
     async def abandon(self, match_id: int, *, version: int, note: str) -> Table:
         """The system ends a match as abandoned, with no winner (the abandon timeout
         policy), and writes `note` in its log, under the match's lock like any action: a
         player acting at the same moment either acts first or is told the match was
-        abandoned. StateChanged unless the match is still active at `version`."""
-        async with self._lock(match_id):
-            if not await self.store.abandon_match(match_id, expected_version=version):
+        abandoned. `note` is told to the table too. StateChanged unless the match is still
+        active at `version`."""
+        async with self._change(match_id):
+            told = [outbox.say(match_id, note)]
+            if not await self.store.abandon_match(match_id, expected_version=version, notices=told):
                 raise errors.StateChanged()
             await self.store.add_log_entry(match_id, user_id=None, kind=ABANDON_LOG, text=note)
             log.info("match %s: abandoned at its deadline", match_id)
             table = await self.table(match_id)
-        await self.changed(match_id)
         return table
 
     @staticmethod
@@ -818,9 +896,28 @@ class MatchService:
         label: str,
         state: BaseModel,
         events: list[Event],
+        *,
+        before: tuple[tuple[int, ...], str],
+        lead: Sequence[str] = (),
+        first: Sequence[Notice] = (),
     ) -> ActResult:
+        """Append the action and the notice telling the table of it (after `first`), in
+        one transaction. `before`: who was to act, and the turn, before it; `lead`:
+        public lines that come before its events'."""
         game = self.game(match.game)
         finished = game.outcome(state) is not None
+        after = self._before(game, state)
+        seq = match.version + 1
+        lines = [*lead, *(e.text for e in events if e.text)] or [f"**{seat.name}**: {label}"]
+        told = outbox.action(
+            match.id,
+            seq=seq,
+            seat=seat.seat,
+            lines=lines,
+            called=called_seats(before, after, finished=finished),
+            turn=after[1],
+            finished=finished,
+        )
         saved = await self.store.append_action(
             match.id,
             expected_version=match.version,
@@ -830,6 +927,7 @@ class MatchService:
             events=_EVENTS.dump_json(events).decode(),
             snapshot=state.model_dump_json(),
             status="finished" if finished else "active",
+            notices=[*first, told],
         )
         if not saved:
             raise errors.StateChanged()
@@ -837,7 +935,14 @@ class MatchService:
             log.info("match %s: finished at action %d", match.id, match.version + 1)
         seats = await self.store.seats(match.id)
         table = self._table(await self.get(match.id), seats, state)
-        return ActResult(table=table, seat=seat.seat, label=label, events=events)
+        return ActResult(
+            table=table,
+            seat=seat.seat,
+            label=label,
+            events=events,
+            before=before[0],
+            turn_before=before[1],
+        )
 
     # ------------------------------------------------------- moderator powers
 
@@ -849,7 +954,7 @@ class MatchService:
         generator that notes any draw). The log stays append-only: the undo is recorded
         beside it, and the version moves on so menus shown before it are out of date.
         """
-        async with self._lock(match_id):
+        async with self._change(match_id):
             match = await self.get(match_id)
             if match.status != "active":
                 raise errors.NotActive("Only a match in play can have an action undone.")
@@ -887,6 +992,10 @@ class MatchService:
                     f"The last action can't be taken back: {' and '.join(reasons)}. "
                     "Use `force:true` to undo it anyway."
                 )
+            lines = [e.text for e in events if e.text]
+            seats = await self.store.seats(match_id)
+            table = self._table(match, seats, undone)
+            result = UndoResult(table, last.seq, last.seat, lines, reasons)
             saved = await self.store.record_undo(
                 match_id,
                 expected_version=match.version,
@@ -894,22 +1003,29 @@ class MatchService:
                 user_id=user_id,
                 forced=bool(reasons),
                 snapshot=undone.model_dump_json(),
+                notices=[outbox.say(match_id, result.line(user_id), call=True)],
             )
             if not saved:
                 raise errors.StateChanged()
             log.info("match %s: action %d undone by %s", match_id, last.seq, user_id)
             seats = await self.store.seats(match_id)
             table = self._table(await self.get(match_id), seats, undone)
-        await self.changed(match_id)
-        lines = [e.text for e in events if e.text]
-        return UndoResult(table, last.seq, last.seat, lines, reasons)
+        return replace(result, table=table)
 
     async def replace_seat(
-        self, match_id: int, old_user_id: int, new_user_id: int, new_name: str, *, moderator_id: int
+        self,
+        match_id: int,
+        old_user_id: int,
+        new_user_id: int,
+        new_name: str,
+        *,
+        moderator_id: int,
+        notices: Sequence[Notice] = (),
     ) -> Table:
         """Hand a seat of a match in play, its hand and its private view to another
-        member (a moderator's power); the old player can no longer act or see it."""
-        async with self._lock(match_id):
+        member (a moderator's power, told to the table by its `notices`); the old player
+        can no longer act or see it."""
+        async with self._change(match_id):
             table = await self.table(match_id)
             if table.match.status != "active":
                 raise errors.NotActive("Only a match in play can have a player replaced.")
@@ -927,12 +1043,12 @@ class MatchService:
                 new_name=new_name,
                 moderator_id=moderator_id,
                 snapshot=table.game.rename(state, seat.seat, new_name).model_dump_json(),
+                notices=notices,
             )
             if not replaced:
                 raise errors.StateChanged()
             log.info("match %s: seat %d handed to %s", match_id, seat.seat, new_user_id)
             table = await self.table(match_id)
-        await self.changed(match_id)
         return table
 
     # ----------------------------------------------------------------- views
@@ -1000,6 +1116,10 @@ class MatchService:
         for events in await self.store.recent_events(match_id, last=lines):
             shown.extend(e.text for e in _EVENTS.validate_json(events) if e.text)
         return shown[-lines:]
+
+    async def repost(self, match_id: int) -> None:
+        """Have the match's message (its lobby or board) posted, or brought up to date."""
+        await self.store.enqueue([outbox.board(match_id)])
 
     async def set_board_message(self, match_id: int, message_id: int | None) -> None:
         """Remember the message that shows the match."""

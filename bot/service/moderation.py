@@ -11,27 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-import discord
-
-from bot.permissions import is_moderator
-from bot.render import ping_lines
-from bot.render.generic import clip
-from bot.service import errors
+from bot.service import errors, outbox
 from bot.service.matches import ActResult, MatchService, Table
 from bot.service.store import GuildSettings, Store
 from bot.service.timing import format_duration, parse_clock
+from rules.core.text import clip
 
 TIMEOUT_POLICIES = ("skip", "abandon")
 REMINDER_CADENCES = ("half-and-end", "end-only", "off")
 MODERATOR_KIND = "moderator"  # the kind of the match-log lines written here
 
 ChannelChange = Literal["add", "remove", "clear"]
-
-
-async def require_moderator(interaction: discord.Interaction, store: Store) -> None:
-    """Refuse (NotModerator) anyone who is not a moderator of this server."""
-    if not await is_moderator(interaction, store):
-        raise errors.NotModerator()
 
 
 async def check_match_channel(
@@ -95,9 +85,11 @@ class Moderation:
 
     async def abort(self, match_id: int, moderator_id: int, moderator: str) -> Done:
         """End a lobby or a match in play: nobody wins, nothing is counted."""
-        table = await self.matches.cancel(match_id, moderator_id, moderator=True)
+        line = f"🛡️ The match was aborted by <@{moderator_id}>: nobody wins."
+        told = [outbox.say(match_id, line)]
+        table = await self.matches.cancel(match_id, moderator_id, moderator=True, notices=told)
         await self._log(match_id, moderator_id, f"{moderator} (moderator) aborted the match.")
-        return Done(table, f"🛡️ The match was aborted by <@{moderator_id}>: nobody wins.")
+        return Done(table, line)
 
     async def kick(self, match_id: int, moderator_id: int, moderator: str, user_id: int) -> Done:
         """The player's seat forfeits, as if they conceded (with elimination, the others
@@ -106,13 +98,13 @@ class Moderation:
         seat = table.seat_of(user_id)
         if seat is None:
             raise errors.NotInMatch("That member doesn't play in this match.")
-        result = await self.matches.concede(match_id, user_id)
+        line = f"🛡️ <@{moderator_id}> removed {seat.name} from the match: the seat forfeits."
+        result = await self.matches.concede(match_id, user_id, first=[outbox.say(match_id, line)])
         await self._log(
             match_id,
             moderator_id,
             f"{moderator} (moderator) removed {seat.name} from the match: the seat forfeits.",
         )
-        line = f"🛡️ <@{moderator_id}> removed {seat.name} from the match: the seat forfeits."
         return Done(result.table, line, result=result)
 
     async def replace(
@@ -123,39 +115,35 @@ class Moderation:
         if old is None:
             raise errors.NotInMatch("That member doesn't play in this match.")
         old_name = old.name
+        line = (
+            f"🛡️ <@{new_id}> takes over {old_name}'s seat (moderator <@{moderator_id}>): "
+            "its hand and its decisions are theirs now — `/hand` shows them."
+        )
         table = await self.matches.replace_seat(
-            match_id, old_id, new_id, name, moderator_id=moderator_id
+            match_id,
+            old_id,
+            new_id,
+            name,
+            moderator_id=moderator_id,
+            notices=[outbox.say(match_id, line, ping=(new_id,))],
         )
         await self._log(
             match_id,
             moderator_id,
             f"{moderator} (moderator) handed {old_name}'s seat to {name}.",
         )
-        line = (
-            f"🛡️ <@{new_id}> takes over {old_name}'s seat (moderator <@{moderator_id}>): "
-            "its hand and its decisions are theirs now — `/hand` shows them."
-        )
         return Done(table, line, ping=(new_id,))
 
     async def undo(self, match_id: int, moderator_id: int, moderator: str, *, force: bool) -> Done:
         """Take back the last game action still in effect (see MatchService.undo)."""
         undone = await self.matches.undo(match_id, moderator_id, force=force)
-        what = " ".join(undone.lines) or f"{undone.table.user_of(undone.seat).name}'s decision"
-        forced = f" (forced: {' and '.join(undone.reasons)})" if undone.reasons else ""
         await self._log(
             match_id,
             moderator_id,
-            f"{moderator} (moderator) undid action {undone.seq}{forced}: {clip(what, 300)}",
+            f"{moderator} (moderator) undid action {undone.seq}{undone.forced}: "
+            f"{clip(undone.what, 300)}",
         )
-        table = undone.table
-        deciders = tuple(table.user_of(s).user_id for s in table.to_act)
-        line = "\n".join(
-            [
-                f"🛡️ ↩️ <@{moderator_id}> undid the last action{forced}: {clip(what, 1200)}",
-                *ping_lines(table, table.to_act),
-            ]
-        )
-        return Done(table, line, ping=deciders)
+        return Done(undone.table, undone.line(moderator_id))
 
     async def open_matches(self, guild_id: int) -> list[Table]:
         """A server's lobbies and matches in play."""

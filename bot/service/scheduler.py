@@ -4,9 +4,9 @@ The scheduler knows keys and moments, nothing about matches: its owner (the cloc
 service) loads every stored moment at start-up, arms and disarms keys as clocks
 change, and is called back with a key once its moment has come. It keeps one
 min-heap and sleeps until its earliest entry — never one sleep per match — and
-wakes early when an earlier moment is armed. Time is `discord.utils.utcnow()`
-(which simcord makes virtual), and no sleep lasts more than MAX_SLEEP, so a
-wall clock that jumps is caught up with soon.
+wakes early when an earlier moment is armed. Time is the `now` it is given (the
+bot gives the clock simcord makes virtual in tests), and no sleep lasts more than
+MAX_SLEEP, so a wall clock that jumps is caught up with soon.
 
 A key armed again replaces its moment: the old heap entry stays behind and is
 skipped when it comes up (the heap is rebuilt when such leftovers pile up).
@@ -22,8 +22,6 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from datetime import datetime
 
-import discord
-
 log = logging.getLogger(__name__)
 
 MAX_SLEEP = 3600.0  # seconds: the longest nap before the wall clock is read again
@@ -34,8 +32,9 @@ Fire = Callable[[Hashable], Awaitable[None]]
 class Scheduler:
     """Calls `fire(key)` once each armed key's moment has come, in time order."""
 
-    def __init__(self, fire: Fire) -> None:
+    def __init__(self, fire: Fire, now: Callable[[], datetime]) -> None:
         self._fire = fire
+        self._now = now
         self._armed: dict[Hashable, tuple[datetime, int]] = {}  # key -> (moment, ticket)
         self._heap: list[tuple[datetime, int, Hashable]] = []
         self._tickets = itertools.count()
@@ -113,7 +112,7 @@ class Scheduler:
     async def _run(self) -> None:
         while True:
             upcoming = self._next()
-            now = discord.utils.utcnow()
+            now = self._now()
             if upcoming is not None and upcoming[0] <= now:
                 heapq.heappop(self._heap)
                 del self._armed[upcoming[1]]

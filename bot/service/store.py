@@ -13,7 +13,7 @@ import asyncio
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import aiosqlite
+
+from bot.service.outbox import Notice, OutboxRow
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -254,6 +256,19 @@ def _log_entry(row: sqlite3.Row) -> LogEntry:
     )
 
 
+def _outbox_row(row: sqlite3.Row) -> OutboxRow:
+    notice = Notice(row["match_id"], row["kind"], json.loads(row["body"]))
+    return OutboxRow(
+        id=row["id"],
+        notice=notice,
+        attempts=row["attempts"],
+        progress=json.loads(row["progress"]),
+        last_error=row["last_error"],
+        delivered_at=row["delivered_at"],
+        given_up=row["given_up"],
+    )
+
+
 def _record(row: sqlite3.Row) -> Record:
     return Record(row["user_id"], row["game"], row["games"], row["wins"], row["losses"])
 
@@ -288,6 +303,8 @@ class Store:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._lock = asyncio.Lock()
+        self._outbox_listeners: list[Callable[[str], None]] = []
+        self._written: set[str] = set()  # lanes the open transaction wrote notices to
 
     @classmethod
     async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
@@ -356,8 +373,10 @@ class Store:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction; the caller already holds the lock."""
+        """One write transaction; the caller already holds the lock. Once it commits,
+        the outbox's listeners hear of each lane it wrote notices to."""
         await self._db.execute("BEGIN IMMEDIATE")
+        self._written = set()
         try:
             yield self._db
         except BaseException:
@@ -365,6 +384,11 @@ class Store:
             raise
         else:
             await self._db.execute("COMMIT")
+            for lane in sorted(self._written):
+                for listener in self._outbox_listeners:
+                    listener(lane)
+        finally:
+            self._written = set()
 
     async def _one(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Row | None:
         async with self._db.execute(sql, params) as cursor:
@@ -477,7 +501,15 @@ class Store:
         assert row is not None
         return _match_row(row)
 
-    async def add_seat(self, match_id: int, user_id: int, name: str, *, max_seats: int) -> bool:
+    async def add_seat(
+        self,
+        match_id: int,
+        user_id: int,
+        name: str,
+        *,
+        max_seats: int,
+        notices: Sequence[Notice] = (),
+    ) -> bool:
         """Seat a user in a lobby after the others; False when it is full or not a lobby."""
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
@@ -489,9 +521,12 @@ class Store:
             )
             if cursor.rowcount:
                 await self._touch(db, match_id)
+                await self._enqueue(db, notices)
             return cursor.rowcount == 1
 
-    async def remove_seat(self, match_id: int, user_id: int) -> bool:
+    async def remove_seat(
+        self, match_id: int, user_id: int, *, notices: Sequence[Notice] = ()
+    ) -> bool:
         """Take a user out of a lobby and close the gap in the seat order."""
         async with self._lock, self._transaction() as db:
             row = await self._one(
@@ -513,24 +548,33 @@ class Store:
                 "UPDATE seats SET seat = -seat - 1 WHERE match_id = ? AND seat < 0", (match_id,)
             )
             await self._touch(db, match_id)
+            await self._enqueue(db, notices)
             return True
 
-    async def set_status(self, match_id: int, status: Status, *, only_from: Status) -> bool:
+    async def set_status(
+        self, match_id: int, status: Status, *, only_from: Status, notices: Sequence[Notice] = ()
+    ) -> bool:
         """Move a match from one status to another; False when it was not in `only_from`."""
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET status = ?, updated_at = ? WHERE id = ? AND status = ?",
                 (status, _now(), match_id, only_from),
             )
+            if cursor.rowcount == 1:
+                await self._enqueue(db, notices)
             return cursor.rowcount == 1
 
-    async def set_options(self, match_id: int, options: dict[str, Any]) -> bool:
+    async def set_options(
+        self, match_id: int, options: dict[str, Any], *, notices: Sequence[Notice] = ()
+    ) -> bool:
         """Replace a lobby's options; False when it is no longer a lobby."""
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
                 (json.dumps(options), _now(), match_id),
             )
+            if cursor.rowcount == 1:
+                await self._enqueue(db, notices)
             return cursor.rowcount == 1
 
     async def start_match(
@@ -540,6 +584,7 @@ class Store:
         snapshot: str,
         teams: dict[int, int],
         options: dict[str, Any] | None = None,
+        notices: Sequence[Notice] = (),
     ) -> bool:
         """Save the initial state and the teams of a lobby (and the options it was dealt
         with, when given); False when it is no longer a lobby."""
@@ -555,6 +600,7 @@ class Store:
                 "UPDATE seats SET team = ? WHERE match_id = ? AND seat = ?",
                 [(team, match_id, seat) for seat, team in teams.items()],
             )
+            await self._enqueue(db, notices)
             return True
 
     async def append_action(
@@ -568,6 +614,7 @@ class Store:
         events: str,
         snapshot: str,
         status: Status,
+        notices: Sequence[Notice] = (),
     ) -> bool:
         """Log one action and save the state it led to, in one transaction.
 
@@ -595,6 +642,7 @@ class Store:
                 "UPDATE seats SET decisions = decisions + 1 WHERE match_id = ? AND seat = ?",
                 (match_id, seat),
             )
+            await self._enqueue(db, notices)
             return True
 
     async def set_board_message(self, match_id: int, message_id: int | None) -> None:
@@ -638,6 +686,88 @@ class Store:
         async with self._lock, self._transaction() as db:
             await db.execute("DELETE FROM turn_messages WHERE match_id = ?", (match_id,))
 
+    # ------------------------------------------------------------ the outbox
+
+    def on_outbox(self, listener: Callable[[str], None]) -> None:
+        """Call `listener(lane)` after each commit that wrote notices to that lane."""
+        self._outbox_listeners.append(listener)
+
+    async def _enqueue(self, db: aiosqlite.Connection, notices: Sequence[Notice]) -> None:
+        """Write notices in the open transaction: they are saved with the change or not at all."""
+        if not notices:
+            return
+        now = _now()
+        await db.executemany(
+            "INSERT INTO outbox (match_id, lane, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
+            [(n.match_id, n.lane, n.kind, json.dumps(n.body), now) for n in notices],
+        )
+        self._written.update(n.lane for n in notices)
+
+    async def enqueue(self, notices: Sequence[Notice]) -> None:
+        """Write the notices of something that changes nothing else (a reminder, say)."""
+        async with self._lock, self._transaction() as db:
+            await self._enqueue(db, notices)
+
+    async def pending_lanes(self) -> list[str]:
+        """The lanes with notices still to deliver, oldest first."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT lane, MIN(id) AS first FROM outbox"
+                " WHERE delivered_at IS NULL AND given_up IS NULL GROUP BY lane ORDER BY first",
+                (),
+            )
+        return [r["lane"] for r in rows]
+
+    async def next_notice(self, lane: str) -> OutboxRow | None:
+        """The oldest notice of a lane still to deliver."""
+        async with self._lock:
+            row = await self._one(
+                "SELECT * FROM outbox WHERE lane = ? AND delivered_at IS NULL"
+                " AND given_up IS NULL ORDER BY id LIMIT 1",
+                (lane,),
+            )
+        return None if row is None else _outbox_row(row)
+
+    async def outbox(self, match_id: int | None = None) -> list[OutboxRow]:
+        """Every notice (of one match), delivered or not, in order."""
+        where, params = ("WHERE match_id = ?", (match_id,)) if match_id is not None else ("", ())
+        async with self._lock:
+            rows = await self._all(f"SELECT * FROM outbox {where} ORDER BY id", params)
+        return [_outbox_row(r) for r in rows]
+
+    async def note_progress(self, row_id: int, progress: dict[str, Any]) -> None:
+        """Remember what delivering a notice has done so far (a retry goes on from there)."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET progress = ? WHERE id = ?", (json.dumps(progress), row_id)
+            )
+
+    async def note_failure(self, row_id: int, error: str) -> int:
+        """Count a failed delivery of a notice; how many attempts it has had."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+                (error[:500], row_id),
+            )
+            row = await self._one("SELECT attempts FROM outbox WHERE id = ?", (row_id,))
+        return 0 if row is None else int(row["attempts"])
+
+    async def mark_delivered(self, row_id: int) -> None:
+        """A notice is delivered: it is never sent again."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
+                (_now(), row_id),
+            )
+
+    async def give_up(self, row_id: int, why: str) -> None:
+        """A notice that can never be delivered (the channel is gone, access was taken)."""
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET given_up = ?, attempts = attempts + 1 WHERE id = ?",
+                (why[:500], row_id),
+            )
+
     # ------------------------------------------------------------ server settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -677,9 +807,16 @@ class Store:
     # ------------------------------------------------------------ match log
 
     async def add_log_entry(
-        self, match_id: int, *, user_id: int | None, kind: str, text: str
+        self,
+        match_id: int,
+        *,
+        user_id: int | None,
+        kind: str,
+        text: str,
+        notices: Sequence[Notice] = (),
     ) -> LogEntry:
-        """Write a line into a match's log (a moderator action, a timeout, a pause)."""
+        """Write a line into a match's log (a moderator action, a timeout, a pause), with
+        what it must tell the table."""
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO match_log (match_id, version, user_id, kind, text, created_at) "
@@ -687,6 +824,7 @@ class Store:
                 (user_id, kind, text, _now(), match_id),
             )
             entry_id = cursor.lastrowid
+            await self._enqueue(db, notices)
         row = await self._one("SELECT * FROM match_log WHERE id = ?", (entry_id,))
         assert row is not None, f"match {match_id} does not exist"
         return _log_entry(row)
@@ -724,6 +862,7 @@ class Store:
         user_id: int,
         forced: bool,
         snapshot: str,
+        notices: Sequence[Notice] = (),
     ) -> bool:
         """Mark action `seq` undone and save the state without it, in one transaction.
 
@@ -748,6 +887,7 @@ class Store:
             await db.execute(
                 "UPDATE seats SET decisions = decisions + 1 WHERE match_id = ?", (match_id,)
             )
+            await self._enqueue(db, notices)
             return True
 
     async def replace_seat(
@@ -758,6 +898,7 @@ class Store:
         seat: int,
         new_user_id: int,
         new_name: str,
+        notices: Sequence[Notice] = (),
         moderator_id: int,
         snapshot: str,
     ) -> bool:
@@ -811,6 +952,7 @@ class Store:
                 "DELETE FROM pause_votes WHERE match_id = ? AND seat = ?", (match_id, seat)
             )
             await self._touch(db, match_id)
+            await self._enqueue(db, notices)
             return True
 
     async def renames(self, match_id: int) -> list[Rename]:
@@ -914,7 +1056,9 @@ class Store:
                 (clock_seconds, timeout_policy, match_id),
             )
 
-    async def abandon_match(self, match_id: int, *, expected_version: int) -> bool:
+    async def abandon_match(
+        self, match_id: int, *, expected_version: int, notices: Sequence[Notice] = ()
+    ) -> bool:
         """End an active match as abandoned (no winner) if it is still at that version."""
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
@@ -922,6 +1066,8 @@ class Store:
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (_now(), match_id, expected_version),
             )
+            if cursor.rowcount == 1:
+                await self._enqueue(db, notices)
             return cursor.rowcount == 1
 
     async def deadlines(self, match_id: int) -> list[Deadline]:
@@ -946,10 +1092,11 @@ class Store:
             await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
             await db.executemany(self._PUT_DEADLINE, [self._deadline_params(d) for d in deadlines])
 
-    async def put_deadline(self, deadline: Deadline) -> None:
-        """Save one seat's clock (added or replaced)."""
+    async def put_deadline(self, deadline: Deadline, *, notices: Sequence[Notice] = ()) -> None:
+        """Save one seat's clock (added or replaced), with what it must tell (a reminder)."""
         async with self._lock, self._transaction() as db:
             await db.execute(self._PUT_DEADLINE, self._deadline_params(deadline))
+            await self._enqueue(db, notices)
 
     async def running_deadlines(self) -> list[tuple[Deadline, str]]:
         """Every clock not frozen, with the reminder cadence of its match's server."""
@@ -1084,12 +1231,15 @@ class Store:
                 (user_id, int(enabled)),
             )
 
-    async def set_dm_closed(self, user_id: int, until: datetime) -> None:
+    async def set_dm_closed(
+        self, user_id: int, until: datetime, *, notices: Sequence[Notice] = ()
+    ) -> None:
         """A user's DMs are closed: no attempt before `until`."""
         async with self._lock, self._transaction() as db:
             await db.execute(
                 "UPDATE notify SET dm_closed_until = ? WHERE user_id = ?", (_iso(until), user_id)
             )
+            await self._enqueue(db, notices)
 
     _PUT_DEADLINE = (
         "INSERT OR REPLACE INTO deadlines (match_id, seat, version, decisions, out_of_turn,"

@@ -17,6 +17,7 @@ and the lobby and board, so it depends on nothing but the errors.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from bot.service import errors
 
@@ -147,3 +148,10 @@ def clock_text(clock_seconds: int) -> str:
         f"⏱️ {format_duration(clock_seconds)} a decision, "
         f"{format_duration(out_of_turn_clock(clock_seconds))} out of turn"
     )
+
+
+def moment(when: datetime) -> str:
+    """A moment as Discord shows it to each reader: their local date and time, then how
+    far off it is ("in 3 hours")."""
+    stamp = int(when.timestamp())
+    return f"<t:{stamp}:f> (<t:{stamp}:R>)"

@@ -1,4 +1,4 @@
-"""Words as menus hold them."""
+"""Words as menus and messages hold them."""
 
 from __future__ import annotations
 
@@ -11,3 +11,8 @@ def shorten(text: str, limit: int = NAME_LIMIT) -> str:
     if len(text) <= limit:
         return text
     return text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ·,;:") + "…"
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -80,7 +80,7 @@ async def measure_scheduler(path: Path, deadlines: int = 10_000) -> SchedulerFig
                 done.set()
 
         started = time.perf_counter()
-        scheduler = Scheduler(fire)
+        scheduler = Scheduler(fire, discord.utils.utcnow)
         scheduler.load(await stored_moments(store))
         load = time.perf_counter() - started
         assert len(scheduler) == deadlines
@@ -117,7 +117,7 @@ async def _memory(store: Store) -> tuple[int, int]:
     tracemalloc.start()
     try:
         baseline = tracemalloc.get_traced_memory()[0]
-        scheduler = Scheduler(_ignore)
+        scheduler = Scheduler(_ignore, discord.utils.utcnow)
         scheduler.load(await stored_moments(store))
         held, peak = tracemalloc.get_traced_memory()
     finally:

@@ -9,7 +9,7 @@ import discord
 import pytest
 import simcord
 
-from bot.ui import BURIED_AFTER, THREAD_ARCHIVED
+from bot.publisher import BURIED_AFTER, THREAD_ARCHIVED
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally

@@ -107,7 +107,7 @@ async def test_the_scheduler_fires_in_time_order_and_honours_re_arming() -> None
         if key == "last":
             done.set()
 
-    scheduler = Scheduler(fire)
+    scheduler = Scheduler(fire, discord.utils.utcnow)
     scheduler.load([("b", soon(0.04)), ("a", soon(0.02)), ("gone", soon(0.01))])
     scheduler.start()
     scheduler.disarm("gone")
@@ -126,7 +126,7 @@ async def test_an_earlier_moment_wakes_the_scheduler_early() -> None:
     async def fire(key: Hashable) -> None:
         fired.set()
 
-    scheduler = Scheduler(fire)
+    scheduler = Scheduler(fire, discord.utils.utcnow)
     scheduler.load([("late", soon(3600))])
     scheduler.start()
     await asyncio.sleep(0.01)  # asleep until the late one
@@ -148,7 +148,7 @@ async def test_a_failing_entry_is_logged_and_the_next_still_fires(
             raise RuntimeError("broken")
         fired.append(key)
 
-    scheduler = Scheduler(fire)
+    scheduler = Scheduler(fire, discord.utils.utcnow)
     scheduler.load([("bad", soon(0)), ("good", soon(0.01))])
     scheduler.start()
     for _ in range(200):

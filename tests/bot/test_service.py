@@ -15,7 +15,6 @@ from bot.service import errors
 from bot.service.locks import KeyedLocks
 from bot.service.matches import MatchService, Table, default_pack
 from bot.service.store import GuildSettings, SeatClock, Store, migrations
-from bot.ui import Publisher
 from rules.core import Game, IllegalAction, SeatSpec, rng_for
 from rules.registry import GAMES
 from rules.tooth_and_nail.cards import bundled_pack
@@ -444,9 +443,8 @@ async def test_one_lock_per_match_shared_while_in_use_then_forgotten(
     del first
     gc.collect()
     assert len(locks) == 0
-    # The service and the publisher both take their per-match locks from this helper.
+    # The service takes its per-match locks from this helper.
     assert isinstance(service._lock, KeyedLocks)
-    assert isinstance(Publisher(None)._lock, KeyedLocks)  # type: ignore[arg-type]
 
 
 async def test_a_tooth_and_nail_concession_is_saved_and_replays(store: Store) -> None:

@@ -1,0 +1,595 @@
+"""The publisher: the one door from the outbox to Discord.
+
+The services write what a change must tell (`bot.service.outbox`) in the change's own
+transaction; the store tells the publisher which lane got something new, and one task
+per lane delivers its notices in order, each at least once: a notice is marked
+delivered only after Discord took it, and what its delivery already did (the board
+brought up to date, the message it posted) is written down as it goes, so a retry,
+after a failure or a restart, goes on from there and never posts a line twice. A send
+carries the notice's nonce, which Discord holds to for a few minutes, and a send that
+was under way when the process stopped is looked for among the channel's latest
+messages before it is sent again.
+
+A failure that may pass (a 5xx, a rate limit, a timeout) is retried with a growing
+wait (BACKOFF, at most MAX_WAIT; a 429's own `retry_after` when it gives one), and the
+lane waits meanwhile: its lines stay in order. A failure that never can pass (the
+channel is gone, the bot lost access to it) gives the notice up, with a log line and a
+line in the match log, where moderators see it. At start-up every pending notice is
+delivered.
+
+How a match's public messages look (one message per turn, the deciders named under
+it, the quick buttons, the board kept in reach) is described on `Publisher`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+
+from bot.render import (
+    MESSAGE_LIMIT,
+    board_embed,
+    end_line,
+    lobby_embed,
+    ping_lines,
+    renderer_for,
+    seed_notice,
+)
+from bot.service import errors
+from bot.service.matches import Table
+from bot.service.outbox import OutboxRow
+from bot.service.store import TurnMessage
+from bot.ui import (
+    DM_CLOSED,
+    board_view,
+    carries_buttons,
+    dispute_buttons,
+    lobby_view,
+    private_message,
+    turn_view,
+)
+from rules.core.text import clip
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+THREAD_ARCHIVED = 50083  # Discord: "Operation cannot be performed on an archived thread"
+# Discord's answers that no retry can change: the channel or the user is gone, or the
+# bot may not post there (missing access, missing permissions).
+NEVER = {10003: "the channel is gone", 10013: "the user is gone", 50001: "no access to the channel"}
+NEVER |= {50013: "no permission to post there", DM_CLOSED: "their direct messages are closed"}
+BACKOFF = 2.0  # seconds before the first retry; doubled each time
+MAX_WAIT = 300.0  # the longest wait between two tries
+BURIED_AFTER = 15  # messages posted under a board before it is reposted at the bottom
+OLD_AFTER = timedelta(hours=24)  # a board older than this is reposted too
+LOOK_BACK = 20  # messages searched for a send that was under way at a crash
+UNDELIVERED_LOG = "undelivered"  # the kind of the match-log line of a notice given up
+
+
+class Retry(Exception):
+    """A delivery failed in a way that may pass: try again after `wait` seconds (None:
+    the lane's own backoff)."""
+
+    def __init__(self, why: str, wait: float | None = None) -> None:
+        super().__init__(why)
+        self.why = why
+        self.wait = wait
+
+
+class Never(Exception):
+    """A delivery that can never succeed."""
+
+
+def classify(error: discord.HTTPException) -> Exception:
+    """What a failed request means for its notice: Never or Retry."""
+    if error.code in NEVER:
+        return Never(NEVER[error.code])
+    if isinstance(error, discord.NotFound):
+        return Never("the channel is gone")
+    wait = getattr(error, "retry_after", None)
+    if error.status == 429 and wait is None:
+        with contextlib.suppress(Exception):
+            wait = float(error.response.headers.get("Retry-After"))
+    return Retry(f"{error.status} {error.text or ''}".strip(), wait)
+
+
+def backoff(attempts: int) -> float:
+    """The wait before the next try of a notice that failed `attempts` times."""
+    return min(MAX_WAIT, BACKOFF * 2 ** max(0, attempts - 1))
+
+
+class Publisher:
+    """Delivers the outbox, keeping each match's message current.
+
+    The match's message is its lobby, then its board; every notice of a match first
+    brings it up to date (the latest saved state), so it never shows an older board.
+
+    The public lines of one turn share one message (the turn message, kept in the store
+    so a restart changes nothing): each action's lines are added to it by an edit. A new
+    one is posted when the turn changes, when the lines would not fit, when the edit
+    fails, or when someone must be called to decide, since Discord notifies no mention
+    added by an edit: the new message then ends with the line calling them ("➡️ @Basil,
+    your turn — …"). Under its lines a turn message names each player deciding, with what
+    the game asks of them now (kept up to date by each edit), and notifies only those
+    just called. It carries the game's quick actions for the player whose turn it is as
+    buttons (see `bot.ui.QuickButton`), right under the line that calls them, where a
+    notification leads: each edit brings them up to date, and a message that no longer
+    carries the turn loses them. The Dispute button of a Historia table's latest report
+    rides the same way, under the message with the report's line (or under a moderator's
+    line after an undo), and a game's renderer may cap the lines of one message
+    (`turn_lines`: a Historia turn holds many reports), so that the latest line and its
+    button stay at the bottom.
+
+    A board in play stays in reach: once BURIED_AFTER messages were posted under it
+    (counted since this process posted it) or it is older than OLD_AFTER, it is posted
+    again at the bottom and the old one, its button removed, links there. A match in a
+    thread keeps the thread open: Discord's auto-archive is undone while the match is in
+    play, and a request refused because the thread is archived is retried once it is
+    reopened.
+    """
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self._lanes: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()  # lanes written to while their task was reading
+        self._stopped = False
+        self._posted: dict[int, int] = {}  # match id -> messages posted since its board
+        self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
+        self.retries = 0  # failed tries that were retried (for the fault suite's figures)
+
+    # ------------------------------------------------------------ the lanes
+
+    async def start(self) -> None:
+        """Deliver whatever is still pending (from before a restart)."""
+        self._stopped = False
+        for lane in await self.bot.matches.store.pending_lanes():
+            self.wake(lane)
+
+    async def stop(self) -> None:
+        """Stop delivering (what is pending is delivered after the next start)."""
+        self._stopped = True
+        tasks = list(self._lanes.values())
+        self._lanes.clear()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def wake(self, lane: str) -> None:
+        """A lane has something new: deliver it (the store calls this after each commit)."""
+        if self._stopped:
+            return
+        task = self._lanes.get(lane)
+        if task is not None and not task.done():
+            self._again.add(lane)
+            return
+        loop = asyncio.get_running_loop()
+        self._lanes[lane] = loop.create_task(self._drain(lane), name=f"outbox {lane}")
+
+    async def idle(self) -> None:
+        """Wait until every lane has delivered what it can (tests and shutdown use it)."""
+        while tasks := [t for t in self._lanes.values() if not t.done()]:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _drain(self, lane: str) -> None:
+        store = self.bot.matches.store
+        while True:
+            self._again.discard(lane)
+            row = await store.next_notice(lane)
+            if row is None:
+                if lane in self._again:
+                    continue
+                return
+            try:
+                await self._deliver(row)
+            except Retry as failed:
+                attempts = await store.note_failure(row.id, failed.why)
+                wait = failed.wait if failed.wait is not None else backoff(attempts)
+                self.retries += 1
+                log.warning(
+                    "outbox %s: %s notice %d failed (%s); try %d in %.0f s",
+                    lane,
+                    row.notice.kind,
+                    row.id,
+                    failed.why,
+                    attempts + 1,
+                    wait,
+                )
+                await asyncio.sleep(wait)
+                continue
+            except Never as refused:
+                await self._give_up(row, str(refused))
+                continue
+            except Exception:
+                # A fault of ours: logged with its reference, and the lane goes on.
+                log.exception("outbox %s: notice %d could not be delivered", lane, row.id)
+                await store.give_up(row.id, "an error in the bot (see the log)")
+                continue
+            await store.mark_delivered(row.id)
+
+    async def _give_up(self, row: OutboxRow, why: str) -> None:
+        """A notice that can never be delivered: logged, and noted in the match log."""
+        store = self.bot.matches.store
+        notice = row.notice
+        await store.give_up(row.id, why)
+        log.warning("outbox: gave up notice %d of match %s: %s", row.id, notice.match_id, why)
+        if notice.kind == "dm":
+            if why == NEVER[DM_CLOSED]:
+                await self.bot.clock.dm_closed(notice.match_id, int(notice.body["user_id"]))
+            return
+        what = {"board": "The board", "start": "The board"}.get(notice.kind, "A public line")
+        await store.add_log_entry(
+            notice.match_id,
+            user_id=None,
+            kind=UNDELIVERED_LOG,
+            text=f"⚠️ {what} could not be posted in Discord ({why}): {_gist(notice.body)}",
+        )
+
+    # ------------------------------------------------------------ delivery
+
+    async def _deliver(self, row: OutboxRow) -> None:
+        """Carry out one notice, going on from what an earlier try already did."""
+        notice = row.notice
+        if notice.kind == "dm":
+            await self._dm(row)
+            return
+        # What a change tells is shown once it settled: its clocks armed, so the board
+        # names the right deadlines.
+        await self.bot.matches.settled(notice.match_id)
+        await self.bot.clock.settled(notice.match_id)
+        table = await self.bot.matches.table(notice.match_id)
+        progress = dict(row.progress)
+        if not progress.get("board"):
+            if notice.kind == "start":
+                await self._retire_lobby(table)
+                await self._post(table)
+            else:
+                await self._show(table)
+            progress["board"] = True
+            await self.bot.matches.store.note_progress(row.id, progress)
+        if notice.kind == "board":
+            return
+        if notice.kind == "start":
+            parts = ("The match begins!", seed_notice(table.match))
+            lines = ["\n".join(part for part in parts if part)]
+            await self._lines(row, progress, table, lines, table.to_act, table.turn, False)
+        elif notice.kind == "action":
+            body = notice.body
+            seat = int(body["seat"])
+            renderer = renderer_for(table.match.game)
+            lines = renderer.public_lines(table.view or {}, seat, body["lines"])
+            called = tuple(s for s in body["called"] if s in table.to_act)
+            finished = bool(body["finished"])
+            await self._lines(row, progress, table, lines, called, str(body["turn"]), finished)
+        else:
+            await self._say(row, progress, table)
+
+    async def _dm(self, row: OutboxRow) -> None:
+        user_id = int(row.notice.body["user_id"])
+        try:
+            view = await self.bot.matches.view(row.notice.match_id, user_id)
+        except errors.UserError:
+            return  # no longer seated (replaced by a moderator meanwhile): nothing to tell
+        content = private_message(view, 0, in_dm=True)
+        try:
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            await channel.send(row.notice.body["text"], nonce=_nonce(row), **content)
+        except discord.HTTPException as error:
+            raise classify(error) from error
+
+    async def _say(self, row: OutboxRow, progress: dict[str, Any], table: Table) -> None:
+        """A public line of its own, after which the lines start a new turn message."""
+        body = row.notice.body
+        store = self.bot.matches.store
+        if progress.get("message") is None:
+            lines = [body["line"]]
+            ping = [int(u) for u in body["ping"]]
+            if body.get("call") and table.outcome is None:
+                lines += ping_lines(table, table.to_act)
+                ping += [table.user_of(s).user_id for s in table.to_act]
+            # The latest report's Dispute button follows the line (after an undo, say).
+            view = turn_view(table) if dispute_buttons(table) else None
+            message = await self._send(row, progress, table, _joined(lines), ping, view=view)
+            progress["message"] = message.id
+            await store.note_progress(row.id, progress)
+            if view is not None:
+                await self._quick_on(table, message.id)
+        await store.clear_turn_message(table.match.id)
+
+    async def _lines(
+        self,
+        row: OutboxRow,
+        progress: dict[str, Any],
+        table: Table,
+        lines: list[str],
+        called: tuple[int, ...],
+        turn: str,
+        finished: bool,
+    ) -> None:
+        """Add public lines to the turn's message, or post them in a new one that notifies
+        the players in `called` (see the class)."""
+        store = self.bot.matches.store
+        match_id = table.match.id
+        if progress.get("message") is not None:
+            return  # posted before a failure or a restart
+        if finished:
+            await store.clear_turn_message(match_id)
+            await self._quick_on(table, None)
+            outcome = table.outcome
+            winners = [table.user_of(s).user_id for s in outcome.winners] if outcome else []
+            text = _joined([*lines, end_line(table)] if outcome else lines)
+            message = await self._send(row, progress, table, text, winners)
+            progress["message"] = message.id
+            await store.note_progress(row.id, progress)
+            return
+        current = await store.turn_message(match_id)
+        most = renderer_for(table.match.game).turn_lines  # a long turn goes on below
+        if current is not None and current.turn == turn and not called:
+            body = _joined([current.body, *lines])
+            fits = most is None or len(body.splitlines()) <= most
+            if fits and await self._edit_turn(table, current.message_id, body):
+                await store.set_turn_message(dataclasses.replace(current, body=body))
+                return
+        deciding = _deciding(table, called) if table.outcome is None else []
+        tail = _joined(ping_lines(table, deciding))
+        body = clip(_joined(lines), MESSAGE_LIMIT - len(tail) - 1)
+        users = [table.user_of(s).user_id for s in called]  # the others were told already
+        view = turn_view(table)
+        message = await self._send(row, progress, table, _joined([body, tail]), users, view=view)
+        progress["message"] = message.id
+        await store.note_progress(row.id, progress)
+        await store.set_turn_message(TurnMessage(match_id, message.id, turn, body))
+        await self._quick_on(table, message.id if carries_buttons(table) else None)
+
+    # ------------------------------------------------------------ requests
+
+    def _channel(self, table: Table) -> discord.PartialMessageable:
+        match = table.match
+        return self.bot.get_partial_messageable(match.channel_id, guild_id=match.guild_id)
+
+    async def _content(self, table: Table) -> dict[str, Any]:
+        if table.match.snapshot is None:
+            return {"embed": lobby_embed(table), "view": lobby_view(table)}
+        match_id = table.match.id
+        clocks = await self.bot.clock.status_lines(match_id, table)
+        lately = await self.bot.matches.lately(match_id)
+        return {"embed": board_embed(table, clocks, lately), "view": board_view(table)}
+
+    async def keep_open(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Reopen a thread Discord archived while its match is in play (a thread a
+        moderator locked stays closed)."""
+        metadata = payload.data.get("thread_metadata") or {}
+        if not metadata.get("archived") or metadata.get("locked"):
+            return
+        match = await self.bot.matches.store.open_match_in(payload.thread_id)
+        if match is None or match.status != "active":
+            return
+        try:
+            await self._unarchive(payload.thread_id)
+        except discord.HTTPException:
+            log.warning("match %s: could not reopen its thread", match.id, exc_info=True)
+
+    async def _unarchive(self, channel_id: int) -> None:
+        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+        if isinstance(channel, discord.Thread):
+            await channel.edit(archived=False)
+            log.info("thread %s: reopened for its match", channel_id)
+
+    async def _open(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
+        """Run a request in the match's channel; when Discord refuses it because the
+        thread is archived, reopen the thread and run it again."""
+        try:
+            return await call()
+        except discord.HTTPException as error:
+            if error.code != THREAD_ARCHIVED:
+                raise
+        await self._unarchive(table.match.channel_id)
+        return await call()
+
+    def _stale(self, table: Table, message_id: int) -> bool:
+        """Whether a board in play is buried under messages or old enough to repost."""
+        if table.match.status != "active":
+            return False
+        age = discord.utils.utcnow() - discord.utils.snowflake_time(message_id)
+        return self._posted.get(table.match.id, 0) >= BURIED_AFTER or age > OLD_AFTER
+
+    async def _retire_lobby(self, table: Table) -> None:
+        """Take the buttons off the lobby message of a match that started."""
+        lobby = table.match.board_message_id
+        if lobby is None:
+            return
+        try:
+            message = self._channel(table).get_partial_message(lobby)
+            await message.edit(embed=lobby_embed(table), view=None)
+        except discord.HTTPException:
+            log.info("match %s: its lobby message is gone", table.match.id)
+
+    async def _show(self, table: Table) -> None:
+        """Bring the match's message up to date (posting it when it has none or is gone)."""
+        message_id = table.match.board_message_id
+        if message_id is None:
+            await self._post(table)
+            return
+        if table.match.status != "active":
+            self._posted.pop(table.match.id, None)
+        if self._stale(table, message_id):
+            await self._repost(table, message_id)
+            return
+        message = self._channel(table).get_partial_message(message_id)
+        content = await self._content(table)
+        try:
+            await self._open(table, lambda: message.edit(**content))
+        except discord.NotFound:
+            await self._post(table)
+        except discord.HTTPException as error:
+            raise classify(error) from error
+
+    async def _repost(self, table: Table, old_id: int) -> None:
+        """Post the board again at the bottom; the old one says where it went."""
+        posted = await self._post(table)
+        moved = discord.Embed(
+            title=f"{table.game.name} — {table.variant.name}",
+            description=f"The board has moved to the bottom of the channel: {posted.jump_url}",
+            colour=discord.Colour.dark_grey(),
+        )
+        moved.set_footer(text=f"Match #{table.match.id}")
+        old = self._channel(table).get_partial_message(old_id)
+        try:
+            await self._open(table, lambda: old.edit(embed=moved, view=None))
+        except discord.HTTPException:
+            log.info("match %s: could not mark its old board as moved", table.match.id)
+
+    async def _post(self, table: Table) -> discord.Message:
+        """Post the match's message; the public lines after it start a new turn message."""
+        channel = self._channel(table)
+        content = await self._content(table)
+        try:
+            message = await self._open(table, lambda: channel.send(**content))
+        except discord.HTTPException as error:
+            raise classify(error) from error
+        await self.bot.matches.set_board_message(table.match.id, message.id)
+        await self.bot.matches.store.clear_turn_message(table.match.id)
+        self._posted[table.match.id] = 0
+        return message
+
+    async def _edit_turn(self, table: Table, message_id: int, body: str) -> bool:
+        """Edit the turn's message to `body` and a line for each player deciding now;
+        False when that no longer fits or the edit failed (a new message is posted
+        instead)."""
+        content = _joined([body, *ping_lines(table, table.to_act)])
+        if len(content) > MESSAGE_LIMIT:
+            return False
+        message = self._channel(table).get_partial_message(message_id)
+        users = [table.user_of(s).user_id for s in table.to_act]
+        try:
+            await self._open(
+                table,
+                lambda: message.edit(
+                    content=content, allowed_mentions=_only(users), view=turn_view(table)
+                ),
+            )
+        except discord.HTTPException:
+            log.warning("match %s: could not edit its turn message", table.match.id, exc_info=True)
+            return False
+        if carries_buttons(table):
+            await self._quick_on(table, message_id)
+        elif self._quick.get(table.match.id) == message_id:
+            del self._quick[table.match.id]  # the edit took its buttons off
+        return True
+
+    async def _quick_on(self, table: Table, message_id: int | None) -> None:
+        """Remember the message carrying the match's quick buttons now (None: no message
+        does); the one that carried them before loses its buttons, which could only be
+        refused as out of date. (Remembered by this process only: after a restart an
+        older message keeps its buttons, still refused.)"""
+        match_id = table.match.id
+        old = self._quick.pop(match_id, None)
+        if message_id is not None:
+            self._quick[match_id] = message_id
+        if old is None or old == message_id:
+            return
+        try:
+            await self._open(
+                table, lambda: self._channel(table).get_partial_message(old).edit(view=None)
+            )
+        except discord.HTTPException:
+            log.info("match %s: could not take the old quick buttons off", match_id)
+
+    async def _send(
+        self,
+        row: OutboxRow,
+        progress: dict[str, Any],
+        table: Table,
+        text: str,
+        users: Iterable[int],
+        *,
+        view: discord.ui.View | None = None,
+    ) -> discord.Message | discord.PartialMessage:
+        """Post a notice's public message, once: a send that was under way when the
+        process stopped is first looked for among the channel's latest messages."""
+        store = self.bot.matches.store
+        if progress.get("sending"):
+            found = await self._sent_before(table, text, int(progress["sending"]))
+            if found is not None:
+                return found
+        progress["sending"] = discord.utils.time_snowflake(discord.utils.utcnow())
+        await store.note_progress(row.id, progress)
+        channel = self._channel(table)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        mentions = _only(users)
+        try:
+            message = await self._open(
+                table,
+                lambda: channel.send(text, allowed_mentions=mentions, nonce=_nonce(row), **extra),
+            )
+        except discord.HTTPException as error:
+            del progress["sending"]  # Discord answered: nothing was posted
+            await store.note_progress(row.id, progress)
+            raise classify(error) from error
+        if table.match.status == "active":
+            self._posted[table.match.id] = self._posted.get(table.match.id, 0) + 1
+        return message
+
+    async def _sent_before(self, table: Table, text: str, since: int) -> discord.Message | None:
+        """The bot's message with this text among the channel's messages since the
+        snowflake `since` (when the send began), if any."""
+        me = self.bot.user
+        channel_id = table.match.channel_id
+        try:
+            channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                return None
+            after = discord.Object(since - 1)
+            async for message in channel.history(limit=LOOK_BACK, after=after):
+                if me is not None and message.author.id == me.id and message.content == text:
+                    log.info("match %s: found a line posted before a restart", table.match.id)
+                    return message
+        except discord.HTTPException:
+            log.info("match %s: could not read its channel's latest messages", table.match.id)
+        return None
+
+
+def _nonce(row: OutboxRow) -> str:
+    """The nonce of a notice's message: Discord posts one message per nonce for a while."""
+    return f"arbiter-{row.id}"[:25]
+
+
+def _gist(body: dict[str, Any]) -> str:
+    """A notice's text, short, for the match log."""
+    text = " ".join(str(line) for line in body.get("lines", [])) or str(body.get("line", ""))
+    return clip(text, 300) or "the match's board"
+
+
+def _joined(lines: Iterable[str]) -> str:
+    return "\n".join(line for line in lines if line)
+
+
+def _deciding(table: Table, called: Iterable[int]) -> list[int]:
+    """The seats deciding now, the ones just called last (their lines end the message)."""
+    called = list(called)
+    return [s for s in table.to_act if s not in called] + called
+
+
+def _only(users: Iterable[int]) -> discord.AllowedMentions:
+    """Mentions that notify exactly these users (nobody when none): no @everyone, no roles."""
+    users = list(users)
+    if not users:
+        return discord.AllowedMentions.none()
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(u) for u in sorted(set(users))],
+    )
