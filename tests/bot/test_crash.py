@@ -1,0 +1,235 @@
+"""kill -9 during a burst of game actions on a real SQLite file, again and again.
+
+A worker process (`tests.bot.crash_worker`) plays random legal actions of Tooth and
+Nail and delivers the outbox to a fake Discord (a journal file that keeps to Discord's
+nonce rule); the test kills it with SIGKILL at a random moment, then checks the file:
+it is sound, every match's snapshot is the replay of its log, every action and every
+start has exactly one notice, and what the fake Discord posted agrees with what the
+outbox says was delivered. A last clean run delivers what is left: every outbox row
+is then posted exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.service.matches import MatchService
+from bot.service.store import Store
+
+ROUNDS = 36  # one kill each
+SEED = 20_260_311
+WAIT = (0.3, 1.2)  # seconds the worker runs once ready, before the kill
+READY_TIMEOUT = 60.0
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Figures:
+    """What the rounds did, printed at the end."""
+
+    kills: int = 0
+    rounds_with_new_actions: int = 0
+    killed_with_pending: int = 0  # kills that left rows not yet delivered
+    killed_between_send_and_mark: int = 0  # a line posted, its row not marked delivered
+    verified: set[tuple[int, str]] = field(default_factory=set)  # (match, fingerprint)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the checks found in the file."""
+
+    actions: int
+    outbox_rows: int
+    pending: int
+    posted_undelivered: int  # rows in the journal the outbox hasn't marked delivered
+    journal_lines: int
+    duplicates: int
+
+
+def worker(db: Path, journal: Path, seed: int, log: Path, *extra: str) -> subprocess.Popen[str]:
+    with log.open("a", encoding="utf-8") as stderr:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.bot.crash_worker",
+                str(db),
+                str(journal),
+                str(seed),
+                *extra,
+            ],
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+
+
+async def wait_ready(proc: subprocess.Popen[str], log: Path) -> None:
+    assert proc.stdout is not None
+    try:
+        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), READY_TIMEOUT)
+    except TimeoutError:
+        proc.kill()
+        proc.wait()
+        raise
+    assert line == "ready\n", f"the worker didn't start: {log.read_text(encoding='utf-8')}"
+
+
+def integrity(db: Path) -> None:
+    with closing(sqlite3.connect(db)) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+def read_journal(journal: Path) -> list[int]:
+    if not journal.exists():
+        return []
+    text = journal.read_text(encoding="ascii")
+    assert not text or text.endswith("\n"), "a torn line in the journal"
+    return [int(line) for line in text.splitlines()]
+
+
+def fingerprints(db: Path) -> dict[int, str]:
+    """For each active or finished match, a digest of everything its replay and its
+    snapshot are read from (the match row, its seats, its log and what undid or renamed
+    anything): the same digest, the same verdict."""
+    queries = [
+        "SELECT * FROM seats WHERE match_id = ? ORDER BY seat",
+        "SELECT seq, seat, action FROM actions WHERE match_id = ? ORDER BY seq",
+        "SELECT * FROM undone WHERE match_id = ? ORDER BY seq",
+        "SELECT * FROM seat_replacements WHERE match_id = ? ORDER BY id",
+    ]
+    found = {}
+    with closing(sqlite3.connect(db)) as connection:
+        matches = connection.execute(
+            "SELECT * FROM matches WHERE status IN ('active', 'finished') ORDER BY id"
+        ).fetchall()
+        for match in matches:
+            digest = hashlib.sha256(repr(match).encode())
+            for query in queries:
+                digest.update(repr(connection.execute(query, (match[0],)).fetchall()).encode())
+            found[match[0]] = digest.hexdigest()
+    return found
+
+
+async def check(db: Path, journal: Path, figures: Figures | None) -> Facts:
+    """Checks 1 to 3, and the journal against the outbox. With `figures`, a match whose
+    fingerprint was verified in an earlier round isn't replayed again."""
+    integrity(db)
+    with closing(sqlite3.connect(db)) as connection:
+        logged = Counter(connection.execute("SELECT match_id, seq FROM actions").fetchall())
+        started = {
+            r[0]
+            for r in connection.execute(
+                "SELECT id FROM matches WHERE status != 'lobby' AND snapshot IS NOT NULL"
+            )
+        }
+    assert all(n == 1 for n in logged.values())
+    store = await Store.open(db)
+    try:
+        service = MatchService(store)
+        for match_id, digest in fingerprints(db).items():
+            if figures is not None and (match_id, digest) in figures.verified:
+                continue
+            assert await service.verify(match_id), f"match {match_id} doesn't replay"
+            if figures is not None:
+                figures.verified.add((match_id, digest))
+        rows = await store.outbox()
+    finally:
+        await store.close()
+
+    told = Counter(
+        (r.notice.match_id, r.notice.body["seq"]) for r in rows if r.notice.kind == "action"
+    )
+    assert set(told) == set(logged), "an action without its notice, or a notice without its action"
+    assert [k for k, n in told.items() if n != 1] == [], "an action told twice"
+    starts = Counter(r.notice.match_id for r in rows if r.notice.kind == "start")
+    assert set(starts) == started
+    assert [k for k, n in starts.items() if n != 1] == [], "a start told twice"
+
+    posted = read_journal(journal)
+    by_id = {r.id: r for r in rows}
+    assert set(posted) <= set(by_id), "a line posted for a row that was never committed"
+    delivered = {r.id for r in rows if r.delivered_at is not None}
+    assert delivered <= set(posted), "a row marked delivered that was never posted"
+    assert all(r.given_up is None for r in rows)
+    undelivered_posts = [i for i in set(posted) if i not in delivered]
+    assert len(undelivered_posts) <= 1, "delivery is one row at a time"
+    lanes: dict[str, list[int]] = {}
+    for row_id in dict.fromkeys(posted):
+        lanes.setdefault(by_id[row_id].notice.lane, []).append(row_id)
+    assert all(ids == sorted(ids) for ids in lanes.values()), "a lane posted out of order"
+    return Facts(
+        actions=sum(logged.values()),
+        outbox_rows=len(rows),
+        pending=len(rows) - len(delivered),
+        posted_undelivered=len(undelivered_posts),
+        journal_lines=len(posted),
+        duplicates=len(posted) - len(set(posted)),
+    )
+
+
+async def test_kill_9_during_play_loses_nothing_and_posts_nothing_twice(tmp_path: Path) -> None:
+    rng = random.Random(SEED)
+    db, journal, log = tmp_path / "arbiter.db", tmp_path / "journal", tmp_path / "worker.log"
+    figures = Figures()
+    began = time.monotonic()
+    actions = 0
+    for _ in range(ROUNDS):
+        proc = worker(db, journal, rng.getrandbits(32), log)
+        await wait_ready(proc, log)
+        await asyncio.sleep(rng.uniform(*WAIT))
+        proc.kill()
+        proc.wait()
+        assert proc.stdout is not None
+        proc.stdout.close()
+        assert proc.returncode == -signal.SIGKILL, log.read_text(encoding="utf-8")
+        figures.kills += 1
+
+        facts = await check(db, journal, figures)
+        assert facts.duplicates == 0, "a line posted twice"
+        figures.rounds_with_new_actions += facts.actions > actions
+        figures.killed_with_pending += facts.pending > 0
+        figures.killed_between_send_and_mark += facts.posted_undelivered
+        actions = facts.actions
+
+    proc = worker(db, journal, rng.getrandbits(32), log, "--drain")
+    assert proc.wait(timeout=READY_TIMEOUT) == 0, log.read_text(encoding="utf-8")
+    assert proc.stdout is not None
+    assert proc.stdout.read() == "ready\n"
+    proc.stdout.close()
+    final = await check(db, journal, None)  # every match replayed once more
+
+    posted = read_journal(journal)
+    with closing(sqlite3.connect(db)) as connection:
+        ids = [r[0] for r in connection.execute("SELECT id FROM outbox ORDER BY id")]
+        undelivered = connection.execute(
+            "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL"
+        ).fetchone()[0]
+    assert final.duplicates == 0 and len(posted) == len(set(posted)), "a row posted twice"
+    assert sorted(posted) == ids, "a row never posted"
+    assert undelivered == 0 and final.pending == 0
+
+    print(
+        f"\ncrash test: {figures.kills} kills in {time.monotonic() - began:.1f}s;"
+        f" {final.actions} actions committed ({figures.rounds_with_new_actions} rounds added"
+        f" some); {final.outbox_rows} outbox rows, {len(posted)} delivered;"
+        f" {final.duplicates} duplicates; killed with rows pending {figures.killed_with_pending}"
+        f" times, between a send and its mark {figures.killed_between_send_and_mark} times"
+    )
+    assert figures.kills >= 30
+    assert figures.rounds_with_new_actions >= ROUNDS // 2, "the kills missed the bursts"
+    assert figures.killed_with_pending > 0, "no kill left a row undelivered"
