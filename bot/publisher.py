@@ -285,7 +285,7 @@ class Publisher:
         content = private_message(view, 0, in_dm=True)
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
-            await channel.send(row.notice.body["text"], nonce=_nonce(row), **content)
+            await channel.send(row.notice.body["text"], nonce=nonce_for(row), **content)
         except discord.HTTPException as error:
             raise classify(error) from error
 
@@ -532,7 +532,9 @@ class Publisher:
         try:
             message = await self._open(
                 table,
-                lambda: channel.send(text, allowed_mentions=mentions, nonce=_nonce(row), **extra),
+                lambda: channel.send(
+                    text, allowed_mentions=mentions, nonce=nonce_for(row), **extra
+                ),
             )
         except discord.HTTPException as error:
             del progress["sending"]  # Discord answered: nothing was posted
@@ -561,7 +563,7 @@ class Publisher:
         return None
 
 
-def _nonce(row: OutboxRow) -> str:
+def nonce_for(row: OutboxRow) -> str:
     """The nonce of a notice's message: Discord posts one message per nonce for a while."""
     return f"arbiter-{row.id}"[:25]
 

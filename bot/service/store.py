@@ -772,7 +772,8 @@ class Store:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (the defaults when it has none stored)."""
-        row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        async with self._lock:
+            row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if row is None:
             return GuildSettings(guild_id=guild_id)
         return GuildSettings(
@@ -825,15 +826,16 @@ class Store:
             )
             entry_id = cursor.lastrowid
             await self._enqueue(db, notices)
-        row = await self._one("SELECT * FROM match_log WHERE id = ?", (entry_id,))
+            row = await self._one("SELECT * FROM match_log WHERE id = ?", (entry_id,))
         assert row is not None, f"match {match_id} does not exist"
         return _log_entry(row)
 
     async def log_entries(self, match_id: int) -> list[LogEntry]:
         """A match's non-game log lines, oldest first."""
-        rows = await self._all(
-            "SELECT * FROM match_log WHERE match_id = ? ORDER BY id", (match_id,)
-        )
+        async with self._lock:
+            rows = await self._all(
+                "SELECT * FROM match_log WHERE match_id = ? ORDER BY id", (match_id,)
+            )
         return [_log_entry(r) for r in rows]
 
     async def _touch(self, db: aiosqlite.Connection, match_id: int) -> None:
@@ -957,11 +959,12 @@ class Store:
 
     async def renames(self, match_id: int) -> list[Rename]:
         """The seats renamed in the game as they changed hands, in order."""
-        rows = await self._all(
-            "SELECT version, seat, new_name FROM seat_replacements"
-            " WHERE match_id = ? AND version IS NOT NULL ORDER BY version",
-            (match_id,),
-        )
+        async with self._lock:
+            rows = await self._all(
+                "SELECT version, seat, new_name FROM seat_replacements"
+                " WHERE match_id = ? AND version IS NOT NULL ORDER BY version",
+                (match_id,),
+            )
         return [Rename(row["version"], row["seat"], row["new_name"]) for row in rows]
 
     async def setup_names(self, match_id: int) -> dict[int, str]:

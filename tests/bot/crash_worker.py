@@ -22,21 +22,23 @@ import random
 import sys
 from pathlib import Path
 
-from bot.publisher import _nonce
 from bot.service import errors
 from bot.service.matches import MatchService
-from bot.service.outbox import Notice, OutboxRow
+from bot.service.outbox import OutboxRow
 from bot.service.store import Store
 
 GUILD = 1
 HOST, GUEST = 1, 2
 GAME, VARIANT = "tooth-and-nail", "2p"
 DELIVER_CHANCE = 0.5  # after an action, how often the pending rows are delivered
+LATENCY = 0.002  # seconds a request to the fake Discord, and its answer, take on the way
 
 
 def nonce_of(row_id: int) -> str:
-    """The nonce the publisher gives the message of outbox row `row_id`."""
-    return _nonce(OutboxRow(id=row_id, notice=Notice(0, "board")))
+    """The nonce the publisher gives the message of outbox row `row_id` (the test checks
+    it is `bot.publisher._nonce`'s, which this process doesn't import: Discord's client
+    would double its start-up time)."""
+    return f"arbiter-{row_id}"[:25]
 
 
 class FakeDiscord:
@@ -50,20 +52,23 @@ class FakeDiscord:
                 row_id = int(line)
                 self.posted[nonce_of(row_id)] = row_id
 
-    def send(self, row: OutboxRow) -> int:
+    async def send(self, row: OutboxRow) -> int:
         """Post the row's message unless its nonce was posted already; the row id of
-        the message that holds the nonce."""
+        the message that holds the nonce. The request and the answer each take a
+        moment on the way, as over a network: a kill may fall before the message is
+        posted or after, before the sender hears of it."""
+        await asyncio.sleep(LATENCY)
         nonce = nonce_of(row.id)
-        if nonce in self.posted:
-            return self.posted[nonce]
-        fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, f"{row.id}\n".encode("ascii"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        self.posted[nonce] = row.id
-        return row.id
+        if nonce not in self.posted:
+            fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, f"{row.id}\n".encode("ascii"))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            self.posted[nonce] = row.id
+        await asyncio.sleep(LATENCY)
+        return self.posted[nonce]
 
 
 async def deliver(store: Store, discord: FakeDiscord) -> int:
@@ -71,7 +76,7 @@ async def deliver(store: Store, discord: FakeDiscord) -> int:
     count = 0
     for lane in await store.pending_lanes():
         while (row := await store.next_notice(lane)) is not None:
-            discord.send(row)
+            await discord.send(row)
             await store.mark_delivered(row.id)
             count += 1
     return count

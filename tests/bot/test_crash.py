@@ -24,10 +24,12 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.publisher import nonce_for
 from bot.service.matches import MatchService
 from bot.service.store import Store
+from tests.bot.crash_worker import nonce_of
 
-ROUNDS = 36  # one kill each
+ROUNDS = 32  # one kill each
 SEED = 20_260_311
 WAIT = (0.3, 1.2)  # seconds the worker runs once ready, before the kill
 READY_TIMEOUT = 60.0
@@ -42,6 +44,8 @@ class Figures:
     rounds_with_new_actions: int = 0
     killed_with_pending: int = 0  # kills that left rows not yet delivered
     killed_between_send_and_mark: int = 0  # a line posted, its row not marked delivered
+    starting: float = 0.0  # seconds from launching a worker until it was ready
+    checking: float = 0.0  # seconds the checks after the kills took
     verified: set[tuple[int, str]] = field(default_factory=set)  # (match, fingerprint)
 
 
@@ -78,14 +82,23 @@ def worker(db: Path, journal: Path, seed: int, log: Path, *extra: str) -> subpro
 
 
 async def wait_ready(proc: subprocess.Popen[str], log: Path) -> None:
+    """Until the worker has opened the store (it is killed by the caller, whatever happens)."""
     assert proc.stdout is not None
-    try:
-        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), READY_TIMEOUT)
-    except TimeoutError:
-        proc.kill()
-        proc.wait()
-        raise
-    assert line == "ready\n", f"the worker didn't start: {log.read_text(encoding='utf-8')}"
+    line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), READY_TIMEOUT)
+    assert line == "ready\n", f"the worker didn't start: {said(log)}"
+
+
+def kill(proc: subprocess.Popen[str]) -> None:
+    """SIGKILL, and reap it (nothing if it is gone already)."""
+    proc.kill()
+    proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+def said(log: Path) -> str:
+    """What the workers wrote to stderr."""
+    return log.read_text(encoding="utf-8")
 
 
 def integrity(db: Path) -> None:
@@ -166,6 +179,9 @@ async def check(db: Path, journal: Path, figures: Figures | None) -> Facts:
     delivered = {r.id for r in rows if r.delivered_at is not None}
     assert delivered <= set(posted), "a row marked delivered that was never posted"
     assert all(r.given_up is None for r in rows)
+    assert all(nonce_of(r.id) == nonce_for(r) for r in rows), (
+        "the fake Discord's nonces are not the publisher's"
+    )
     undelivered_posts = [i for i in set(posted) if i not in delivered]
     assert len(undelivered_posts) <= 1, "delivery is one row at a time"
     lanes: dict[str, list[int]] = {}
@@ -189,17 +205,20 @@ async def test_kill_9_during_play_loses_nothing_and_posts_nothing_twice(tmp_path
     began = time.monotonic()
     actions = 0
     for _ in range(ROUNDS):
+        launched = time.monotonic()
         proc = worker(db, journal, rng.getrandbits(32), log)
-        await wait_ready(proc, log)
-        await asyncio.sleep(rng.uniform(*WAIT))
-        proc.kill()
-        proc.wait()
-        assert proc.stdout is not None
-        proc.stdout.close()
-        assert proc.returncode == -signal.SIGKILL, log.read_text(encoding="utf-8")
+        try:
+            await wait_ready(proc, log)
+            figures.starting += time.monotonic() - launched
+            await asyncio.sleep(rng.uniform(*WAIT))
+        finally:
+            kill(proc)  # never left running, even when the test fails or is interrupted
+        assert proc.returncode == -signal.SIGKILL, said(log)
         figures.kills += 1
 
+        killed = time.monotonic()
         facts = await check(db, journal, figures)
+        figures.checking += time.monotonic() - killed
         assert facts.duplicates == 0, "a line posted twice"
         figures.rounds_with_new_actions += facts.actions > actions
         figures.killed_with_pending += facts.pending > 0
@@ -207,10 +226,11 @@ async def test_kill_9_during_play_loses_nothing_and_posts_nothing_twice(tmp_path
         actions = facts.actions
 
     proc = worker(db, journal, rng.getrandbits(32), log, "--drain")
-    assert proc.wait(timeout=READY_TIMEOUT) == 0, log.read_text(encoding="utf-8")
-    assert proc.stdout is not None
-    assert proc.stdout.read() == "ready\n"
-    proc.stdout.close()
+    try:
+        out, _ = proc.communicate(timeout=READY_TIMEOUT)
+    finally:
+        kill(proc)
+    assert proc.returncode == 0 and out == "ready\n", said(log)
     final = await check(db, journal, None)  # every match replayed once more
 
     posted = read_journal(journal)
@@ -228,7 +248,8 @@ async def test_kill_9_during_play_loses_nothing_and_posts_nothing_twice(tmp_path
         f" {final.actions} actions committed ({figures.rounds_with_new_actions} rounds added"
         f" some); {final.outbox_rows} outbox rows, {len(posted)} delivered;"
         f" {final.duplicates} duplicates; killed with rows pending {figures.killed_with_pending}"
-        f" times, between a send and its mark {figures.killed_between_send_and_mark} times"
+        f" times, between a send and its mark {figures.killed_between_send_and_mark} times;"
+        f" {figures.starting:.1f}s starting workers, {figures.checking:.1f}s checking"
     )
     assert figures.kills >= 30
     assert figures.rounds_with_new_actions >= ROUNDS // 2, "the kills missed the bursts"
