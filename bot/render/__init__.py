@@ -101,6 +101,8 @@ def options_summary(game: Game) -> str:
     for info in game.options.values():
         choices = " / ".join(info.choices.values())
         line = f"**{info.label}** — {choices} (default: {info.choices[info.default]})"
+        if info.only:
+            line += " — " + " and ".join(game.variants[v].name for v in info.only) + " only"
         lines.append(line + (f": {info.blurb}" if info.blurb else ""))
     return "\n".join(lines)
 

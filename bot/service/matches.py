@@ -192,9 +192,14 @@ class Table:
 
     @property
     def options(self) -> list[tuple[OptionInfo, str]]:
-        """Every option the game declares, in order, with its value in this match."""
+        """Every option of the game this match's variant has, in order, with its value."""
         values = self.option_values
-        return [(info, values[key]) for key, info in self.game.options.items()]
+        variant = self.match.variant
+        return [
+            (info, values[key])
+            for key, info in self.game.options.items()
+            if info.belongs_to(variant)
+        ]
 
     @property
     def option_values(self) -> dict[str, str]:
@@ -537,6 +542,8 @@ class MatchService:
                 raise errors.NotHost(f"Only the host ({name}) can change the options.")
             try:
                 info = find_option(table.game, option)
+                if not info.belongs_to(table.match.variant):
+                    raise OptionError(not_this_variant(table, info))
                 chosen = {**table.match.options, info.id: find_choice(info, value)}
                 declared_options(table.game, table.match.variant, chosen)
             except OptionError as refused:
@@ -1190,6 +1197,16 @@ def variant_id(game: Game, typed: str | None) -> str:
     known = ", ".join(f"`{v.id}` ({v.name})" for v in game.variants.values())
     raise errors.UnknownVariant(
         f"{game.name} has no variant `{_quoted(typed)}`. Its variants: {known}."
+    )
+
+
+def not_this_variant(table: Table, info: OptionInfo) -> str:
+    """Why an option can't be set in this lobby: it belongs to other variants."""
+    game = table.game
+    where = " and ".join(game.variants[v].name for v in info.only)
+    return (
+        f"{info.label} is an option of {game.name}'s {where} only, not of "
+        f"{table.variant.name}: nothing changed."
     )
 
 

@@ -128,9 +128,10 @@ class OptionInfo(BaseModel):
     menus show them; a choice's label should make sense alone (the board's footer lists
     the chosen labels; the lobby writes "Leaders: off" for a label that is the option's
     label and one word). `default` is the value unless the host picks another, and
-    `variant_defaults` gives some variants another default ({"solo": "on"}). `blurb`
-    says in one line what the option changes. Invalid declarations raise ValueError
-    when the model is built, so at import.
+    `variant_defaults` gives some variants another default ({"solo": "on"}), and `only`
+    names the variants the option belongs to when it doesn't belong to all of them (the
+    others neither show nor use it). `blurb` says in one line what the option changes.
+    Invalid declarations raise ValueError when the model is built, so at import.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -140,6 +141,7 @@ class OptionInfo(BaseModel):
     choices: dict[str, str]
     default: str
     variant_defaults: dict[str, str] = {}
+    only: tuple[str, ...] = ()  # the variants it belongs to (empty: every variant)
     blurb: str = ""
 
     @model_validator(mode="after")
@@ -168,6 +170,10 @@ class OptionInfo(BaseModel):
     def default_for(self, variant: str) -> str:
         """The value this option takes in `variant` unless the host picks another."""
         return self.variant_defaults.get(variant, self.default)
+
+    def belongs_to(self, variant: str) -> bool:
+        """Whether a match of `variant` shows and uses this option."""
+        return not self.only or variant in self.only
 
 
 @runtime_checkable

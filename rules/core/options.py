@@ -68,6 +68,9 @@ def _check(options: Mapping[str, OptionInfo], variants: Iterable[str] | None) ->
         for variant in info.variant_defaults:
             if variant not in known:
                 raise ValueError(f"option {info.id!r}: a default for unknown variant {variant!r}")
+        for variant in info.only:
+            if variant not in known:
+                raise ValueError(f"option {info.id!r}: it belongs to unknown variant {variant!r}")
 
 
 def resolve_options(game: Game, variant: str, chosen: Mapping[str, Any]) -> dict[str, str]:

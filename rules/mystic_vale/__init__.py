@@ -1,6 +1,7 @@
 """Mystic Vale with the Nemesis expansion: 2 to 4 players building their cards by
 sleeving advancements, a push-your-luck Planting each turn, vales, curses, rituals,
-eclipse advancements, level-4 advancements, Reserve, Sacrifice and titan leaders."""
+eclipse advancements, level-4 advancements, Reserve, Sacrifice and titan leaders; and
+the solitaire variant, one player against a nemesis and its corruption track."""
 
 from __future__ import annotations
 
@@ -20,10 +21,19 @@ from rules.core import (
 )
 from rules.core.rng import rng_for
 from rules.mystic_vale import abilities, actions, labels
-from rules.mystic_vale.cards import SLOTS, get_pack
+from rules.mystic_vale.cards import DIFFICULTY, SLOTS, get_pack
 from rules.mystic_vale.harvest import BUYS, VALE_BUYS
 from rules.mystic_vale.moves import card_label, name_of
-from rules.mystic_vale.setup import setup_game
+from rules.mystic_vale.nemesis import (
+    is_active,
+    nemesis_card,
+    nemesis_score,
+    pile_points,
+    space_text,
+    spot,
+    track,
+)
+from rules.mystic_vale.setup import RANDOM, setup_game
 from rules.mystic_vale.state import State
 from rules.mystic_vale.symbols import (
     advancements_on,
@@ -48,12 +58,29 @@ your field, discard the field. *Prep*: turn cards into your next field until 3 d
 **End.** VP tokens + end-of-game VP on your cards, vales and leader − curse tokens."""
 
 
+def nemesis_choices() -> dict[str, str]:
+    """The nemesis option's choices: drawn at random, or one of the bundled pack's
+    nemeses by name, with its difficulty."""
+    nemeses = sorted(get_pack("nemesis").nemeses, key=lambda n: (n.pips, n.name))
+    return {
+        RANDOM: "A nemesis drawn at random",
+        **{n.id: f"{n.shown_name} ({DIFFICULTY[n.pips]})" for n in nemeses},
+    }
+
+
 class MysticVale:
     """The Game contract for Mystic Vale (Nemesis)."""
 
     id: ClassVar[str] = "mystic-vale"
     name: ClassVar[str] = "Mystic Vale"
     variants: ClassVar[dict[str, VariantInfo]] = {
+        "solo": VariantInfo(
+            id="solo",
+            name="Solitaire (Nemesis)",
+            min_players=1,
+            max_players=1,
+            blurb="You against a nemesis that claims cards and VP each turn: outscore it.",
+        ),
         "2p": VariantInfo(
             id="2p",
             name="2 players",
@@ -82,9 +109,26 @@ class MysticVale:
             label="Leaders",
             choices={"off": "Leaders off", "on": "Leaders on"},
             default="off",
+            variant_defaults={"solo": "on"},
             blurb="each player keeps one of two titans dealt, sleeved into a blank card",
         ),
-        variants=("2p", "3p", "4p"),
+        OptionInfo(
+            id="nemesis",
+            label="Nemesis",
+            choices=nemesis_choices(),
+            default=RANDOM,
+            only=("solo",),
+            blurb="the opponent of a solitaire game: chosen, or drawn at random",
+        ),
+        OptionInfo(
+            id="track",
+            label="Corruption track",
+            choices={"easy": "Easy track", "standard": "Standard track"},
+            default="easy",
+            only=("solo",),
+            blurb="the side of the corruption track: what the nemesis claims each turn",
+        ),
+        variants=("solo", "2p", "3p", "4p"),
     )
     open_kinds: ClassVar[frozenset[str]] = frozenset()
     state_model: ClassVar[type[State]] = State
@@ -101,7 +145,16 @@ class MysticVale:
         leaders = chosen["leaders"] == "on"
         mix = "nemesis"  # the base game's own cards are not public: Nemesis alone
         rng = rng_for(seed, 0)
-        state = setup_game(variant, names, pack, mix, leaders, rng)
+        state = setup_game(
+            variant,
+            names,
+            pack,
+            mix,
+            leaders,
+            rng,
+            nemesis=chosen["nemesis"],
+            side=chosen["track"],
+        )
         if state.phase != "leaders":
             state.phase = "prep"
             state.prepping = [(state.first + i) % len(names) for i in range(len(names))]
@@ -334,6 +387,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         if state.phase == "over"
         else None,
     }
+    if state.nemesis is not None:
+        out["nemesis"] = _nemesis_view(state)
     if seat is not None:
         out["me"] = seat
         out["card_texts"] = _own_texts(state, seat)
@@ -343,6 +398,47 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             for leader in map(pack_of(state).leader, state.players[seat].leader_options)
         ]
     return out
+
+
+def _nemesis_view(state: State) -> dict[str, Any]:
+    """The nemesis as the table sees it: its card and which of its abilities act, the
+    corruption track with the hourglass on it, its score pile and its score so far."""
+    n = state.nemesis
+    assert n is not None
+    card = nemesis_card(state)
+    spaces = track(state).spaces
+    points, effects = pile_points(state)
+    return {
+        "name": card.shown_name,
+        "power": card.power,
+        "pips": card.pips,
+        "difficulty": DIFFICULTY[card.pips],
+        "text": card_text(card),
+        "symbols": dict(shown(state, state.card(n.physical))),
+        "abilities": [
+            {
+                "text": ability_text(a, aside=True),
+                "hourglass": a.hourglass,
+                "active": is_active(state, a),
+            }
+            for a in card.abilities
+        ],
+        "decay_later": [
+            {"hourglass": d.hourglass, "decay": d.decay, "active": d.hourglass <= n.space}
+            for d in card.hourglass_decay
+        ],
+        "where": spot(state),
+        "side": n.side,
+        "space": n.space,
+        "last": len(spaces) - 1,
+        "track": [space_text(s) for s in spaces],
+        "next": space_text(spaces[min(n.space + 1, len(spaces) - 1)]),
+        "pile": [name_of(state, i) for i in n.pile],
+        "vp": n.vp,
+        "pile_points": points,
+        "end_effects": effects,
+        "score": nemesis_score(state),
+    }
 
 
 def _own_texts(state: State, seat: int) -> dict[str, str]:

@@ -16,14 +16,18 @@ from functools import cache
 from rules.core import IllegalAction
 from rules.core.rng import shuffle
 from rules.mystic_vale.cards import (
+    SPIRITS,
     Ability,
     AddToPool,
     CannotSpoil,
+    Claim,
+    ClaimVp,
     Cost,
     DiscardField,
     ExtraTurn,
     FreeBuy,
     Gain,
+    LoseVp,
     Op,
     Per,
     Reserve,
@@ -31,6 +35,7 @@ from rules.mystic_vale.cards import (
     ShedCurses,
     Special,
     Stay,
+    Tax,
     Timing,
     Vale,
     get_pack,
@@ -46,6 +51,7 @@ from rules.mystic_vale.moves import (
     shed_curses,
     spend_vp,
 )
+from rules.mystic_vale.nemesis import claim_card, claim_vp, is_active
 from rules.mystic_vale.setup import Events, _ev
 from rules.mystic_vale.state import Frame, Pending, State
 from rules.mystic_vale.symbols import (
@@ -66,10 +72,12 @@ Handler = Callable[[State, Pending, random.Random], Events | None]
 
 
 def abilities_of(state: State, source: str) -> tuple[Ability, ...]:
-    """The abilities of a source: an advancement, a vale, or a leader's side."""
+    """The abilities of a source: an advancement, a vale, a leader's side, a nemesis."""
     kind, key, *side = source.split(":")
     if kind == "l":
         return _by_card(state.pack)[f"{key}:{side[0]}"]
+    if kind == "n":
+        return _by_card(state.pack)[key]
     return _by_card(state.pack)[state.cards[int(key)]]
 
 
@@ -83,6 +91,8 @@ def _by_card(pack: str) -> dict[str, tuple[Ability, ...]]:
     for leader in cards.leaders:
         found[f"{leader.id}:start"] = leader.start.abilities
         found[f"{leader.id}:upgraded"] = leader.upgraded.abilities
+    for nemesis in cards.nemeses:
+        found[nemesis.id] = nemesis.abilities
     return found
 
 
@@ -90,12 +100,18 @@ def source_name(state: State, source: str) -> str:
     kind, key, *_ = source.split(":")
     if kind == "l":
         return pack_of(state).leader(key).shown_name
+    if kind == "n":
+        return pack_of(state).nemesis(key).shown_name
     return name_of(state, int(key))
 
 
 def card_sources(state: State, card_id: int) -> Iterator[str]:
-    """What on a player card has abilities: its advancements and its leader's side."""
+    """What on a player card has abilities: its advancements and its leader's side (the
+    nemesis, for the card it covers)."""
     card = state.card(card_id)
+    if card.nemesis is not None:
+        yield f"n:{card.nemesis}"
+        return
     for instance in advancements_on(state, card):
         yield f"a:{instance}"
     if card.leader is not None:
@@ -129,10 +145,12 @@ def set_off(state: State, seat: int, when: Timing, sources: list[tuple[str, int 
 
 def _usable(state: State, source: str, ability: Ability) -> bool:
     """An ability that may not act the turn its card was bought doesn't (the card was
-    sleeved during this Harvest)."""
+    sleeved during this Harvest); a nemesis' acts once the hourglass reached it."""
+    kind, key, *_ = source.split(":")
+    if kind == "n":
+        return is_active(state, ability)
     if not ability.not_on_turn_bought or state.harvest is None:
         return True
-    kind, key, *_ = source.split(":")
     return not (kind == "a" and int(key) in state.harvest.sleeved_now)
 
 
@@ -405,6 +423,16 @@ def run_op(state: State, pending: Pending, op: Op, rng: random.Random) -> Events
             )
         case Search(max_cost=most):
             return _ask_search(state, pending, most)
+        case Claim():
+            return claim_card(state, op)
+        case ClaimVp(amount=n):
+            return claim_vp(state, n)
+        case LoseVp(amount=n):
+            lost = min(n, player.vp)
+            spend_vp(state, seat, lost)
+            return [_ev("vp", f"{player.name} discards {lost} VP.", seat)] if lost else []
+        case Tax(mana=mana, spirits=spirits):
+            return _tax(state, pending, mana, spirits)
         case FreeBuy():
             return _free_buy(state, pending, op, rng)
         case Special(name=name):
@@ -422,9 +450,52 @@ def _ask(
     return None
 
 
+def _tax(state: State, pending: Pending, mana: int, spirits: int) -> Events | None:
+    """A nemesis takes mana of this Harvest and cancels spirit symbols: all of them when
+    there are no more than it cancels, else the player chooses, one at a time."""
+    harvest = state.harvest
+    if harvest is None:
+        return []
+    player = state.players[pending.seat]
+    events: Events = []
+    lost = min(mana, harvest.mana)
+    if lost:
+        harvest.mana -= lost
+        events.append(_ev("tax", f"{player.name} loses {lost} mana.", pending.seat))
+    if spirits:
+        return cancel_spirits(state, pending.seat, spirits)
+    return events
+
+
+def cancel_spirits(state: State, seat: int, spirits: int) -> Events | None:
+    """Cancel spirit symbols of this Harvest: all of them when there are no more than
+    `spirits`, else the player chooses one (and is asked again for the rest)."""
+    harvest = state.harvest
+    assert harvest is not None
+    held = {s: getattr(harvest, s) for s in SPIRITS if getattr(harvest, s)}
+    if sum(held.values()) > spirits:
+        state.frames.append(
+            Frame(
+                kind="cancel_spirit",
+                deciders=[seat],
+                prompt=f"choose a spirit symbol of your Harvest to cancel ({spirits} to cancel)",
+                options=list(held),
+                subject=spirits,
+            )
+        )
+        return None
+    for spirit in held:
+        setattr(harvest, spirit, 0)
+    if not held:
+        return []
+    gone = ", ".join(f"{n} {s}" for s, n in held.items())
+    return [_ev("tax", f"{state.players[seat].name}'s {gone} are cancelled.", seat)]
+
+
 def _ask_discard(state: State, pending: Pending, which: str) -> Events | None:
     field = state.players[pending.seat].field
     options = field[-2:] if which == "rightmost_two" else list(field)
+    options = [c for c in options if state.card(c).nemesis is None]  # never the nemesis
     return _ask(
         state,
         pending,

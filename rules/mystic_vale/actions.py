@@ -17,6 +17,7 @@ from rules.core import Action, IllegalAction, passing
 from rules.mystic_vale import abilities, harvest, turn
 from rules.mystic_vale import specials as _specials  # noqa: F401 - the named rules register
 from rules.mystic_vale.commons import offered, one_of_each
+from rules.mystic_vale.nemesis import settle_abomination
 from rules.mystic_vale.setup import Events, _ev, sleeve_leader
 from rules.mystic_vale.state import Frame, State
 
@@ -113,6 +114,7 @@ def check(state: State, seat: int, action: Action) -> None:
         case "stop", 0:
             if state.phase != "planting" or state.active != seat:
                 raise IllegalAction("phase", "Stopping ends your Planting Phase.")
+            turn.check_stop(state, seat)
         case "buy", 1:
             harvest.check_buy(state, seat, _number(a[0]))
         case "vale", 1:
@@ -200,6 +202,8 @@ def advance(state: State, rng: random.Random) -> Events:
     place, the end of a turn)."""
     events: Events = []
     for _ in range(10_000):
+        if state.nemesis is not None:
+            events += settle_abomination(state, rng)
         if state.frames or state.phase == "over":
             return events
         if state.pending:

@@ -37,8 +37,18 @@ Abilities (`Ability`): `when` they act --
   cannot_spoil      the owner cannot Spoil (a standing effect);
   stay              the card stays in the field through the Discard Phase;
   search            a card of the deck or discard pile to the end of the field;
+  claim             the nemesis claims a card of the commons into its score pile
+                    (solitaire); `claim_vp`: VP tokens from the pool into it;
+  tax               lose mana of this Harvest and cancel spirit symbols (a nemesis);
+  lose_vp           discard VP tokens one holds (to the box);
   special           a named rule of its own (see `abilities.py`), for the few cards
                     whose clarification no general op says.
+
+A nemesis (the solitaire variant's opponent, `NemesisCard`) is a card of its own kind,
+sleeved over a Cursed Land: its symbols (decay, or growth), its power and difficulty
+pips, decay and abilities that act only once the hourglass has reached their turn
+(`Ability.hourglass`, `HourglassDecay`). The corruption track (`Track`) has two sides,
+each a row of spaces saying what the nemesis claims when the hourglass reaches it.
 
 The text players read is generated from this data (see `text.py`).
 """
@@ -70,6 +80,7 @@ NEMESIS_ADVANCEMENTS = {1: 33, 2: 36, 3: 27, 4: 12}
 NEMESIS_VALES = {1: 18, 2: 18}
 NEMESIS_LEADERS = 8
 FERTILE_SOILS_PER_SLOT = 6  # 18 Fertile Soil advancements, 6 for each slot
+DIFFICULTY = {1: "easy", 2: "moderate", 3: "difficult", 4: "very difficult"}  # a nemesis' pips
 
 
 class _Model(BaseModel):
@@ -223,6 +234,53 @@ class Stay(_Op):
     op: Literal["stay"]
 
 
+class Claim(_Op):
+    """The nemesis claims the card at a position of a row of the commons: an advancement
+    of level 1, 2 or 3 (left, centre, right: 0-2), or a vale of level 1 or 2 (0-3)."""
+
+    op: Literal["claim"] = "claim"
+    kind: Literal["advancement", "vale"]
+    level: int = Field(ge=1, le=3)
+    position: int = Field(ge=0, le=3)
+
+    @model_validator(mode="after")
+    def _in_row(self) -> Claim:
+        if self.kind == "vale" and self.level > 2:
+            raise ValueError("the vale rows are levels 1 and 2")
+        if self.kind == "advancement" and self.position > 2:
+            raise ValueError("an advancement row has three positions (0-2)")
+        return self
+
+
+class ClaimVp(_Op):
+    """The nemesis takes VP tokens from the pool (from the box once it is empty)."""
+
+    op: Literal["claim_vp"]
+    amount: int = Field(ge=1, le=9)
+
+
+class Tax(_Op):
+    """Lose mana of this Harvest (never below 0) and cancel spirit symbols of your choice:
+    they still count for rituals, but can't be spent."""
+
+    op: Literal["tax"]
+    mana: int = Field(default=0, ge=0, le=9)
+    spirits: int = Field(default=0, ge=0, le=4)
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Tax:
+        if bool(self.mana) == bool(self.spirits):
+            raise ValueError("a tax takes mana or spirit symbols (one op each)")
+        return self
+
+
+class LoseVp(_Op):
+    """Discard VP tokens one holds, as many as one has up to `amount` (to the box)."""
+
+    op: Literal["lose_vp"]
+    amount: int = Field(ge=1, le=9)
+
+
 class Search(_Op):
     """Look through the deck or the discard pile for a card whose advancements cost at
     most `max_cost` mana together, and place it at the end of the field."""
@@ -269,6 +327,12 @@ SPECIALS: dict[str, str] = {
     "guardian_discount": "Tidal Wave Titan: each guardian on an advancement you buy lowers "
     "its cost by 1 mana",
     "shed_per_guardian": "Tidal Wave Titan (upgraded): shed curse tokens up to your guardians",
+    "push_twice": "Abomination: on deck or in your field, it makes you push at least twice",
+    "under_on_deck": "Abomination: revealed or placed in your field during your Harvest, it "
+    "goes under your on-deck card",
+    "discard_clean": "Blight Troll: you discard two cards of your field that show no decay",
+    "spoil_now": "Corrupted Centaur: you Spoil, whatever your decay (unless you cannot Spoil)",
+    "spoil_toll": "Tormented Berserker: Sacrifice a vale or discard 3 VP",
 }
 
 
@@ -291,6 +355,10 @@ def _op_tag(value: Any) -> str | None:
 
 OP_NAMES = (
     "gain",
+    "claim",
+    "claim_vp",
+    "tax",
+    "lose_vp",
     "shed_curses",
     "reserve",
     "free_buy",
@@ -314,6 +382,10 @@ Op = Annotated[
     | Annotated[CannotSpoil, Tag("cannot_spoil")]
     | Annotated[Stay, Tag("stay")]
     | Annotated[Search, Tag("search")]
+    | Annotated[Claim, Tag("claim")]
+    | Annotated[ClaimVp, Tag("claim_vp")]
+    | Annotated[Tax, Tag("tax")]
+    | Annotated[LoseVp, Tag("lose_vp")]
     | Annotated[Special, Tag("special")],
     Discriminator(_op_tag),
 ]
@@ -330,6 +402,7 @@ class Ability(_Model):
     sacrifice: Literal["self", "advancement", "vale"] | None = None
     optional: bool = False
     not_on_turn_bought: bool = False  # unusable the turn the card is bought
+    hourglass: int = Field(default=0, ge=0, le=20)  # a nemesis': acts from this turn on
 
     @property
     def chosen(self) -> bool:
@@ -377,6 +450,7 @@ class Vale(_Card):
     symbols: Symbols = Symbols()
     abilities: tuple[Ability, ...] = ()
     copies: int = Field(default=1, ge=1, le=4)
+    min_players: int = Field(default=1, ge=1, le=4)  # fewer: discarded and replaced at once
 
 
 class LeaderSide(_Model):
@@ -406,38 +480,100 @@ class Leader(_Card):
         return self
 
 
+class HourglassDecay(_Model):
+    """Decay a nemesis shows once the hourglass has reached `hourglass`."""
+
+    hourglass: int = Field(ge=1, le=20)
+    decay: int = Field(ge=1, le=3)
+
+
+class NemesisCard(_Card):
+    """The solitaire opponent: sleeved face up over a Cursed Land, it covers the whole
+    card (only its own symbols count). `power` is added to its score; `pips` say how
+    hard it is (1 easy to 4 very difficult)."""
+
+    power: int = Field(ge=0, le=20)
+    pips: int = Field(ge=1, le=4)
+    symbols: Symbols = Symbols()
+    hourglass_decay: tuple[HourglassDecay, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+
+    @model_validator(mode="after")
+    def _only_nemesis_symbols(self) -> NemesisCard:
+        extra = set(self.symbols.counts()) - {"decay", "growth"}
+        if extra:
+            raise ValueError(f"a nemesis shows only decay or growth, not {sorted(extra)}")
+        return self
+
+
+class Space(_Model):
+    """A space of the corruption track: what the nemesis claims when the hourglass
+    reaches it (cards by row position, and VP tokens)."""
+
+    claims: tuple[Claim, ...] = ()
+    vp: int = Field(default=0, ge=0, le=9)
+
+
+class Track(_Model):
+    """One side of the corruption track: Start, then the spaces in order (the hourglass
+    number of a space is its place after Start); the last one repeats."""
+
+    side: Literal["easy", "standard"]
+    spaces: tuple[Space, ...] = Field(min_length=2, max_length=21)
+
+    @model_validator(mode="after")
+    def _start(self) -> Track:
+        if self.spaces[0].claims or self.spaces[0].vp:
+            raise ValueError("the Start space claims nothing")
+        return self
+
+
 class Pack(_Model):
     """A whole Mystic Vale pack: advancements (levels 1-4, the Fertile Soils), vales
-    (levels 1-2) and leaders."""
+    (levels 1-2), leaders, and for the solitaire variant the nemeses and the two sides
+    of the corruption track."""
 
     name: str
     advancements: tuple[Advancement, ...] = Field(min_length=1)
     vales: tuple[Vale, ...] = Field(min_length=1)
     leaders: tuple[Leader, ...] = ()
+    nemeses: tuple[NemesisCard, ...] = ()
+    tracks: tuple[Track, ...] = ()
 
     @model_validator(mode="after")
     def _sane(self) -> Pack:
         seen: set[str] = set()
-        for card in (*self.advancements, *self.vales, *self.leaders):
+        for card in (*self.advancements, *self.vales, *self.leaders, *self.nemeses):
             if card.id in seen:
                 raise ValueError(f"card {card.name!r} appears twice")
             seen.add(card.id)
+        if self.nemeses and {t.side for t in self.tracks} != {"easy", "standard"}:
+            raise ValueError("a pack with nemeses needs both sides of the corruption track")
         soils = [a for a in self.advancements if a.fertile_soil]
         if {a.slot for a in soils} != set(SLOTS):
             raise ValueError("the Fertile Soil supply needs a Fertile Soil for each slot")
         return self
 
     @cached_property
-    def by_id(self) -> dict[str, Advancement | Vale | Leader]:
+    def by_id(self) -> dict[str, Advancement | Vale | Leader | NemesisCard]:
         """Every card by id (and by name)."""
-        index: dict[str, Advancement | Vale | Leader] = {}
-        for card in (*self.advancements, *self.vales, *self.leaders):
+        index: dict[str, Advancement | Vale | Leader | NemesisCard] = {}
+        for card in (*self.advancements, *self.vales, *self.leaders, *self.nemeses):
             index[card.id] = index[card.name] = card
         return index
 
-    def card(self, key: str) -> Advancement | Vale | Leader:
+    def card(self, key: str) -> Advancement | Vale | Leader | NemesisCard:
         """A card by id or name."""
         return self.by_id[key]
+
+    def nemesis(self, key: str) -> NemesisCard:
+        card = self.by_id[key]
+        assert isinstance(card, NemesisCard)
+        return card
+
+    def track(self, side: str) -> Track:
+        """A side of the corruption track."""
+        return next(t for t in self.tracks if t.side == side)
 
     def advancement(self, key: str) -> Advancement:
         card = self.by_id[key]

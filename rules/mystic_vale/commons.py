@@ -4,7 +4,10 @@ Fertile Soil supply, and four face-up vales of each level, refilled from their d
 - A level-4 advancement revealed while refilling moves to the level-4 row, and the
   refill goes on; the level-4 row is never refilled (rulebook, "Level 4 Advancements").
 - A card that needs more players than the game has (Avatar of the Soulless God in a
-  2-player game) goes back to the box when it is revealed, and the refill goes on.
+  2-player game; in a solitaire game every card whose effect refers to other players)
+  goes back to the box when it is revealed, and the refill goes on; in a solitaire game
+  a level-1 advancement sent back is replaced by a level-1 advancement from the box
+  (the ones set aside at set-up), as the rulebook says.
 - A row whose deck has run out is refilled from the deck of the next level up (level 1
   from level 2, level 2 from level 3; a level-1 vale row from the level-2 vale deck):
   the notes' suggested default, the rule the solitaire variant states.
@@ -12,7 +15,7 @@ Fertile Soil supply, and four face-up vales of each level, refilled from their d
 
 from __future__ import annotations
 
-from rules.mystic_vale.cards import Advancement
+from rules.mystic_vale.cards import Advancement, Vale
 from rules.mystic_vale.state import State
 from rules.mystic_vale.symbols import advancement_of, pack_of
 
@@ -22,7 +25,18 @@ VALE_ROW_SIZE = 4
 
 def _fits_table(state: State, instance: int) -> bool:
     card = pack_of(state).card(state.cards[instance])
-    return not isinstance(card, Advancement) or card.min_players <= len(state.players)
+    return not isinstance(card, Advancement | Vale) or card.min_players <= len(state.players)
+
+
+def _from_the_box(state: State) -> int | None:
+    """A level-1 advancement set aside at set-up that fits the table, taken out of the box."""
+    for instance in state.boxed:
+        card = pack_of(state).card(state.cards[instance])
+        level_one = isinstance(card, Advancement) and card.level == 1 and not card.fertile_soil
+        if level_one and _fits_table(state, instance):
+            state.boxed.remove(instance)
+            return instance
+    return None
 
 
 def draw_advancement(state: State, level: int) -> int | None:
@@ -35,7 +49,10 @@ def draw_advancement(state: State, level: int) -> int | None:
         while deck:
             instance = deck.pop()
             if not _fits_table(state, instance):
+                replacement = _from_the_box(state) if source == 1 and state.nemesis else None
                 state.boxed.append(instance)
+                if replacement is not None:
+                    return replacement
                 continue
             if advancement_of(state, instance).level == 4:
                 state.commons.level4.append(instance)
@@ -45,10 +62,15 @@ def draw_advancement(state: State, level: int) -> int | None:
 
 
 def draw_vale(state: State, level: int) -> int | None:
-    """The next vale for a row of this level (from the level-2 deck once level 1 ran out)."""
+    """The next vale for a row of this level (from the level-2 deck once level 1 ran out;
+    one that needs more players goes back to the box)."""
     for source in range(level, 3):
-        if state.commons.vale_decks[source]:
-            return state.commons.vale_decks[source].pop()
+        deck = state.commons.vale_decks[source]
+        while deck:
+            instance = deck.pop()
+            if _fits_table(state, instance):
+                return instance
+            state.boxed.append(instance)
     return None
 
 

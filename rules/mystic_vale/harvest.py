@@ -25,6 +25,7 @@ from rules.mystic_vale.moves import (
     name_of,
     sleeve,
 )
+from rules.mystic_vale.nemesis import spot
 from rules.mystic_vale.setup import Events, _ev
 from rules.mystic_vale.state import Harvest, State
 from rules.mystic_vale.symbols import field_total, pack_of, shown
@@ -43,6 +44,10 @@ def begin_harvest(state: State, seat: int) -> Events:
     total = field_total(state, seat)
     state.harvest = Harvest(**{k: total[k] for k in SPENDABLE})
     abilities.set_off(state, seat, "harvest", list(abilities.play_area_sources(state, seat)))
+    if state.nemesis is not None:
+        state.nemesis.spot = spot(state)
+        # What the nemesis takes of the Harvest comes off last, after every gain.
+        state.pending.sort(key=lambda p: p.source.startswith("n:"))
     return [_ev("stop", f"{player.name} stops and harvests {len(player.field)} cards.", seat)]
 
 

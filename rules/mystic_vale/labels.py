@@ -4,7 +4,7 @@ does, the question put to the decider, and the table's public prompt."""
 
 from __future__ import annotations
 
-from rules.core import Action
+from rules.core import Action, IllegalAction
 from rules.core.text import shorten
 from rules.mystic_vale import abilities
 from rules.mystic_vale.actions import to_act
@@ -15,6 +15,7 @@ from rules.mystic_vale.moves import card_label, name_of
 from rules.mystic_vale.state import Frame, State
 from rules.mystic_vale.symbols import decay_count, pack_of
 from rules.mystic_vale.text import card_text, cost_text
+from rules.mystic_vale.turn import check_stop
 
 PHASES = {
     "leaders": "choosing leaders",
@@ -92,6 +93,7 @@ def option_label(state: State, frame: Frame, option: str) -> str:
             | "to_bottom"
             | "forge"
             | "final_pick"
+            | "discard_clean"
         ):
             return f"{card_label(state, int(option))} ({card_number(int(option))})"
         case "cancel_curses" | "resleeve_target":
@@ -111,6 +113,12 @@ def option_label(state: State, frame: Frame, option: str) -> str:
             return pack_of(state).leader(option).shown_name
         case "free_top":
             return "Take it" if option == "take" else "Put it back"
+        case "toll":
+            return "Sacrifice a vale" if option == "vale" else "Discard 3 VP"
+        case "toll_vale":
+            return f"Sacrifice {name_of(state, int(option))}"
+        case "cancel_spirit":
+            return f"Cancel 1 {option}"
     return option
 
 
@@ -186,6 +194,16 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
             return shorten(f"{verb} · {card_text(card)}")
         case "free_top":
             return "Yours for free" if option == "take" else "Back on top of its deck"
+        case "discard_clean":
+            return "It shows no decay: it goes to your discard pile"
+        case "toll":
+            return "Removed from the game" if option == "vale" else "Back to the box"
+        case "toll_vale":
+            vale = pack_of(state).vale(state.cards[int(option)])
+            return shorten(f"Removed from the game · {card_text(vale)}")
+        case "cancel_spirit":
+            left = getattr(state.harvest, option, 0)
+            return f"You have {left} {option} this Harvest; it can't be spent once cancelled"
     return option
 
 
@@ -205,6 +223,10 @@ def question(state: State, seat: int) -> str | None:
         case "planting":
             decay = decay_count(state, seat)
             nxt = card_label(state, player.on_deck) if player.on_deck is not None else "nothing"
+            try:
+                check_stop(state, seat)
+            except IllegalAction as held:  # Abomination: no stopping yet
+                return f"your turn — Planting: push ({held.message}) Decay {decay}; on deck: {nxt}"
             return f"your turn — Planting: push or stop? Decay {decay} (4 Spoils); on deck: {nxt}"
         case "harvest":
             pool = state.harvest

@@ -29,8 +29,11 @@ def name_of(state: State, instance: int) -> str:
 
 
 def card_label(state: State, card_id: int) -> str:
-    """A player card as players tell it apart: what is sleeved in it, or what is printed."""
+    """A player card as players tell it apart: what is sleeved in it, or what is printed
+    (the nemesis over it, for the card it covers)."""
     card = state.card(card_id)
+    if card.nemesis is not None:
+        return f"the nemesis {pack_of(state).nemesis(card.nemesis).shown_name}"
     parts = [name_of(state, i) for i in advancements_on(state, card)]
     if card.leader:
         parts.insert(0, pack_of(state).leader(card.leader).shown_name)
@@ -106,7 +109,8 @@ def gain_vp(state: State, seat: int, amount: int, *, from_box: bool = False) -> 
     events = [_ev("vp", f"{player.name} gains {amount} VP.", seat)]
     if state.pool == 0 and not state.last_round:
         state.last_round = True
-        events.append(_ev("clock", "The VP pool has run out: this round is the last."))
+        last = "turn" if state.nemesis is not None else "round"
+        events.append(_ev("clock", f"The VP pool has run out: this {last} is the last."))
     return events
 
 
@@ -145,8 +149,9 @@ def shed_curses(state: State, seat: int, amount: int) -> Events:
 def slot_takes(
     state: State, card: Card, advancement: Advancement, *, over_land: bool = False
 ) -> bool:
-    """Whether an advancement can be sleeved into this card's slot for it."""
-    if card.leader is not None:
+    """Whether an advancement can be sleeved into this card's slot for it (never onto a
+    leader or a nemesis)."""
+    if card.leader is not None or card.nemesis is not None:
         return False
     stack = card.slots[advancement.slot]
     if not stack:

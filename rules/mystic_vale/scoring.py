@@ -5,13 +5,15 @@ A score is the VP tokens held, the end-of-game VP of every advancement on the pl
 vales and of their leader's face-up side, what End of Game abilities add, less one per
 curse token held. The highest score wins; between tied players, each level-3
 advancement owned counts 1 and each level-4 one counts 2, and the most wins; players
-still tied share the win.
+still tied share the win. In a solitaire game the player wins only with more points
+than the nemesis (see `nemesis.py`); a tie loses, and so does a concession.
 """
 
 from __future__ import annotations
 
 from rules.mystic_vale.abilities import abilities_of, count
 from rules.mystic_vale.cards import Gain, Special
+from rules.mystic_vale.nemesis import nemesis_card, nemesis_score
 from rules.mystic_vale.setup import Events, _ev
 from rules.mystic_vale.state import Pending, State
 from rules.mystic_vale.symbols import advancement_of, layers, pack_of
@@ -107,7 +109,10 @@ def base_score(state: State, seat: int) -> int:
 
 
 def most_curses(state: State, seat: int) -> bool:
-    """More curse tokens than every other player (those stored on a titan count)."""
+    """More curse tokens than every other player (those stored on a titan count); never
+    in a solitaire game, where an effect that refers to other players can't be used."""
+    if len(state.players) == 1:
+        return False
     mine = state.players[seat].curses + state.players[seat].stored_curses
     return all(mine > p.curses + p.stored_curses for p in state.players if p.seat != seat)
 
@@ -137,6 +142,8 @@ def finish_game(state: State, *, by_concession: bool = False) -> Events:
     state.pending.clear()
     every = {p.seat: score(state, p.seat) for p in state.players}
     state.scores = {str(s): v for s, v in every.items()}
+    if state.nemesis is not None:
+        return _solitaire_end(state, every[0], by_concession=by_concession)
     scores = {s: v for s, v in every.items() if not state.players[s].conceded}
     if by_concession:
         (seat,) = scores
@@ -163,4 +170,24 @@ def finish_game(state: State, *, by_concession: bool = False) -> Events:
     won = " & ".join(state.players[s].name for s in state.winners)
     verb = "wins" if len(state.winners) == 1 else "share the win"
     state.end_text = f"The VP pool ran out and the last round is over: {won} {verb} ({names})."
+    return [_ev("over", state.end_text)]
+
+
+def _solitaire_end(state: State, mine: int, *, by_concession: bool) -> Events:
+    """The player against the nemesis: strictly more points wins."""
+    assert state.nemesis is not None
+    theirs = nemesis_score(state)
+    state.nemesis.score = theirs
+    player = state.players[0]
+    nemesis = nemesis_card(state).shown_name
+    won = not by_concession and mine > theirs
+    state.winners = [0] if won else []
+    state.losers = [] if won else [0]
+    if by_concession:
+        state.end_text = f"{player.name} concedes: {nemesis} wins."
+    elif won:
+        state.end_text = f"{player.name} defeats {nemesis}, {mine} to {theirs}."
+    else:
+        tie = " (a tie goes to the nemesis)" if mine == theirs else ""
+        state.end_text = f"{nemesis} wins, {theirs} to {mine}{tie}."
     return [_ev("over", state.end_text)]

@@ -13,6 +13,10 @@ cards in the decks).
 - Leaders (an option): two dealt to each player, who keeps one and sleeves it into a
   blank card before shuffling.
 - Then every player carries out a Prep Phase, in turn order, and the first turn begins.
+- Solitaire (`solo`): one player, 12 level-1 advancements, 23 VP tokens; the nemesis
+  (chosen or drawn) is sleeved over one of their Cursed Lands before the deck is
+  shuffled, and the hourglass goes on the Start space of the chosen side of the
+  corruption track (see `nemesis.py`).
 """
 
 from __future__ import annotations
@@ -20,15 +24,16 @@ from __future__ import annotations
 import random
 
 from rules.core import Event, IllegalAction
-from rules.core.rng import shuffle
+from rules.core.rng import pick, shuffle
 from rules.mystic_vale.cards import SLOTS, Advancement
 from rules.mystic_vale.commons import ROW_SIZE, VALE_ROW_SIZE, draw_advancement, draw_vale
-from rules.mystic_vale.state import CURSED_LAND, FERTILE_SOIL, Card, Player, State
+from rules.mystic_vale.state import CURSED_LAND, FERTILE_SOIL, Card, Nemesis, Player, State
 from rules.mystic_vale.symbols import pack_of
 
-PLAYERS = {"2p": 2, "3p": 3, "4p": 4}
-LEVEL_ONE_DECK = {2: 12, 3: 15, 4: 18}
-VP_POOL = {2: 23, 3: 28, 4: 33}
+PLAYERS = {"solo": 1, "2p": 2, "3p": 3, "4p": 4}
+LEVEL_ONE_DECK = {1: 12, 2: 12, 3: 15, 4: 18}
+VP_POOL = {1: 23, 2: 23, 3: 28, 4: 33}
+RANDOM = "random"  # the nemesis drawn at set-up
 BLANKS, CURSED_LANDS_PER_SLOT = 8, 3
 
 Events = list[Event]
@@ -77,10 +82,19 @@ def _instances(state: State, cards: list[Advancement] | list, rng: random.Random
 
 
 def setup_game(
-    variant: str, names: list[str], pack: str, mix: str, leaders: bool, rng: random.Random
+    variant: str,
+    names: list[str],
+    pack: str,
+    mix: str,
+    leaders: bool,
+    rng: random.Random,
+    *,
+    nemesis: str = RANDOM,
+    side: str = "easy",
 ) -> State:
     """A new game, dealt from `rng`: the commons, the vales, the pool, the players' cards
-    and mana tokens; then the leader choice, or the opening Prep Phases."""
+    and mana tokens (and in a solitaire game the nemesis, by id or drawn, and the side of
+    the corruption track); then the leader choice, or the opening Prep Phases."""
     if variant not in PLAYERS or len(names) != PLAYERS[variant]:
         raise IllegalAction(
             "players", f"This variant needs exactly {PLAYERS.get(variant)} players."
@@ -121,6 +135,8 @@ def setup_game(
         state.commons.vale_rows[level] = [draw_vale(state, level) for _ in range(VALE_ROW_SIZE)]
     for player in state.players:
         player.deck = deal_cards(state, player.seat)
+    if variant == "solo":
+        place_nemesis(state, nemesis, side, rng)
     if not leaders:  # each player shuffles their 20 cards (with leaders: once one is sleeved)
         shuffle_decks(state, rng)
     if leaders:
@@ -132,6 +148,22 @@ def setup_game(
             player.leader_options = sorted(dealt[2 * player.seat : 2 * player.seat + 2])
         state.phase = "leaders"  # every player chooses, in any order
     return state
+
+
+def place_nemesis(state: State, nemesis: str, side: str, rng: random.Random) -> None:
+    """Sleeve the nemesis over the player's first Cursed Land (it covers the whole card,
+    so every Cursed Land is the same choice), and put the hourglass on Start."""
+    nemeses = pack_of(state).nemeses
+    if not nemeses:
+        raise IllegalAction("nemesis", "This card pack has no nemesis for a solitaire game.")
+    if nemesis == RANDOM:
+        nemesis = nemeses[pick(len(nemeses), rng)].id
+    elif all(n.id != nemesis for n in nemeses):
+        raise IllegalAction("nemesis", f"This card pack has no nemesis {nemesis!r}.")
+    player = state.players[0]
+    covered = next(c for c in player.deck if CURSED_LAND in state.card(c).slots["top"])
+    state.card(covered).nemesis = nemesis
+    state.nemesis = Nemesis(card=nemesis, physical=covered, side=side)  # type: ignore[arg-type]
 
 
 def turn_order(state: State) -> list[Player]:

@@ -18,6 +18,12 @@ Readings where the clarification leaves a choice:
 - Gargoyle Summoner: the four leaders are drawn from those no player holds; the
   unsleeved advancements are sleeved again in the Discard Phase, where they fit.
 - Nightvale Agent: see `final_harvest`.
+- The nemeses (solitaire): Blight Troll discards the cards without decay there are when
+  there are two or fewer (the player chooses among more); a card "has" decay when it
+  shows any, cancelled or not (its ritual's requirements show none, a fulfilled
+  reward's do). Tormented Berserker: the player chooses when both are possible; with
+  neither possible, they discard every VP they hold. The nemesis card is never among the
+  cards an ability lets one discard.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from rules.mystic_vale.moves import (
     shed_curses,
     sleeve,
     slot_takes,
+    spend_vp,
 )
 from rules.mystic_vale.scoring import most_curses
 from rules.mystic_vale.setup import Events, _ev
@@ -58,6 +65,8 @@ TITAN_FORGE_CURSES = 6  # Earthbound Titan Forge needs this many curse tokens
 CURSES_PLACED = 2  # Hailburst Titan
 FIELD_OF_SEVEN = 7  # Magmaborn Titan, upgraded
 GARGOYLE_LEADERS = 4
+BLIGHT_TROLL_DISCARDS = 2
+BERSERKER_VP = 3  # Tormented Berserker: the VP discarded instead of a vale
 
 
 def _ask(
@@ -97,12 +106,15 @@ def _into_field(state: State, seat: int, card_id: int, *, from_deck: bool) -> Ev
     return events
 
 
-def _top_card(state: State, seat: int, rng: random.Random) -> int | None:
-    """The first face-down card of the deck (the discard pile shuffled in if it's empty)."""
+def _top_card(state: State, seat: int, rng: random.Random, events: Events) -> int | None:
+    """The first face-down card of the deck (the discard pile shuffled in if it's empty,
+    which `events` is told)."""
     player = state.players[seat]
     if not player.deck and player.discard:
         player.deck, player.discard = player.discard, []
         shuffle(player.deck, rng)
+        text = f"{player.name} shuffles their discard pile into a new deck."
+        events.append(_ev("shuffle", text, seat))
     return player.deck.pop() if player.deck else None
 
 
@@ -271,10 +283,11 @@ def _forge(state: State, seat: int, option: str, frame: Frame, rng: random.Rando
 
 
 def place_top_card(state: State, p: Pending, rng: random.Random) -> Events | None:
-    card = _top_card(state, p.seat, rng)
+    events: Events = []
+    card = _top_card(state, p.seat, rng, events)
     if card is None:
         return [_ev("fizzle", "There is no card left to place.", p.seat)]
-    return _into_field(state, p.seat, card, from_deck=True)
+    return events + _into_field(state, p.seat, card, from_deck=True)
 
 
 # --------------------------------------------------------------------------- leaders
@@ -333,16 +346,22 @@ def _store_curses(state: State, seat: int, option: str, frame: Frame, rng: rando
     return [_ev("curse", f"{player.name} puts {n} curse tokens on their titan.", seat)] if n else []
 
 
+def _discardable(state: State, seat: int) -> list[int]:
+    """The field's cards an ability may discard (never the nemesis), rightmost first."""
+    field = state.players[seat].field
+    return [c for c in reversed(field) if state.card(c).nemesis is None]
+
+
 def discard_any_for_curse(state: State, p: Pending, rng: random.Random) -> Events | None:
-    player = state.players[p.seat]
-    if not player.field:
+    cards = _discardable(state, p.seat)
+    if not cards:
         return []
     _ask(
         state,
         p.seat,
         "discard_any",
         "choose a card of your field to discard",
-        [str(c) for c in reversed(player.field)],
+        [str(c) for c in cards],
     )
     return None
 
@@ -380,7 +399,7 @@ def _to_bottom_answer(
 def field_of_seven(state: State, p: Pending, rng: random.Random) -> Events | None:
     events: Events = []
     while len(state.players[p.seat].field) < FIELD_OF_SEVEN:
-        card = _top_card(state, p.seat, rng)
+        card = _top_card(state, p.seat, rng, events)
         if card is None:
             break
         events += _into_field(state, p.seat, card, from_deck=True)
@@ -445,7 +464,7 @@ def _cancel_card(state: State, seat: int, card_id: int) -> Events:
 
 def discard_on_deck(state: State, p: Pending, rng: random.Random) -> Events | None:
     player = state.players[p.seat]
-    if player.on_deck is None:
+    if player.on_deck is None or state.card(player.on_deck).nemesis is not None:
         return []
     card = player.on_deck
     player.on_deck = None
@@ -613,6 +632,127 @@ def _resleeve_move(
     return events
 
 
+# --------------------------------------------------------------------------- nemeses
+
+
+def discard_clean(state: State, p: Pending, rng: random.Random) -> Events | None:
+    """Blight Troll turned over on deck: two cards of the field that show no decay are
+    discarded (the player picks when more than two qualify)."""
+    clean = _clean_cards(state, p.seat)
+    if len(clean) <= BLIGHT_TROLL_DISCARDS:
+        events: Events = []
+        for card_id in clean:
+            events += discard_from_field(state, p.seat, card_id)
+        return events or [_ev("fizzle", "Every card of the field shows decay.", p.seat)]
+    _ask(
+        state,
+        p.seat,
+        "discard_clean",
+        "Blight Troll: choose a card of your field without decay to discard (2 to discard)",
+        [str(c) for c in clean],
+        subject=BLIGHT_TROLL_DISCARDS,
+    )
+    return None
+
+
+def _clean_cards(state: State, seat: int) -> list[int]:
+    return [c for c in _discardable(state, seat) if not shown(state, state.card(c))["decay"]]
+
+
+def _discard_clean(
+    state: State, seat: int, option: str, frame: Frame, rng: random.Random
+) -> Events:
+    events = discard_from_field(state, seat, int(option))
+    left = (frame.subject or 1) - 1
+    clean = _clean_cards(state, seat)
+    if left and len(clean) <= left:
+        for card_id in clean:
+            events += discard_from_field(state, seat, card_id)
+    elif left:
+        _ask(
+            state,
+            seat,
+            "discard_clean",
+            f"Blight Troll: choose a card of your field without decay to discard ({left} to "
+            "discard)",
+            [str(c) for c in clean],
+            subject=left,
+        )
+    return events
+
+
+def spoil_now(state: State, p: Pending, rng: random.Random) -> Events | None:
+    """Corrupted Centaur turned over on deck: the Spoil test that follows Spoils."""
+    assert state.nemesis is not None
+    state.nemesis.forced_spoil = True
+    if state.phase == "planting":
+        state.check_spoil = True
+    name = pack_of(state).nemesis(state.nemesis.card).shown_name
+    return [_ev("nemesis", f"{name} is turned over: {state.players[p.seat].name} Spoils.", p.seat)]
+
+
+def spoil_toll(state: State, p: Pending, rng: random.Random) -> Events | None:
+    """Tormented Berserker at a Spoil: Sacrifice a vale, or discard 3 VP."""
+    player = state.players[p.seat]
+    can_vale = bool(player.vales)
+    can_vp = player.vp >= BERSERKER_VP
+    if can_vale and can_vp:
+        _ask(
+            state,
+            p.seat,
+            "toll",
+            f"Tormented Berserker: Sacrifice a vale, or discard {BERSERKER_VP} VP?",
+            ["vale", "vp"],
+        )
+        return None
+    if can_vale:
+        return _toll_vale(state, p.seat)
+    lost = min(BERSERKER_VP, player.vp)
+    spend_vp(state, p.seat, lost)
+    return [_ev("vp", f"{player.name} discards {lost} VP (Tormented Berserker).", p.seat)]
+
+
+def _toll_vale(state: State, seat: int) -> Events:
+    vales = one_of_each(state, state.players[seat].vales)
+    if len(vales) == 1:
+        return abilities.sacrifice(state, seat, vales[0])
+    _ask(
+        state,
+        seat,
+        "toll_vale",
+        "Tormented Berserker: choose the vale you Sacrifice",
+        [str(v) for v in vales],
+    )
+    return []
+
+
+def _toll(state: State, seat: int, option: str, frame: Frame, rng: random.Random) -> Events:
+    if option == "vale":
+        return _toll_vale(state, seat)
+    spend_vp(state, seat, BERSERKER_VP)
+    name = state.players[seat].name
+    return [_ev("vp", f"{name} discards {BERSERKER_VP} VP (Tormented Berserker).", seat)]
+
+
+def _toll_vale_answer(
+    state: State, seat: int, option: str, frame: Frame, rng: random.Random
+) -> Events:
+    return abilities.sacrifice(state, seat, int(option))
+
+
+def _cancel_spirit(
+    state: State, seat: int, option: str, frame: Frame, rng: random.Random
+) -> Events:
+    harvest = state.harvest
+    assert harvest is not None
+    setattr(harvest, option, getattr(harvest, option) - 1)
+    events = [_ev("tax", f"{state.players[seat].name} cancels 1 {option}.", seat)]
+    left = (frame.subject or 1) - 1
+    if left:
+        events += abilities.cancel_spirits(state, seat, left) or []
+    return events
+
+
 def _ready_blank(state: State, p: Pending) -> bool:
     player = state.players[p.seat]
     return player.titan_aside and any(is_blank(state, state.card(c)) for c in player.field)
@@ -622,12 +762,15 @@ def _ready_blank(state: State, p: Pending) -> bool:
 READY.update(
     {
         "return_to_start": _ready_blank,
-        "discard_any_for_curse": lambda state, p: bool(state.players[p.seat].field),
+        "discard_any_for_curse": lambda state, p: bool(_discardable(state, p.seat)),
         "store_curses": lambda state, p: state.players[p.seat].curses > 0,
         "free_reserved": lambda state, p: bool(state.players[p.seat].reserved),
         "shed_per_growth": lambda state, p: state.players[p.seat].curses > 0,
         "shed_per_guardian": lambda state, p: state.players[p.seat].curses > 0,
-        "discard_on_deck": lambda state, p: state.players[p.seat].on_deck is not None,
+        "discard_on_deck": lambda state, p: (
+            state.players[p.seat].on_deck is not None
+            and state.card(state.players[p.seat].on_deck).nemesis is None  # type: ignore[arg-type]
+        ),
         "card_to_bottom": lambda state, p: bool(state.players[p.seat].field),
     }
 )
@@ -653,6 +796,9 @@ SPECIALS.update(
         "vale_then_upgrade": vale_then_upgrade,
         "return_to_start": return_to_start,
         "resleeve": resleeve,
+        "discard_clean": discard_clean,
+        "spoil_now": spoil_now,
+        "spoil_toll": spoil_toll,
     }
 )
 ANSWERS.update(
@@ -671,12 +817,16 @@ ANSWERS.update(
         "shardlord_vale": _shardlord_vale,
         "resleeve_target": _resleeve_target,
         "resleeve_move": _resleeve_move,
+        "discard_clean": _discard_clean,
+        "toll": _toll,
+        "toll_vale": _toll_vale_answer,
+        "cancel_spirit": _cancel_spirit,
     }
 )
 
 # Standing rules, read where they apply (harvest prices, sleeving), and End of Game rules,
 # read by the scoring: they resolve nothing when queued.
-STANDING = ("cover_cursed_land", "guardian_discount", "sleeve_now")
+STANDING = ("cover_cursed_land", "guardian_discount", "sleeve_now", "push_twice", "under_on_deck")
 AT_THE_END = ("avatar_shared_win", "worth_total", "most_curses_titan", "final_harvest")
 for _name in (*STANDING, *AT_THE_END):
     SPECIALS.setdefault(_name, lambda state, p, rng: [])

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from rules.mystic_vale.cards import Slot
 
-Variant = Literal["2p", "3p", "4p"]
+Variant = Literal["solo", "2p", "3p", "4p"]
 Phase = Literal["leaders", "planting", "harvest", "discard", "prep", "final", "over"]
 CURSED_LAND = "cursed_land"
 FERTILE_SOIL = "fertile_soil"
@@ -33,6 +33,7 @@ class Card(BaseModel):
     )
     leader: str | None = None
     upgraded: bool = False  # the leader is on its upgraded side (Gargoyle Summoner's)
+    nemesis: str | None = None  # the nemesis sleeved over it (solitaire): it covers the card
 
 
 class Player(BaseModel):
@@ -120,6 +121,24 @@ class Commons(BaseModel):
     curses: dict[int, int] = Field(default_factory=dict)  # advancement -> curse tokens on it
 
 
+class Nemesis(BaseModel):
+    """The solitaire variant's opponent: its card (sleeved over one of the player's
+    cards), the side of the corruption track and the hourglass's space on it (0: Start),
+    its score pile (claimed advancement and vale instances, VP tokens), and what its
+    abilities remember within a turn."""
+
+    card: str  # the nemesis' card id in the pack
+    physical: int  # the player card it is sleeved over
+    side: Literal["easy", "standard"]
+    space: int = 0
+    pile: list[int] = Field(default_factory=list)
+    vp: int = 0
+    pushes: int = 0  # pushes this Planting (Abomination)
+    forced_spoil: bool = False  # Corrupted Centaur turned over: the next Spoil test Spoils
+    spot: str = ""  # where the card was when the Harvest began (Abomination)
+    score: int | None = None  # its final score, once the game is over
+
+
 class State(BaseModel):
     """A whole game of Mystic Vale."""
 
@@ -161,6 +180,7 @@ class State(BaseModel):
     losers: list[int] = Field(default_factory=list)
     scores: dict[str, int] = Field(default_factory=dict)  # seat -> final score
     end_text: str = ""
+    nemesis: Nemesis | None = None  # the solitaire variant's opponent
 
     def card(self, card_id: int) -> Card:
         """A physical card by its id."""

@@ -92,11 +92,27 @@ def fulfilled(state: State, card: Card, base: Counter[str] | None = None) -> lis
     return done
 
 
+def nemesis_symbols(state: State) -> Counter[str]:
+    """What the nemesis card shows now (solitaire): its decay (or growth), and its
+    hourglass decay once the hourglass has reached it. It covers the card it is sleeved
+    over: nothing else of that card counts."""
+    assert state.nemesis is not None
+    card = get_pack(state.pack).nemesis(state.nemesis.card)
+    total = Counter(card.symbols.counts())
+    for later in card.hourglass_decay:
+        if later.hourglass <= state.nemesis.space:
+            total["decay"] += later.decay
+    return total
+
+
 def shown(state: State, card: Card) -> Counter[str]:
-    """Every symbol present on the card: its own, plus the rewards of fulfilled rituals.
+    """Every symbol present on the card: its own, plus the rewards of fulfilled rituals
+    (the nemesis card: its own symbols only).
 
     What a card shows depends only on what is in its slots (by card id) and its leader's
     side, so it is worked out once for each such card and remembered."""
+    if card.nemesis is not None:
+        return nemesis_symbols(state)
     slots = tuple(
         tuple(state.cards[layer] if isinstance(layer, int) else layer for layer in card.slots[slot])
         for slot in SLOTS
@@ -168,5 +184,5 @@ def decay_count(state: State, seat: int) -> int:
 
 
 def is_blank(state: State, card: Card) -> bool:
-    """A card with nothing in any slot and no leader."""
-    return card.leader is None and not any(card.slots[slot] for slot in SLOTS)
+    """A card with nothing in any slot and no leader (nor a nemesis over it)."""
+    return card.leader is None and card.nemesis is None and not any(card.slots[s] for s in SLOTS)

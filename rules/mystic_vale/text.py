@@ -13,11 +13,14 @@ object, so a moderator's pack with a card of the same name gets its own text.
 from __future__ import annotations
 
 from rules.mystic_vale.cards import (
+    DIFFICULTY,
     SPECIALS,
     Ability,
     AddToPool,
     Advancement,
     CannotSpoil,
+    Claim,
+    ClaimVp,
     Cost,
     DiscardField,
     ExtraTurn,
@@ -25,6 +28,8 @@ from rules.mystic_vale.cards import (
     Gain,
     Leader,
     LeaderSide,
+    LoseVp,
+    NemesisCard,
     Op,
     Per,
     Reserve,
@@ -34,6 +39,7 @@ from rules.mystic_vale.cards import (
     Special,
     Stay,
     Symbols,
+    Tax,
     Vale,
 )
 
@@ -68,6 +74,8 @@ TIMING_WORDS = {
 ASIDE_FIELD = "Always"  # an upgraded titan's standing effect (it stands beside the field)
 
 SACRIFICED = {"self": "this card", "advancement": "an advancement", "vale": "a vale"}
+ADVANCEMENT_PLACES = ("left", "centre", "right")
+VALE_PLACES = ("1st", "2nd", "3rd", "4th")
 
 
 def _count(name: str, n: int) -> str:
@@ -96,6 +104,14 @@ def _per(per: Per) -> str:
         return "per curse token you hold"
     assert per.symbol is not None
     return f"per {per.symbol} {'on this card' if per.where == 'card' else 'in your field'}"
+
+
+def place_name(claim: Claim) -> str:
+    """Where a claim takes from, in words: "the right level-1 advancement"."""
+    if claim.kind == "advancement":
+        where = ADVANCEMENT_PLACES[claim.position]
+        return f"the {where} level-{claim.level} advancement"
+    return f"the {VALE_PLACES[claim.position]} level-{claim.level} vale"
 
 
 def special_text(name: str) -> str:
@@ -139,6 +155,17 @@ def _clause(op: Op) -> str:
                 f"place a card costing {op.max_cost} or less in all from your deck or "
                 "discard pile at the end of your field"
             )
+        case Claim():
+            return f"the nemesis claims {place_name(op)}"
+        case ClaimVp():
+            return f"the nemesis claims {op.amount} VP"
+        case Tax(mana=mana) if mana:
+            return f"lose {mana} mana of your Harvest"
+        case Tax():
+            spirits = "spirit symbol" if op.spirits == 1 else "spirit symbols"
+            return f"cancel {op.spirits} {spirits} of your Harvest (your choice)"
+        case LoseVp():
+            return f"discard {op.amount} VP"
         case Special():
             return special_text(op.name)
     raise ValueError(f"no text for {op!r}")
@@ -180,6 +207,8 @@ def ability_text(ability: Ability, *, aside: bool = False) -> str:
         body = _may(body)
     if ability.not_on_turn_bought:
         body += " (not the turn you buy it)"
+    if ability.hourglass:
+        head = f"{head} (from ⌛{ability.hourglass})"
     return f"{head}: {body}."
 
 
@@ -204,16 +233,30 @@ def _advancement_text(card: Advancement) -> str:
         parts.append("Eclipse: may be covered, never covers.")
     if card.ritual is not None:
         parts.append(ritual_text(card.ritual))
-    parts += [ability_text(a) for a in card.abilities]
-    if card.min_players > 1:
-        parts.append(f"With fewer than {card.min_players} players, boxed and replaced.")
-    return " ".join(parts)
+    return " ".join([*parts, *_abilities_and_players(card)])
 
 
 def _vale_text(card: Vale) -> str:
     parts = [f"Vale, level {card.level}. Cost {cost_text(card.cost)}."]
     parts += _shows(card.symbols)
-    parts += [ability_text(a) for a in card.abilities]
+    return " ".join([*parts, *_abilities_and_players(card)])
+
+
+def _abilities_and_players(card: Advancement | Vale) -> list[str]:
+    """A card's abilities, then the players it needs (with fewer, it leaves the commons)."""
+    parts = [ability_text(a) for a in card.abilities]
+    if card.min_players > 1:
+        parts.append(f"With fewer than {card.min_players} players, boxed and replaced.")
+    return parts
+
+
+def _nemesis_text(card: NemesisCard) -> str:
+    parts = [f"Nemesis, {DIFFICULTY[card.pips]} ({card.pips} of 4), power {card.power}."]
+    parts += _shows(card.symbols)
+    parts += [
+        f"From ⌛{d.hourglass}: {_count('decay', d.decay)} more." for d in card.hourglass_decay
+    ]
+    parts += [ability_text(a, aside=True) for a in card.abilities]
     return " ".join(parts)
 
 
@@ -240,12 +283,14 @@ def _leader_text(card: Leader) -> str:
     return f"{side_text(card, upgraded=False)}\n{side_text(card, upgraded=True)}"
 
 
-_CACHE: dict[tuple[str, str], tuple[Advancement | Vale | Leader, str]] = {}
+Card = Advancement | Vale | Leader | NemesisCard
+_CACHE: dict[tuple[str, str], tuple[Card, str]] = {}
 
 
-def card_text(card: Advancement | Vale | Leader) -> str:
+def card_text(card: Card) -> str:
     """A card's rules text: what it is, its cost and symbols, what it does. A leader's
-    text is two lines, its starting side then its upgraded side."""
+    text is two lines, its starting side then its upgraded side. A nemesis' "(from ⌛n)":
+    once the hourglass is on the n-th space of the corruption track, or past it."""
     key = (type(card).__name__, card.id)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is card:
@@ -254,6 +299,8 @@ def card_text(card: Advancement | Vale | Leader) -> str:
         text = _advancement_text(card)
     elif isinstance(card, Vale):
         text = _vale_text(card)
+    elif isinstance(card, NemesisCard):
+        text = _nemesis_text(card)
     else:
         text = _leader_text(card)
     _CACHE[key] = (card, text)

@@ -10,6 +10,8 @@ and Prep (build the next field); then the next player, and the end of the game.
   skips their next Harvest (the turn then goes from Planting straight to Discard).
 - The end: once the VP pool has run out, the round is finished (the player before the
   first player takes the last turn) and the game is scored.
+- Solitaire: a Nemesis Phase follows every Prep (see `nemesis.py`); once the pool has run
+  out, the turn is finished, its Nemesis Phase included, and the game is scored.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from rules.mystic_vale import abilities
 from rules.mystic_vale.cards import CannotSpoil
 from rules.mystic_vale.commons import refill
 from rules.mystic_vale.moves import all_fit, card_label, homes, name_of, reveal, sleeve, to_field
+from rules.mystic_vale.nemesis import nemesis_card, nemesis_phase, special_active
 from rules.mystic_vale.scoring import end_abilities, finish_game
 from rules.mystic_vale.setup import Events, _ev, shuffle_decks, turn_order
 from rules.mystic_vale.state import Frame, Harvest, State
 from rules.mystic_vale.symbols import decay_count
 
 SPOIL_AT = 4  # decay (less growth) that Spoils
+ABOMINATION_PUSHES = 2  # pushes one must make with the Abomination on deck or in the field
 PREP_STOPS_AT = 3  # Prep stops once the decay reaches this
 
 
@@ -91,10 +95,11 @@ def prep_step(state: State, rng: random.Random) -> Events:
     decay = decay_count(state, seat)
     if player.on_deck is None:
         return _prep_done(state, seat)
-    if decay >= SPOIL_AT and can_spoil(state, seat):
+    if (decay >= SPOIL_AT or forced_spoil(state)) and can_spoil(state, seat):
         player.skip_harvest = True
         player.mana_token = True
         text = f"{player.name} Spoils in their Prep Phase ({decay} decay): no Harvest next turn."
+        abilities.set_off(state, seat, "spoiled", nemesis_sources(state, seat, field=True))
         return [_ev("spoil", text, seat), *_prep_done(state, seat)]
     if decay >= PREP_STOPS_AT:
         return _prep_done(state, seat)
@@ -121,11 +126,13 @@ def _prep_done(state: State, seat: int) -> Events:
 
 
 def _after_preps(state: State) -> Events:
-    """Every Prep of the set-up, or of the turn, is done."""
+    """Every Prep of the set-up, or of the turn, is done (in a solitaire game, the
+    Nemesis Phase follows)."""
+    events = nemesis_phase(state) if state.nemesis is not None else []
     if state.opening:
         state.opening = False
-        return begin_turn(state)
-    return end_turn(state)
+        return events + begin_turn(state)
+    return events + end_turn(state)
 
 
 # --------------------------------------------------------------------------- Planting
@@ -137,7 +144,10 @@ def begin_turn(state: State) -> Events:
     seat = state.active
     player = state.players[seat]
     state.harvest = None
-    events = [_ev("turn", f"Round {state.round}: {player.name}'s turn.", seat)]
+    if state.nemesis is not None:
+        state.nemesis.pushes = 0
+    begun = f"Turn {state.round}" if state.nemesis is not None else f"Round {state.round}"
+    events = [_ev("turn", f"{begun}: {player.name}'s turn.", seat)]
     if player.skip_harvest:
         player.skip_harvest = False
         state.harvest = Harvest()
@@ -157,6 +167,21 @@ def check_push(state: State, seat: int) -> None:
         )
 
 
+def check_stop(state: State, seat: int) -> None:
+    """Abomination on deck or in the field: no stopping before the second push."""
+    if state.nemesis is None or state.nemesis.pushes >= ABOMINATION_PUSHES:
+        return
+    player = state.players[seat]
+    here = state.nemesis.physical in [*player.field, player.on_deck]
+    if here and special_active(state, "push_twice"):
+        name = nemesis_card(state).shown_name
+        raise IllegalAction(
+            "push-twice",
+            f"{name} is on deck or in your field: you must push at least twice this "
+            f"turn ({state.nemesis.pushes} so far).",
+        )
+
+
 def _require_planting(state: State, seat: int) -> None:
     if state.phase != "planting" or state.active != seat:
         raise IllegalAction("phase", "Pushing and stopping happen in your Planting Phase.")
@@ -168,6 +193,8 @@ def push(state: State, seat: int, rng: random.Random) -> Events:
     """Plant the on-deck card and turn the next one face up; then test for a Spoil."""
     check_push(state, seat)
     player = state.players[seat]
+    if state.nemesis is not None:
+        state.nemesis.pushes += 1
     events = to_field(state, seat)
     abilities.set_off(state, seat, "played", _sources(state, player.field[-1]))
     events += reveal(state, seat, rng)
@@ -180,9 +207,18 @@ def push(state: State, seat: int, rng: random.Random) -> Events:
 def spoil_test(state: State) -> Events:
     seat = state.active
     decay = decay_count(state, seat)
-    if decay >= SPOIL_AT and can_spoil(state, seat):
+    if (decay >= SPOIL_AT or forced_spoil(state)) and can_spoil(state, seat):
         return spoil(state, seat, decay)
     return []
+
+
+def forced_spoil(state: State) -> bool:
+    """Corrupted Centaur turned over: the next Spoil test Spoils, whatever the decay (the
+    mark is used up by the test)."""
+    if state.nemesis is None or not state.nemesis.forced_spoil:
+        return False
+    state.nemesis.forced_spoil = False
+    return True
 
 
 def spoil(state: State, seat: int, decay: int) -> Events:
@@ -195,8 +231,27 @@ def spoil(state: State, seat: int, decay: int) -> Events:
         f"{player.name} Spoils with {decay} decay: no Harvest this turn, and the mana token "
         "turns active."
     )
-    abilities.set_off(state, seat, "spoiled", list(abilities.play_area_sources(state, seat)))
+    sources = [
+        *abilities.play_area_sources(state, seat),
+        *nemesis_sources(state, seat, on_deck=True),
+    ]
+    abilities.set_off(state, seat, "spoiled", sources)
     return [_ev("spoil", text, seat), *begin_discard(state)]
+
+
+def nemesis_sources(
+    state: State, seat: int, *, on_deck: bool = True, field: bool = False
+) -> list[tuple[str, int | None]]:
+    """The nemesis card as a source of abilities when it is on deck (or in the field):
+    a Spoil sets off its abilities from there too."""
+    player = state.players[seat]
+    spots = ([player.on_deck] if on_deck else []) + (player.field if field else [])
+    return [
+        (source, card_id)
+        for card_id in spots
+        if card_id is not None and state.card(card_id).nemesis is not None
+        for source in abilities.card_sources(state, card_id)
+    ]
 
 
 # --------------------------------------------------------------------------- Discard
@@ -338,7 +393,7 @@ def concede(state: State, seat: int) -> Events:
     player.conceded = True
     events = [_ev("concede", f"{player.name} concedes and leaves the table.", seat)]
     left = [p.seat for p in state.players if not p.conceded]
-    if len(left) == 1:
+    if len(left) == 1 or state.nemesis is not None:
         return events + finish_game(state, by_concession=True)
     if state.active == seat and state.phase != "leaders":
         if state.harvest is not None:  # what they bought and hadn't sleeved leaves with them

@@ -86,7 +86,7 @@ async def test_variant_suggestions_are_the_chosen_games_own_with_what_each_is(
 
     # Before a game is chosen: every variant id, with the games that have it.
     unchosen = await world.alice.autocomplete(world.channel, "match new", "variant", "")
-    ids = ["2p", "3p", "alliance", "4p", "5p", "6p", "duel", "melee", "teams", "muster"]
+    ids = ["2p", "3p", "alliance", "4p", "solo", "5p", "6p", "duel", "melee", "teams", "muster"]
     assert [c["value"] for c in unchosen] == ids
     names = {c["value"]: c["name"] for c in unchosen}
     # Four games have a 2p: their names are cut short, never what to do first.

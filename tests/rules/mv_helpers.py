@@ -361,6 +361,8 @@ def instance_places(state: State) -> Counter[int]:
     ]
     for p in state.players:
         piles += [p.vales, p.reserved]
+    if state.nemesis is not None:
+        piles.append(state.nemesis.pile)
     if state.harvest is not None:
         piles.append(state.harvest.bought)
     for card in state.physical:
@@ -381,5 +383,5 @@ def assert_conserved(state: State) -> None:
     assert sorted(places) == list(range(len(state.cards))), "an instance was lost"
     assert set(places.values()) == {1}, "an instance is in two places"
     assert state.pool_start + state.pool_added == state.pool + state.from_pool
-    held = sum(p.vp for p in state.players)
+    held = sum(p.vp for p in state.players) + (state.nemesis.vp if state.nemesis else 0)
     assert held == state.from_pool + state.from_box - state.spent_vp

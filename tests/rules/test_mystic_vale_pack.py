@@ -29,6 +29,7 @@ from rules.mystic_vale.cards import (
     Advancement,
     Cost,
     Leader,
+    NemesisCard,
     Pack,
     Per,
     Special,
@@ -103,7 +104,7 @@ NEMESIS_CARDS = {
 }
 FERTILE_SOILS = {"Fertile Soil (top)", "Fertile Soil (middle)", "Fertile Soil (bottom)"}
 
-Card = Advancement | Vale | Leader
+Card = Advancement | Vale | Leader | NemesisCard
 
 
 @cache
@@ -113,7 +114,7 @@ def _pack() -> Pack:
 
 def _cards() -> list[Card]:
     pack = _pack()
-    return [*pack.advancements, *pack.vales, *pack.leaders]
+    return [*pack.advancements, *pack.vales, *pack.leaders, *pack.nemeses]
 
 
 def _abilities(card: Card) -> tuple[Ability, ...]:
@@ -244,6 +245,8 @@ def test_names_are_short_and_unique():
 def test_project_cards_are_marked_and_take_no_rulebook_name():
     named = RULEBOOK_ADVANCEMENTS | RULEBOOK_VALES | RULEBOOK_LEADERS | FERTILE_SOILS
     for card in _cards():
+        if isinstance(card, NemesisCard):
+            continue  # the thirteen nemeses: see the test below
         if card.name in named:
             assert card.source == "nemesis", card.name
         else:
@@ -254,6 +257,18 @@ def test_project_cards_are_marked_and_take_no_rulebook_name():
                 assert name not in card.name, card.name
     present = {c.name for c in _cards()}
     assert named <= present
+
+
+def test_the_thirteen_nemeses_are_the_rulebooks_the_five_clarified_as_clarified():
+    """The rulebook names thirteen nemeses and clarifies five: those keep the rulebook's
+    abilities (source "nemesis"); the other eight are the project's design (marked ✦)."""
+    nemeses = {n.name: n for n in _pack().nemeses}
+    assert set(nemeses) == set(NEMESIS_CARDS)
+    clarified = {"Abomination", "Blight Troll", "Corrupted Centaur", "Curseborn Dryad"}
+    clarified.add("Tormented Berserker")
+    for name, nemesis in nemeses.items():
+        assert nemesis.source == ("nemesis" if name in clarified else "project"), name
+        assert nemesis.shown_name.endswith(" ✦") == (name not in clarified)
 
 
 def test_specials_belong_to_rulebook_cards_only():

@@ -1,9 +1,11 @@
-"""Random playouts of Mystic Vale, 2 to 4 players, leaders on and off, checking after
-every action: every advancement, vale and player card in exactly one place; no slot
-holding two advancements but a covered eclipse; the VP pool and the tokens accounted
-for; the log replaying to the same states; and, every few actions, that nothing the
-table sees depends on the order of any deck (the decks are shuffled on a copy and the
-public view, the prompt and every question compared)."""
+"""Random playouts of Mystic Vale, 2 to 4 players and solitaire (each side of the
+corruption track, every nemesis in turn), leaders on and off, checking after every
+action: every advancement, vale and player card in exactly one place (the nemesis'
+score pile is one); no slot holding two advancements but a covered eclipse, none on a
+nemesis; the VP pool and the tokens accounted for (the nemesis' too); the log
+replaying to the same states; and, every few actions, that nothing the table sees
+depends on the order of any deck (the decks are shuffled on a copy and the public
+view, the prompt and every question compared)."""
 
 from __future__ import annotations
 
@@ -14,11 +16,20 @@ import pytest
 
 from rules.core import Action, SeatSpec, fresh_copy, rng_for, shuffle
 from rules.mystic_vale import GAME, State
+from rules.mystic_vale.cards import get_pack
 from rules.mystic_vale.symbols import advancement_of, decay_count
 
 GAMES = 200  # per variant: the issue's bar
 CHUNKS = 10  # the games of a variant run as this many tests (short ones balance the runners)
-PLAYERS = {"2p": 2, "3p": 3, "4p": 4}
+# mode -> (variant, players, options besides leaders)
+MODES: dict[str, tuple[str, int, dict[str, str]]] = {
+    "2p": ("2p", 2, {}),
+    "3p": ("3p", 3, {}),
+    "4p": ("4p", 4, {}),
+    "solo-easy": ("solo", 1, {"track": "easy"}),
+    "solo-standard": ("solo", 1, {"track": "standard"}),
+}
+NEMESES = ["random", *(n.id for n in get_pack("nemesis").nemeses)]
 MAX_ACTIONS = 4000
 HIDDEN_EVERY = 17  # compare the table's view with shuffled decks every Nth action
 WORDS_EVERY = 3  # check labels, descriptions and questions every Nth decision
@@ -32,7 +43,7 @@ def choose(chooser: random.Random, state: State, seat: int, legal: list[Action])
     if "push" in kinds:
         risk = decay_count(state, seat)
         push = next(a for a in legal if a.kind == "push")
-        stop = next(a for a in legal if a.kind == "stop")
+        stop = next((a for a in legal if a.kind == "stop"), push)  # Abomination: push on
         return push if chooser.random() < (0.9, 0.75, 0.5, 0.3)[min(risk, 3)] else stop
     for kind in ("vale", "buy", "upgrade"):
         picks = [a for a in legal if a.kind == kind]
@@ -50,6 +61,8 @@ def places(state: State) -> list[int]:
     for row in (*commons.rows.values(), *commons.vale_rows.values()):
         found += [i for i in row if i is not None]
     found += commons.level4 + commons.fertile
+    if state.nemesis is not None:
+        found += state.nemesis.pile
     for player in state.players:
         found += player.reserved + player.vales
     if state.harvest is not None:
@@ -78,10 +91,14 @@ def check_invariants(state: State) -> dict[int, list[Action]]:
                 covered_eclipse = isinstance(under, int) and advancement_of(state, under).eclipse
                 covered_land = under == "cursed_land"  # Stormbrew Titan
                 assert covered_eclipse or covered_land, "a slot filled twice"
-        if card.leader is not None:
+        if card.leader is not None or card.nemesis is not None:
             assert not any(isinstance(x, int) for s in card.slots.values() for x in s)
     assert state.pool == state.pool_start + state.pool_added - state.from_pool >= 0
     held_vp = sum(p.vp for p in state.players)
+    if state.nemesis is not None:
+        held_vp += state.nemesis.vp
+        assert sum(c.nemesis is not None for c in state.physical) == 1, "one nemesis card"
+        assert 0 <= state.nemesis.space < 12
     assert held_vp == state.from_pool + state.from_box - state.spent_vp, "VP tokens unaccounted"
     legal: dict[int, list[Action]] = {}
     if GAME.outcome(state) is None:
@@ -123,12 +140,22 @@ def check_words(state: State, seat: int, legal: list[Action]) -> None:
         assert bool(asked) == (other in GAME.to_act(state)), (other, asked)
 
 
+def options_for(mode: str, seed: int, leaders: str) -> dict[str, str]:
+    """The options of a playout: leaders, and in solitaire the track side and a nemesis
+    (each in turn, and drawn at random)."""
+    variant, _, extra = MODES[mode]
+    options = {"leaders": leaders, **extra}
+    if variant == "solo":
+        options["nemesis"] = NEMESES[seed % len(NEMESES)]
+    return options
+
+
 def play(
-    variant: str, seed: int, leaders: str, concede_at: int | None = None
+    mode: str, seed: int, leaders: str, concede_at: int | None = None
 ) -> tuple[State, list[tuple[int, Action]], list[str]]:
-    seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(PLAYERS[variant])]
-    options = {"leaders": leaders}
-    state = GAME.setup(variant, seats, options, seed)
+    variant, players, _ = MODES[mode]
+    seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(players)]
+    state = GAME.setup(variant, seats, options_for(mode, seed, leaders), seed)
     chooser = random.Random(seed)
     log: list[tuple[int, Action]] = []
     snapshots = [state.model_dump_json()]
@@ -136,7 +163,7 @@ def play(
     while GAME.outcome(state) is None and len(log) < MAX_ACTIONS:
         rng = rng_for(seed, len(log) + 1)
         if len(log) == concede_at:
-            seat = chooser.randrange(PLAYERS[variant])
+            seat = chooser.randrange(players)
             state, events = GAME.concede(state, seat, rng)
             log.append((seat, CONCEDE))
         else:
@@ -156,9 +183,10 @@ def play(
     return state, log, snapshots
 
 
-def replay(variant: str, seed: int, leaders: str, log: list[tuple[int, Action]]) -> list[str]:
-    seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(PLAYERS[variant])]
-    again = GAME.setup(variant, seats, {"leaders": leaders}, seed)
+def replay(mode: str, seed: int, leaders: str, log: list[tuple[int, Action]]) -> list[str]:
+    variant, players, _ = MODES[mode]
+    seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(players)]
+    again = GAME.setup(variant, seats, options_for(mode, seed, leaders), seed)
     out = [again.model_dump_json()]
     for seq, (seat, action) in enumerate(log, start=1):
         if action == CONCEDE:
@@ -170,30 +198,40 @@ def replay(variant: str, seed: int, leaders: str, log: list[tuple[int, Action]])
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-@pytest.mark.parametrize("variant", list(PLAYERS))
-def test_random_games_end_keep_every_invariant_and_replay(variant: str, chunk: int) -> None:
-    """200 games per variant (leaders on in every other one), in chunks."""
+@pytest.mark.parametrize("mode", list(MODES))
+def test_random_games_end_keep_every_invariant_and_replay(mode: str, chunk: int) -> None:
+    """200 games per mode (leaders on in every other one), in chunks."""
     size = GAMES // CHUNKS
     for seed in range(chunk * size, (chunk + 1) * size):
         leaders = "on" if seed % 2 else "off"
-        state, log, snapshots = play(variant, seed, leaders)
+        state, log, snapshots = play(mode, seed, leaders)
         outcome = GAME.outcome(state)
         assert outcome is not None, f"seed {seed} did not end in {MAX_ACTIONS} actions"
-        assert outcome.winners and outcome.text
-        assert replay(variant, seed, leaders, log) == snapshots, f"replay differs, seed {seed}"
+        assert outcome.text
+        if state.nemesis is None:
+            assert outcome.winners
+        else:  # the player wins only with more points than the nemesis
+            mine, theirs = state.scores["0"], state.nemesis.score
+            assert theirs is not None and (outcome.winners == [0]) == (mine > theirs)
+        assert replay(mode, seed, leaders, log) == snapshots, f"replay differs, seed {seed}"
 
 
-@pytest.mark.parametrize("variant", list(PLAYERS))
-def test_a_concession_at_any_moment_ends_the_game_or_lets_the_others_play_on(variant: str) -> None:
-    """A player may concede at any moment: alone against one other, they lose; with more
-    players the others play on, and the conceder is never asked to decide again."""
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_concession_at_any_moment_ends_the_game_or_lets_the_others_play_on(mode: str) -> None:
+    """A player may concede at any moment: alone against one other (or a nemesis), they
+    lose; with more players the others play on, and the conceder is never asked to
+    decide again."""
     for seed in range(20):
         moment = random.Random(f"concede:{seed}").choice((0, 1, 3, 10, 40, 150))
-        state, log, snapshots = play(variant, seed, "on" if seed % 2 else "off", moment)
+        state, log, snapshots = play(mode, seed, "on" if seed % 2 else "off", moment)
         conceder = next((s for s, a in log if a == CONCEDE), None)
-        assert conceder is not None, "no concession was made"
+        if conceder is None:  # a short solitaire game may end before the moment comes
+            assert mode.startswith("solo") and GAME.outcome(state) is not None
+            continue
         outcome = GAME.outcome(state)
         assert outcome is not None and conceder in outcome.losers
-        if variant == "2p":
+        if mode == "2p":
             assert outcome.winners == [1 - conceder]
-        assert replay(variant, seed, "on" if seed % 2 else "off", log) == snapshots
+        if mode.startswith("solo"):
+            assert outcome.winners == []
+        assert replay(mode, seed, "on" if seed % 2 else "off", log) == snapshots
