@@ -156,8 +156,9 @@ async def component_match(
     """The match a persistent component's id names, once the id is believed; every
     component's callback asks this first. Believed: the match id and each other number
     of the id (`numbers`: each with the range it must be in) in range, and the match
-    this server's, or, for a component a DM carries (`in_dm`: a private view's), one
-    the clicker plays in when clicked in a DM. Anything else was forged or copied from
+    this server's, or the match played in this DM (a solitaire game), or, for a
+    component a DM carries (`in_dm`: a private view's), one the clicker plays in when
+    clicked in a DM. Anything else was forged or copied from
     elsewhere: NotFromHere, before anything is changed (or shown)."""
     thing = "menu" if isinstance(component.item, discord.ui.Select) else "button"
     refused = errors.NotFromHere(f"That {thing} isn't from a match here, so nothing happened.")
@@ -170,6 +171,8 @@ async def component_match(
     if interaction.guild_id is not None:
         if match.guild_id != interaction.guild_id:
             raise refused
+    elif match.guild_id is None and match.channel_id == interaction.channel_id:
+        pass  # a match played in this very DM (a solitaire game)
     elif not in_dm or all(s.user_id != interaction.user.id for s in await store.seats(match_id)):
         raise refused
     return match

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-@app_commands.guild_only()
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 class MatchCog(commands.GroupCog, group_name="match", group_description="Play a match here."):
     """The lobby and the match's life cycle, one open match per channel or thread."""
 

@@ -24,7 +24,7 @@ class PlayCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="hand", description="Your hand and your choices, just for you.")
-    @app_commands.guild_only()
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     async def hand(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
@@ -33,7 +33,7 @@ class PlayCog(commands.Cog):
 
     @app_commands.command(name="play", description="Take one of your legal actions.")
     @app_commands.describe(action="Start typing to pick from your legal actions")
-    @app_commands.guild_only()
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     async def play(self, interaction: discord.Interaction, action: str) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None

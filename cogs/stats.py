@@ -35,7 +35,8 @@ class StatsCog(commands.Cog):
             assert interaction.guild_id is not None
             who = player or interaction.user
             records = await self.results.player(interaction.guild_id, who.id)
-            embed = player_embed(who.display_name, records, self.bot.matches.games)
+            versus = await self.results.versus(interaction.guild_id, who.id)
+            embed = player_embed(who.display_name, records, self.bot.matches.games, versus)
             await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="leaderboard", description="The best players of a game here.")
@@ -45,5 +46,6 @@ class StatsCog(commands.Cog):
         async with guard(interaction):
             assert interaction.guild_id is not None
             records = await self.results.leaderboard(interaction.guild_id, game)
-            embed = leaderboard_embed(self.bot.matches.game(game), records)
+            hunters = await self.results.hunters(interaction.guild_id, game)
+            embed = leaderboard_embed(self.bot.matches.game(game), records, hunters)
             await interaction.response.send_message(embed=embed)

@@ -7,7 +7,10 @@ their field card by card, each with its number (`#7`, as the menus say "card #7"
 its three slots top | middle | bottom, the on-deck card, and the decay that Spoils at
 4; then the commons (levels 1 to 3, level 4, the Fertile Soils) and the vales, with
 their costs. The private view adds the player's own cards' text, their Reserved
-advancements and leader in full, and what a pending decision is about.
+advancements and leader in full, and what a pending decision is about. A solitaire game
+shows its nemesis on both: the card (which abilities act now, which from which space),
+the corruption track (the spaces passed, the one the hourglass is on and what the next
+will claim) and the nemesis' score pile with its score so far.
 
 Views are read defensively: a missing key shows as a dash. A 4-player board must fit
 in one embed (6000 characters): each player's field is drawn in full when it fits in
@@ -39,6 +42,11 @@ PUSH_OR_STOP = (
     "symbols give tokens. The buttons under the line that calls you do the same."
 )
 LOW_POOL_PER_PLAYER = 2  # a pool this low per player is marked: the end is near
+NEMESIS_SPOTS = {
+    "field": "in your field",
+    "on_deck": "your on-deck card",
+    "elsewhere": "in your deck or discard pile",
+}
 NAME_LIMIT = 256
 # The board's own fields stay within this, so that the embed (6000 characters at most)
 # keeps room for its title, prompt, footer, the last lines and the clock.
@@ -161,7 +169,7 @@ class MysticValeRenderer(Renderer):
     # ------------------------------------------------------------------ the board
 
     def board_fields(self, view: dict[str, Any], to_act: tuple[int, ...]) -> list[Field]:
-        fields = [self.pool_field(view)]
+        fields = [self.pool_field(view), *self.nemesis_fields(view)]
         harvest = self.harvest_field(view)
         if harvest is not None:
             fields.append(harvest)
@@ -178,9 +186,20 @@ class MysticValeRenderer(Renderer):
         pool = view.get("pool", "?")
         players = _players(view)
         first = view.get("first")
+        solo = isinstance(view.get("nemesis"), dict)
         if view.get("phase") == "over":
             title = f"VP pool: {pool} left — the game is over"
-            value = f"Round {view.get('round', '?')} was the last."
+            value = f"{'Turn' if solo else 'Round'} {view.get('round', '?')} was the last."
+        elif view.get("last_round") and solo:
+            title = f"{LAST} Last turn — the VP pool ran out"
+            value = "The game ends after this turn's Nemesis Phase; then the points are counted."
+        elif solo:
+            low = isinstance(pool, int) and pool <= LOW_POOL_PER_PLAYER * 2
+            title = f"VP pool: {pool} left" + (f" {DANGER} the end is near" if low else "")
+            value = (
+                "Your Harvests and the nemesis take VP tokens from it; the turn in which it "
+                "runs out is the last."
+            )
         elif view.get("last_round"):
             last = (first - 1) % len(players) if isinstance(first, int) and players else None
             title = f"{LAST} Last round — the VP pool ran out"
@@ -191,8 +210,80 @@ class MysticValeRenderer(Renderer):
             value = (
                 "Each Harvest takes VP tokens from it; the round in which it runs out is the last."
             )
-        value += f"\nRound {view.get('round', '?')} · first player {_name(view, first)}"
+        if solo:
+            value += f"\nTurn {view.get('round', '?')}"
+        else:
+            value += f"\nRound {view.get('round', '?')} · first player {_name(view, first)}"
         return Field(clip(title, NAME_LIMIT), clip(value, FIELD_LIMIT))
+
+    def nemesis_fields(self, view: dict[str, Any]) -> list[Field]:
+        """A solitaire game's nemesis: its card, the corruption track, its score pile."""
+        nemesis = view.get("nemesis")
+        if not isinstance(nemesis, dict):
+            return []
+        return [
+            self.nemesis_card_field(nemesis),
+            self.track_field(nemesis),
+            self.pile_field(nemesis),
+        ]
+
+    def nemesis_card_field(self, nemesis: dict[str, Any]) -> Field:
+        """The nemesis card: difficulty and power, what it shows now, where it is, and
+        each ability, acting now or from which space of the track."""
+        title = (
+            f"😈 Nemesis: {nemesis.get('name', '?')} — {nemesis.get('difficulty', '?')} "
+            f"({nemesis.get('pips', '?')} of 4), power {nemesis.get('power', '?')}"
+        )
+        shows = amounts(nemesis.get("symbols")) or "nothing"
+        where = NEMESIS_SPOTS.get(str(nemesis.get("where")), NEMESIS_SPOTS["elsewhere"])
+        lines = [f"Shows {shows} now · {where}"]
+        for later in nemesis.get("decay_later") or []:
+            if isinstance(later, dict):
+                mark = "✅" if later.get("active") else "⏳"
+                lines.append(f"{mark} From ⌛{later.get('hourglass')}: +{later.get('decay')} decay")
+        for ability in nemesis.get("abilities") or []:
+            if isinstance(ability, dict):
+                mark = "✅" if ability.get("active") else "⏳"
+                lines.append(f"{mark} {ability.get('text', '')}")
+        return Field(clip(title, NAME_LIMIT), clip("\n".join(lines), FIELD_LIMIT))
+
+    def track_field(self, nemesis: dict[str, Any]) -> Field:
+        """The corruption track: the last spaces passed, the hourglass's, the next."""
+        space, last = nemesis.get("space"), nemesis.get("last")
+        spaces = [str(t) for t in nemesis.get("track") or []]
+        side = str(nemesis.get("side", "?")).capitalize()
+        title = f"⌛ Corruption track ({side} side): space {space} of {last}"
+        if not isinstance(space, int) or not isinstance(last, int) or not spaces:
+            return Field(title, EMPTY)
+        lines = [f"~~{n}: {spaces[n]}~~" for n in range(max(1, space - 2), space)]
+        lines.append(
+            f"▶ **{space}: {spaces[space]}**" + (" (the last space)" if space == last else "")
+        )
+        if space < last:
+            lines.append(f"Next, after your next Prep — {space + 1}: {nemesis.get('next', EMPTY)}")
+        else:
+            lines.append(f"It stays here: after every Prep, again — {nemesis.get('next', EMPTY)}")
+        return Field(clip(title, NAME_LIMIT), clip("\n".join(lines), FIELD_LIMIT))
+
+    def pile_field(self, nemesis: dict[str, Any]) -> Field:
+        """The nemesis' score pile and its score so far (it wins ties)."""
+        score = nemesis.get("score", "?")
+        pile = [str(name) for name in nemesis.get("pile") or []]
+        effects = nemesis.get("end_effects") or 0
+        parts = [
+            f"{nemesis.get('vp', 0)} VP",
+            f"{len(pile)} cards worth {nemesis.get('pile_points', 0)}"
+            + (
+                f" ({effects} End of Game effect{'s' if effects != 1 else ''} at 4 each)"
+                if effects
+                else ""
+            ),
+            f"power {nemesis.get('power', '?')}",
+        ]
+        value = " + ".join(parts) + f" = **{score}**. You win only with more; a tie is its."
+        if pile:
+            value += "\nIts pile: " + ", ".join(pile)
+        return Field(f"Nemesis score so far: {score}", clip(value, FIELD_LIMIT))
 
     def harvest_field(self, view: dict[str, Any]) -> Field | None:
         """The active player's Harvest pool and buys left (what they bought, to sleeve)."""
@@ -261,7 +352,10 @@ class MysticValeRenderer(Renderer):
     def player_head(self, view: dict[str, Any], player: dict[str, Any]) -> list[str]:
         """A player's resources, leader, vales and Reserve, and their field's heading."""
         token = "**active** (+1 mana)" if player.get("mana_token") else "inactive"
-        first = " · ⭐ first player" if player.get("seat") == view.get("first") else ""
+        alone = isinstance(view.get("nemesis"), dict)  # a solitaire game has no first player
+        first = (
+            " · ⭐ first player" if player.get("seat") == view.get("first") and not alone else ""
+        )
         lines = [
             f"Mana token {token} · deck {player.get('deck_count', 0)} · "
             f"discard {player.get('discard_count', 0)}{first}"
@@ -363,7 +457,7 @@ class MysticValeRenderer(Renderer):
         me = next((p for p in _players(view) if p.get("seat") == view.get("me")), None)
         if me is None:
             return super().private_fields(view)
-        fields: list[Field] = []
+        fields: list[Field] = self.nemesis_fields(view)[:1]  # the nemesis card, in full
         decision = view.get("decision")
         if isinstance(decision, dict) and isinstance(decision.get("about"), dict):
             about = decision["about"]

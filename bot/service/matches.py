@@ -434,7 +434,7 @@ class MatchService:
         any other entry is passed to its setup as it is.
         """
         rules = self.game(game)
-        variant = variant_id(rules, variant)
+        variant = variant_id(rules, variant, alone=guild_id is None)
         options = dict(options or {})
         pack = str(options.pop("pack", None) or default_pack(rules))
         try:
@@ -1185,14 +1185,27 @@ class MatchService:
         return replayed == self._state(self.game(match.game), match)
 
 
-def variant_id(game: Game, typed: str | None) -> str:
+def variant_id(game: Game, typed: str | None, *, alone: bool = False) -> str:
     """The variant `typed` names, by id or name in any case (none: the game's first);
-    UnknownVariant, listing the game's variants, when it names none."""
+    UnknownVariant, listing the game's variants, when it names none. `alone`: a match in
+    a direct message with the bot, where only a one-player (solitaire) variant can be
+    played (none named: the game's first such)."""
+    solitaire = [v.id for v in game.variants.values() if v.max_players == 1]
+    if alone and not solitaire:
+        raise errors.UnknownVariant(
+            f"{game.name} can't be played here: in a direct message with me only a "
+            "solitaire game can be played. Open this match in a server's channel."
+        )
     if typed is None or not typed.strip():
-        return next(iter(game.variants))
+        return solitaire[0] if alone else next(iter(game.variants))
     wanted = typed.strip().casefold()
     for info in game.variants.values():
         if wanted in (info.id.casefold(), info.name.casefold()):
+            if alone and info.max_players > 1:
+                raise errors.UnknownVariant(
+                    f"{info.name} needs other players: in a direct message with me only a "
+                    f"solitaire game can be played ({', '.join(f'`{v}`' for v in solitaire)})."
+                )
             return info.id
     known = ", ".join(f"`{v.id}` ({v.name})" for v in game.variants.values())
     raise errors.UnknownVariant(

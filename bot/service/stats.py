@@ -4,7 +4,8 @@
 A match's result is recorded once, when it finishes (a change listener on the
 match service), and at start-up for any finished match not recorded yet (one that
 finished while the process stopped). Cancelled and abandoned matches count for
-nobody: only a finished match with winners is recorded.
+nobody: only a finished match with winners is recorded, or a solitaire game (won or
+lost against its nemesis, which the record names: the nemesis victory tracker).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from bot.service.matches import MatchService
-from bot.service.store import Record
+from bot.service.store import Hunter, Record, Versus
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ class Stats:
             return
         table = await self.matches.table(match_id)
         outcome = table.outcome
-        if outcome is None or not outcome.winners:
+        if outcome is None or not (outcome.winners or outcome.against):
             return
         results = {
             s.seat: "win"
@@ -42,7 +43,13 @@ class Stats:
             else "draw"
             for s in table.seats
         }
-        if await self.matches.store.record_results(match_id, results):
+        saved = await self.matches.store.record_results(
+            match_id,
+            results,
+            opponent=outcome.against,
+            opponent_level=outcome.against_level or None,
+        )
+        if saved:
             log.info("match %s: results recorded", match_id)
 
     async def catch_up(self) -> None:
@@ -54,7 +61,16 @@ class Stats:
         """A player's records in a server, one per game."""
         return await self.matches.store.player_records(guild_id, user_id)
 
+    async def versus(self, guild_id: int, user_id: int) -> list[Versus]:
+        """A player's solitaire records per opponent (the nemesis victory tracker)."""
+        return await self.matches.store.versus_records(guild_id, user_id)
+
     async def leaderboard(self, guild_id: int, game: str) -> list[Record]:
         """A server's best players of a game."""
         self.matches.game(game)  # an unknown game is refused by name
         return await self.matches.store.leaderboard(guild_id, game, limit=LEADERBOARD_SIZE)
+
+    async def hunters(self, guild_id: int, game: str) -> list[Hunter]:
+        """A server's best solitaire players of a game: most opponents beaten, hardest."""
+        self.matches.game(game)
+        return await self.matches.store.hunters(guild_id, game, limit=LEADERBOARD_SIZE)

@@ -149,6 +149,29 @@ class Rename:
 
 
 @dataclass(frozen=True)
+class Versus:
+    """A player's solitaire games against one opponent (a nemesis) of a game."""
+
+    user_id: int
+    game: str
+    opponent: str
+    level: int  # how hard it is, 1 to 4
+    wins: int
+    losses: int
+
+
+@dataclass(frozen=True)
+class Hunter:
+    """A player's solitaire record of a game: the opponents beaten, the hardest of them."""
+
+    user_id: int
+    beaten: int  # distinct opponents beaten
+    hardest: int  # the highest level beaten
+    wins: int
+    games: int
+
+
+@dataclass(frozen=True)
 class Record:
     """A player's finished matches of one game in one server."""
 
@@ -997,20 +1020,65 @@ class Store:
             )
         return _match_row(row) if row else None
 
-    async def record_results(self, match_id: int, results: dict[int, str]) -> bool:
+    async def record_results(
+        self,
+        match_id: int,
+        results: dict[int, str],
+        *,
+        opponent: str | None = None,
+        opponent_level: int | None = None,
+    ) -> bool:
         """Record how each seat (`{seat: 'win' | 'loss' | 'draw'}`) of a finished match
-        ended, credited to whoever holds it; False when they were recorded already."""
+        ended, credited to whoever holds it (against `opponent`, in a solitaire game);
+        False when they were recorded already."""
         now = _now()
+        rows = [
+            (result, now, opponent, opponent_level, match_id, seat)
+            for seat, result in results.items()
+        ]
         async with self._lock, self._transaction() as db:
             cursor = await db.executemany(
-                "INSERT OR IGNORE INTO results"
-                " (match_id, seat, user_id, guild_id, game, result, recorded_at)"
-                " SELECT s.match_id, s.seat, s.user_id, m.guild_id, m.game, ?, ?"
+                "INSERT OR IGNORE INTO results (match_id, seat, user_id, guild_id, game,"
+                " result, recorded_at, opponent, opponent_level)"
+                " SELECT s.match_id, s.seat, s.user_id, m.guild_id, m.game, ?, ?, ?, ?"
                 " FROM seats s JOIN matches m ON m.id = s.match_id"
                 " WHERE s.match_id = ? AND s.seat = ? AND m.status = 'finished'",
-                [(result, now, match_id, seat) for seat, result in results.items()],
+                rows,
             )
             return cursor.rowcount > 0
+
+    async def versus_records(self, guild_id: int, user_id: int) -> list[Versus]:
+        """A player's solitaire records per opponent, in this server or in direct
+        messages with the bot (where solitaire games are played too)."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT user_id, game, opponent, MAX(opponent_level) AS level,"
+                " SUM(result = 'win') AS wins, SUM(result = 'loss') AS losses FROM results"
+                " WHERE user_id = ? AND opponent IS NOT NULL AND (guild_id = ? OR guild_id IS NULL)"
+                " GROUP BY game, opponent ORDER BY game, level, opponent",
+                (user_id, guild_id),
+            )
+        return [
+            Versus(r["user_id"], r["game"], r["opponent"], r["level"] or 0, r["wins"], r["losses"])
+            for r in rows
+        ]
+
+    async def hunters(self, guild_id: int, game: str, *, limit: int) -> list[Hunter]:
+        """A server's best solitaire players of a game: the most opponents beaten, then
+        the hardest one beaten, then the most wins (games in this server only)."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT user_id, COUNT(DISTINCT CASE WHEN result = 'win' THEN opponent END)"
+                " AS beaten, MAX(CASE WHEN result = 'win' THEN opponent_level ELSE 0 END)"
+                " AS hardest, SUM(result = 'win') AS wins, COUNT(*) AS games FROM results"
+                " WHERE guild_id = ? AND game = ? AND opponent IS NOT NULL GROUP BY user_id"
+                " ORDER BY beaten DESC, hardest DESC, wins DESC, games, user_id LIMIT ?",
+                (guild_id, game, limit),
+            )
+        return [
+            Hunter(r["user_id"], r["beaten"], r["hardest"] or 0, r["wins"], r["games"])
+            for r in rows
+        ]
 
     async def unrecorded_matches(self) -> list[int]:
         """Finished matches whose results are not recorded yet."""

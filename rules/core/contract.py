@@ -87,12 +87,16 @@ class Event(BaseModel):
 
 class Outcome(BaseModel):
     """How a game ended: `reason` in a word or two ("deck empty", "concession"), `text`
-    the whole story in a sentence for the table ("Ada's deck is empty: Basil wins.")."""
+    the whole story in a sentence for the table ("Ada's deck is empty: Basil wins.").
+    A game the players play against the game itself (a solitaire nemesis) names that
+    opponent in `against`, with how hard it is (`against_level`, 1 easy to 4)."""
 
     winners: list[Seat]
     losers: list[Seat]
     reason: str
     text: str = ""
+    against: str | None = None
+    against_level: int = 0
 
 
 class SeatSpec(BaseModel):

@@ -74,13 +74,6 @@ class MysticVale:
     id: ClassVar[str] = "mystic-vale"
     name: ClassVar[str] = "Mystic Vale"
     variants: ClassVar[dict[str, VariantInfo]] = {
-        "solo": VariantInfo(
-            id="solo",
-            name="Solitaire (Nemesis)",
-            min_players=1,
-            max_players=1,
-            blurb="You against a nemesis that claims cards and VP each turn: outscore it.",
-        ),
         "2p": VariantInfo(
             id="2p",
             name="2 players",
@@ -101,6 +94,13 @@ class MysticVale:
             min_players=4,
             max_players=4,
             blurb="Four players, 33 VP in the pool: most points when it runs out wins.",
+        ),
+        "solo": VariantInfo(
+            id="solo",
+            name="Solitaire (Nemesis)",
+            min_players=1,
+            max_players=1,
+            blurb="You against a nemesis that claims cards and VP each turn: outscore it.",
         ),
     }
     options: ClassVar[dict[str, OptionInfo]] = declare_options(
@@ -182,11 +182,14 @@ class MysticVale:
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]
         if state.phase != "over":
             return None
+        nemesis = nemesis_card(state) if state.nemesis is not None else None
         return Outcome(
             winners=list(state.winners),
             losers=list(state.losers),
             reason="concession" if any(p.conceded for p in state.players) else "score",
             text=state.end_text,
+            against=nemesis.shown_name if nemesis else None,
+            against_level=nemesis.pips if nemesis else 0,
         )
 
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]

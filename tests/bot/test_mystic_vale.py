@@ -592,13 +592,13 @@ def test_the_public_view_offers_push_and_stop_only_to_a_planting_player() -> Non
 
 async def test_rules_summarises_the_game_and_its_leaders_option(world: World) -> None:
     offered = await world.alice.autocomplete(world.channel, "match new", "variant", "", game=MV.id)
-    assert [o["value"] for o in offered] == ["solo", "2p", "3p", "4p"]
+    assert [o["value"] for o in offered] == ["2p", "3p", "4p", "solo"]
     shown = await world.alice.slash(world.channel, "rules", game=MV.id)
     assert shown.response is not None and shown.response.ephemeral
     embed = shown.response.embeds[0]
     assert embed.title == "Mystic Vale" and embed.description == MV.rules_summary
     fields = {f.name: f.value or "" for f in embed.fields}
-    assert fields["Variants"].startswith("**solo** — Solitaire (Nemesis)")
+    assert fields["Variants"].startswith("**2p** — 2 players")
     assert fields["Options"].startswith(
         "**Leaders** — Leaders off / Leaders on (default: Leaders off)"
     )

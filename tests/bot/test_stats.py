@@ -13,6 +13,7 @@ from bot.service.matches import MatchService
 from bot.service.stats import Stats
 from bot.service.store import Store
 from rules.core import Game
+from rules.mystic_vale.scoring import finish_game
 from rules.registry import GAMES
 from tests.bot import tally
 from tests.bot.test_moderation import admin
@@ -131,3 +132,61 @@ async def test_an_abandoned_match_counts_for_nobody(service: MatchService) -> No
     await stats.record(table.match.id)
     assert await stats.player(1, ALICE) == []
     assert await stats.leaderboard(1, "tally") == []
+
+
+async def test_the_nemesis_victory_tracker_counts_per_nemesis_and_ranks_the_hunters(
+    db_path: Path,
+) -> None:
+    """Solitaire games are recorded won or lost against their nemesis (a lost one too,
+    which has no winner), in a server or in a DM; `versus` counts them per nemesis, and
+    the hunters' board ranks the most nemeses beaten, then the hardest beaten."""
+    store = await Store.open(db_path)
+    try:
+        service = MatchService(store)
+        stats = Stats(service)
+        service.on_change(stats.record)
+        played = [  # (player, guild, nemesis, won)
+            (ALICE, 1, "plague-scarabs", True),
+            (ALICE, None, "soulbane", True),  # in a DM with the bot
+            (ALICE, 1, "soulbane", False),
+            (BOB, 1, "watcher-in-the-wood", True),
+        ]
+        for channel, (user, guild, nemesis, won) in enumerate(played, start=1):
+            table = await service.new_lobby(
+                guild_id=guild,
+                channel_id=channel,
+                user_id=user,
+                name="P",
+                game="mystic-vale",
+                variant="solo",
+                options={"nemesis": nemesis, "leaders": "off"},
+            )
+            await service.start(table.match.id, user)
+            state = service._state(table.game, (await service.get(table.match.id)))
+            if won:  # the nemesis is given nothing and the player every VP: they win
+                state.nemesis.pile, state.nemesis.vp = [], 0
+                state.players[0].vp = 99
+            finish_game(state, by_concession=not won)
+            await store.append_action(
+                table.match.id,
+                expected_version=0,
+                seat=0,
+                user_id=user,
+                action='{"kind": "concede", "args": []}',
+                events="[]",
+                snapshot=state.model_dump_json(),
+                status="finished",
+            )
+            await service.changed(table.match.id)
+        versus = await stats.versus(1, ALICE)
+        assert [(v.opponent, v.level, v.wins, v.losses) for v in versus] == [
+            ("Plague Scarabs ✦", 1, 1, 0),
+            ("Soulbane ✦", 2, 1, 1),  # the DM game counts too
+        ]
+        hunters = await stats.hunters(1, "mystic-vale")
+        assert [(h.user_id, h.beaten, h.hardest, h.wins, h.games) for h in hunters] == [
+            (BOB, 1, 4, 1, 1),  # as many beaten as Alice here, but the hardest: level 4
+            (ALICE, 1, 1, 1, 2),  # in this server: Plague Scarabs beaten, Soulbane lost
+        ]
+    finally:
+        await store.close()

@@ -180,6 +180,16 @@ SCENES: tuple[Scene, ...] = (
     ),
     Scene("mystic-vale", "4p", 4, seed=5, moves=110, prefer=MYSTIC_VALE, until=PLANTING, turn=True),
     Scene(
+        "mystic-vale",
+        "solo",
+        1,
+        seed=11,
+        moves=14,
+        prefer=MYSTIC_VALE,
+        until=HARVEST,
+        options=(("leaders", "off"), ("nemesis", "fallen-druid"), ("track", "standard")),
+    ),
+    Scene(
         "historia-command",
         "3p",
         3,

@@ -456,6 +456,30 @@ def test_nemesis_corrupted_centaur_turned_over_spoils_whatever_the_decay() -> No
     assert state.players[ADA].mana_token
 
 
+def test_nemesis_corrupted_centaur_turned_over_in_prep_skips_the_next_harvest() -> None:
+    state = solo("corrupted-centaur")
+    nemesis_at(state, 5)
+    cards = blank(state, 3)
+    arrange(state, ADA, field=[cards[0]], on_deck=cards[1], deck_top=[cards[2], the_nemesis(state)])
+    state, _ = act(state, "stop")
+    state, events = act(state, "done")  # Prep: blank, blank, then the Centaur turns up
+    told = [e.text for e in events]
+    assert "Ada Spoils in their Prep Phase (1 decay): no Harvest next turn." in told
+    assert "Ada Spoiled in Prep: no Harvest this turn." in told  # the next turn, at once
+    assert state.turn == 2 and state.phase == "planting"  # then the turn after begins
+
+
+def test_nemesis_corrupted_centaur_has_no_effect_when_you_cannot_spoil() -> None:
+    state = solo("corrupted-centaur")
+    nemesis_at(state, 5)
+    vanguard = made(state, ADA, "Vale Vanguard", avoid=(the_nemesis(state),))
+    cards = blank(state, 1, (vanguard,))
+    arrange(state, ADA, field=[vanguard], on_deck=cards[0], deck_top=[the_nemesis(state)])
+    state, events = act(state, "push")
+    assert not any(e.kind == "spoil" for e in events)
+    assert state.phase == "planting" and not state.players[ADA].mana_token
+
+
 def test_nemesis_watcher_in_the_wood_claims_the_centre_level_2_advancement() -> None:
     state = solo("watcher-in-the-wood")
     nemesis_at(state, 2)

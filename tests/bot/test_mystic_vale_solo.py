@@ -1,0 +1,137 @@
+"""Mystic Vale's solitaire variant through the real bot: a whole game against a nemesis
+in a channel and in a direct message with the bot, the board and `/hand` showing the
+nemesis, the corruption track and its score, and the victory tracker on `/stats` and
+`/leaderboard` afterwards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import simcord
+
+from rules.mystic_vale import GAME as MV
+from tests.bot.world import World
+
+SOULBANE = "Soulbane ✦"
+MAX_ACTIONS = 600
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> World:
+    return World.build(simcord_env)
+
+
+def fields(message: Any) -> dict[str, str]:
+    return {f.name: f.value or "" for f in message.embeds[0].fields}
+
+
+def choose(offered: list[dict[str, Any]]) -> str:
+    """A quick table: stop at once, end the Harvest, else the first choice offered."""
+    values = [str(c["value"]) for c in offered]
+    for wanted in ("stop", "done"):
+        if wanted in values:
+            return wanted
+    return values[0]
+
+
+async def play_out(world: World, player: Any, *, channel: Any = None) -> int:
+    """Play the match to its end with `/play`, in the channel (or, with `channel` None
+    and a user as `player`, in the player's DM); returns the actions taken."""
+    taken = 0
+    while (await world.match()).status == "active":
+        assert taken < MAX_ACTIONS, "the solitaire game does not end"
+        if channel is None:
+            offered = await player.autocomplete("play", "action", "")
+            await player.slash("play", action=choose(offered))
+        else:
+            offered = await player.autocomplete(channel, "play", "action", "")
+            await player.slash(channel, "play", action=choose(offered))
+        taken += 1
+    return taken
+
+
+async def test_a_solitaire_game_in_a_channel_against_a_chosen_nemesis(world: World) -> None:
+    opened = await world.alice.slash(
+        world.channel, "match new", game="mystic-vale", variant="solo", seed=11
+    )
+    lobby = opened.response
+    assert lobby is not None
+    world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
+    shown = fields(lobby)
+    assert "Nemesis" in str(shown) and "Corruption track" in str(shown)
+    await world.alice.slash(world.channel, "match option", name="nemesis", value="soulbane")
+    await world.alice.slash(world.channel, "match option", name="leaders", value="off")
+    await world.alice.click(lobby, label="Start")  # one player is enough
+    assert (await world.match()).status == "active"
+
+    board = await world.board()
+    on_board = fields(board)
+    card = next(v for k, v in on_board.items() if k.startswith(f"😈 Nemesis: {SOULBANE}"))
+    assert "Harvest (from ⌛3): discard 1 VP" in card and "⏳" in card
+    track = next(v for k, v in on_board.items() if k.startswith("⌛ Corruption track (Easy side)"))
+    assert "▶ **1: the right level-1 advancement**" in track and "Next" in track
+    score = next(k for k in on_board if k.startswith("Nemesis score so far"))
+    state = await world.state()
+    assert score == f"Nemesis score so far: {MV.view(state, None)['nemesis']['score']}"
+
+    hand = await world.alice.slash(world.channel, "hand")
+    assert hand.response is not None and hand.response.ephemeral
+    assert any(f.name.startswith(f"😈 Nemesis: {SOULBANE}") for f in hand.response.embeds[0].fields)
+
+    taken = await play_out(world, world.alice, channel=world.channel)
+    state = await world.state()
+    assert state.phase == "over" and taken > 10
+    end = world.public_lines()[-1]
+    assert state.end_text in end
+    won = state.winners == [0]
+
+    stats = await world.alice.slash(world.channel, "stats")
+    assert stats.response is not None
+    tracker = fields(stats.response)
+    (title,) = [k for k in tracker if k.startswith("Mystic Vale — solitaire")]
+    assert title.endswith(f"{int(won)} beaten of 1 faced")
+    assert f"**{SOULBANE}** (level 2 of 4): {int(won)} won · {int(not won)} lost" in tracker[title]
+
+    board = await world.alice.slash(world.channel, "leaderboard", game="mystic-vale")
+    assert board.response is not None
+    hunters = fields(board.response)["Solitaire: the most opponents beaten, and the hardest"]
+    assert f"<@{world.alice.id}> — {int(won)} beaten" in hunters
+
+
+async def test_a_solitaire_game_in_a_direct_message_with_the_bot(world: World) -> None:
+    ada = world.alice.user
+    opened = await ada.slash("match new", game="mystic-vale", seed=5)  # solo by default
+    lobby = opened.response
+    assert lobby is not None and not lobby.ephemeral
+    match = await world.bot.matches.open_match(ada.dm_channel.id)
+    world.match_id = match.id
+    assert match.guild_id is None and match.variant == "solo"
+    await ada.click(lobby, label="Start")
+    await world.bot.publisher.idle()
+    state = await world.state()
+    if state.phase == "leaders":  # leaders are on by default
+        offered = await ada.autocomplete("play", "action", "")
+        await ada.slash("play", action=offered[0]["value"])
+    posted = [m for m in ada.dm_channel.history(viewer=world.alice) if m.embeds]
+    assert any(f.name.startswith("😈 Nemesis:") for m in posted for f in m.embeds[0].fields)
+
+    await play_out(world, ada)
+    state = await world.state()
+    assert state.phase == "over"
+    assert state.end_text in [m.content for m in ada.dm_channel.history(viewer=world.alice)][-1]
+
+    stats = await world.alice.slash(world.channel, "stats")  # DM games count on /stats
+    assert stats.response is not None
+    assert any(k.startswith("Mystic Vale — solitaire") for k in fields(stats.response))
+
+
+async def test_a_game_for_several_players_is_refused_in_a_direct_message(world: World) -> None:
+    ada = world.alice.user
+    refused = await ada.slash("match new", game="tooth-and-nail")
+    assert refused.response is not None and refused.response.ephemeral
+    assert "only a solitaire game can be played" in refused.response.content
+    asked = await ada.slash("match new", game="mystic-vale", variant="2p")
+    assert asked.response is not None
+    assert "2 players needs other players" in asked.response.content
+    assert await world.bot.matches.store.open_match_in(ada.dm_channel.id) is None
