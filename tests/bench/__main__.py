@@ -54,7 +54,19 @@ def play_table(baseline: Timings, arbiter: Timings, unyielding: Timings, warmup:
         "  (*) no `await asyncio.sleep(0)` after responding: simcord's settle then waits"
         " its 50 ms idle poll"
     )
+    lines.append(
+        f"  per accepted action on Arbiter: {_spread(arbiter.trips)} database round trips,"
+        f" {_spread(arbiter.commits)} COMMITs, {_spread(arbiter.rest)} REST calls"
+        f" (the do-nothing bot: {_spread(baseline.rest)} REST calls)"
+    )
     return lines
+
+
+def _spread(counts: list[int]) -> str:
+    """A count per call: its mean, with the range."""
+    if not counts:
+        return "?"
+    return f"{sum(counts) / len(counts):.1f} ({min(counts)}–{max(counts)})"
 
 
 def sqlite_table(rows: list[Commits], where: str) -> list[str]:

@@ -295,12 +295,20 @@ Case = tuple[str, str, tuple[tuple[str, str], ...]]  # game, variant, options
 
 
 def cases() -> Iterator[Case]:
+    """Every variant of every game with its options: every combination of the options
+    with two choices, and each choice of a larger option (a solitaire game's nemesis)
+    in turn across them, so every choice is walked at least once."""
     for game_id, game in GAMES.items():
         for variant in game.variants:
+            own = [o for o in game.options.values() if o.belongs_to(variant)]
             settings: list[dict[str, str]] = [{}]
-            for option in game.options.values():
+            for option in (o for o in own if len(o.choices) <= 2):
                 settings = [{**s, option.id: v} for s in settings for v in option.choices]
-            for options in settings:
+            larger = [o for o in own if len(o.choices) > 2]
+            count = max([len(settings), *(len(o.choices) for o in larger)])
+            for i in range(count):
+                options = dict(settings[i % len(settings)])
+                options |= {o.id: list(o.choices)[i % len(o.choices)] for o in larger}
                 yield game_id, variant, tuple(options.items())
 
 
