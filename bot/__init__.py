@@ -1,1 +1,2 @@
-"""Arbiter's process: settings, the bot, the store, the match service and rendering."""
+"""Arbiter's process: the services in `service/` (no discord there), and beside them
+the Discord side: the app, the publisher, the components and the renderers."""
