@@ -146,7 +146,6 @@ class Publisher:
         self._stopped = False
         self._posted: dict[int, int] = {}  # match id -> messages posted since its board
         self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
-        self.retries = 0  # failed tries that were retried (for the fault suite's figures)
 
     # ------------------------------------------------------------ the lanes
 
@@ -197,7 +196,6 @@ class Publisher:
             except Retry as failed:
                 attempts = await store.note_failure(row.id, failed.why)
                 wait = failed.wait if failed.wait is not None else backoff(attempts)
-                self.retries += 1
                 log.warning(
                     "outbox %s: %s notice %d failed (%s); try %d in %.0f s",
                     lane,

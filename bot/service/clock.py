@@ -524,9 +524,7 @@ class ClockService:
                         f"{len(table.seats)} agree). Waiting for {' and '.join(missing)}: "
                         "each uses `/match pause`."
                     )
-                    await self.store.add_log_entry(
-                        match_id, user_id=user_id, kind="pause-vote", text=line
-                    )
+                    await self._log(match_id, user_id, "pause-vote", line, announce=announce)
                     return line
                 who = "by all the players' agreement"
             now = self.now()
@@ -700,7 +698,7 @@ class ClockService:
                 f"🏖️ {seat.name} is away until {moment(until)}{short}: their clock is "
                 f"frozen meanwhile. {format_duration(budget - granted)} of vacation left after."
             )
-            await self.store.add_log_entry(match_id, user_id=user_id, kind="vacation", text=line)
+            await self._log(match_id, user_id, "vacation", line, announce=False)
             return line
 
     async def vacation_end(self, match_id: int, user_id: int) -> str:
@@ -715,7 +713,7 @@ class ClockService:
                 f"🏖️ {seat.name} is back: their clock runs again "
                 f"({format_duration(budget_left(clock))} of vacation left)."
             )
-            await self.store.add_log_entry(match_id, user_id=user_id, kind="vacation", text=line)
+            await self._log(match_id, user_id, "vacation", line, announce=False)
             return line
 
     async def _vacation_over(self, match_id: int, seat: int) -> None:

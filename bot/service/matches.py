@@ -30,7 +30,7 @@ from pydantic import BaseModel, TypeAdapter
 from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.outbox import Notice
-from bot.service.store import ActionRow, ChannelBusy, MatchRow, Rename, SeatRow, Store
+from bot.service.store import ActionRow, ChannelBusy, MatchRow, Rename, SeatRow, Status, Store
 from bot.service.timing import TIMEOUTS_IN_A_ROW
 from rules.core import (
     Action,
@@ -910,19 +910,27 @@ class MatchService:
     ) -> ActResult:
         """Append the action and the notice telling the table of it (after `first`), in
         one transaction. `before`: who was to act, and the turn, before it; `lead`:
-        public lines that come before its events'."""
+        public lines that come before its events'. The match as the commit leaves it is
+        worked out here, once: the notice reads who decides next from it, and the result
+        carries it (nothing is read back)."""
         game = self.game(match.game)
         finished = game.outcome(state) is not None
-        after = self._before(game, state)
         seq = match.version + 1
+        snapshot = state.model_dump_json()
+        status: Status = "finished" if finished else "active"
+        after = replace(match, snapshot=snapshot, version=seq, status=status)
+        counted = [
+            replace(s, decisions=s.decisions + 1) if s.seat == seat.seat else s for s in seats
+        ]
+        table = self._table(after, counted, state)
         lines = [*lead, *(e.text for e in events if e.text)] or [f"**{seat.name}**: {label}"]
         told = outbox.action(
             match.id,
             seq=seq,
             seat=seat.seat,
             lines=lines,
-            called=called_seats(before, after, finished=finished),
-            turn=after[1],
+            called=called_seats(before, (table.to_act, table.turn), finished=finished),
+            turn=table.turn,
             finished=finished,
         )
         saved = await self.store.append_action(
@@ -932,16 +940,14 @@ class MatchService:
             user_id=seat.user_id,
             action=action.model_dump_json(),
             events=_EVENTS.dump_json(events).decode(),
-            snapshot=state.model_dump_json(),
-            status="finished" if finished else "active",
+            snapshot=snapshot,
+            status=status,
             notices=[*first, told],
         )
         if not saved:
             raise errors.StateChanged()
         if finished:
-            log.info("match %s: finished at action %d", match.id, match.version + 1)
-        seats = await self.store.seats(match.id)
-        table = self._table(await self.get(match.id), seats, state)
+            log.info("match %s: finished at action %d", match.id, seq)
         return ActResult(
             table=table,
             seat=seat.seat,

@@ -1,9 +1,10 @@
 """Moderator powers and server settings.
 
 Who counts as a moderator is `bot.permissions.is_moderator` (Manage Server, or the
-server's configured role). Each power here goes through the match service, then
-writes a line into the match log naming the moderator, and hands back the public
-sentence the cog posts. Server settings are validated here and stored per server.
+server's configured role). Each power here goes through the match service, which
+tells the table its public sentence (an outbox notice saved with the change), then
+writes a line into the match log naming the moderator. Server settings are validated
+here and stored per server.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.service import errors, outbox
-from bot.service.matches import ActResult, MatchService, Table
+from bot.service.matches import MatchService, Table
 from bot.service.store import GuildSettings, Store
 from bot.service.timing import format_duration, parse_clock
 from rules.core.text import clip
@@ -68,8 +69,6 @@ class Done:
 
     table: Table
     line: str
-    ping: tuple[int, ...] = ()  # users the public sentence should notify
-    result: ActResult | None = None  # the game action it took (a kick's forfeit)
 
 
 class Moderation:
@@ -105,7 +104,7 @@ class Moderation:
             moderator_id,
             f"{moderator} (moderator) removed {seat.name} from the match: the seat forfeits.",
         )
-        return Done(result.table, line, result=result)
+        return Done(result.table, line)
 
     async def replace(
         self, match_id: int, moderator_id: int, moderator: str, old_id: int, new_id: int, name: str
@@ -132,7 +131,7 @@ class Moderation:
             moderator_id,
             f"{moderator} (moderator) handed {old_name}'s seat to {name}.",
         )
-        return Done(table, line, ping=(new_id,))
+        return Done(table, line)
 
     async def undo(self, match_id: int, moderator_id: int, moderator: str, *, force: bool) -> Done:
         """Take back the last game action still in effect (see MatchService.undo)."""

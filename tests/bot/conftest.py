@@ -1,4 +1,5 @@
-"""Every bot test fails if the bot logged an unexpected error (an apology with a reference)."""
+"""Every bot test fails if the bot logged an unexpected error (an apology with a reference);
+the `world` every bot test plays in."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import logging
 from collections.abc import Iterator
 
 import pytest
+import simcord
+
+from tests.bot.world import World
 
 
 @pytest.fixture(autouse=True)
@@ -19,3 +23,9 @@ def no_unexpected_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
         if r.name.split(".")[0] in ("bot", "cogs") and r.levelno >= logging.ERROR
     ]
     assert not unexpected, "\n".join(r.getMessage() for r in unexpected)
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> World:
+    """The simulated server every bot test plays in (see `World`)."""
+    return World.build(simcord_env)

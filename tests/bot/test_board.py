@@ -22,11 +22,6 @@ def bot_games() -> Mapping[str, Game]:
     return {**GAMES, "tally": tally.GAME}
 
 
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
-
-
 async def start_in(world: World, channel: simcord.ChannelHandle, variant: str) -> None:
     """A Tally match in `channel` with a 14-day clock (no deadline while time moves)."""
     players = [world.alice, world.bob, world.carol, world.dave][: 4 if variant == "melee" else 2]

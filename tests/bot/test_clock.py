@@ -36,11 +36,6 @@ def bot_games() -> Mapping[str, Game]:
     return {**GAMES, "tally": tally.GAME}
 
 
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
-
-
 def answer(result: simcord.InteractionResult) -> str:
     """The text of an ephemeral answer (its last follow-up, else its response)."""
     messages = result.followups or [m for m in [result.response] if m is not None]

@@ -3,7 +3,6 @@ window answered from the Respond button or left to run out."""
 
 from __future__ import annotations
 
-import pytest
 import simcord
 
 from bot.service.timing import out_of_turn_clock
@@ -13,11 +12,6 @@ from tests.bot.world import World, menu_id, option_values
 
 MAX_ACTIONS = 3000
 PREFERENCE = ("attack", "let", "fill", "choose", "sage", "formation", "summon", "phase", "done")
-
-
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
 
 
 def opening_seed() -> int:

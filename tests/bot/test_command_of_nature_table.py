@@ -9,8 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-import pytest
-import simcord
 
 from rules.command_of_nature import GAME as CON
 from rules.command_of_nature.labels import place
@@ -18,11 +16,6 @@ from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import State
 from tests.bot.test_command_of_nature import act, opening_seed, set_up_both
 from tests.bot.world import World
-
-
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
 
 
 def board_text(embed: discord.Embed) -> str:

@@ -26,11 +26,6 @@ def bot_games() -> Mapping[str, Game]:
     return {**GAMES, "tally": tally.GAME}
 
 
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
-
-
 def ephemeral_text(result: simcord.InteractionResult) -> str:
     """The text of an ephemeral answer: its last follow-up, else its response. (A deferred
     click's response is the clicked message itself, perhaps public: a refusal follows it.)"""

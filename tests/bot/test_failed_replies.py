@@ -9,7 +9,6 @@ import logging
 from collections.abc import Mapping
 
 import pytest
-import simcord
 
 from rules.core import Game
 from rules.registry import GAMES
@@ -23,11 +22,6 @@ EXPIRED = {"status": 404, "code": 10062, "message": "Unknown interaction"}
 @pytest.fixture
 def bot_games() -> Mapping[str, Game]:
     return {**GAMES, "tally": tally.GAME}
-
-
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
 
 
 def warned(caplog: pytest.LogCaptureFixture) -> list[str]:

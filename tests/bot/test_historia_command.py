@@ -16,7 +16,6 @@ import dataclasses
 from typing import Any
 
 import discord
-import pytest
 import simcord
 
 from bot.render import board_embed, private_embed
@@ -42,11 +41,6 @@ PLACES = {
     "reserve": "reserve",
     "map": "map",
 }
-
-
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
 
 
 # ------------------------------------------------------------------ reading the game

@@ -43,11 +43,6 @@ def bot_games() -> Mapping[str, Game]:
 
 
 @pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
-
-
-@pytest.fixture
 async def service(db_path: Path) -> AsyncIterator[MatchService]:
     store = await Store.open(db_path)
     yield MatchService(store, ALL_GAMES)

@@ -30,11 +30,6 @@ def bot_games() -> Mapping[str, Game]:
     return {**GAMES, "tally": tally.GAME}
 
 
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
-
-
 def add_member(world: World, name: str, *roles: simcord.RoleHandle) -> simcord.MemberActor:
     """A new member of the server, with these roles."""
     return world.guild.add_member(world.env.create_user(name), roles=list(roles))

@@ -20,11 +20,6 @@ def bot_games() -> Mapping[str, Game]:
     return {**GAMES, "tally": tally.GAME}
 
 
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
-
-
 def thread_in(world: World, parent: simcord.ChannelHandle, name: str) -> simcord.ChannelHandle:
     """A public thread in `parent`, opened by alice."""
     world.env.backend.create_thread(parent.id, name, world.alice.id)

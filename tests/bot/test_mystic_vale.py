@@ -15,7 +15,6 @@ import re
 from typing import Any
 
 import discord
-import pytest
 import simcord
 
 from bot.render import board_embed, private_embed
@@ -40,11 +39,6 @@ CHECK_EVERY = 5  # moves between two looks at the board
 HAND_EVERY = 10  # moves between two looks at the decider's /hand
 EMBED_LIMIT = 6000
 SPOIL_AT = 4
-
-
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
 
 
 # ------------------------------------------------------------------ reading the state

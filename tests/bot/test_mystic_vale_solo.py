@@ -7,19 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-import simcord
-
 from rules.mystic_vale import GAME as MV
 from tests.bot.world import World
 
 SOULBANE = "Soulbane ✦"
 MAX_ACTIONS = 600
-
-
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
 
 
 def fields(message: Any) -> dict[str, str]:

@@ -18,7 +18,6 @@ import logging
 from collections.abc import Mapping
 
 import pytest
-import simcord
 
 from bot.publisher import BACKOFF, UNDELIVERED_LOG
 from bot.service import outbox
@@ -35,11 +34,6 @@ ALICE_MOVED = "alice raises amber."
 @pytest.fixture
 def bot_games() -> Mapping[str, Game]:
     return {**GAMES, "tally": tally.GAME}
-
-
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
 
 
 def messages_path(world: World) -> str:

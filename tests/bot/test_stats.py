@@ -27,11 +27,6 @@ def bot_games() -> Mapping[str, Game]:
     return {**GAMES, "tally": tally.GAME}
 
 
-@pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
-    return World.build(simcord_env)
-
-
 async def finish(
     world: World,
     game: str,

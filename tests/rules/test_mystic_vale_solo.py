@@ -14,7 +14,7 @@ from rules.mystic_vale.cards import Claim, get_pack
 from rules.mystic_vale.commons import refill
 from rules.mystic_vale.nemesis import claim_card, nemesis_phase, nemesis_score, pile_points
 from rules.mystic_vale.scoring import finish_game, most_curses
-from rules.mystic_vale.symbols import advancement_of, decay_count, shown
+from rules.mystic_vale.symbols import decay_count, shown
 from tests.rules.mv_helpers import (
     ADA,
     act,
@@ -191,9 +191,8 @@ def test_the_pool_running_out_ends_the_game_after_the_turn_its_nemesis_phase_inc
     state = solo()
     pool_to(state, 1)
     nemesis_at(state, 8)
-    state = play(state, "stop")
-    state = play(state, *[k for k in ["done"] if k in keys(state)])
-    while GAME.outcome(state) is None:
+    state = play(state, "stop", "done")
+    while GAME.outcome(state) is None:  # the Discard and Prep of this turn, then the end
         state = play(state, keys(state)[0])
     assert state.phase == "over" and state.turn == 1
     assert state.nemesis.score == nemesis_score(state)  # type: ignore[union-attr]
@@ -275,13 +274,11 @@ def test_an_hourglass_ability_acts_only_on_or_past_its_number() -> None:
 # --------------------------------------------------------------------------- abilities
 
 
-def _harvest_with_nemesis(nemesis: str, space: int, **funds: int) -> State:
+def _harvest_with_nemesis(nemesis: str, space: int) -> State:
+    """Ada in her Planting with the nemesis alone in her field, the hourglass on `space`."""
     state = solo(nemesis)
     arrange(state, ADA, field=[the_nemesis(state)], on_deck=blank(state)[0])
     nemesis_at(state, space)
-    if funds:
-        state = play(state, "stop")
-        return state
     return state
 
 
@@ -526,7 +523,6 @@ def test_scoring_the_player_wins_only_with_strictly_more_points(mine: int, won: 
     state.nemesis.pile = []  # type: ignore[union-attr]
     state.nemesis.vp = 10 - PACK.nemesis("soulbane").power  # type: ignore[union-attr]
     give(state, ADA, vp=mine)
-    assert any(advancement_of(state, i) for i in state.commons.rows[1] if i is not None)
     finish_game(state)
     assert (state.winners == [ADA]) is won
     assert state.nemesis.score == 10  # type: ignore[union-attr]
