@@ -71,7 +71,7 @@ class ArbiterBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, register persistent components, sync commands."""
-        self._store = await Store.open(self.settings.arbiter_db)
+        self._store = await Store.open(self.settings.arbiter_db, now=discord.utils.utcnow)
         self._store.on_outbox(self.publisher.wake)
         self._matches = MatchService(self._store, self._games)
         self._clock = ClockService(self._matches, discord.utils.utcnow)

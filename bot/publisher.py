@@ -28,7 +28,7 @@ import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -45,6 +45,7 @@ from bot.render import (
 from bot.service import errors
 from bot.service.matches import Table
 from bot.service.outbox import OutboxRow
+from bot.service.scheduler import Scheduler
 from bot.service.store import TurnMessage
 from bot.ui import (
     DM_CLOSED,
@@ -74,6 +75,8 @@ MAX_WAIT = 300.0  # the longest wait between two tries
 BURIED_AFTER = 15  # messages posted under a board before it is reposted at the bottom
 OLD_AFTER = timedelta(hours=24)  # a board older than this is reposted too
 LOOK_BACK = 20  # messages searched for a send that was under way at a crash
+SAVE_AFTER = timedelta(minutes=5)  # the longest the delivery bookkeeping waits to be saved
+SAVE = "save"  # the saver's one key
 UNDELIVERED_LOG = "undelivered"  # the kind of the match-log line of a notice given up
 
 
@@ -146,6 +149,9 @@ class Publisher:
         self._stopped = False
         self._posted: dict[int, int] = {}  # match id -> messages posted since its board
         self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
+        # Saves the delivery bookkeeping a transaction didn't take along (the store
+        # writes it behind: see `bot.service.store`) within SAVE_AFTER.
+        self._saver = Scheduler(self._save, discord.utils.utcnow)
 
     # ------------------------------------------------------------ the lanes
 
@@ -154,17 +160,26 @@ class Publisher:
         self._stopped = False
         for lane in await self.bot.matches.store.pending_lanes():
             self.wake(lane)
+        self._saver.start()
 
     async def stop(self) -> None:
         """Stop delivering (what is pending is delivered after the next start)."""
         self._stopped = True
-        tasks = list(self._lanes.values())
+        await self._saver.stop()
+        running = list(self._lanes.values())
         self._lanes.clear()
-        for task in tasks:
+        for task in running:
             task.cancel()
-        for task in tasks:
+        for task in running:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+    async def _save(self, _key: object) -> None:
+        await self.bot.matches.store.flush()  # nothing to do if a transaction took it along
+
+    def _save_soon(self) -> None:
+        if self._saver.when(SAVE) is None:
+            self._saver.arm(SAVE, discord.utils.utcnow() + SAVE_AFTER)
 
     def wake(self, lane: str) -> None:
         """A lane has something new: deliver it (the store calls this after each commit)."""
@@ -179,8 +194,8 @@ class Publisher:
 
     async def idle(self) -> None:
         """Wait until every lane has delivered what it can (tests and shutdown use it)."""
-        while tasks := [t for t in self._lanes.values() if not t.done()]:
-            await asyncio.gather(*tasks, return_exceptions=True)
+        while running := [t for t in self._lanes.values() if not t.done()]:
+            await asyncio.gather(*running, return_exceptions=True)
 
     async def _drain(self, lane: str) -> None:
         store = self.bot.matches.store
@@ -215,7 +230,8 @@ class Publisher:
                 log.exception("outbox %s: notice %d could not be delivered", lane, row.id)
                 await store.give_up(row.id, "an error in the bot (see the log)")
                 continue
-            await store.mark_delivered(row.id)
+            store.mark_delivered(row.id)
+            self._save_soon()
 
     async def _give_up(self, row: OutboxRow, why: str) -> None:
         """A notice that can never be delivered: logged, and noted in the match log."""
@@ -250,13 +266,17 @@ class Publisher:
         table = await self.bot.matches.table(notice.match_id)
         progress = dict(row.progress)
         if not progress.get("board"):
+            store = self.bot.matches.store
             if notice.kind == "start":
                 await self._retire_lobby(table)
                 await self._post(table)
+                progress["board"] = True
+                store.note_progress(row.id, progress)
+                await store.flush()  # posting the board again would show two of them
             else:
-                await self._show(table)
-            progress["board"] = True
-            await self.bot.matches.store.note_progress(row.id, progress)
+                await self._show(table)  # the same edit again changes nothing
+                progress["board"] = True
+                store.note_progress(row.id, progress)
         if notice.kind == "board":
             return
         if notice.kind == "start":
@@ -301,10 +321,10 @@ class Publisher:
             view = turn_view(table) if dispute_buttons(table) else None
             message = await self._send(row, progress, table, _joined(lines), ping, view=view)
             progress["message"] = message.id
-            await store.note_progress(row.id, progress)
+            store.note_progress(row.id, progress)
             if view is not None:
                 await self._quick_on(table, message.id)
-        await store.clear_turn_message(table.match.id)
+        store.clear_turn_message(table.match.id)
 
     async def _lines(
         self,
@@ -323,14 +343,14 @@ class Publisher:
         if progress.get("message") is not None:
             return  # posted before a failure or a restart
         if finished:
-            await store.clear_turn_message(match_id)
+            store.clear_turn_message(match_id)
             await self._quick_on(table, None)
             outcome = table.outcome
             winners = [table.user_of(s).user_id for s in outcome.winners] if outcome else []
             text = _joined([*lines, end_line(table)] if outcome else lines)
             message = await self._send(row, progress, table, text, winners)
             progress["message"] = message.id
-            await store.note_progress(row.id, progress)
+            store.note_progress(row.id, progress)
             return
         current = await store.turn_message(match_id)
         most = renderer_for(table.match.game).turn_lines  # a long turn goes on below
@@ -338,7 +358,7 @@ class Publisher:
             body = _joined([current.body, *lines])
             fits = most is None or len(body.splitlines()) <= most
             if fits and await self._edit_turn(table, current.message_id, body):
-                await store.set_turn_message(dataclasses.replace(current, body=body))
+                store.set_turn_message(dataclasses.replace(current, body=body))
                 return
         deciding = _deciding(table, called) if table.outcome is None else []
         tail = _joined(ping_lines(table, deciding))
@@ -347,8 +367,8 @@ class Publisher:
         view = turn_view(table)
         message = await self._send(row, progress, table, _joined([body, tail]), users, view=view)
         progress["message"] = message.id
-        await store.note_progress(row.id, progress)
-        await store.set_turn_message(TurnMessage(match_id, message.id, turn, body))
+        store.note_progress(row.id, progress)
+        store.set_turn_message(TurnMessage(match_id, message.id, turn, body))
         await self._quick_on(table, message.id if carries_buttons(table) else None)
 
     # ------------------------------------------------------------ requests
@@ -458,7 +478,7 @@ class Publisher:
         except discord.HTTPException as error:
             raise classify(error) from error
         await self.bot.matches.set_board_message(table.match.id, message.id)
-        await self.bot.matches.store.clear_turn_message(table.match.id)
+        self.bot.matches.store.clear_turn_message(table.match.id)
         self._posted[table.match.id] = 0
         return message
 
@@ -515,15 +535,14 @@ class Publisher:
         *,
         view: discord.ui.View | None = None,
     ) -> discord.Message | discord.PartialMessage:
-        """Post a notice's public message, once: a send that was under way when the
-        process stopped is first looked for among the channel's latest messages."""
-        store = self.bot.matches.store
-        if progress.get("sending"):
-            found = await self._sent_before(table, text, int(progress["sending"]))
+        """Post a notice's public message, once: for a notice read back after a restart
+        (its send may have been under way when the process stopped, or done but not yet
+        written down) the message is first looked for among the channel's latest ones."""
+        if row.recovered and row.created_at is not None:
+            since = datetime.fromisoformat(row.created_at)
+            found = await self._sent_before(table, text, discord.utils.time_snowflake(since))
             if found is not None:
                 return found
-        progress["sending"] = discord.utils.time_snowflake(discord.utils.utcnow())
-        await store.note_progress(row.id, progress)
         channel = self._channel(table)
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         mentions = _only(users)
@@ -535,8 +554,6 @@ class Publisher:
                 ),
             )
         except discord.HTTPException as error:
-            del progress["sending"]  # Discord answered: nothing was posted
-            await store.note_progress(row.id, progress)
             raise classify(error) from error
         if table.match.status == "active":
             self._posted[table.match.id] = self._posted.get(table.match.id, 0) + 1

@@ -44,7 +44,7 @@ from datetime import datetime, timedelta
 
 from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
-from bot.service.matches import MatchService, Table
+from bot.service.matches import MatchService, Plan, Table
 from bot.service.outbox import Notice
 from bot.service.scheduler import Scheduler
 from bot.service.store import Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
@@ -175,6 +175,7 @@ class ClockService:
         self.now = now
         self.scheduler = Scheduler(self._fire, now)
         self._lock = KeyedLocks()
+        matches.plan_with(self.plan)
 
     # ----------------------------------------------------------- life cycle
 
@@ -234,46 +235,81 @@ class ClockService:
             fresh = await self._reconcile(match_id)
         await self._tell_turns(match_id, fresh)
 
+    async def plan(self, table: Table) -> Plan:
+        """The clocks an action leads to, worked out before it commits (the match
+        service saves them with it, and the DMs of the decisions it makes someone's):
+        `table` is the match as the action leaves it. Nothing is planned for a match it
+        ends, or when a player back from vacation must have their clock thawed first:
+        the reconciliation after the commit does that."""
+        match = table.match
+        if match.status != "active":
+            return Plan()
+        clocks = await self.store.seat_clocks(match.id)
+        if any(self._back(clock, table) for clock in clocks.values()):
+            return Plan()
+        old = {d.seat: d for d in await self.store.deadlines(match.id)}
+        paused = await self.store.pause(match.id) is not None
+        rows, fresh = self._fit(table, old, clocks, paused)
+        return Plan(deadlines=rows, notices=await self._turn_dms(table, fresh))
+
+    @staticmethod
+    def _back(clock: SeatClock, table: Table) -> bool:
+        """Whether a seat on vacation has acted since it began (so it is back)."""
+        return on_vacation(clock) and table.user_of(clock.seat).decisions != clock.vacation_mark
+
     async def _reconcile(self, match_id: int) -> list[Deadline]:
-        """Under the match's clock lock: the deadlines made to fit; returns the clocks of
-        seats that just began to decide."""
-        match = await self.matches.get(match_id)
-        seats = {s.seat: s for s in await self.store.seats(match_id)}
+        """Under the match's clock lock: the deadlines made to fit (saved only when
+        they changed); returns the clocks of seats that just began to decide."""
+        table = await self.matches.table(match_id)
+        match = table.match
         if match.status != "active" or match.snapshot is None:
             await self.store.clear_clocks(match_id)
-            for seat in seats:
-                self.scheduler.disarm((SEAT, match_id, seat))
-                self.scheduler.disarm((AWAY, match_id, seat))
+            for seat in table.seats:
+                self.scheduler.disarm((SEAT, match_id, seat.seat))
+                self.scheduler.disarm((AWAY, match_id, seat.seat))
             self.scheduler.disarm((PAUSED, match_id))
             return []
         now = self.now()
-        game = self.matches.game(match.game)
-        state = game.state_model.model_validate_json(match.snapshot)
-        active = game.active_seat(state)
         clocks = await self.store.seat_clocks(match_id)
         for clock in clocks.values():
-            if on_vacation(clock) and seats[clock.seat].decisions != clock.vacation_mark:
-                clocks[clock.seat] = await self._come_back(clock, now)  # they acted: back
+            if self._back(clock, table):
+                clocks[clock.seat] = await self._come_back(clock, now)
         paused = await self.store.pause(match_id) is not None
         old = {d.seat: d for d in await self.store.deadlines(match_id)}
+        rows, fresh = self._fit(table, old, clocks, paused)
+        if rows != [old[seat] for seat in sorted(old)]:
+            await self.store.save_deadlines(match_id, rows)
+        for seat in old.keys() - {d.seat for d in rows}:
+            self.scheduler.disarm((SEAT, match_id, seat))
+        await self._arm(match, rows)
+        return fresh
+
+    def _fit(
+        self, table: Table, old: dict[int, Deadline], clocks: dict[int, SeatClock], paused: bool
+    ) -> tuple[list[Deadline], list[Deadline]]:
+        """The deadlines of the seats `table` waits for, and which of them are new: a
+        seat still deciding the same pending decision (it has not acted, and its
+        decision is still in or out of turn as before) keeps its clock; any other
+        decider gets a fresh one, frozen while the match is paused or they are away."""
+        match = table.match
+        now = self.now()
         rows, fresh = [], []
-        for seat in sorted(game.to_act(state)):
+        for seat in table.to_act:
             # Out of turn: a seat of another team than the one whose turn it is (a
             # teammate sharing a team's turn decides in turn).
-            out_of_turn = active is not None and game.team_of(state, seat) != game.team_of(
-                state, active
-            )
+            out_of_turn = seat in table.responders
+            decisions = table.user_of(seat).decisions
             kept = old.get(seat)
-            if kept and (kept.decisions, kept.out_of_turn) == (seats[seat].decisions, out_of_turn):
+            if kept and (kept.decisions, kept.out_of_turn) == (decisions, out_of_turn):
                 rows.append(dataclasses.replace(kept, version=match.version))
                 continue
             length = out_of_turn_clock(match.clock_seconds) if out_of_turn else match.clock_seconds
             frozen = paused or on_vacation(clocks.get(seat))
             row = Deadline(
-                match_id=match_id,
+                match_id=match.id,
                 seat=seat,
                 version=match.version,
-                decisions=seats[seat].decisions,
+                decisions=decisions,
                 out_of_turn=out_of_turn,
                 clock_seconds=length,
                 due_at=now + timedelta(seconds=length),
@@ -282,11 +318,7 @@ class ClockService:
             rows.append(row)
             if kept is None:
                 fresh.append(row)
-        await self.store.save_deadlines(match_id, rows)
-        for seat in old.keys() - {d.seat for d in rows}:
-            self.scheduler.disarm((SEAT, match_id, seat))
-        await self._arm(match, rows)
-        return fresh
+        return rows, fresh
 
     async def _arm(self, match: MatchRow, rows: list[Deadline]) -> None:
         """Arm the scheduler with the next moment of each running clock."""
@@ -408,7 +440,12 @@ class ClockService:
         """DM each opted-in player whose decision just began."""
         if not fresh:
             return
-        table = await self.matches.table(match_id)
+        notices = await self._turn_dms(await self.matches.table(match_id), fresh)
+        if notices:
+            await self.store.enqueue(notices)
+
+    async def _turn_dms(self, table: Table, fresh: list[Deadline]) -> list[Notice]:
+        """The DMs telling opted-in players that a decision just became theirs."""
         notices = []
         for d in fresh:
             user = table.user_of(d.seat).user_id
@@ -416,7 +453,7 @@ class ClockService:
             when = "Your clock is frozen." if d.frozen_at else f"Decide by {moment(d.due_at)}."
             text = f"➡️ In <#{table.match.channel_id}>, {asked} {when}"
             notices += await self._dm(table, user, text)
-        await self.store.enqueue(notices)
+        return notices
 
     async def _dm(self, table: Table, user_id: int, text: str) -> list[Notice]:
         """The DM notice for a player who opted in (with their private view and menu);

@@ -18,7 +18,7 @@ import logging
 import random
 import secrets
 import sys
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -30,7 +30,17 @@ from pydantic import BaseModel, TypeAdapter
 from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.outbox import Notice
-from bot.service.store import ActionRow, ChannelBusy, MatchRow, Rename, SeatRow, Status, Store
+from bot.service.store import (
+    MEMORY,
+    ActionRow,
+    ChannelBusy,
+    Deadline,
+    MatchRow,
+    Rename,
+    SeatRow,
+    Status,
+    Store,
+)
 from bot.service.timing import TIMEOUTS_IN_A_ROW
 from rules.core import (
     Action,
@@ -81,6 +91,18 @@ FORFEITED = (
 _EVENTS = TypeAdapter(list[Event])
 
 ChangeListener = Callable[[int], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the clock adds to an action's commit: the match's deadlines as the action
+    leaves them (None: left for the reconciliation after it), and notices (DMs)."""
+
+    deadlines: Sequence[Deadline] | None = None
+    notices: Sequence[Notice] = ()
+
+
+Planner = Callable[["Table"], Awaitable[Plan]]
 
 
 def default_pack(game: Game) -> str:
@@ -309,8 +331,13 @@ class MatchService:
             check_options(game)  # a lobby must be able to show them
         self._lock = KeyedLocks()
         self._listeners: list[ChangeListener] = []
+        self._planner: Planner | None = None
         self._changing: Counter[int] = Counter()  # match id -> changes under way
         self._calm = asyncio.Condition()
+        # The state and the public table of each match last worked out, by match id:
+        # decoded once per version, not once per reader.
+        self._states: OrderedDict[int, tuple[str, BaseModel]] = OrderedDict()
+        self._tables: OrderedDict[int, Table] = OrderedDict()
 
     @asynccontextmanager
     async def _change(self, match_id: int) -> AsyncIterator[None]:
@@ -333,6 +360,11 @@ class MatchService:
         is read then is the match as the change left it, its clocks armed."""
         async with self._calm:
             await self._calm.wait_for(lambda: match_id not in self._changing)
+
+    def plan_with(self, planner: Planner) -> None:
+        """Have `planner` work out, before each action commits, what the commit saves
+        beside it (the clock's deadlines: see `Plan`)."""
+        self._planner = planner
 
     def on_change(self, listener: ChangeListener) -> None:
         """Call `listener(match_id)` after every committed change to a match (start, an
@@ -365,7 +397,9 @@ class MatchService:
         return match
 
     async def open_match(self, channel_id: int) -> MatchRow:
-        """The lobby or active match of a channel or thread."""
+        """The lobby or active match of a channel or thread (what is held in memory is
+        checked first against other connections' commits: see `Store.sync`)."""
+        await self.store.sync()
         match = await self.store.open_match_in(channel_id)
         if match is None:
             last = await self.store.latest_match_in(channel_id)
@@ -375,15 +409,53 @@ class MatchService:
         return match
 
     def _state(self, game: Game, match: MatchRow) -> BaseModel:
+        """The match's state, decoded from its snapshot once (the rules never change a
+        state in place: each action returns a new one)."""
         assert match.snapshot is not None, "a started match always has a snapshot"
-        return game.state_model.model_validate_json(match.snapshot)
+        held = self._states.get(match.id)
+        if held is not None and held[0] == match.snapshot:
+            self._states.move_to_end(match.id)
+            return held[1]
+        state = game.state_model.model_validate_json(match.snapshot)
+        self._hold_state(match, state)
+        return state
+
+    def _hold_state(self, match: MatchRow, state: BaseModel) -> None:
+        assert match.snapshot is not None
+        self._states[match.id] = (match.snapshot, state)
+        self._states.move_to_end(match.id)
+        while len(self._states) > MEMORY:
+            self._states.popitem(last=False)
 
     def _table(
         self, match: MatchRow, seats: list[SeatRow], state: BaseModel | None = None
     ) -> Table:
+        """The public table of a match; given `state`, of the match in that state (worked
+        out afresh: it may be one the match isn't saved in, like an undo's before it
+        commits), else as saved (worked out once per version)."""
         game = self.game(match.game)
-        if state is None and match.snapshot is not None:
-            state = self._state(game, match)
+        if state is not None:
+            return self._work_out(game, match, seats, state)
+        held = self._tables.get(match.id)
+        if held is not None and held.match == match and held.seats == seats:
+            self._tables.move_to_end(match.id)
+            return held
+        state = self._state(game, match) if match.snapshot is not None else None
+        table = self._work_out(game, match, seats, state)
+        self._hold_table(table)
+        return table
+
+    def _hold_table(self, table: Table) -> None:
+        self._tables[table.match.id] = table
+        self._tables.move_to_end(table.match.id)
+        while len(self._tables) > MEMORY:
+            self._tables.popitem(last=False)
+
+    @staticmethod
+    def _work_out(
+        game: Game, match: MatchRow, seats: list[SeatRow], state: BaseModel | None
+    ) -> Table:
+        """The public table of a match in `state` (None: not dealt yet)."""
         if state is None:
             return Table(match, seats, game, None, (), None)
         to_act = tuple(sorted(game.to_act(state)))
@@ -933,6 +1005,7 @@ class MatchService:
             turn=table.turn,
             finished=finished,
         )
+        plan = await self._planner(table) if self._planner is not None else Plan()
         saved = await self.store.append_action(
             match.id,
             expected_version=match.version,
@@ -942,10 +1015,15 @@ class MatchService:
             events=_EVENTS.dump_json(events).decode(),
             snapshot=snapshot,
             status=status,
-            notices=[*first, told],
+            notices=[*first, told, *plan.notices],
+            deadlines=plan.deadlines,
         )
         if not saved:
+            # What was held of the match was out of date (another process, a restore):
+            # the store forgot it, and the next try reads it afresh.
             raise errors.StateChanged()
+        self._hold_state(after, state)
+        self._hold_table(table)
         if finished:
             log.info("match %s: finished at action %d", match.id, seq)
         return ActResult(
@@ -1082,10 +1160,8 @@ class MatchService:
         choices = self._choices(game, state, seat.seat) if active else []
         question = game.question(state, seat.seat) if active else None
         recent = []
-        undone = await self.store.undone(match_id)
-        for row in await self.store.actions(match_id, last=RECENT_ACTIONS):
-            if row.seq not in undone:  # a moderator took it back: it didn't happen
-                recent.extend(e.text_for(seat.seat) for e in _EVENTS.validate_json(row.events))
+        for row in await self.store.latest_actions(match_id, last=RECENT_ACTIONS):
+            recent.extend(e.text_for(seat.seat) for e in _EVENTS.validate_json(row.events))
         return PrivateView(
             table,
             seat.seat,
@@ -1107,6 +1183,7 @@ class MatchService:
         """The caller's legal actions in a channel's match that typed text fits (every
         word in the label, in any order; or the text within the key); empty when none
         is theirs."""
+        await self.store.sync()
         match = await self.store.open_match_in(channel_id)
         if match is None or match.status != "active":
             return []
@@ -1136,7 +1213,7 @@ class MatchService:
 
     async def set_board_message(self, match_id: int, message_id: int | None) -> None:
         """Remember the message that shows the match."""
-        await self.store.set_board_message(match_id, message_id)
+        self.store.set_board_message(match_id, message_id)
 
     # ---------------------------------------------------------------- replay
 

@@ -84,11 +84,13 @@ class OutboxRow:
 
     id: int
     notice: Notice
+    created_at: str | None = None
     attempts: int = 0
     progress: dict[str, Any] = field(default_factory=dict)
     last_error: str | None = None
     delivered_at: str | None = None
     given_up: str | None = None  # why it never can be delivered
+    recovered: bool = False  # read back from the database: a send may have begun before
 
     @property
     def done(self) -> bool:

@@ -5,26 +5,49 @@ process; an asyncio lock keeps every statement and transaction whole, so no
 caller ever reads another caller's half-written transaction. Migrations
 (`migrations/NNNN_name.sql`) are applied in order at open, tracked with
 `PRAGMA user_version`.
+
+What the action path reads again and again is held in memory, and kept up to date
+by the store's own commits: the rows of the last MEMORY matches used (the match, its
+seats, its clocks, its turn message, the tail of its log), which match is open in
+each channel, the server settings, the DM preferences and the pending notices of
+each outbox lane. Anything the store can't update exactly is forgotten and read
+again. `sync` notices a commit made by another connection (a second process, a
+restore) and forgets everything.
+
+The publisher's bookkeeping (a notice delivered, how far its delivery got, the
+turn message, the board's message) is written behind: it is saved with the next
+transaction, or by the next `flush` (the publisher flushes every few seconds), whichever
+comes first. A crash can lose that last moment of bookkeeping, never a change; the
+publisher's deliveries are idempotent against what was saved (see `bot.publisher`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
 from bot.service.outbox import Notice, OutboxRow
 
+log = logging.getLogger(__name__)
+
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+MEMORY = 512  # matches whose rows stay in memory (the least recently used go first)
+TAIL = 16  # actions of a match's log held in memory (its latest still in effect)
+OPEN: tuple[str, ...] = ("lobby", "active")
+
+T = TypeVar("T")
 
 Status = Literal["lobby", "active", "finished", "cancelled", "abandoned"]
 
@@ -253,8 +276,8 @@ def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
     return found
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -284,11 +307,31 @@ def _outbox_row(row: sqlite3.Row) -> OutboxRow:
     return OutboxRow(
         id=row["id"],
         notice=notice,
+        created_at=row["created_at"],
         attempts=row["attempts"],
         progress=json.loads(row["progress"]),
         last_error=row["last_error"],
         delivered_at=row["delivered_at"],
         given_up=row["given_up"],
+    )
+
+
+def _action_row(row: sqlite3.Row) -> ActionRow:
+    return ActionRow(
+        row["seq"], row["seat"], row["user_id"], row["action"], row["events"], row["created_at"]
+    )
+
+
+def _guild_settings(guild_id: int, row: sqlite3.Row | None) -> GuildSettings:
+    if row is None:
+        return GuildSettings(guild_id=guild_id)
+    return GuildSettings(
+        guild_id=guild_id,
+        mod_role_id=row["mod_role_id"],
+        match_channels=tuple(json.loads(row["match_channels"])),
+        default_clock_seconds=row["default_clock_seconds"],
+        default_timeout_policy=row["default_timeout_policy"],
+        reminder_cadence=row["reminder_cadence"],
     )
 
 
@@ -323,22 +366,42 @@ def _match_row(row: sqlite3.Row) -> MatchRow:
 class Store:
     """Async access to the database. Create with `await Store.open(path)`."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(
+        self, connection: aiosqlite.Connection, now: Callable[[], datetime] = _utc_now
+    ) -> None:
         self._db = connection
+        self._clock = now
         self._lock = asyncio.Lock()
         self._outbox_listeners: list[Callable[[str], None]] = []
         self._written: set[str] = set()  # lanes the open transaction wrote notices to
+        self._after: list[Callable[[], None]] = []  # what the open transaction's commit does
+        # In memory (see the module): per match, what is loaded of it, by kind.
+        self._memory: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self._channels: dict[int, int | None] = {}  # channel -> its open match (None: none)
+        self._guilds: dict[int, GuildSettings] = {}
+        self._prefs: dict[int, NotifyPrefs] = {}
+        self._lanes: dict[str, deque[OutboxRow]] = {}  # lane -> its pending notices
+        # Written behind: (what, key) -> (SQL, parameters); the latest for a key wins.
+        self._behind: dict[Hashable, tuple[str, tuple[Any, ...]]] = {}
+        self._data_version: int | None = None
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
-        """Open (or create) the database, switch it to WAL and apply pending migrations."""
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        migrations_dir: Path = MIGRATIONS_DIR,
+        now: Callable[[], datetime] = _utc_now,
+    ) -> Store:
+        """Open (or create) the database, switch it to WAL and apply pending migrations.
+        `now` is the time the rows' stamps are written with (the bot gives Discord's)."""
         connection = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             connection.row_factory = sqlite3.Row
             for pragma in ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000"):
                 async with connection.execute(f"PRAGMA {pragma}") as cursor:
                     await cursor.fetchall()
-            store = cls(connection)
+            store = cls(connection, now)
             await store._migrate(migrations(migrations_dir))
         except BaseException:
             await connection.close()
@@ -346,9 +409,105 @@ class Store:
         return store
 
     async def close(self) -> None:
-        """Close the connection (and its worker thread)."""
+        """Save what is written behind, and close the connection (and its worker thread)."""
+        await self.flush()
         async with self._lock:
             await self._db.close()
+
+    def _now(self) -> str:
+        """The moment written in rows' stamps."""
+        return _iso(self._clock()) or ""
+
+    # ------------------------------------------------------------ memory
+
+    async def sync(self) -> None:
+        """Forget everything held in memory when another connection committed since the
+        last look (a second process, a restore): one round trip."""
+        async with self._lock:
+            rows = await self._all("PRAGMA data_version", ())
+            version = int(rows[0][0])
+            if self._data_version is not None and version != self._data_version:
+                log.info("the database was changed by another connection: reloading")
+                self.forget_all()
+            self._data_version = version
+
+    def forget_all(self) -> None:
+        """Drop everything held in memory (the next reads load it again)."""
+        self._memory.clear()
+        self._channels.clear()
+        self._guilds.clear()
+        self._prefs.clear()
+        self._lanes.clear()
+
+    def _forget(self, match_id: int) -> None:
+        """Drop what is held of one match, and which channel it is open in."""
+        self._memory.pop(match_id, None)
+        for channel, held in list(self._channels.items()):
+            if held == match_id:
+                del self._channels[channel]
+
+    def _held(self, match_id: int) -> dict[str, Any]:
+        """What is held of a match (made the most recently used), by kind."""
+        held = self._memory.get(match_id)
+        if held is None:
+            held = self._memory[match_id] = {}
+            while len(self._memory) > MEMORY:
+                self._memory.popitem(last=False)
+        else:
+            self._memory.move_to_end(match_id)
+        return held
+
+    async def _recall(self, match_id: int, kind: str, load: Callable[[], Awaitable[T]]) -> T:
+        """The `kind` held of a match, loaded first when it isn't (the lock is held)."""
+        held = self._held(match_id)
+        if kind not in held:
+            held[kind] = await load()
+        return held[kind]
+
+    def _then(self, change: Callable[[], None]) -> None:
+        """Do `change` to what is in memory once the open transaction commits."""
+        self._after.append(change)
+
+    def _hold_match(self, match: MatchRow) -> None:
+        """Hold a match row as the last commit left it, and where it is open."""
+        self._held(match.id)["match"] = match
+        if match.status in OPEN:
+            self._channels[match.channel_id] = match.id
+        elif self._channels.get(match.channel_id) == match.id:
+            self._channels[match.channel_id] = None
+
+    def _update(self, match_id: int, kind: str, change: Callable[[Any], Any]) -> None:
+        """Change what is held of a match, if it is held (post-commit)."""
+        held = self._memory.get(match_id)
+        if held is not None and kind in held:
+            held[kind] = change(held[kind])
+            if kind == "match":
+                self._hold_match(held[kind])
+
+    # ------------------------------------------------------------ written behind
+
+    def _write_behind(self, key: Hashable, sql: str, params: tuple[Any, ...]) -> None:
+        """Save this with the next transaction (or the next `flush`)."""
+        self._behind.pop(key, None)  # the latest goes last
+        self._behind[key] = (sql, params)
+
+    async def flush(self) -> None:
+        """Save what is written behind now (in a transaction of its own, if any)."""
+        async with self._lock:
+            if self._behind:
+                async with self._transaction():
+                    pass  # a transaction saves what is written behind first
+
+    async def _save_behind(self, db: aiosqlite.Connection) -> dict[Hashable, Any]:
+        """Write what waits behind into the open transaction; returns it (put back on a
+        rollback)."""
+        behind, self._behind = self._behind, {}
+        grouped: dict[str, list[tuple[Any, ...]]] = {}
+        for sql, params in behind.values():
+            grouped.setdefault(sql, []).append(params)
+        for sql, rows in grouped.items():
+            await db.executemany(sql, rows)
+        return behind
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
@@ -396,56 +555,91 @@ class Store:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction; the caller already holds the lock. Once it commits,
-        the outbox's listeners hear of each lane it wrote notices to."""
+        """One write transaction, which first saves what is written behind; the caller
+        already holds the lock. Once it commits, what is in memory is brought up to
+        date, and the outbox's listeners hear of each lane it wrote notices to."""
         await self._db.execute("BEGIN IMMEDIATE")
         self._written = set()
+        self._after = []
+        behind: dict[Hashable, Any] = {}
         try:
+            behind = await self._save_behind(self._db)
             yield self._db
         except BaseException:
             await self._db.execute("ROLLBACK")
+            for key, value in behind.items():
+                self._behind.setdefault(key, value)
             raise
         else:
             await self._db.execute("COMMIT")
+            for change in self._after:
+                change()
             for lane in sorted(self._written):
                 for listener in self._outbox_listeners:
                     listener(lane)
         finally:
             self._written = set()
+            self._after = []
 
     async def _one(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Row | None:
-        async with self._db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
-        async with self._db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        # One hop to the database thread (a cursor's fetch and close would be two more).
+        return list(await self._db.execute_fetchall(sql, params))
 
     # ------------------------------------------------------------------ reads
 
     async def get_match(self, match_id: int) -> MatchRow | None:
         """The match with this id, if any."""
         async with self._lock:
-            row = await self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
-        return _match_row(row) if row else None
+            return await self._match(match_id)
+
+    async def _match(self, match_id: int) -> MatchRow | None:
+        held = self._memory.get(match_id)
+        if held is not None and "match" in held:
+            self._memory.move_to_end(match_id)
+            return held["match"]
+        row = await self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            return None
+        match = _match_row(row)
+        self._hold_match(match)
+        return match
 
     async def open_match_in(self, channel_id: int) -> MatchRow | None:
         """The lobby or active match of a channel, if any."""
         async with self._lock:
+            if channel_id in self._channels:
+                match_id = self._channels[channel_id]
+                match = None if match_id is None else await self._match(match_id)
+                if match_id is None or (match is not None and match.status in OPEN):
+                    return match
             row = await self._one(
                 "SELECT * FROM matches WHERE channel_id = ? AND status IN ('lobby', 'active')",
                 (channel_id,),
             )
-        return _match_row(row) if row else None
+            if row is None:
+                if len(self._channels) > 16 * MEMORY:
+                    self._channels.clear()
+                self._channels[channel_id] = None
+                return None
+            match = _match_row(row)
+            self._hold_match(match)
+            return match
 
     async def seats(self, match_id: int) -> list[SeatRow]:
         """The seats of a match, in seat order."""
         async with self._lock:
-            rows = await self._all(
-                "SELECT seat, user_id, display_name, team, decisions FROM seats"
-                " WHERE match_id = ? ORDER BY seat",
-                (match_id,),
-            )
+            return list(await self._recall(match_id, "seats", lambda: self._load_seats(match_id)))
+
+    async def _load_seats(self, match_id: int) -> list[SeatRow]:
+        rows = await self._all(
+            "SELECT seat, user_id, display_name, team, decisions FROM seats"
+            " WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
         return [
             SeatRow(r["seat"], r["user_id"], r["display_name"], r["team"], r["decisions"])
             for r in rows
@@ -462,10 +656,25 @@ class Store:
             params = (match_id, match_id, last)
         async with self._lock:
             rows = await self._all(sql + " ORDER BY seq", params)
-        return [
-            ActionRow(r["seq"], r["seat"], r["user_id"], r["action"], r["events"], r["created_at"])
-            for r in rows
-        ]
+        return [_action_row(r) for r in rows]
+
+    async def latest_actions(self, match_id: int, *, last: int) -> list[ActionRow]:
+        """The `last` actions of a match still in effect (none undone), oldest first
+        (at most TAIL)."""
+        assert last <= TAIL, "only the tail of the log is held"
+        async with self._lock:
+            tail = await self._recall(match_id, "tail", lambda: self._load_tail(match_id))
+        return tail[-last:] if last else []
+
+    async def _load_tail(self, match_id: int) -> list[ActionRow]:
+        rows = await self._all(
+            "SELECT seq, seat, user_id, action, events, created_at FROM actions a"
+            " WHERE match_id = ? AND NOT EXISTS"
+            " (SELECT 1 FROM undone u WHERE u.match_id = a.match_id AND u.seq = a.seq)"
+            " ORDER BY seq DESC LIMIT ?",
+            (match_id, TAIL),
+        )
+        return [_action_row(r) for r in reversed(rows)]
 
     # ----------------------------------------------------------------- writes
 
@@ -487,7 +696,7 @@ class Store:
         """A new lobby with its creator in seat 0. Raises ChannelBusy when the channel has one.
 
         `pack` is the card pack the match plays with: the game's setup receives it."""
-        now = _now()
+        now = self._now()
         async with self._lock:
             try:
                 async with self._transaction() as db:
@@ -511,6 +720,7 @@ class Store:
                         ),
                     )
                     match_id = cursor.lastrowid
+                    assert match_id is not None
                     await db.execute(
                         "INSERT INTO seats (match_id, seat, user_id, display_name)"
                         " VALUES (?, 0, ?, ?)",
@@ -520,9 +730,10 @@ class Store:
                 if "matches.channel_id" in str(exc):
                     raise ChannelBusy(channel_id) from exc
                 raise
-            row = await self._one("SELECT * FROM matches WHERE id = ?", (match_id,))
-        assert row is not None
-        return _match_row(row)
+            self._forget(match_id)
+            match = await self._match(match_id)
+        assert match is not None
+        return match
 
     async def add_seat(
         self,
@@ -546,6 +757,10 @@ class Store:
                 await self._touch(db, match_id)
                 await self._enqueue(db, notices)
             return cursor.rowcount == 1
+
+    def _forget_on_commit(self, match_id: int) -> None:
+        """What is held of the match is read again after the open transaction commits."""
+        self._then(lambda: self._forget(match_id))
 
     async def remove_seat(
         self, match_id: int, user_id: int, *, notices: Sequence[Notice] = ()
@@ -581,9 +796,10 @@ class Store:
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET status = ?, updated_at = ? WHERE id = ? AND status = ?",
-                (status, _now(), match_id, only_from),
+                (status, self._now(), match_id, only_from),
             )
             if cursor.rowcount == 1:
+                self._forget_on_commit(match_id)
                 await self._enqueue(db, notices)
             return cursor.rowcount == 1
 
@@ -594,9 +810,10 @@ class Store:
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                (json.dumps(options), _now(), match_id),
+                (json.dumps(options), self._now(), match_id),
             )
             if cursor.rowcount == 1:
+                self._forget_on_commit(match_id)
                 await self._enqueue(db, notices)
             return cursor.rowcount == 1
 
@@ -615,7 +832,7 @@ class Store:
             cursor = await db.execute(
                 "UPDATE matches SET status = 'active', snapshot = ?, version = 0, updated_at = ?,"
                 " options = COALESCE(?, options) WHERE id = ? AND status = 'lobby'",
-                (snapshot, _now(), None if options is None else json.dumps(options), match_id),
+                (snapshot, self._now(), None if options is None else json.dumps(options), match_id),
             )
             if cursor.rowcount != 1:
                 return False
@@ -623,6 +840,7 @@ class Store:
                 "UPDATE seats SET team = ? WHERE match_id = ? AND seat = ?",
                 [(team, match_id, seat) for seat, team in teams.items()],
             )
+            self._forget_on_commit(match_id)
             await self._enqueue(db, notices)
             return True
 
@@ -638,16 +856,19 @@ class Store:
         snapshot: str,
         status: Status,
         notices: Sequence[Notice] = (),
+        deadlines: Sequence[Deadline] | None = None,
     ) -> bool:
-        """Log one action and save the state it led to, in one transaction.
+        """Log one action and save the state it led to, in one transaction, with what
+        it must tell and (given `deadlines`) the match's clocks as they now are.
 
         The snapshot is written only if the match is still active at
-        `expected_version`; otherwise nothing changes and False comes back.
-        The new action's sequence number is `expected_version + 1`, and the
-        acting seat's decision count goes up by one.
+        `expected_version`; otherwise nothing changes, False comes back and what is
+        held of the match is forgotten (it was out of date). The new action's sequence
+        number is `expected_version + 1`, and the acting seat's decision count goes up
+        by one.
         """
         seq = expected_version + 1
-        now = _now()
+        now = self._now()
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET snapshot = ?, version = ?, status = ?, updated_at = ?"
@@ -655,6 +876,7 @@ class Store:
                 (snapshot, seq, status, now, match_id, expected_version),
             )
             if cursor.rowcount != 1:
+                self._forget_on_commit(match_id)
                 return False
             await db.execute(
                 "INSERT INTO actions (match_id, seq, seat, user_id, action, events, created_at)"
@@ -665,49 +887,68 @@ class Store:
                 "UPDATE seats SET decisions = decisions + 1 WHERE match_id = ? AND seat = ?",
                 (match_id, seat),
             )
+            if deadlines is not None:
+                await self._replace_deadlines(db, match_id, deadlines)
             await self._enqueue(db, notices)
+            logged = ActionRow(seq, seat, user_id, action, events, now)
+
+            def moved(match: MatchRow) -> MatchRow:
+                return replace(match, snapshot=snapshot, version=seq, status=status, updated_at=now)
+
+            def counted(seats: list[SeatRow]) -> list[SeatRow]:
+                return [
+                    replace(s, decisions=s.decisions + 1) if s.seat == seat else s for s in seats
+                ]
+
+            self._then(lambda: self._update(match_id, "match", moved))
+            self._then(lambda: self._update(match_id, "seats", counted))
+            self._then(lambda: self._update(match_id, "tail", lambda t: [*t, logged][-TAIL:]))
             return True
 
-    async def set_board_message(self, match_id: int, message_id: int | None) -> None:
-        """Remember which message shows the match (its lobby, then its board)."""
-        async with self._lock, self._transaction() as db:
-            await db.execute(
-                "UPDATE matches SET board_message_id = ? WHERE id = ?", (message_id, match_id)
-            )
+    def set_board_message(self, match_id: int, message_id: int | None) -> None:
+        """Remember which message shows the match (its lobby, then its board; written
+        behind)."""
+        self._update(match_id, "match", lambda m: replace(m, board_message_id=message_id))
+        self._write_behind(
+            ("board", match_id),
+            "UPDATE matches SET board_message_id = ? WHERE id = ?",
+            (message_id, match_id),
+        )
 
     async def recent_events(self, match_id: int, *, last: int) -> list[str]:
         """The events (JSON) of a match's `last` actions still in effect (none undone),
         oldest first."""
-        async with self._lock:
-            rows = await self._all(
-                "SELECT events FROM actions a WHERE match_id = ? AND NOT EXISTS"
-                " (SELECT 1 FROM undone u WHERE u.match_id = a.match_id AND u.seq = a.seq)"
-                " ORDER BY seq DESC LIMIT ?",
-                (match_id, last),
-            )
-        return [r["events"] for r in reversed(rows)]
+        return [row.events for row in await self.latest_actions(match_id, last=last)]
 
     async def turn_message(self, match_id: int) -> TurnMessage | None:
         """The message carrying the current turn's public lines, if there is one."""
         async with self._lock:
-            row = await self._one("SELECT * FROM turn_messages WHERE match_id = ?", (match_id,))
+            return await self._recall(match_id, "turn", lambda: self._load_turn(match_id))
+
+    async def _load_turn(self, match_id: int) -> TurnMessage | None:
+        row = await self._one("SELECT * FROM turn_messages WHERE match_id = ?", (match_id,))
         if row is None:
             return None
         return TurnMessage(row["match_id"], row["message_id"], row["turn"], row["body"])
 
-    async def set_turn_message(self, message: TurnMessage) -> None:
-        """Remember (or replace) the message carrying a match's current turn."""
-        async with self._lock, self._transaction() as db:
-            await db.execute(
-                "INSERT OR REPLACE INTO turn_messages (match_id, message_id, turn, body)"
-                " VALUES (?, ?, ?, ?)",
-                (message.match_id, message.message_id, message.turn, message.body),
-            )
+    def set_turn_message(self, message: TurnMessage) -> None:
+        """Remember (or replace) the message carrying a match's current turn (written
+        behind)."""
+        self._held(message.match_id)["turn"] = message
+        self._write_behind(
+            ("turn", message.match_id),
+            "INSERT OR REPLACE INTO turn_messages (match_id, message_id, turn, body)"
+            " VALUES (?, ?, ?, ?)",
+            (message.match_id, message.message_id, message.turn, message.body),
+        )
 
-    async def clear_turn_message(self, match_id: int) -> None:
-        """Forget a match's turn message: its next public line starts a new one."""
-        async with self._lock, self._transaction() as db:
-            await db.execute("DELETE FROM turn_messages WHERE match_id = ?", (match_id,))
+    def clear_turn_message(self, match_id: int) -> None:
+        """Forget a match's turn message: its next public line starts a new one (written
+        behind)."""
+        self._held(match_id)["turn"] = None
+        self._write_behind(
+            ("turn", match_id), "DELETE FROM turn_messages WHERE match_id = ?", (match_id,)
+        )
 
     # ------------------------------------------------------------ the outbox
 
@@ -719,12 +960,31 @@ class Store:
         """Write notices in the open transaction: they are saved with the change or not at all."""
         if not notices:
             return
-        now = _now()
-        await db.executemany(
-            "INSERT INTO outbox (match_id, lane, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
-            [(n.match_id, n.lane, n.kind, json.dumps(n.body), now) for n in notices],
+        now = self._now()
+        values = ", ".join("(?, ?, ?, ?, ?)" for _ in notices)
+        params = [
+            value
+            for n in notices
+            for value in (n.match_id, n.lane, n.kind, json.dumps(n.body), now)
+        ]
+        ids = await db.execute_fetchall(
+            f"INSERT INTO outbox (match_id, lane, kind, body, created_at) VALUES {values}"
+            " RETURNING id",
+            params,
         )
+        rows = [
+            OutboxRow(id=row_id, notice=n, created_at=now)
+            for row_id, n in zip(sorted(r[0] for r in ids), notices, strict=True)
+        ]
         self._written.update(n.lane for n in notices)
+
+        def queue() -> None:
+            for row in rows:
+                pending = self._lanes.get(row.notice.lane)
+                if pending is not None:
+                    pending.append(row)
+
+        self._then(queue)
 
     async def enqueue(self, notices: Sequence[Notice]) -> None:
         """Write the notices of something that changes nothing else (a reminder, say)."""
@@ -733,6 +993,7 @@ class Store:
 
     async def pending_lanes(self) -> list[str]:
         """The lanes with notices still to deliver, oldest first."""
+        await self.flush()
         async with self._lock:
             rows = await self._all(
                 "SELECT lane, MIN(id) AS first FROM outbox"
@@ -742,28 +1003,55 @@ class Store:
         return [r["lane"] for r in rows]
 
     async def next_notice(self, lane: str) -> OutboxRow | None:
-        """The oldest notice of a lane still to deliver."""
+        """The oldest notice of a lane still to deliver. A notice read from the database
+        rather than written by this process is `recovered`: its delivery may have begun
+        before a restart."""
         async with self._lock:
-            row = await self._one(
-                "SELECT * FROM outbox WHERE lane = ? AND delivered_at IS NULL"
-                " AND given_up IS NULL ORDER BY id LIMIT 1",
-                (lane,),
-            )
-        return None if row is None else _outbox_row(row)
+            pending = self._lanes.get(lane)
+            if pending is None:
+                if self._behind:
+                    async with self._transaction():
+                        pass  # what is written behind first, so the rows read are current
+                rows = await self._all(
+                    "SELECT * FROM outbox WHERE lane = ? AND delivered_at IS NULL"
+                    " AND given_up IS NULL ORDER BY id",
+                    (lane,),
+                )
+                pending = self._lanes[lane] = deque(
+                    replace(_outbox_row(r), recovered=True) for r in rows
+                )
+            return pending[0] if pending else None
+
+    def _settle_row(self, row_id: int, change: Callable[[OutboxRow], OutboxRow | None]) -> None:
+        """Change (or, given None, take out) a pending notice held in memory."""
+        for pending in self._lanes.values():
+            for index, row in enumerate(pending):
+                if row.id == row_id:
+                    changed = change(row)
+                    if changed is None:
+                        del pending[index]
+                    else:
+                        pending[index] = changed
+                    return
 
     async def outbox(self, match_id: int | None = None) -> list[OutboxRow]:
         """Every notice (of one match), delivered or not, in order."""
+        await self.flush()
         where, params = ("WHERE match_id = ?", (match_id,)) if match_id is not None else ("", ())
         async with self._lock:
             rows = await self._all(f"SELECT * FROM outbox {where} ORDER BY id", params)
         return [_outbox_row(r) for r in rows]
 
-    async def note_progress(self, row_id: int, progress: dict[str, Any]) -> None:
-        """Remember what delivering a notice has done so far (a retry goes on from there)."""
-        async with self._lock, self._transaction() as db:
-            await db.execute(
-                "UPDATE outbox SET progress = ? WHERE id = ?", (json.dumps(progress), row_id)
-            )
+    _MARK = (
+        "UPDATE outbox SET progress = ?, delivered_at = COALESCE(?, delivered_at),"
+        " attempts = attempts + ? WHERE id = ?"
+    )
+
+    def note_progress(self, row_id: int, progress: dict[str, Any]) -> None:
+        """Remember what delivering a notice has done so far (a retry goes on from there;
+        written behind)."""
+        self._settle_row(row_id, lambda row: replace(row, progress=dict(progress)))
+        self._write_behind(("outbox", row_id), self._MARK, (json.dumps(progress), None, 0, row_id))
 
     async def note_failure(self, row_id: int, error: str) -> int:
         """Count a failed delivery of a notice; how many attempts it has had."""
@@ -773,15 +1061,24 @@ class Store:
                 (error[:500], row_id),
             )
             row = await self._one("SELECT attempts FROM outbox WHERE id = ?", (row_id,))
-        return 0 if row is None else int(row["attempts"])
+        attempts = 0 if row is None else int(row["attempts"])
+        self._settle_row(row_id, lambda held: replace(held, attempts=attempts, last_error=error))
+        return attempts
 
-    async def mark_delivered(self, row_id: int) -> None:
-        """A notice is delivered: it is never sent again."""
-        async with self._lock, self._transaction() as db:
-            await db.execute(
-                "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
-                (_now(), row_id),
-            )
+    def mark_delivered(self, row_id: int, progress: dict[str, Any] | None = None) -> None:
+        """A notice is delivered: it is never sent again (written behind, with how its
+        delivery went)."""
+        kept: list[OutboxRow] = []
+
+        def done(row: OutboxRow) -> None:
+            kept.append(row)
+
+        self._settle_row(row_id, done)
+        if progress is None:
+            progress = kept[0].progress if kept else {}
+        self._write_behind(
+            ("outbox", row_id), self._MARK, (json.dumps(progress), self._now(), 1, row_id)
+        )
 
     async def give_up(self, row_id: int, why: str) -> None:
         """A notice that can never be delivered (the channel is gone, access was taken)."""
@@ -790,23 +1087,19 @@ class Store:
                 "UPDATE outbox SET given_up = ?, attempts = attempts + 1 WHERE id = ?",
                 (why[:500], row_id),
             )
+        self._settle_row(row_id, lambda row: None)
 
     # ------------------------------------------------------------ server settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (the defaults when it has none stored)."""
         async with self._lock:
+            held = self._guilds.get(guild_id)
+            if held is not None:
+                return held
             row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        if row is None:
-            return GuildSettings(guild_id=guild_id)
-        return GuildSettings(
-            guild_id=guild_id,
-            mod_role_id=row["mod_role_id"],
-            match_channels=tuple(json.loads(row["match_channels"])),
-            default_clock_seconds=row["default_clock_seconds"],
-            default_timeout_policy=row["default_timeout_policy"],
-            reminder_cadence=row["reminder_cadence"],
-        )
+            settings = self._guilds[guild_id] = _guild_settings(guild_id, row)
+        return settings
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some of a server's settings; returns them all."""
@@ -819,13 +1112,14 @@ class Store:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?) "
                 "ON CONFLICT (guild_id) DO NOTHING",
-                (guild_id, _now()),
+                (guild_id, self._now()),
             )
             for name, value in changes.items():  # names checked against the allow-list
                 await db.execute(
                     f"UPDATE guild_settings SET {name} = ?, updated_at = ? WHERE guild_id = ?",
-                    (value, _now(), guild_id),
+                    (value, self._now(), guild_id),
                 )
+            self._then(lambda: self._guilds.pop(guild_id, None))
         return await self.guild_settings(guild_id)
 
     # ------------------------------------------------------------ match log
@@ -845,7 +1139,7 @@ class Store:
             cursor = await db.execute(
                 "INSERT INTO match_log (match_id, version, user_id, kind, text, created_at) "
                 "SELECT id, version, ?, ?, ?, ? FROM matches WHERE id = ?",
-                (user_id, kind, text, _now(), match_id),
+                (user_id, kind, text, self._now(), match_id),
             )
             entry_id = cursor.lastrowid
             await self._enqueue(db, notices)
@@ -862,7 +1156,8 @@ class Store:
         return [_log_entry(r) for r in rows]
 
     async def _touch(self, db: aiosqlite.Connection, match_id: int) -> None:
-        await db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (_now(), match_id))
+        await db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", (self._now(), match_id))
+        self._forget_on_commit(match_id)
 
     # ---- moderation, history, stats
 
@@ -895,7 +1190,7 @@ class Store:
         one (so the next action skips a number) and every seat's decision count too, so
         every menu shown before the undo is out of date. False when nothing changed.
         """
-        now = _now()
+        now = self._now()
         async with self._lock, self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET snapshot = ?, version = version + 1, updated_at = ?"
@@ -912,6 +1207,7 @@ class Store:
             await db.execute(
                 "UPDATE seats SET decisions = decisions + 1 WHERE match_id = ?", (match_id,)
             )
+            self._forget_on_commit(match_id)
             await self._enqueue(db, notices)
             return True
 
@@ -958,7 +1254,7 @@ class Store:
                     new_user_id,
                     new_name,
                     moderator_id,
-                    _now(),
+                    self._now(),
                     expected_version + 1,
                 ),
             )
@@ -1031,7 +1327,7 @@ class Store:
         """Record how each seat (`{seat: 'win' | 'loss' | 'draw'}`) of a finished match
         ended, credited to whoever holds it (against `opponent`, in a solitaire game);
         False when they were recorded already."""
-        now = _now()
+        now = self._now()
         rows = [
             (result, now, opponent, opponent_level, match_id, seat)
             for seat, result in results.items()
@@ -1126,6 +1422,7 @@ class Store:
                 "UPDATE matches SET clock_seconds = ?, timeout_policy = ? WHERE id = ?",
                 (clock_seconds, timeout_policy, match_id),
             )
+            self._forget_on_commit(match_id)
 
     async def abandon_match(
         self, match_id: int, *, expected_version: int, notices: Sequence[Notice] = ()
@@ -1135,8 +1432,9 @@ class Store:
             cursor = await db.execute(
                 "UPDATE matches SET status = 'abandoned', updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
-                (_now(), match_id, expected_version),
+                (self._now(), match_id, expected_version),
             )
+            self._forget_on_commit(match_id)
             if cursor.rowcount == 1:
                 await self._enqueue(db, notices)
             return cursor.rowcount == 1
@@ -1144,30 +1442,57 @@ class Store:
     async def deadlines(self, match_id: int) -> list[Deadline]:
         """The clocks of a match's deciding seats, in seat order."""
         async with self._lock:
+            return list(await self._deadlines(match_id))
+
+    async def _deadlines(self, match_id: int) -> list[Deadline]:
+        async def load() -> list[Deadline]:
             rows = await self._all(
                 "SELECT * FROM deadlines WHERE match_id = ? ORDER BY seat", (match_id,)
             )
-        return [self._deadline(r) for r in rows]
+            return [self._deadline(r) for r in rows]
+
+        return await self._recall(match_id, "deadlines", load)
 
     async def deadline(self, match_id: int, seat: int) -> Deadline | None:
         """One seat's clock, if it has one."""
         async with self._lock:
-            row = await self._one(
-                "SELECT * FROM deadlines WHERE match_id = ? AND seat = ?", (match_id, seat)
-            )
-        return self._deadline(row) if row else None
+            return next((d for d in await self._deadlines(match_id) if d.seat == seat), None)
 
     async def save_deadlines(self, match_id: int, deadlines: Iterable[Deadline]) -> None:
         """Replace all the clocks of a match with these, in one transaction."""
         async with self._lock, self._transaction() as db:
-            await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
-            await db.executemany(self._PUT_DEADLINE, [self._deadline_params(d) for d in deadlines])
+            await self._replace_deadlines(db, match_id, list(deadlines))
+
+    async def _replace_deadlines(
+        self, db: aiosqlite.Connection, match_id: int, deadlines: Sequence[Deadline]
+    ) -> None:
+        """Make these the match's clocks, in the open transaction (the rows they don't
+        change are left as they are)."""
+        held = self._memory.get(match_id, {}).get("deadlines")
+        rows = sorted(deadlines, key=lambda d: d.seat)
+        if held is None or {d.seat for d in held} - {d.seat for d in rows}:
+            seats = json.dumps([d.seat for d in rows])
+            await db.execute(
+                "DELETE FROM deadlines WHERE match_id = ?"
+                " AND seat NOT IN (SELECT value FROM json_each(?))",
+                (match_id, seats),
+            )
+        changed = [d for d in rows if held is None or d not in held]
+        if changed:
+            await db.executemany(self._PUT_DEADLINE, [self._deadline_params(d) for d in changed])
+        self._then(lambda: self._held(match_id).__setitem__("deadlines", rows))
 
     async def put_deadline(self, deadline: Deadline, *, notices: Sequence[Notice] = ()) -> None:
         """Save one seat's clock (added or replaced), with what it must tell (a reminder)."""
         async with self._lock, self._transaction() as db:
             await db.execute(self._PUT_DEADLINE, self._deadline_params(deadline))
             await self._enqueue(db, notices)
+
+            def put(rows: list[Deadline]) -> list[Deadline]:
+                kept = [d for d in rows if d.seat != deadline.seat]
+                return sorted([*kept, deadline], key=lambda d: d.seat)
+
+            self._then(lambda: self._update(deadline.match_id, "deadlines", put))
 
     async def running_deadlines(self) -> list[tuple[Deadline, str]]:
         """Every clock not frozen, with the reminder cadence of its match's server."""
@@ -1202,9 +1527,13 @@ class Store:
 
     async def pause(self, match_id: int) -> Pause | None:
         """The match's pause, while it is paused."""
-        async with self._lock:
+
+        async def load() -> Pause | None:
             row = await self._one("SELECT * FROM pauses WHERE match_id = ?", (match_id,))
-        return self._pause(row) if row else None
+            return self._pause(row) if row else None
+
+        async with self._lock:
+            return await self._recall(match_id, "pause", load)
 
     async def pauses(self) -> list[Pause]:
         """Every match paused now."""
@@ -1227,11 +1556,13 @@ class Store:
                     _iso(pause.ends_at),
                 ),
             )
+            self._then(lambda: self._held(pause.match_id).__setitem__("pause", pause))
 
     async def end_pause(self, match_id: int) -> None:
         """The match runs again."""
         async with self._lock, self._transaction() as db:
             await db.execute("DELETE FROM pauses WHERE match_id = ?", (match_id,))
+            self._then(lambda: self._held(match_id).__setitem__("pause", None))
 
     async def add_pause_vote(self, match_id: int, seat: int) -> set[int]:
         """A seat asks to pause; returns every seat that has asked."""
@@ -1245,9 +1576,13 @@ class Store:
     async def seat_clocks(self, match_id: int) -> dict[int, SeatClock]:
         """The timeouts and vacations of a match's seats, by seat (seats never timed out
         nor away have none)."""
-        async with self._lock:
+
+        async def load() -> dict[int, SeatClock]:
             rows = await self._all("SELECT * FROM seat_clocks WHERE match_id = ?", (match_id,))
-        return {r["seat"]: self._seat_clock(r) for r in rows}
+            return {r["seat"]: self._seat_clock(r) for r in rows}
+
+        async with self._lock:
+            return dict(await self._recall(match_id, "clocks", load))
 
     async def put_seat_clock(self, clock: SeatClock) -> None:
         """Save a seat's timeouts and vacation."""
@@ -1267,6 +1602,9 @@ class Store:
                     clock.vacation_mark,
                 ),
             )
+            self._then(
+                lambda: self._update(clock.match_id, "clocks", lambda c: {**c, clock.seat: clock})
+            )
 
     async def vacations(self) -> list[SeatClock]:
         """Every vacation under way."""
@@ -1284,14 +1622,23 @@ class Store:
                 " WHERE match_id = ?",
                 (match_id,),
             )
+            self._forget_on_commit(match_id)
 
     async def notify_prefs(self, user_id: int) -> NotifyPrefs:
         """A user's DM preferences (off until they opt in)."""
         async with self._lock:
-            row = await self._one("SELECT * FROM notify WHERE user_id = ?", (user_id,))
-        if row is None:
-            return NotifyPrefs(user_id)
-        return NotifyPrefs(user_id, bool(row["enabled"]), _when(row["dm_closed_until"]))
+            held = self._prefs.get(user_id)
+            if held is None:
+                row = await self._one("SELECT * FROM notify WHERE user_id = ?", (user_id,))
+                held = (
+                    NotifyPrefs(user_id)
+                    if row is None
+                    else NotifyPrefs(user_id, bool(row["enabled"]), _when(row["dm_closed_until"]))
+                )
+                if len(self._prefs) > 16 * MEMORY:
+                    self._prefs.clear()
+                self._prefs[user_id] = held
+        return held
 
     async def set_notify(self, user_id: int, enabled: bool) -> None:
         """Opt a user in or out of DMs (either way, their DMs count as open again)."""
@@ -1301,6 +1648,7 @@ class Store:
                 " VALUES (?, ?, NULL)",
                 (user_id, int(enabled)),
             )
+            self._then(lambda: self._prefs.pop(user_id, None))
 
     async def set_dm_closed(
         self, user_id: int, until: datetime, *, notices: Sequence[Notice] = ()
@@ -1310,6 +1658,7 @@ class Store:
             await db.execute(
                 "UPDATE notify SET dm_closed_until = ? WHERE user_id = ?", (_iso(until), user_id)
             )
+            self._then(lambda: self._prefs.pop(user_id, None))
             await self._enqueue(db, notices)
 
     _PUT_DEADLINE = (

@@ -6,9 +6,10 @@ real database file, and delivers the outbox to a fake Discord, until it is kille
 The fake Discord is the journal file: one line, the outbox row's id, for each message
 it posted. Like Discord it posts one message per nonce (the publisher's own nonce of
 the row): a send whose nonce it already holds returns the message posted before and
-posts nothing. A row is marked delivered only after its line is on disk, so a kill
-between the two leaves a row that is sent again after the restart, and the nonce must
-keep that second send from posting a second line.
+posts nothing. A row is marked delivered only after its line is on disk, and the mark
+is written behind (saved with the next transaction), so a kill between the two leaves
+rows that are sent again after the restart, and the nonce must keep each second send
+from posting a second line.
 
 It prints "ready" once the store is open. With `--drain` it only delivers everything
 pending, then exits.
@@ -77,7 +78,7 @@ async def deliver(store: Store, discord: FakeDiscord) -> int:
     for lane in await store.pending_lanes():
         while (row := await store.next_notice(lane)) is not None:
             await discord.send(row)
-            await store.mark_delivered(row.id)
+            store.mark_delivered(row.id)
             count += 1
     return count
 

@@ -296,7 +296,7 @@ async def test_a_lost_or_full_turn_message_is_followed_by_a_new_one(world: World
     store = world.bot.matches.store
     current = await store.turn_message(world.match_id or 0)
     assert isinstance(current, TurnMessage)
-    await store.set_turn_message(dataclasses.replace(current, body="x" * 1960))
+    store.set_turn_message(dataclasses.replace(current, body="x" * 1960))
     since = len(world.env.http_requests)
     await world.alice.slash(world.channel, "play", action="banner|amber")
     (sent,) = world.posts(since)  # it would not fit in 2000 characters
