@@ -18,6 +18,7 @@ only logged: the public board and line still follow.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import re
@@ -47,6 +48,7 @@ log = logging.getLogger(__name__)
 PAGE_SIZE = 25  # options in one select menu
 MAX_ROW_ID = 2**63 - 1  # the largest id SQLite hands out: a custom id naming more is forged
 DM_CLOSED = 50007  # Discord: "Cannot send messages to this user"
+DEFER_AFTER = 1.5  # seconds of work after which an interaction is deferred (Discord waits 3)
 
 T = TypeVar("T")
 
@@ -132,6 +134,36 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) ->
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     except discord.HTTPException:
         log.warning("could not acknowledge %s; going on", where(interaction), exc_info=True)
+
+
+async def in_time(
+    interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = False
+) -> T:
+    """Do `work` and return what it gives, keeping Discord's 3 seconds: when it is still
+    running after DEFER_AFTER, the interaction is deferred (see `defer`) while it goes on.
+    Work done sooner is answered directly, with one request instead of two."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), DEFER_AFTER)
+    except TimeoutError:
+        await defer(interaction, ephemeral=ephemeral)
+    return await task
+
+
+def answer(interaction: discord.Interaction, **content: Any) -> Awaitable[object]:
+    """The reply to an interaction that `in_time` may have deferred: its response, or
+    the follow-up of the deferred one."""
+    if interaction.response.is_done():
+        return interaction.followup.send(**content)
+    return interaction.response.send_message(**content)
+
+
+def edit_answer(interaction: discord.Interaction, **content: Any) -> Awaitable[object]:
+    """The reply to a component's interaction that edits its message in place, once
+    `in_time` is done (deferred or not)."""
+    if interaction.response.is_done():
+        return interaction.edit_original_response(**content)
+    return interaction.response.edit_message(**content)
 
 
 async def reply_after_save(interaction: discord.Interaction, reply: Awaitable[object]) -> bool:
@@ -526,26 +558,24 @@ class ActionSelect(
             decided = (self.decisions, COUNTS)
             await component_match(interaction, self, self.match_id, decided, in_dm=True)
             key = only_choice(self.item)
-            await defer(interaction)
             matches = service(interaction)
             user = interaction.user.id
             in_dm = interaction.guild is None
             try:
                 if self.outdated:
                     raise errors.StaleChoice(errors.OUTDATED_MENU)
-                result = await matches.act(self.match_id, user, key, decisions=self.decisions)
+                act = matches.act(self.match_id, user, key, decisions=self.decisions)
+                result = await in_time(interaction, act)
             except errors.StaleChoice as stale:
                 pv = await matches.view(self.match_id, user)
-                await interaction.edit_original_response(
-                    content=f"⚠️ {stale.message}", **private_message(pv, 0, in_dm=in_dm)
+                await edit_answer(
+                    interaction, content=f"⚠️ {stale.message}", **private_message(pv, 0, in_dm=in_dm)
                 )
                 return
             pv = await matches.view(self.match_id, user)
+            shown = private_message(pv, 0, in_dm=in_dm)
             await reply_after_save(
-                interaction,
-                interaction.edit_original_response(
-                    content=done_text(result), **private_message(pv, 0, in_dm=in_dm)
-                ),
+                interaction, edit_answer(interaction, content=done_text(result), **shown)
             )
 
 
@@ -592,7 +622,6 @@ class QuickButton(
             await component_match(
                 interaction, self, self.match_id, (self.seat, SEATS), (self.decisions, COUNTS)
             )
-            await defer(interaction)
             await quick_step(interaction, self.match_id, self.seat, self.decisions, self.key)
 
 
@@ -864,7 +893,8 @@ async def quick_step(
 ) -> None:
     """Take the quick action a button offers, for the seat it was posted for, then
     announce it as any action is (the message it is on is edited with the turn's lines).
-    The caller has deferred the interaction."""
+    The clicker reads what only they may (a card drawn, say); else the click is only
+    acknowledged."""
     matches = service(interaction)
     table = await matches.table(match_id)
     mine = table.seat_of(interaction.user.id)
@@ -875,12 +905,17 @@ async def quick_step(
     if mine.seat != seat:
         raise errors.NotYourTurn(not_yours(table, mine.seat, seat))
     try:
-        result = await matches.act(match_id, interaction.user.id, key, decisions=decisions)
+        act = matches.act(match_id, interaction.user.id, key, decisions=decisions)
+        result = await in_time(interaction, act)
     except errors.StaleChoice:
         raise errors.StaleChoice(STALE_BUTTONS) from None
-    if result.private_lines():  # what only they may read (a card drawn, say)
-        reply = interaction.followup.send(done_text(result), ephemeral=True)
-        await reply_after_save(interaction, reply)
+    if result.private_lines():
+        reply = answer(interaction, content=done_text(result), ephemeral=True)
+    elif interaction.response.is_done():
+        return
+    else:
+        reply = interaction.response.defer()  # nothing to say: the table's message tells it
+    await reply_after_save(interaction, reply)
 
 
 async def dispute_step(

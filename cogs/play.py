@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot import ui
 from bot.replies import guard
+from bot.service.matches import ActResult
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -37,11 +38,14 @@ class PlayCog(commands.Cog):
     async def play(self, interaction: discord.Interaction, action: str) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
-            await ui.defer(interaction, ephemeral=True)
-            match = await self.bot.matches.open_match(interaction.channel_id)
-            result = await self.bot.matches.act(match.id, interaction.user.id, action, typed=True)
-            reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
+            result = await ui.in_time(interaction, self._act(interaction, action), ephemeral=True)
+            reply = ui.answer(interaction, content=ui.done_text(result), ephemeral=True)
             await ui.reply_after_save(interaction, reply)
+
+    async def _act(self, interaction: discord.Interaction, action: str) -> ActResult:
+        assert interaction.channel_id is not None
+        match = await self.bot.matches.open_match(interaction.channel_id)
+        return await self.bot.matches.act(match.id, interaction.user.id, action, typed=True)
 
     @play.autocomplete("action")
     async def play_choices(

@@ -878,14 +878,11 @@ class Store:
             if cursor.rowcount != 1:
                 self._forget_on_commit(match_id)
                 return False
+            # The seat's decision count goes up with it (a trigger: migration 0010).
             await db.execute(
                 "INSERT INTO actions (match_id, seq, seat, user_id, action, events, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (match_id, seq, seat, user_id, action, events, now),
-            )
-            await db.execute(
-                "UPDATE seats SET decisions = decisions + 1 WHERE match_id = ? AND seat = ?",
-                (match_id, seat),
             )
             if deadlines is not None:
                 await self._replace_deadlines(db, match_id, deadlines)

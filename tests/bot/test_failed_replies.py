@@ -57,14 +57,14 @@ async def test_a_menu_pick_whose_acknowledgement_fails_is_still_announced(
     assert (await world.board()).id == board.id
     assert (await world.board()).embeds[0].description == "bob raises a banner."
     no_apology(world)
-    assert any("could not acknowledge" in w for w in warned(caplog))
+    assert any("after saving it" in w for w in warned(caplog))  # the answer was the edit
 
 
 async def test_a_play_whose_private_answer_fails_is_still_announced(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
-    world.env.inject_error("POST", "/webhooks/*", status=500)  # the follow-up answer
+    world.env.inject_error("POST", CALLBACK, status=500)  # the answer, once it is saved
     await world.alice.slash(world.channel, "play", action="banner|amber")
 
     assert (await world.match()).version == 1

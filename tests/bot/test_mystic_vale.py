@@ -49,6 +49,13 @@ async def state_of(world: World) -> State:
     return state
 
 
+def told(result: Any) -> list[str]:
+    """What the one who interacted read privately: the answer, and any follow-up (a
+    click only acknowledged answers with the clicked message, which is public)."""
+    said = [result.response] if result.response is not None and result.response.ephemeral else []
+    return [m.content for m in [*said, *result.followups]]
+
+
 def slot_shown(state: State, stack: list[Any]) -> str:
     """A slot as the board writes it: the top layer, and the eclipse it covers."""
     names = [
@@ -317,7 +324,7 @@ async def play_out(world: World, players: list[simcord.MemberActor]) -> dict[str
             elif key == "push":
                 assert labels["push"] == f"Push (decay {decay_count(state, seat)}: you can't Spoil)"
             clicked = await player.click(message, custom_id=buttons[labels[key]])
-            assert not clicked.followups, [f.content for f in clicked.followups]
+            assert not told(clicked), told(clicked)
             ways["button"] += 1
             (last,) = await world.bot.matches.store.actions(world.match_id or 0, last=1)
             ways["Spoils by a Push button"] += "Spoils with" in last.events
@@ -452,11 +459,9 @@ async def test_quick_buttons_refuse_others_and_are_stale_once_used(world: World)
     message = await turn_message(world, planter)
     stop = quick(message)["Stop and harvest"]
     refused = await other.click(message, custom_id=stop)
-    assert [f.content for f in refused.followups] == [
-        f"It is not your decision: waiting for {planter.name}."
-    ]
+    assert told(refused) == [f"It is not your decision: waiting for {planter.name}."]
     outsider = await world.eve.click(message, custom_id=stop)
-    assert [f.content for f in outsider.followups] == ["You are not playing in this match."]
+    assert told(outsider) == ["You are not playing in this match."]
     assert await state_of(world) == state
     # The push is taken; its message now carries the next decision's buttons. The old
     # ones, kept on a message the bot could not edit, apply nothing.
@@ -464,13 +469,13 @@ async def test_quick_buttons_refuse_others_and_are_stale_once_used(world: World)
     path = f"/channels/{world.channel.id}/messages/{message.id}"
     world.env.inject_error("PATCH", path, status=500, code=0, message="edit failed", times=2)
     pushed = await planter.click(message, custom_id=push)
-    assert not pushed.followups
+    assert not told(pushed)
     after = await state_of(world)
     assert after.players[0].field != state.players[0].field or (
         after.players[1].field != state.players[1].field
     )
     again = await planter.click(message, custom_id=push)
-    assert [f.content for f in again.followups] == [STALE_BUTTONS]
+    assert told(again) == [STALE_BUTTONS]
     assert await state_of(world) == after
     newer = await turn_message(world, planter)
     assert newer.id != message.id  # the turn's lines went on in a new message
@@ -484,7 +489,7 @@ async def test_a_restart_keeps_the_quick_buttons_working(world: World, create_bo
     await world.env.restart_bot(create_bot())
     stop = quick(message)["Stop and harvest"]
     clicked = await planter.click(message, custom_id=stop)
-    assert not clicked.followups
+    assert not told(clicked)
     after = await state_of(world)
     assert after.phase == "harvest" and after.active == state.active
     assert quick(await turn_message(world, planter)) == {}  # no quick action in a Harvest
@@ -518,10 +523,7 @@ async def test_a_forged_quick_button_changes_nothing(world: World) -> None:
     for button, said in cases:
         message = await post_button(world, button)
         clicked = await planter.click(message, custom_id=button.item.custom_id)
-        answers = [f.content for f in clicked.followups] or [
-            m.content for m in [clicked.response] if m is not None
-        ]
-        assert answers == [said], button.item.custom_id
+        assert told(clicked) == [said], button.item.custom_id
     assert await state_of(world) == state
 
 
