@@ -7,11 +7,13 @@ is imported inside the fixtures, so the rules tests never depend on it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from tests.harness import fast_settle
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -19,21 +21,17 @@ if TYPE_CHECKING:
 
 BotFactory = Callable[..., "ArbiterBot"]
 
-SETTLE_POLL = 0.002  # seconds
-
 
 @pytest.fixture(autouse=True, scope="session")
-def _settle_poll() -> None:
-    """simcord's settle sleeps its `idle` interval (50 ms) whenever only its own callbacks
-    are pending, which is where a handler that ends with its reply leaves it: each such
-    interaction would cost 50 ms of waiting that no real bot has. Poll faster instead."""
+def _settle_poll() -> Iterator[None]:
+    """simcord's settle polls every 2 ms, not 50 (see `tests.harness.fast_settle`)."""
     try:
-        import simcord
+        import simcord  # noqa: F401
     except ImportError:  # the rules tests run without the bot's test dependencies
+        yield
         return
-    simcord.Env.settle.__defaults__ = (None, SETTLE_POLL)
-    assert simcord.Env._settle_internal.__kwdefaults__ is not None
-    simcord.Env._settle_internal.__kwdefaults__["idle"] = SETTLE_POLL
+    with fast_settle():
+        yield
 
 
 @pytest.fixture

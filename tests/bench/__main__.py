@@ -1,4 +1,9 @@
-"""`python -m tests.bench`: print the engine, `/play`, SQLite and clock scheduler figures."""
+"""`python -m tests.bench`: print the engine, `/play`, SQLite and clock scheduler figures.
+
+The `/play` sections: each game's cost beside a do-nothing bot, early against late
+in long matches, and 1 against many open matches. A quick run: `--plays 60
+--engine-seconds 0.5 --sqlite-seconds 0.5 --deadlines 1000 --long-matches 1
+--crowd-actions 0`; `--only play` runs just the `/play` sections."""
 
 from __future__ import annotations
 
@@ -12,9 +17,28 @@ import time
 from pathlib import Path
 
 from tests.bench.engine import EngineFigures, measure_engine
-from tests.bench.play import Timings, time_arbiter, time_do_nothing
+from tests.bench.play import (
+    HARNESS,
+    Crowd,
+    GameFigures,
+    Harness,
+    Mode,
+    Timings,
+    Windows,
+    find_mode,
+    growth,
+    not_timed,
+    time_crowd,
+    time_do_nothing,
+    time_games,
+    time_windows,
+)
 from tests.bench.scheduler import measure_scheduler, scheduler_table
 from tests.bench.sqlite import Commits, mid_game_move, raw_commits, store_commits
+
+SECTIONS = ("engine", "play", "sqlite", "scheduler")
+IDLE_MS = 20.0  # more idle time than this in a call (its mean − CPU) is pointed out
+DEFAULT_MODES = "tooth-and-nail:2p,command-of-nature:2p,mystic-vale:2p"
 
 
 def engine_table(rows: list[EngineFigures]) -> list[str]:
@@ -32,34 +56,180 @@ def engine_table(rows: list[EngineFigures]) -> list[str]:
     return lines
 
 
-def play_table(baseline: Timings, arbiter: Timings, unyielding: Timings, warmup: int) -> list[str]:
-    """The `/play` section, with Arbiter's cost above the do-nothing bot."""
+def games_table(
+    rows: list[GameFigures], floor: Timings, warmup: int, harness: Harness
+) -> list[str]:
+    """The `/play` section per game: Arbiter beside the do-nothing bot, and what each
+    accepted action cost."""
+    plays = len(rows[0].arbiter.samples)
     lines = [
-        f"/play under simcord: {len(arbiter.samples)} timed calls per bot after {warmup} "
-        f"warm-up ({arbiter.games} Arbiter matches)",
-        f"  {'bot':<28}{'mean ms':>9}{'p50 ms':>9}{'p99 ms':>9}",
+        f"/play per game under simcord: {plays} timed calls per bot after {warmup} warm-up",
+        "  (bare = the do-nothing discord.py bot answering the same /play in the same harness,",
+        "  timed just before each game; CPU = the process's CPU time, every thread's; each",
+        f"  call settled for at most {harness.settle:g} s, polled every"
+        f" {harness.poll * 1e3:g} ms, {_pace(harness)})",
+        f"  {'':<18}{'Arbiter, ms':^32}{'bare, ms':^24}{'Arbiter/bare':^21}",
+        f"  {'game':<10}{'matches':>8}{'mean':>8}{'p50':>8}{'p99':>8}{'CPU':>8}"
+        f"{'mean':>8}{'p99':>8}{'CPU':>8}{'mean':>7}{'p99':>7}{'CPU':>7}   target: mean ≤ 2×",
     ]
-    for t in (baseline, arbiter, unyielding):
+    for r in rows:
+        a, b = r.arbiter, r.bare
         lines.append(
-            f"  {t.label:<28}{t.mean_ms:>9.2f}"
-            f"{t.percentile_ms(50):>9.2f}{t.percentile_ms(99):>9.2f}"
+            f"  {r.mode.label:<10}{a.games:>8}{a.mean_ms:>8.2f}{a.percentile_ms(50):>8.2f}"
+            f"{a.percentile_ms(99):>8.2f}{a.cpu_ms:>8.2f}{b.mean_ms:>8.2f}"
+            f"{b.percentile_ms(99):>8.2f}{b.cpu_ms:>8.2f}{r.mean_ratio:>6.1f}×"
+            f"{r.p99_ratio:>6.1f}×{a.cpu_ms / b.cpu_ms:>6.1f}×   {_ok(r.mean_ratio <= 2)}"
         )
-    lines.insert(
-        -1,
-        f"  {'Arbiter − do-nothing bot':<28}{arbiter.mean_ms - baseline.mean_ms:>9.2f}"
-        f"{arbiter.percentile_ms(50) - baseline.percentile_ms(50):>9.2f}"
-        f"{arbiter.percentile_ms(99) - baseline.percentile_ms(99):>9.2f}",
-    )
+    f = floor
     lines.append(
-        "  (*) no `await asyncio.sleep(0)` after responding: simcord's settle then waits"
-        " its 50 ms idle poll"
+        f"  floor: {f.label} (answers, then edits two channel messages, as Arbiter's action"
+        f" does; no game, no database), {len(f.samples)} calls: mean {f.mean_ms:.2f} ms,"
+        f" p99 {f.percentile_ms(99):.2f} ms, CPU {f.cpu_ms:.2f} ms; Arbiter/floor (mean): "
+        + ", ".join(f"{r.mode.label} {r.arbiter.mean_ms / f.mean_ms:.1f}×" for r in rows)
     )
+    for r in rows:
+        idle = r.arbiter.mean_ms - r.arbiter.cpu_ms
+        if idle > IDLE_MS:
+            lines.append(
+                f"  {r.mode.label}: {idle:.0f} ms of each call idle (mean − CPU): simcord's"
+                " settle waiting, for a bot's timer or a poll"
+            )
     lines.append(
-        f"  per accepted action on Arbiter: {_spread(arbiter.trips)} database round trips,"
-        f" {_spread(arbiter.commits)} COMMITs, {_spread(arbiter.rest)} REST calls"
-        f" (the do-nothing bot: {_spread(baseline.rest)} REST calls)"
+        f"  {'per accepted /play':<20}{'round trips (≤ 10)':<34}{'COMMITs (exactly 1)':<34}"
+        "REST calls (≤ 3)"
     )
+    for r in rows:
+        lines.append(f"  {r.mode.label:<20}{_counts(r.arbiter)}")
+    bare_rest = [n for r in rows for n in r.bare.rest]
+    paused = ', the pause after it included ("after": its share)' if harness.pace else ""
+    lines.append(
+        f"  (mean (range) per call{paused}; the do-nothing bot: {_spread(bare_rest)} REST"
+        " calls per /play)"
+    )
+    lines += [f"  {line}" for line in _refusals([r.arbiter for r in rows])]
+    lines += [f"  {line}" for line in not_timed()]
     return lines
+
+
+def windows_table(w: Windows) -> list[str]:
+    """The section comparing `/play` early and late in long matches."""
+    lines = [
+        f"/play early against late in a match: {w.mode.label}, {_matches(len(w.lengths))}"
+        f" played (to actions {', '.join(str(n) for n in w.lengths)}), {w.pooled} pooled",
+    ]
+    if len(w.early.samples) == 0 or len(w.late.samples) == 0:
+        return [*lines, "  no match lasted long enough for two windows"]
+    if w.late_span != w.asked_late:
+        lines.append(
+            f"  no match reached action {w.asked_late[1]}: the late window is actions"
+            f" {w.late_span[0]}–{w.late_span[1]} of the longest, before the one that ended it"
+        )
+    lines += _window_rows([w.early, w.late])
+    lines.append(f"  late − early: {_growth(w.early, w.late)}")
+    lines.append("  target: no growth beyond noise (± 2 standard errors)")
+    return lines
+
+
+def crowd_table(c: Crowd, warmup: int) -> list[str]:
+    """The section comparing `/play` with one open match and with many."""
+    others = c.open_matches - 1
+    lines = [
+        f"/play with 1 against {c.open_matches:,} open matches: {c.mode.label},"
+        f" {len(c.alone.samples)} timed calls after {warmup} warm-up on each database",
+        "  (the same matches and picks both times; the others: started through the match"
+        f" service in channels of their own, {c.crowd_actions} /play each, made in"
+        f" {c.fill_seconds:.1f} s;",
+        f'  "{c.elsewhere.label}": each call in the least recently played of the'
+        f" {others:,} others)",
+    ]
+    lines += _window_rows([c.alone, c.crowded, c.elsewhere], label="database")
+    lines.append(f"  {c.crowded.label} − 1: {_growth(c.alone, c.crowded)}")
+    if c.elsewhere.samples:
+        lines.append(f"  {c.elsewhere.label} − 1: {_growth(c.alone, c.elsewhere)}")
+    lines.append("  target: no growth beyond noise (± 2 standard errors)")
+    lines += [f"  {line}" for line in _refusals([c.alone, c.crowded, c.elsewhere])]
+    return lines
+
+
+def _window_rows(rows: list[Timings], label: str = "window") -> list[str]:
+    """Timings side by side: calls, mean, p50, p99, CPU, and the counts per accepted call."""
+    lines = [
+        f"  {label:<24}{'calls':>6}{'mean ms':>9}{'p50 ms':>9}{'p99 ms':>9}{'CPU ms':>9}"
+        f"   {'round trips':<26}{'COMMITs':<22}{'REST calls'}"
+    ]
+    for t in rows:
+        if not t.samples:
+            continue
+        lines.append(
+            f"  {t.label:<24}{len(t.samples):>6}{t.mean_ms:>9.2f}{t.percentile_ms(50):>9.2f}"
+            f"{t.percentile_ms(99):>9.2f}{t.cpu_ms:>9.2f}   {_with_after(t, 0):<26}"
+            f"{_with_after(t, 1):<22}{_with_after(t, 2)}"
+        )
+    return lines
+
+
+def _growth(before: Timings, after: Timings) -> str:
+    """How much the mean time and round trips grew, against twice their standard error."""
+    ms, ms_noise = growth(before.samples, after.samples)
+    trips, trips_noise = growth([float(n) for n in before.trips], [float(n) for n in after.trips])
+    return (
+        f"{ms * 1e3:+.2f} ± {ms_noise * 1e3:.2f} ms ({_noise(ms, ms_noise)}),"
+        f" {trips:+.1f} ± {trips_noise:.1f} round trips ({_noise(trips, trips_noise)})"
+    )
+
+
+def _noise(change: float, noise: float) -> str:
+    """Whether a change is beyond its noise (± 2 standard errors)."""
+    if change > noise:
+        return "GREW"
+    return "fell" if change < -noise else "within noise"
+
+
+def _counts(t: Timings) -> str:
+    """Round trips, COMMITs and REST calls per accepted call, each against its target."""
+    return (
+        f"{_with_after(t, 0) + '  ' + _at_most(t.trips, 10):<34}"
+        f"{_with_after(t, 1) + '  ' + _ok(set(t.commits) == {1}):<34}"
+        f"{_with_after(t, 2) + '  ' + _at_most(t.rest, 3)}"
+    ).rstrip()
+
+
+def _matches(n: int) -> str:
+    """ "1 match", "3 matches"."""
+    return f"{n} match" if n == 1 else f"{n} matches"
+
+
+def _pace(harness: Harness) -> str:
+    """What happens between two calls."""
+    if not harness.pace:
+        return "simcord's virtual clock standing still between calls"
+    return f"then simcord's virtual clock moved on {harness.pace:g} s (untimed)"
+
+
+def _with_after(t: Timings, which: int) -> str:
+    """Round trips (0), COMMITs (1) or REST calls (2) per accepted call, and the mean
+    share of the pause after it."""
+    counts = (t.trips, t.commits, t.rest)[which]
+    later = t.later(which)
+    share = sum(later) / len(later) if later else 0.0
+    return _spread(counts) + (f", {share:.1f} after" if share >= 0.05 else "")
+
+
+def _at_most(counts: list[int], limit: int) -> str:
+    """ok: every call within `limit`; "mean ok": the mean is, some calls are not."""
+    if counts and max(counts) <= limit:
+        return "ok"
+    return "mean ok" if counts and sum(counts) / len(counts) <= limit else "MISSED"
+
+
+def _ok(met: bool) -> str:
+    """A target's verdict."""
+    return "ok" if met else "MISSED"
+
+
+def _refusals(rows: list[Timings]) -> list[str]:
+    """A line for each set of calls the bot refused some of (none expected)."""
+    return [f"{t.label}: {t.refused} calls refused" for t in rows if t.refused]
 
 
 def _spread(counts: list[int]) -> str:
@@ -80,48 +250,136 @@ def sqlite_table(rows: list[Commits], where: str) -> list[str]:
     return lines
 
 
-async def run(args: argparse.Namespace) -> list[str]:
-    """Measure everything, in order; return the printed lines."""
+async def run(args: argparse.Namespace) -> None:
+    """Measure the sections asked for, in order, printing each once it is measured."""
     started = time.perf_counter()
-    lines = [
+    only = set(args.only or SECTIONS)
+    show(
         f"Arbiter benchmarks: {os.cpu_count()} cores, Python {platform.python_version()} "
-        f"({platform.python_implementation()}), {platform.platform(terse=True)}",
-        "",
-    ]
-    lines += engine_table(measure_engine(args.engine_seconds))
-    lines.append("")
+        f"({platform.python_implementation()}), {platform.platform(terse=True)}"
+    )
+    if "engine" in only:
+        show("", *engine_table(measure_engine(args.engine_seconds)))
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as tmp:
-        baseline = await time_do_nothing(args.plays, args.warmup)
-        arbiter = await time_arbiter(args.plays, args.warmup, Path(tmp) / "play.db")
-        unyielding = await time_do_nothing(args.plays // 4, args.warmup, yield_once=False)
-        lines += play_table(baseline, arbiter, unyielding, args.warmup)
-        lines.append("")
-        move = mid_game_move()
-        commits = [
-            await store_commits(Path(tmp) / "store.db", move, args.sqlite_seconds),
-            await raw_commits(
-                Path(tmp) / "raw.db", move.action + move.events + move.snapshot, args.sqlite_seconds
-            ),
-        ]
-        lines += sqlite_table(commits, str(Path(tmp).parent))
-        lines.append("")
-        lines += scheduler_table(await measure_scheduler(Path(tmp) / "clocks.db", args.deadlines))
-    lines += ["", f"({time.perf_counter() - started:.0f} s)"]
-    return lines
+        if "play" in only:
+            await play_sections(args, Path(tmp))
+        if "sqlite" in only:
+            move = mid_game_move()
+            commits = [
+                await store_commits(Path(tmp) / "store.db", move, args.sqlite_seconds),
+                await raw_commits(
+                    Path(tmp) / "raw.db",
+                    move.action + move.events + move.snapshot,
+                    args.sqlite_seconds,
+                ),
+            ]
+            show("", *sqlite_table(commits, str(Path(tmp).parent)))
+        if "scheduler" in only:
+            figures = await measure_scheduler(Path(tmp) / "clocks.db", args.deadlines)
+            show("", *scheduler_table(figures))
+    show("", f"({time.perf_counter() - started:.0f} s)")
+
+
+async def play_sections(args: argparse.Namespace, tmp: Path) -> None:
+    """The three `/play` sections: per game, early against late, 1 against many matches."""
+    harness = Harness(args.settle_timeout, args.pace)
+    games = await time_games(args.modes, args.plays, args.warmup, tmp, harness=harness)
+    floor = await time_do_nothing(args.plays, args.warmup, traffic=True, harness=harness)
+    show("", *games_table(games, floor, args.warmup, harness))
+    windows = await time_windows(
+        args.long_mode,
+        args.early,
+        args.late,
+        args.long_matches,
+        args.long_tries,
+        tmp / "long.db",
+        harness=harness,
+    )
+    show("", *windows_table(windows))
+    crowd = await time_crowd(
+        args.crowd_mode,
+        args.crowd_plays,
+        args.warmup,
+        args.open_matches,
+        args.crowd_actions,
+        tmp,
+        harness=harness,
+    )
+    show("", *crowd_table(crowd, args.warmup))
+
+
+def show(*lines: str) -> None:
+    """Print these lines now (a full run takes minutes)."""
+    print("\n".join(lines), flush=True)
+
+
+def span(text: str) -> tuple[int, int]:
+    """Action numbers "first-last", both included."""
+    first, _, last = text.partition("-")
+    if not (first.isdigit() and last.isdigit()) or not 1 <= int(first) <= int(last):
+        raise argparse.ArgumentTypeError(f"expected first-last action numbers, got {text!r}")
+    return int(first), int(last)
+
+
+def modes(text: str) -> list[Mode]:
+    """Modes "game-id:variant", comma-separated."""
+    try:
+        return [find_mode(spec.strip()) for spec in text.split(",") if spec.strip()]
+    except ValueError as unknown:
+        raise argparse.ArgumentTypeError(str(unknown)) from None
+
+
+def mode(text: str) -> Mode:
+    """One mode, "game-id:variant"."""
+    try:
+        return find_mode(text)
+    except ValueError as unknown:
+        raise argparse.ArgumentTypeError(str(unknown)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, measure, print."""
     parser = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__)
-    parser.add_argument("--engine-seconds", type=float, default=5.0, help="per mode (5)")
-    parser.add_argument("--plays", type=int, default=400, help="timed /play calls per bot (400)")
-    parser.add_argument("--warmup", type=int, default=20, help="untimed /play calls first (20)")
-    parser.add_argument("--sqlite-seconds", type=float, default=3.0, help="per writer (3)")
-    parser.add_argument(
-        "--deadlines", type=int, default=10_000, help="stored deadlines to schedule (10,000)"
+    add = parser.add_argument
+    add("--only", action="append", choices=SECTIONS, help="run only this section (repeatable)")
+    add("--engine-seconds", type=float, default=5.0, help="per mode (5)")
+    add("--plays", type=int, default=400, help="timed /play calls per bot and game (400)")
+    add("--warmup", type=int, default=20, help="untimed /play calls first (20)")
+    add("--modes", type=modes, default=modes(DEFAULT_MODES), help=f"per game ({DEFAULT_MODES})")
+    add(
+        "--long-mode",
+        type=mode,
+        default=mode("mystic-vale:2p"),
+        help="early against late (mystic-vale:2p)",
     )
-    args = parser.parse_args(argv)
-    print("\n".join(asyncio.run(run(args))))
+    add("--early", type=span, default=(5, 15), help="early actions timed (5-15)")
+    add("--late", type=span, default=(295, 305), help="late actions timed (295-305)")
+    add("--long-matches", type=int, default=3, help="matches pooled early and late (3)")
+    add("--long-tries", type=int, default=8, help="most matches opened to find them (8)")
+    add(
+        "--crowd-mode",
+        type=mode,
+        default=mode("tooth-and-nail:2p"),
+        help="1 against many (tooth-and-nail:2p)",
+    )
+    add("--open-matches", type=int, default=1000, help="open matches in the crowd (1,000)")
+    add("--crowd-plays", type=int, default=60, help="timed /play calls per database (60)")
+    add("--crowd-actions", type=int, default=1, help="/play calls in each other match (1)")
+    add(
+        "--settle-timeout",
+        type=float,
+        default=HARNESS.settle,
+        help=f"seconds simcord settles each /play for, at most ({HARNESS.settle:g})",
+    )
+    add(
+        "--pace",
+        type=float,
+        default=HARNESS.pace,
+        help=f"virtual seconds after each /play, untimed ({HARNESS.pace:g})",
+    )
+    add("--sqlite-seconds", type=float, default=3.0, help="per writer (3)")
+    add("--deadlines", type=int, default=10_000, help="stored deadlines to schedule (10,000)")
+    asyncio.run(run(parser.parse_args(argv)))
     return 0
 
 

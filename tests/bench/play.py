@@ -2,22 +2,37 @@
 
 Both bots run in simcord the same way, one after the other in the same
 process: one server, one channel, and only the `/play` slash itself is timed
-(from dispatch until simcord has settled every piece of work it caused). For
+(from dispatch until simcord has settled every piece of work it caused), in real
+time and in the process's CPU time (every thread's: aiosqlite's included). For
 Arbiter each timed call also counts what it cost: the hops to aiosqlite's
 database thread (each a round trip), the COMMITs, and the REST calls to Discord
 (the publisher's included: simcord settles its work inside the call).
+
+simcord settles a call for at most `Harness.settle` seconds (its own default, 5): a
+bot's timer due later is not waited for. After each call simcord's virtual clock
+moves on `Harness.pace` seconds (players that far apart), untimed: work the bot put
+off until then (the store writes the publisher's bookkeeping behind, saved with the
+next transaction or once its delay is over) runs in that pause, and what it costs is
+counted as the call's, apart ("after"). Were the virtual clock to stand still, such a
+timer would fire on simcord's real-time fallback instead, in the middle of whatever
+call is under way then.
+
+Three questions are asked of Arbiter's action path: what a `/play` costs in each
+game played with `/play` (`time_arbiter`), whether it costs more late in a long
+match than early (`time_windows`), and whether it costs more with many open matches
+in the database than with one (`time_crowd`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import fmean, stdev
 from typing import Any
 
 import aiosqlite
@@ -26,15 +41,90 @@ import simcord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import create_bot
+from bot.app import ArbiterBot, create_bot
 from bot.config import Settings
-from rules.core import Action
-from tests.bench.engine import choose
+from rules.core import Game
+from rules.registry import GAMES
+from tests.bench.engine import MODES, SHORT_NAMES, Policy
+from tests.harness import fast_settle
+
+NAMES = ("alice", "bob", "carol", "dave")  # the players of the timed channel, in seat order
+Span = tuple[int, int]  # action numbers of a match, first and last included
+# Why a game with no mode in `engine.MODES` is not timed with `/play`.
+NOT_PLAYED = {
+    "historia-command": "its table reports what it plays with the `/historia` commands, not "
+    "`/play` (and during an Era the rules wait for nobody)",
+}
+
+
+@dataclass(frozen=True)
+class Harness:
+    """How simcord runs the calls: it settles each for at most `settle` seconds, and
+    moves its virtual clock on `pace` seconds after each (untimed; 0: not at all)."""
+
+    settle: float = 5.0
+    pace: float = 1.0
+    poll: float = 0.0005  # seconds: how often simcord's settle polls (see `fast_settle`)
+
+
+HARNESS = Harness()
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A game and variant the bench plays: how many players, and the random policy that
+    picks their actions (the engine benchmark's)."""
+
+    game: Game
+    variant: str
+    players: int
+    policy: Policy
+
+    @property
+    def label(self) -> str:
+        """Short: "T&N 2p"."""
+        return f"{SHORT_NAMES[self.game.id]} {self.variant}"
+
+
+def find_mode(spec: str) -> Mode:
+    """The mode named `game-id:variant` (`mystic-vale:2p`) among the engine's modes."""
+    game_id, _, variant = spec.partition(":")
+    for game, known, players, policy in MODES:
+        if game.id == game_id and known == variant:
+            return Mode(game, variant, players, policy)
+    names = ", ".join(f"{game.id}:{known}" for game, known, _, _ in MODES)
+    raise ValueError(f"unknown mode {spec!r}; known: {names}")
+
+
+def not_timed() -> list[str]:
+    """A line for each game of the registry that no mode plays, saying why."""
+    played = {game.id for game, *_ in MODES}
+    return [
+        f"{game.name} ({game_id}) is not timed: "
+        f"{NOT_PLAYED.get(game_id, 'the engine benchmark has no random policy for it')}."
+        for game_id, game in GAMES.items()
+        if game_id not in played
+    ]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One timed `/play` on Arbiter and what it cost."""
+
+    seconds: float
+    cpu: float  # seconds of the process's CPU time
+    trips: int  # database round trips, in the call and in the pause after it
+    commits: int  # COMMITs, the same
+    rest: int  # REST calls to Discord, the same
+    after: tuple[int, int, int]  # the round trips, COMMITs and REST calls of the pause
+    seq: int  # the action of its match it was to be (the match's version + 1)
+    accepted: bool  # the match moved on by one action
 
 
 @dataclass(frozen=True)
 class Timings:
-    """The timed calls of one bot, in seconds."""
+    """The timed calls of one bot, in seconds; the counts are of accepted calls only,
+    each call's pause after it included (`after` alone: what the pause cost)."""
 
     label: str
     samples: list[float]
@@ -42,11 +132,39 @@ class Timings:
     trips: list[int] = field(default_factory=list)  # per call: database round trips
     commits: list[int] = field(default_factory=list)  # per call: COMMITs
     rest: list[int] = field(default_factory=list)  # per call: REST calls to Discord
+    refused: int = 0  # calls the bot refused (none expected: every action is legal)
+    cpu: list[float] = field(default_factory=list)  # per call: CPU seconds
+    after: list[tuple[int, int, int]] = field(default_factory=list)  # per call: the pause's
+
+    @classmethod
+    def of(cls, label: str, calls: list[Call], games: int = 0) -> Timings:
+        """The figures of these calls."""
+        accepted = [c for c in calls if c.accepted]
+        return cls(
+            label,
+            [c.seconds for c in calls],
+            games,
+            [c.trips for c in accepted],
+            [c.commits for c in accepted],
+            [c.rest for c in accepted],
+            len(calls) - len(accepted),
+            [c.cpu for c in calls],
+            [c.after for c in accepted],
+        )
 
     @property
     def mean_ms(self) -> float:
         """Mean, in milliseconds."""
         return sum(self.samples) / len(self.samples) * 1e3
+
+    def later(self, which: int) -> list[int]:
+        """Per accepted call, what its pause cost: round trips (0), COMMITs (1), REST (2)."""
+        return [counts[which] for counts in self.after]
+
+    @property
+    def cpu_ms(self) -> float:
+        """Mean CPU time, in milliseconds."""
+        return sum(self.cpu) / len(self.cpu) * 1e3 if self.cpu else float("nan")
 
     def percentile_ms(self, q: float) -> float:
         """The nearest-rank `q` percentile (0-100), in milliseconds."""
@@ -93,19 +211,20 @@ class ErrorCount(logging.Handler):
 
 
 class DoNothingBot(commands.Bot):
-    """A minimal discord.py bot: one `/play action:str` that only responds.
+    """A minimal discord.py bot: one `/play action:str` that only answers.
 
-    With `yield_once` the handler yields to the loop once after responding.
-    Without it, the handler's task ends at a moment simcord's settle loop sees
-    only simcord's own done-callback pending, and it then sleeps its 50 ms idle
-    interval: that call measures simcord's polling, not the bot.
+    With `traffic` it also makes the Discord requests an accepted action of Arbiter's
+    makes beside its answer: it edits one message of the channel (Arbiter's board) and
+    another (the turn's message), both posted at the first call. That is the floor of
+    any bot that shows an action the way Arbiter does, with no game and no database.
     """
 
-    def __init__(self, *, yield_once: bool) -> None:
+    def __init__(self, *, traffic: bool = False) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents)
-        self.yield_once = yield_once
+        self.traffic = traffic
+        self.shown: list[discord.Message] = []
 
     async def setup_hook(self) -> None:
         """Register `/play` and sync it."""
@@ -113,48 +232,223 @@ class DoNothingBot(commands.Bot):
         @app_commands.command(name="play", description="Do nothing.")
         async def play(interaction: discord.Interaction, action: str) -> None:
             await interaction.response.send_message(f"ok: {action}", ephemeral=True)
-            if self.yield_once:
-                await asyncio.sleep(0)
+            if not self.traffic:
+                return
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel)
+            if not self.shown:
+                self.shown = [await channel.send("board"), await channel.send("turn")]
+            for message in self.shown:
+                await message.edit(content=f"{message.content[:5]} after {action}")
 
         self.tree.add_command(play)
         await self.tree.sync()
 
 
-def _table(env: simcord.Env) -> tuple[simcord.ChannelHandle, list[simcord.MemberActor]]:
-    guild = env.create_guild("Bench")
-    channel = guild.create_text_channel("bench")
-    return channel, [guild.add_member(env.create_user(name)) for name in ("alice", "bob")]
-
-
-async def time_do_nothing(plays: int, warmup: int, *, yield_once: bool = True) -> Timings:
-    """`plays` timed `/play` calls on the do-nothing bot."""
-    bot = DoNothingBot(yield_once=yield_once)
+async def time_do_nothing(
+    plays: int,
+    warmup: int,
+    *,
+    traffic: bool = False,
+    harness: Harness = HARNESS,
+) -> Timings:
+    """`plays` timed `/play` calls on the do-nothing bot, paced as Arbiter's are."""
+    bot = DoNothingBot(traffic=traffic)
     samples: list[float] = []
+    cpu: list[float] = []
     rest: list[int] = []
     try:
-        async with simcord.run(bot) as env:
-            channel, (alice, _) = _table(env)
-            for n in range(warmup + plays):
-                before = len(env.http_requests)
-                start = time.perf_counter()
-                result = await alice.slash(channel, "play", action=f"move {n}")
-                samples.append(time.perf_counter() - start)
-                rest.append(len(env.http_requests) - before)
-                assert result.acknowledged
+        with fast_settle(harness.poll):
+            await _time_calls(bot, plays + warmup, harness, samples, cpu, rest)
     finally:
         await bot.close()
-    label = "do-nothing bot" if yield_once else "do-nothing, no yield (*)"
-    return Timings(label, samples[warmup:], rest=rest[warmup:])
+    label = "do-nothing bot" if not traffic else "do-nothing + 2 edits"
+    return Timings(label, samples[warmup:], rest=rest[warmup:], cpu=cpu[warmup:])
 
 
-async def time_arbiter(plays: int, warmup: int, db_path: Path) -> Timings:
-    """`plays` timed `/play` calls in 2-player Tooth & Nail matches on Arbiter, each with
-    its database round trips, COMMITs and REST calls counted.
+async def _time_calls(
+    bot: DoNothingBot,
+    calls: int,
+    harness: Harness,
+    samples: list[float],
+    cpu: list[float],
+    rest: list[int],
+) -> None:
+    """Time `calls` `/play` on the do-nothing bot."""
+    async with simcord.run(bot, settle_timeout=harness.settle) as env:
+        guild = env.create_guild("Bench")
+        channel = guild.create_text_channel("bench")
+        alice = guild.add_member(env.create_user("alice"))
+        for n in range(calls):
+            before = len(env.http_requests)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            result = await alice.slash(channel, "play", action=f"move {n}")
+            samples.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            assert result.acknowledged
+            if harness.pace:
+                await env.advance_time(harness.pace)
+            rest.append(len(env.http_requests) - before)
 
-    Matches are opened, joined and started with slash commands; a new one
-    starts whenever one ends. Before each timed `/play`, the player to act asks
-    autocomplete for their choices (untimed) and picks one at random.
-    """
+
+@dataclass
+class Seating:
+    """A channel, its players in seat order, and the match last opened there."""
+
+    channel: simcord.ChannelHandle
+    players: list[simcord.MemberActor]
+    match_id: int | None = None
+    active: bool = False  # that match is under way
+
+
+class ArbiterTable:
+    """Arbiter under simcord, with one game channel (`main`) and its players: opens
+    matches of one mode with slash commands and plays them with `/play`, every call
+    timed and counted. A new match opens whenever the last one ended."""
+
+    def __init__(
+        self, env: simcord.Env, bot: ArbiterBot, mode: Mode, sql: SqlCount, seed: int, pace: float
+    ) -> None:
+        self.env = env
+        self.pace = pace
+        self.bot = bot
+        self.mode = mode
+        self.sql = sql
+        self.seed = seed
+        self.games = 0  # matches opened in `main`
+        self.chooser = random.Random(seed)
+        self.crowd_chooser = random.Random(-1 - seed)  # for the others: `chooser` is main's
+        self.guild = env.create_guild("Bench")
+        self.main = self.seat_players("bench", NAMES[: mode.players])
+        self.others: list[Seating] = []  # the matches `fill` made, least recently played first
+
+    def seat_players(self, channel: str, names: tuple[str, ...]) -> Seating:
+        """A new text channel and a new member for each name."""
+        return Seating(
+            self.guild.create_text_channel(channel),
+            [self.guild.add_member(self.env.create_user(name)) for name in names],
+        )
+
+    def move(self, channel: str) -> None:
+        """Go on in a new channel, with the same players (the match open in the old one
+        stays as it is)."""
+        self.main = Seating(self.guild.create_text_channel(channel), self.main.players)
+
+    async def open(self) -> None:
+        """A new match in `main`, dealt from the next seed: `/match new` by the first
+        player, `/match join` by the others, `/match start`."""
+        self.games += 1
+        host, *others = self.main.players
+        channel = self.main.channel
+        await host.slash(
+            channel,
+            "match new",
+            game=self.mode.game.id,
+            variant=self.mode.variant,
+            seed=self.seed + self.games,
+        )
+        for player in others:
+            await player.slash(channel, "match join")
+        await host.slash(channel, "match start")
+        match = await self.bot.matches.open_match(channel.id)
+        assert match.status == "active", match.status
+        self.main.match_id, self.main.active = match.id, True
+
+    async def play(self, at: Seating | None = None, chooser: random.Random | None = None) -> Call:
+        """One timed `/play` in `at` (default `main`, where a match opens first if none is
+        under way) by a player to act, of the action the mode's policy picks from their
+        legal actions, read from the match's snapshot (untimed); then the pause."""
+        at = at or self.main
+        chooser = chooser or self.chooser
+        if not at.active:
+            assert at is self.main, "only the main channel opens its own matches"
+            await self.open()
+        assert at.match_id is not None
+        table = await self.bot.matches.table(at.match_id)
+        seat = chooser.choice(table.to_act)
+        user_id = table.user_of(seat).user_id
+        player = next(p for p in at.players if p.id == user_id)
+        game, match = table.game, table.match
+        assert match.snapshot is not None
+        state = game.state_model.model_validate_json(match.snapshot)
+        action = self.mode.policy(chooser, game.legal_actions(state, seat))
+
+        before = self.counts()
+        start, start_cpu = time.perf_counter(), time.process_time()
+        result = await player.slash(at.channel, "play", action=action.key)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        assert result.acknowledged
+        during = self.counts()
+        if self.pace:
+            await self.env.advance_time(self.pace)
+        end = self.counts()
+        trips, commits, rest = (end[i] - before[i] for i in range(3))
+        after = (end[0] - during[0], end[1] - during[1], end[2] - during[2])
+
+        now = await self.bot.matches.get(at.match_id)
+        at.active = now.status == "active"
+        accepted = now.version == match.version + 1
+        return Call(seconds, cpu, trips, commits, rest, after, match.version + 1, accepted)
+
+    def counts(self) -> tuple[int, int, int]:
+        """Round trips, COMMITs and REST calls so far."""
+        return self.sql.trips, self.sql.commits, len(self.env.http_requests)
+
+    async def fill(self, matches: int, actions: int) -> float:
+        """`matches` more matches of the mode, each in a channel of its own with players
+        of its own, opened, joined and started through the match service, then
+        `actions` `/play` calls in each (another random stream than `main`'s); the
+        seconds it took, with the publisher's work settled."""
+        start = time.perf_counter()
+        service = self.bot.matches
+        seatings = self.others
+        for n in range(matches):
+            names = tuple(f"p{n}-{i}" for i in range(self.mode.players))
+            at = self.seat_players(f"crowd-{n}", names)
+            host, *others = at.players
+            lobby = await service.new_lobby(
+                guild_id=self.guild.id,
+                channel_id=at.channel.id,
+                user_id=host.id,
+                name=host.name,
+                game=self.mode.game.id,
+                variant=self.mode.variant,
+                seed=10_000 + n,
+            )
+            at.match_id = lobby.match.id
+            for player in others:
+                await service.join(at.match_id, player.id, player.name)
+            started = await service.start(at.match_id, host.id)
+            at.active = started.match.status == "active"
+            seatings.append(at)
+            await self.env.advance_time(self.pace)  # the publisher's posts, settled
+        for _ in range(actions):
+            for at in seatings:
+                if at.active:
+                    await self.play(at, self.crowd_chooser)
+        await self.env.settle(timeout=60)
+        return time.perf_counter() - start
+
+    async def play_others(self, calls: int) -> list[Call]:
+        """`calls` timed `/play` calls among the matches `fill` made, each in the least
+        recently played one still under way."""
+        played = []
+        while len(played) < calls:
+            at = next((o for o in self.others if o.active), None)
+            if at is None:
+                break
+            played.append(await self.play(at, self.crowd_chooser))
+            self.others.remove(at)
+            self.others.append(at)
+        return played
+
+
+@asynccontextmanager
+async def arbiter(
+    db_path: Path, mode: Mode, *, seed: int = 0, harness: Harness = HARNESS
+) -> AsyncIterator[ArbiterTable]:
+    """Arbiter on a new database at `db_path`, running under simcord with a table for
+    `mode`; a RuntimeError once it is closed if it logged any error meanwhile."""
     settings = Settings(
         _env_file=None, arbiter_db=str(db_path), discord_token=None, arbiter_guild=None
     )
@@ -163,48 +457,167 @@ async def time_arbiter(plays: int, warmup: int, db_path: Path) -> Timings:
     watched = [logging.getLogger(name) for name in ("bot", "cogs")]
     for logger in watched:
         logger.addHandler(errors)
-    chooser = random.Random(0)
-    timed = Timings("Arbiter (2p Tooth & Nail)", [])
     sql = SqlCount()
-    games = 0
     try:
-        with sql.watching():
-            async with simcord.run(bot) as env:
-                channel, (alice, bob) = _table(env)
-                match_id: int | None = None
-                while len(timed.samples) < warmup + plays:
-                    if match_id is None or (await bot.matches.get(match_id)).status != "active":
-                        games += 1
-                        await alice.slash(
-                            channel, "match new", game="tooth-and-nail", variant="2p", seed=games
-                        )
-                        await bob.slash(channel, "match join")
-                        await alice.slash(channel, "match start")
-                        match_id = (await bot.matches.open_match(channel.id)).id
-                    table = await bot.matches.table(match_id)
-                    seat = chooser.choice(table.to_act)
-                    player = alice if table.user_of(seat).user_id == alice.id else bob
-                    offered = await player.autocomplete(channel, "play", "action", "")
-                    action = choose(chooser, [Action.from_key(c["value"]) for c in offered])
-                    before = (sql.trips, sql.commits, len(env.http_requests))
-                    start = time.perf_counter()
-                    result = await player.slash(channel, "play", action=action.key)
-                    timed.samples.append(time.perf_counter() - start)
-                    timed.trips.append(sql.trips - before[0])
-                    timed.commits.append(sql.commits - before[1])
-                    timed.rest.append(len(env.http_requests) - before[2])
-                    assert result.acknowledged
+        with sql.watching(), fast_settle(harness.poll):
+            async with simcord.run(bot, settle_timeout=harness.settle) as env:
+                yield ArbiterTable(env, bot, mode, sql, seed, harness.pace)
     finally:
         for logger in watched:
             logger.removeHandler(errors)
         await bot.close()
     if errors.count:
         raise RuntimeError(f"Arbiter logged {errors.count} errors during the benchmark")
-    return Timings(
-        timed.label,
-        timed.samples[warmup:],
-        games,
-        timed.trips[warmup:],
-        timed.commits[warmup:],
-        timed.rest[warmup:],
+
+
+async def time_arbiter(
+    mode: Mode, plays: int, warmup: int, db_path: Path, *, harness: Harness = HARNESS
+) -> Timings:
+    """`plays` timed `/play` calls in matches of `mode` on Arbiter, after `warmup`
+    untimed ones, each with its database round trips, COMMITs and REST calls counted."""
+    async with arbiter(db_path, mode, harness=harness) as table:
+        calls = [await table.play() for _ in range(warmup + plays)]
+    return Timings.of(f"Arbiter ({mode.label})", calls[warmup:], table.games)
+
+
+@dataclass(frozen=True)
+class GameFigures:
+    """One mode's `/play` on Arbiter, and the do-nothing bot's timed just before it."""
+
+    mode: Mode
+    bare: Timings
+    arbiter: Timings
+
+    @property
+    def mean_ratio(self) -> float:
+        """Arbiter's mean over the bare bot's."""
+        return self.arbiter.mean_ms / self.bare.mean_ms
+
+    @property
+    def p99_ratio(self) -> float:
+        """Arbiter's p99 over the bare bot's."""
+        return self.arbiter.percentile_ms(99) / self.bare.percentile_ms(99)
+
+
+async def time_games(
+    modes: list[Mode], plays: int, warmup: int, tmp: Path, *, harness: Harness = HARNESS
+) -> list[GameFigures]:
+    """Each mode in turn: the do-nothing bot's `/play`, then Arbiter's, on a new database."""
+    figures = []
+    for mode in modes:
+        bare = await time_do_nothing(plays, warmup, harness=harness)
+        db_path = tmp / f"play-{mode.game.id}-{mode.variant}.db"
+        timed = await time_arbiter(mode, plays, warmup, db_path, harness=harness)
+        figures.append(GameFigures(mode, bare, timed))
+    return figures
+
+
+@dataclass(frozen=True)
+class Windows:
+    """`/play` early and late in long matches of one mode."""
+
+    mode: Mode
+    early: Timings
+    late: Timings
+    early_span: Span  # the action numbers timed early
+    late_span: Span  # and late
+    asked_late: Span  # the late actions asked for (later than `late_span` if none got there)
+    lengths: list[int]  # the actions each match opened lasted, or was played to
+    pooled: int  # the matches whose calls the windows hold
+
+
+async def time_windows(
+    mode: Mode,
+    early: Span,
+    late: Span,
+    matches: int,
+    tries: int,
+    db_path: Path,
+    *,
+    harness: Harness = HARNESS,
+) -> Windows:
+    """Matches of `mode` played with `/play` until `matches` of them reached action
+    `late[1]` or `tries` were opened; the calls of actions `early` and `late` pooled
+    over the matches that reached it. If none did, the late window is the last actions
+    of the longest match before the one that ended it."""
+    asked = late
+    runs: list[list[Call]] = []
+    async with arbiter(db_path, mode, harness=harness) as table:
+        while len(runs) < max(1, tries) and sum(r[-1].seq >= late[1] for r in runs) < matches:
+            table.move(f"long-{len(runs) + 1}")
+            calls = [await table.play()]
+            while table.main.active and calls[-1].seq < late[1]:
+                calls.append(await table.play())
+            runs.append(calls)
+    lengths = [r[-1].seq for r in runs]
+    full = [r for r in runs if r[-1].seq >= late[1]][:matches]
+    if not full:
+        longest = max(runs, key=len)
+        last = longest[-1].seq - 1  # the action before the one that ended the match
+        late = (max(early[1] + 1, last - (late[1] - late[0])), last)
+        full = [longest]
+
+    def window(span: Span) -> list[Call]:
+        return [c for r in full for c in r if span[0] <= c.seq <= span[1]]
+
+    return Windows(
+        mode,
+        Timings.of(f"actions {early[0]}–{early[1]}", window(early)),
+        Timings.of(f"actions {late[0]}–{late[1]}", window(late)),
+        early,
+        late,
+        asked,
+        lengths,
+        len(full),
     )
+
+
+@dataclass(frozen=True)
+class Crowd:
+    """`/play` with the timed match alone in the database, and among many open ones."""
+
+    mode: Mode
+    alone: Timings
+    crowded: Timings
+    elsewhere: Timings  # in the crowded database, each call in another of the others
+    open_matches: int  # matches open in the crowded database, the timed one included
+    crowd_actions: int  # `/play` calls made in each of the others
+    fill_seconds: float  # how long making the others took
+
+
+async def time_crowd(
+    mode: Mode,
+    plays: int,
+    warmup: int,
+    open_matches: int,
+    crowd_actions: int,
+    tmp: Path,
+    *,
+    harness: Harness = HARNESS,
+) -> Crowd:
+    """The same `/play` calls in the same matches (same seeds, same picks) twice, each
+    time on a new database: first with the timed match alone, then with
+    `open_matches - 1` other started matches in other channels, made first. Then
+    `plays` more in the crowded database, each in the least recently played other
+    match (the store holds only its most recently used matches in memory)."""
+    async with arbiter(tmp / "alone.db", mode, harness=harness) as table:
+        alone = [await table.play() for _ in range(warmup + plays)]
+    async with arbiter(tmp / "crowd.db", mode, harness=harness) as table:
+        fill_seconds = await table.fill(open_matches - 1, crowd_actions)
+        crowded = [await table.play() for _ in range(warmup + plays)]
+        elsewhere = await table.play_others(plays)
+    return Crowd(
+        mode,
+        Timings.of("1 open match", alone[warmup:]),
+        Timings.of(f"{open_matches:,} open matches", crowded[warmup:]),
+        Timings.of(f"{open_matches:,}, another each", elsewhere),
+        open_matches,
+        crowd_actions,
+        fill_seconds,
+    )
+
+
+def growth(before: list[float], after: list[float]) -> tuple[float, float]:
+    """How much the mean grew from `before` to `after`, and twice its standard error."""
+    spread = sum(stdev(s) ** 2 / len(s) for s in (before, after) if len(s) > 1)
+    return fmean(after) - fmean(before), 2 * spread**0.5
