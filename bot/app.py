@@ -77,7 +77,6 @@ class ArbiterBot(commands.Bot):
         self._clock = ClockService(self._matches, discord.utils.utcnow)
         self._matches.on_change(self._clock.on_change)
         stats = Stats(self._matches)
-        self._matches.on_change(stats.record)
         await stats.catch_up()
         for cog in (MatchCog(self), PlayCog(self), HelpCog(self)):
             await self.add_cog(cog)

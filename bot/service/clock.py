@@ -238,12 +238,12 @@ class ClockService:
     async def plan(self, table: Table) -> Plan:
         """The clocks an action leads to, worked out before it commits (the match
         service saves them with it, and the DMs of the decisions it makes someone's):
-        `table` is the match as the action leaves it. Nothing is planned for a match it
-        ends, or when a player back from vacation must have their clock thawed first:
-        the reconciliation after the commit does that."""
+        `table` is the match as the action leaves it. A match it ends has no clocks left;
+        nothing is planned when a player back from vacation must have their clock
+        thawed first: the reconciliation after the commit does that."""
         match = table.match
         if match.status != "active":
-            return Plan()
+            return Plan(deadlines=[])
         clocks = await self.store.seat_clocks(match.id)
         if any(self._back(clock, table) for clock in clocks.values()):
             return Plan()
@@ -263,7 +263,8 @@ class ClockService:
         table = await self.matches.table(match_id)
         match = table.match
         if match.status != "active" or match.snapshot is None:
-            await self.store.clear_clocks(match_id)
+            if await self._has_clocks(match_id):
+                await self.store.clear_clocks(match_id)
             for seat in table.seats:
                 self.scheduler.disarm((SEAT, match_id, seat.seat))
                 self.scheduler.disarm((AWAY, match_id, seat.seat))
@@ -283,6 +284,15 @@ class ClockService:
             self.scheduler.disarm((SEAT, match_id, seat))
         await self._arm(match, rows)
         return fresh
+
+    async def _has_clocks(self, match_id: int) -> bool:
+        """Whether a match has a deadline, a pause or a vacation under way."""
+        clocks = await self.store.seat_clocks(match_id)
+        return bool(
+            await self.store.deadlines(match_id)
+            or await self.store.pause(match_id) is not None
+            or any(c.vacation_until is not None for c in clocks.values())
+        )
 
     def _fit(
         self, table: Table, old: dict[int, Deadline], clocks: dict[int, SeatClock], paused: bool

@@ -31,12 +31,12 @@ from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.outbox import Notice
 from bot.service.store import (
-    MEMORY,
     ActionRow,
     ChannelBusy,
     Deadline,
     MatchRow,
     Rename,
+    Results,
     SeatRow,
     Status,
     Store,
@@ -89,17 +89,28 @@ FORFEITED = (
 )
 
 _EVENTS = TypeAdapter(list[Event])
+DECODED = 128  # matches whose decoded state and public table stay in memory (the rows: more)
 
 ChangeListener = Callable[[int], Awaitable[None]]
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What the clock adds to an action's commit: the match's deadlines as the action
-    leaves them (None: left for the reconciliation after it), and notices (DMs)."""
+    """What another service adds to an action's commit: the match's deadlines as the
+    action leaves them (the clock's; None: left for the reconciliation after it),
+    notices (DMs), and the results of the match it finished (the stats')."""
 
     deadlines: Sequence[Deadline] | None = None
     notices: Sequence[Notice] = ()
+    results: Results | None = None
+
+    def __or__(self, other: Plan) -> Plan:
+        """Both plans: the deadlines and the results either gives, every notice."""
+        return Plan(
+            self.deadlines if self.deadlines is not None else other.deadlines,
+            [*self.notices, *other.notices],
+            self.results or other.results,
+        )
 
 
 Planner = Callable[["Table"], Awaitable[Plan]]
@@ -331,7 +342,7 @@ class MatchService:
             check_options(game)  # a lobby must be able to show them
         self._lock = KeyedLocks()
         self._listeners: list[ChangeListener] = []
-        self._planner: Planner | None = None
+        self._planners: list[Planner] = []
         self._changing: Counter[int] = Counter()  # match id -> changes under way
         self._calm = asyncio.Condition()
         # The state and the public table of each match last worked out, by match id:
@@ -363,8 +374,8 @@ class MatchService:
 
     def plan_with(self, planner: Planner) -> None:
         """Have `planner` work out, before each action commits, what the commit saves
-        beside it (the clock's deadlines: see `Plan`)."""
-        self._planner = planner
+        beside it (see `Plan`)."""
+        self._planners.append(planner)
 
     def on_change(self, listener: ChangeListener) -> None:
         """Call `listener(match_id)` after every committed change to a match (start, an
@@ -424,7 +435,7 @@ class MatchService:
         assert match.snapshot is not None
         self._states[match.id] = (match.snapshot, state)
         self._states.move_to_end(match.id)
-        while len(self._states) > MEMORY:
+        while len(self._states) > DECODED:
             self._states.popitem(last=False)
 
     def _table(
@@ -448,7 +459,7 @@ class MatchService:
     def _hold_table(self, table: Table) -> None:
         self._tables[table.match.id] = table
         self._tables.move_to_end(table.match.id)
-        while len(self._tables) > MEMORY:
+        while len(self._tables) > DECODED:
             self._tables.popitem(last=False)
 
     @staticmethod
@@ -1005,7 +1016,9 @@ class MatchService:
             turn=table.turn,
             finished=finished,
         )
-        plan = await self._planner(table) if self._planner is not None else Plan()
+        plan = Plan()
+        for planner in self._planners:
+            plan |= await planner(table)
         saved = await self.store.append_action(
             match.id,
             expected_version=match.version,
@@ -1017,6 +1030,7 @@ class MatchService:
             status=status,
             notices=[*first, told, *plan.notices],
             deadlines=plan.deadlines,
+            results=plan.results,
         )
         if not saved:
             # What was held of the match was out of date (another process, a restore):

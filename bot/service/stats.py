@@ -1,9 +1,9 @@
 """Results of finished matches, per seat and player, read back for `/stats` and
 `/leaderboard` (shown by `bot.render.stats`).
 
-A match's result is recorded once, when it finishes (a change listener on the
-match service), and at start-up for any finished match not recorded yet (one that
-finished while the process stopped). Cancelled and abandoned matches count for
+A match's result is recorded once, with the action that finishes it (in the same
+transaction: see `Plan`), and at start-up for any finished match not recorded yet
+(one that finished before results were recorded so). Cancelled and abandoned matches count for
 nobody: only a finished match with winners is recorded, or a solitaire game (won or
 lost against its nemesis, which the record names: the nemesis victory tracker).
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 
-from bot.service.matches import MatchService
-from bot.service.store import Hunter, Record, Versus
+from bot.service.matches import MatchService, Plan, Table
+from bot.service.store import Hunter, Record, Results, Versus
 
 log = logging.getLogger(__name__)
 
@@ -25,17 +25,23 @@ class Stats:
 
     def __init__(self, matches: MatchService) -> None:
         self.matches = matches
+        matches.plan_with(self.plan)
 
-    async def record(self, match_id: int) -> None:
-        """Record a finished match's result for each seat (once; anything else is ignored)."""
-        match = await self.matches.get(match_id)
-        if match.status != "finished":
-            return
-        table = await self.matches.table(match_id)
+    async def plan(self, table: Table) -> Plan:
+        """The results an action that finishes a match saves with it."""
+        results = self.results(table)
+        return Plan(results=results) if results is not None else Plan()
+
+    @staticmethod
+    def results(table: Table) -> Results | None:
+        """How each seat of a finished match ended; None for a match that counts for
+        nobody (not finished, or no winner outside a solitaire game)."""
         outcome = table.outcome
-        if outcome is None or not (outcome.winners or outcome.against):
-            return
-        results = {
+        if table.match.status != "finished" or outcome is None:
+            return None
+        if not (outcome.winners or outcome.against):
+            return None
+        by_seat = {
             s.seat: "win"
             if s.seat in outcome.winners
             else "loss"
@@ -43,13 +49,12 @@ class Stats:
             else "draw"
             for s in table.seats
         }
-        saved = await self.matches.store.record_results(
-            match_id,
-            results,
-            opponent=outcome.against,
-            opponent_level=outcome.against_level or None,
-        )
-        if saved:
+        return Results(by_seat, outcome.against, outcome.against_level or None)
+
+    async def record(self, match_id: int) -> None:
+        """Record a finished match's result for each seat (once; anything else is ignored)."""
+        results = self.results(await self.matches.table(match_id))
+        if results is not None and await self.matches.store.record_results(match_id, results):
             log.info("match %s: results recorded", match_id)
 
     async def catch_up(self) -> None:

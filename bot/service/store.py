@@ -211,6 +211,16 @@ class Record:
 
 
 @dataclass(frozen=True)
+class Results:
+    """How each seat of a finished match ended (`{seat: 'win' | 'loss' | 'draw'}`), and
+    the opponent of a solitaire game (a nemesis) with its difficulty."""
+
+    by_seat: dict[int, str]
+    opponent: str | None = None
+    opponent_level: int | None = None
+
+
+@dataclass(frozen=True)
 class Deadline:
     """The running (or frozen) clock of one seat the match waits for."""
 
@@ -857,9 +867,11 @@ class Store:
         status: Status,
         notices: Sequence[Notice] = (),
         deadlines: Sequence[Deadline] | None = None,
+        results: Results | None = None,
     ) -> bool:
         """Log one action and save the state it led to, in one transaction, with what
-        it must tell and (given `deadlines`) the match's clocks as they now are.
+        it must tell, (given `deadlines`) the match's clocks as they now are, and (given
+        `results`) the results of the match it finished.
 
         The snapshot is written only if the match is still active at
         `expected_version`; otherwise nothing changes, False comes back and what is
@@ -886,6 +898,8 @@ class Store:
             )
             if deadlines is not None:
                 await self._replace_deadlines(db, match_id, deadlines)
+            if results is not None:
+                await self._record_results(db, match_id, results)
             await self._enqueue(db, notices)
             logged = ActionRow(seq, seat, user_id, action, events, now)
 
@@ -1313,32 +1327,29 @@ class Store:
             )
         return _match_row(row) if row else None
 
-    async def record_results(
-        self,
-        match_id: int,
-        results: dict[int, str],
-        *,
-        opponent: str | None = None,
-        opponent_level: int | None = None,
-    ) -> bool:
-        """Record how each seat (`{seat: 'win' | 'loss' | 'draw'}`) of a finished match
-        ended, credited to whoever holds it (against `opponent`, in a solitaire game);
+    async def record_results(self, match_id: int, results: Results) -> bool:
+        """Record how each seat of a finished match ended, credited to whoever holds it;
         False when they were recorded already."""
+        async with self._lock, self._transaction() as db:
+            return await self._record_results(db, match_id, results)
+
+    async def _record_results(
+        self, db: aiosqlite.Connection, match_id: int, results: Results
+    ) -> bool:
         now = self._now()
         rows = [
-            (result, now, opponent, opponent_level, match_id, seat)
-            for seat, result in results.items()
+            (result, now, results.opponent, results.opponent_level, match_id, seat)
+            for seat, result in results.by_seat.items()
         ]
-        async with self._lock, self._transaction() as db:
-            cursor = await db.executemany(
-                "INSERT OR IGNORE INTO results (match_id, seat, user_id, guild_id, game,"
-                " result, recorded_at, opponent, opponent_level)"
-                " SELECT s.match_id, s.seat, s.user_id, m.guild_id, m.game, ?, ?, ?, ?"
-                " FROM seats s JOIN matches m ON m.id = s.match_id"
-                " WHERE s.match_id = ? AND s.seat = ? AND m.status = 'finished'",
-                rows,
-            )
-            return cursor.rowcount > 0
+        cursor = await db.executemany(
+            "INSERT OR IGNORE INTO results (match_id, seat, user_id, guild_id, game,"
+            " result, recorded_at, opponent, opponent_level)"
+            " SELECT s.match_id, s.seat, s.user_id, m.guild_id, m.game, ?, ?, ?, ?"
+            " FROM seats s JOIN matches m ON m.id = s.match_id"
+            " WHERE s.match_id = ? AND s.seat = ? AND m.status = 'finished'",
+            rows,
+        )
+        return cursor.rowcount > 0
 
     async def versus_records(self, guild_id: int, user_id: int) -> list[Versus]:
         """A player's solitaire records per opponent, in this server or in direct

@@ -111,7 +111,10 @@ async def test_a_solitaire_game_in_a_direct_message_with_the_bot(world: World) -
     await play_out(world, ada)
     state = await world.state()
     assert state.phase == "over"
-    assert state.end_text in [m.content for m in ada.dm_channel.history(viewer=world.alice)][-1]
+    # The last line the bot posted in the DM (the answers to /play, "✅ …", run beside).
+    history = ada.dm_channel.history(viewer=world.alice)
+    lines = [m.content for m in history if not m.content.startswith("✅")]
+    assert state.end_text in lines[-1]
 
     stats = await world.alice.slash(world.channel, "stats")  # DM games count on /stats
     assert stats.response is not None
