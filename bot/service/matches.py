@@ -448,8 +448,13 @@ class MatchService:
         if state is not None:
             return self._work_out(game, match, seats, state)
         held = self._tables.get(match.id)
-        if held is not None and held.match == match and held.seats == seats:
+        if held is not None and held.match.snapshot == match.snapshot:
+            # The same state: what was worked out of it holds; the row and the seats
+            # are the ones read now (a board message, a decision count, a name).
             self._tables.move_to_end(match.id)
+            if held.match != match or held.seats != seats:
+                held = replace(held, match=match, seats=seats)
+                self._tables[match.id] = held
             return held
         state = self._state(game, match) if match.snapshot is not None else None
         table = self._work_out(game, match, seats, state)
@@ -724,7 +729,7 @@ class MatchService:
                 self._refuse(game, state, seat.seat, key, match)
             label = game.describe(action, state)
             seq = match.version + 1
-            before = self._before(game, state)
+            before = self._before(match, seats)
             new_state, events = game.apply(state, seat.seat, action, rng_for(match.seed, seq))
             result = await self._commit(
                 match, seats, seat, action, label, new_state, events, before=before
@@ -741,7 +746,7 @@ class MatchService:
             game = self.game(match.game)
             action = Action(kind=CONCEDE)
             rng = rng_for(match.seed, match.version + 1)
-            before = self._before(game, state)
+            before = self._before(match, seats)
             new_state, events = game.concede(state, seat.seat, rng)
             label = f"{seat.name} concedes"
             result = await self._commit(
@@ -783,7 +788,7 @@ class MatchService:
             game = self.game(match.game)
             state = self._state(game, match)
             rng = rng_for(match.seed, version + 1)
-            before = self._before(game, state)
+            before = self._before(match, seats)
             if forfeit:
                 action, label = Action(kind=CONCEDE), f"{row.name} forfeits"
                 new_state, events = game.concede(state, seat, rng)
@@ -817,15 +822,10 @@ class MatchService:
             table = await self.table(match_id)
         return table
 
-    @staticmethod
-    def _before(game: Game, state: BaseModel) -> tuple[tuple[int, ...], str]:
+    def _before(self, match: MatchRow, seats: list[SeatRow]) -> tuple[tuple[int, ...], str]:
         """Who was to act before an action, and in which turn (see `ActResult.called`)."""
-        turn = turn_key(
-            game.view(state, None).get("turn"),
-            game.active_seat(state),
-            game.outcome(state) is not None,
-        )
-        return tuple(sorted(game.to_act(state))), turn
+        table = self._table(match, seats)
+        return table.to_act, table.turn
 
     async def _seated(
         self, match_id: int, user_id: int
