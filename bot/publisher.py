@@ -267,16 +267,17 @@ class Publisher:
         progress = dict(row.progress)
         if not progress.get("board"):
             store = self.bot.matches.store
-            if notice.kind == "start":
+            posted = await self._board_posted_before(table, row)
+            if posted is not None:  # a crash kept its id from being saved
+                await self.bot.matches.set_board_message(table.match.id, posted)
+                table = await self.bot.matches.table(notice.match_id)
+            if notice.kind == "start" and posted is None:
                 await self._retire_lobby(table)
                 await self._post(table)
-                progress["board"] = True
-                store.note_progress(row.id, progress)
-                await store.flush()  # posting the board again would show two of them
             else:
                 await self._show(table)  # the same edit again changes nothing
-                progress["board"] = True
-                store.note_progress(row.id, progress)
+            progress["board"] = True
+            store.note_progress(row.id, progress)
         if notice.kind == "board":
             return
         if notice.kind == "start":
@@ -558,6 +559,37 @@ class Publisher:
         if table.match.status == "active":
             self._posted[table.match.id] = self._posted.get(table.match.id, 0) + 1
         return message
+
+    async def _board_posted_before(self, table: Table, row: OutboxRow) -> int | None:
+        """For a notice read back after a restart: a message showing this match (its
+        lobby or board) that the bot posted since the notice was written and that the
+        match doesn't know as its own (its id lost in the crash), if any."""
+        if not row.recovered or row.created_at is None:
+            return None
+        since = discord.utils.time_snowflake(datetime.fromisoformat(row.created_at))
+        me, match = self.bot.user, table.match
+        mine = f"Match #{match.id}"
+        try:
+            channel = self.bot.get_channel(match.channel_id) or await self.bot.fetch_channel(
+                match.channel_id
+            )
+            if not isinstance(channel, discord.abc.Messageable):
+                return None
+            async for message in channel.history(limit=LOOK_BACK, after=discord.Object(since - 1)):
+                shown = message.embeds[0] if message.embeds else None
+                footer = (shown.footer.text or "") if shown is not None else ""
+                if (
+                    me is not None
+                    and message.author.id == me.id
+                    and message.id != match.board_message_id
+                    and (footer == mine or footer.startswith((f"{mine} ", f"{mine}\n")))
+                    and not (shown and (shown.description or "").startswith("The board has moved"))
+                ):
+                    log.info("match %s: found its board posted before a restart", match.id)
+                    return message.id
+        except discord.HTTPException:
+            log.info("match %s: could not read its channel's latest messages", match.id)
+        return None
 
     async def _sent_before(self, table: Table, text: str, since: int) -> discord.Message | None:
         """The bot's message with this text among the channel's messages since the

@@ -140,14 +140,18 @@ async def in_time(
     interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = False
 ) -> T:
     """Do `work` and return what it gives, keeping Discord's 3 seconds: when it is still
-    running after DEFER_AFTER, the interaction is deferred (see `defer`) while it goes on.
-    Work done sooner is answered directly, with one request instead of two."""
+    running DEFER_AFTER after the interaction was made, the interaction is deferred (see
+    `defer`) while it goes on. Work done sooner is answered directly, with one request
+    instead of two. The work is never cut short by the interaction's end."""
     task = asyncio.ensure_future(work)
+    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     try:
-        return await asyncio.wait_for(asyncio.shield(task), DEFER_AFTER)
+        return await asyncio.wait_for(
+            asyncio.shield(task), min(DEFER_AFTER, max(0.0, DEFER_AFTER - waited))
+        )
     except TimeoutError:
         await defer(interaction, ephemeral=ephemeral)
-    return await task
+    return await asyncio.shield(task)
 
 
 def answer(interaction: discord.Interaction, **content: Any) -> Awaitable[object]:
@@ -197,6 +201,7 @@ async def component_match(
     if match_id not in ROW_IDS or any(number not in fits for number, fits in numbers):
         raise refused
     store = service(interaction).store
+    await store.sync()  # another process, a restore: what memory holds is checked first
     match = await store.get_match(match_id)
     if match is None:
         raise refused

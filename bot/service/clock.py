@@ -47,7 +47,7 @@ from bot.service.locks import KeyedLocks
 from bot.service.matches import MatchService, Plan, Table
 from bot.service.outbox import Notice
 from bot.service.scheduler import Scheduler
-from bot.service.store import Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
+from bot.service.store import Clocks, Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
 from bot.service.timing import (
     DAY,
     MAX_CLOCK,
@@ -242,15 +242,16 @@ class ClockService:
         nothing is planned when a player back from vacation must have their clock
         thawed first: the reconciliation after the commit does that."""
         match = table.match
+        mark = self.store.clock_mark(match.id)  # what the plan is worked out from
         if match.status != "active":
-            return Plan(deadlines=[])
+            return Plan(Clocks(mark, []))
         clocks = await self.store.seat_clocks(match.id)
         if any(self._back(clock, table) for clock in clocks.values()):
             return Plan()
         old = {d.seat: d for d in await self.store.deadlines(match.id)}
         paused = await self.store.pause(match.id) is not None
         rows, fresh = self._fit(table, old, clocks, paused)
-        return Plan(deadlines=rows, notices=await self._turn_dms(table, fresh))
+        return Plan(Clocks(mark, rows, await self._turn_dms(table, fresh)))
 
     @staticmethod
     def _back(clock: SeatClock, table: Table) -> bool:

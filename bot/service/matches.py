@@ -33,7 +33,7 @@ from bot.service.outbox import Notice
 from bot.service.store import (
     ActionRow,
     ChannelBusy,
-    Deadline,
+    Clocks,
     MatchRow,
     Rename,
     Results,
@@ -96,21 +96,16 @@ ChangeListener = Callable[[int], Awaitable[None]]
 
 @dataclass(frozen=True)
 class Plan:
-    """What another service adds to an action's commit: the match's deadlines as the
-    action leaves them (the clock's; None: left for the reconciliation after it),
-    notices (DMs), and the results of the match it finished (the stats')."""
+    """What another service adds to an action's commit: the match's clocks as the action
+    leaves them (the clock's; None: left for the reconciliation after it), and the
+    results of the match it finished (the stats')."""
 
-    deadlines: Sequence[Deadline] | None = None
-    notices: Sequence[Notice] = ()
+    clocks: Clocks | None = None
     results: Results | None = None
 
     def __or__(self, other: Plan) -> Plan:
-        """Both plans: the deadlines and the results either gives, every notice."""
-        return Plan(
-            self.deadlines if self.deadlines is not None else other.deadlines,
-            [*self.notices, *other.notices],
-            self.results or other.results,
-        )
+        """Both plans: what either gives."""
+        return Plan(self.clocks or other.clocks, self.results or other.results)
 
 
 Planner = Callable[["Table"], Awaitable[Plan]]
@@ -1028,8 +1023,8 @@ class MatchService:
             events=_EVENTS.dump_json(events).decode(),
             snapshot=snapshot,
             status=status,
-            notices=[*first, told, *plan.notices],
-            deadlines=plan.deadlines,
+            notices=[*first, told],
+            clocks=plan.clocks,
             results=plan.results,
         )
         if not saved:

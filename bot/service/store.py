@@ -221,6 +221,17 @@ class Results:
 
 
 @dataclass(frozen=True)
+class Clocks:
+    """The deadlines an action leaves and the DMs they call for, worked out from the
+    match's clocks as they stood at `mark` (`Store.clock_mark`): saved with the action
+    only if no clock of the match changed since (else left to the reconciliation after)."""
+
+    mark: int
+    deadlines: Sequence[Deadline]
+    notices: Sequence[Notice] = ()
+
+
+@dataclass(frozen=True)
 class Deadline:
     """The running (or frozen) clock of one seat the match waits for."""
 
@@ -391,9 +402,11 @@ class Store:
         self._guilds: dict[int, GuildSettings] = {}
         self._prefs: dict[int, NotifyPrefs] = {}
         self._lanes: dict[str, deque[OutboxRow]] = {}  # lane -> its pending notices
-        # Written behind: (what, key) -> (SQL, parameters); the latest for a key wins.
-        self._behind: dict[Hashable, tuple[str, tuple[Any, ...]]] = {}
+        # Written behind: (what, key) -> (SQL, parameters, the value it saves); the latest
+        # for a key wins. A row loaded meanwhile takes the value (see `_pending`).
+        self._behind: dict[Hashable, tuple[str, tuple[Any, ...], Any]] = {}
         self._data_version: int | None = None
+        self._clock_marks: dict[int, int] = {}  # match id -> its clock writes so far
 
     @classmethod
     async def open(
@@ -444,10 +457,21 @@ class Store:
     def forget_all(self) -> None:
         """Drop everything held in memory (the next reads load it again)."""
         self._memory.clear()
+        self._behind.clear()  # it was written for what was read before
+        for match_id in self._clock_marks:
+            self._clock_marks[match_id] += 1
         self._channels.clear()
         self._guilds.clear()
         self._prefs.clear()
         self._lanes.clear()
+
+    def clock_mark(self, match_id: int) -> int:
+        """A number that changes with every write to a match's clocks (its deadlines,
+        pause, seat clocks): what `Clocks` were worked out from."""
+        return self._clock_marks.get(match_id, 0)
+
+    def _clocks_written(self, match_id: int) -> None:
+        self._clock_marks[match_id] = self._clock_marks.get(match_id, 0) + 1
 
     def _forget(self, match_id: int) -> None:
         """Drop what is held of one match, and which channel it is open in."""
@@ -496,10 +520,19 @@ class Store:
 
     # ------------------------------------------------------------ written behind
 
-    def _write_behind(self, key: Hashable, sql: str, params: tuple[Any, ...]) -> None:
-        """Save this with the next transaction (or the next `flush`)."""
+    def _write_behind(
+        self, key: Hashable, sql: str, params: tuple[Any, ...], value: Any = None
+    ) -> None:
+        """Save this with the next transaction (or the next `flush`); `value` is what a
+        load of the row must see until then."""
         self._behind.pop(key, None)  # the latest goes last
-        self._behind[key] = (sql, params)
+        self._behind[key] = (sql, params, value)
+
+    def _pending(self, key: Hashable, default: Any) -> Any:
+        """The value written behind for `key` and not saved yet, else `default`: what is
+        read from the database until the next transaction must not undo it."""
+        held = self._behind.get(key)
+        return default if held is None else held[2]
 
     async def flush(self) -> None:
         """Save what is written behind now (in a transaction of its own, if any)."""
@@ -508,16 +541,13 @@ class Store:
                 async with self._transaction():
                     pass  # a transaction saves what is written behind first
 
-    async def _save_behind(self, db: aiosqlite.Connection) -> dict[Hashable, Any]:
-        """Write what waits behind into the open transaction; returns it (put back on a
-        rollback)."""
-        behind, self._behind = self._behind, {}
+    async def _save_behind(self, db: aiosqlite.Connection, behind: dict[Hashable, Any]) -> None:
+        """Write what waited behind into the open transaction."""
         grouped: dict[str, list[tuple[Any, ...]]] = {}
-        for sql, params in behind.values():
+        for sql, params, _ in behind.values():
             grouped.setdefault(sql, []).append(params)
         for sql, rows in grouped.items():
             await db.executemany(sql, rows)
-        return behind
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
@@ -571,9 +601,9 @@ class Store:
         await self._db.execute("BEGIN IMMEDIATE")
         self._written = set()
         self._after = []
-        behind: dict[Hashable, Any] = {}
+        behind, self._behind = self._behind, {}
         try:
-            behind = await self._save_behind(self._db)
+            await self._save_behind(self._db, behind)
             yield self._db
         except BaseException:
             await self._db.execute("ROLLBACK")
@@ -581,7 +611,13 @@ class Store:
                 self._behind.setdefault(key, value)
             raise
         else:
-            await self._db.execute("COMMIT")
+            try:
+                await self._db.execute("COMMIT")
+            except BaseException:
+                # Interrupted (cancelled) while committing: whether it was saved is
+                # unknown here, so nothing held in memory is trusted any more.
+                self.forget_all()
+                raise
             for change in self._after:
                 change()
             for lane in sorted(self._written):
@@ -615,6 +651,9 @@ class Store:
         if row is None:
             return None
         match = _match_row(row)
+        board = self._pending(("board", match_id), match.board_message_id)
+        if board != match.board_message_id:
+            match = replace(match, board_message_id=board)
         self._hold_match(match)
         return match
 
@@ -866,12 +905,13 @@ class Store:
         snapshot: str,
         status: Status,
         notices: Sequence[Notice] = (),
-        deadlines: Sequence[Deadline] | None = None,
+        clocks: Clocks | None = None,
         results: Results | None = None,
     ) -> bool:
         """Log one action and save the state it led to, in one transaction, with what
-        it must tell, (given `deadlines`) the match's clocks as they now are, and (given
-        `results`) the results of the match it finished.
+        it must tell, (given `clocks`, unless a clock changed since they were worked out)
+        the match's deadlines and their DMs, and (given `results`) the results of the
+        match it finished.
 
         The snapshot is written only if the match is still active at
         `expected_version`; otherwise nothing changes, False comes back and what is
@@ -896,8 +936,9 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (match_id, seq, seat, user_id, action, events, now),
             )
-            if deadlines is not None:
-                await self._replace_deadlines(db, match_id, deadlines)
+            if clocks is not None and clocks.mark == self.clock_mark(match_id):
+                await self._replace_deadlines(db, match_id, clocks.deadlines)
+                notices = [*notices, *clocks.notices]
             if results is not None:
                 await self._record_results(db, match_id, results)
             await self._enqueue(db, notices)
@@ -924,6 +965,7 @@ class Store:
             ("board", match_id),
             "UPDATE matches SET board_message_id = ? WHERE id = ?",
             (message_id, match_id),
+            message_id,
         )
 
     async def recent_events(self, match_id: int, *, last: int) -> list[str]:
@@ -938,9 +980,12 @@ class Store:
 
     async def _load_turn(self, match_id: int) -> TurnMessage | None:
         row = await self._one("SELECT * FROM turn_messages WHERE match_id = ?", (match_id,))
-        if row is None:
-            return None
-        return TurnMessage(row["match_id"], row["message_id"], row["turn"], row["body"])
+        saved = (
+            None
+            if row is None
+            else TurnMessage(row["match_id"], row["message_id"], row["turn"], row["body"])
+        )
+        return self._pending(("turn", match_id), saved)
 
     def set_turn_message(self, message: TurnMessage) -> None:
         """Remember (or replace) the message carrying a match's current turn (written
@@ -951,6 +996,7 @@ class Store:
             "INSERT OR REPLACE INTO turn_messages (match_id, message_id, turn, body)"
             " VALUES (?, ?, ?, ?)",
             (message.match_id, message.message_id, message.turn, message.body),
+            message,
         )
 
     def clear_turn_message(self, match_id: int) -> None:
@@ -1276,6 +1322,7 @@ class Store:
                 " WHERE match_id = ? AND seat = ?",
                 (new_user_id, new_name, match_id, seat),
             )
+            self._clocks_written(match_id)
             await db.execute(
                 "DELETE FROM seat_clocks WHERE match_id = ? AND seat = ?", (match_id, seat)
             )
@@ -1476,6 +1523,7 @@ class Store:
     ) -> None:
         """Make these the match's clocks, in the open transaction (the rows they don't
         change are left as they are)."""
+        self._clocks_written(match_id)
         held = self._memory.get(match_id, {}).get("deadlines")
         rows = sorted(deadlines, key=lambda d: d.seat)
         if held is None or {d.seat for d in held} - {d.seat for d in rows}:
@@ -1493,6 +1541,7 @@ class Store:
     async def put_deadline(self, deadline: Deadline, *, notices: Sequence[Notice] = ()) -> None:
         """Save one seat's clock (added or replaced), with what it must tell (a reminder)."""
         async with self._lock, self._transaction() as db:
+            self._clocks_written(deadline.match_id)
             await db.execute(self._PUT_DEADLINE, self._deadline_params(deadline))
             await self._enqueue(db, notices)
 
@@ -1552,6 +1601,7 @@ class Store:
     async def start_pause(self, pause: Pause) -> None:
         """Pause a match (the votes that led to it are spent)."""
         async with self._lock, self._transaction() as db:
+            self._clocks_written(pause.match_id)
             await db.execute("DELETE FROM pause_votes WHERE match_id = ?", (pause.match_id,))
             await db.execute(
                 "INSERT INTO pauses (match_id, kind, user_id, paused_at, ends_at)"
@@ -1569,6 +1619,7 @@ class Store:
     async def end_pause(self, match_id: int) -> None:
         """The match runs again."""
         async with self._lock, self._transaction() as db:
+            self._clocks_written(match_id)
             await db.execute("DELETE FROM pauses WHERE match_id = ?", (match_id,))
             self._then(lambda: self._held(match_id).__setitem__("pause", None))
 
@@ -1595,6 +1646,7 @@ class Store:
     async def put_seat_clock(self, clock: SeatClock) -> None:
         """Save a seat's timeouts and vacation."""
         async with self._lock, self._transaction() as db:
+            self._clocks_written(clock.match_id)
             await db.execute(
                 "INSERT OR REPLACE INTO seat_clocks (match_id, seat, timeouts, timeout_mark,"
                 " vacation_used, vacation_from, vacation_until, vacation_mark)"
@@ -1623,6 +1675,7 @@ class Store:
     async def clear_clocks(self, match_id: int) -> None:
         """A match is over: no clock, pause or vacation of it goes on."""
         async with self._lock, self._transaction() as db:
+            self._clocks_written(match_id)
             for table in ("deadlines", "pauses", "pause_votes"):  # fixed names
                 await db.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
             await db.execute(

@@ -4,6 +4,7 @@ interaction, which reads the match afresh."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Mapping
 from contextlib import closing
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.service.matches import MatchService
-from bot.service.store import Store
+from bot.service.store import Store, TurnMessage
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally
@@ -82,3 +83,89 @@ async def test_a_database_restored_from_a_backup_is_played_from_the_backup(
     state = await world.state()
     assert [p.banner for p in state.players] == ["amber", "teal"]
     assert await world.bot.matches.verify(match.id)
+
+
+async def test_a_pause_that_lands_while_an_action_commits_freezes_the_new_clocks(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await world.start("tally", "duel", [world.alice, world.bob])
+    bot = world.bot
+    store = bot.matches.store
+    plain = store.append_action
+    paused: list[bool] = []
+
+    async def pausing_first(match_id: int, **saved: object) -> bool:
+        # A moderator's /mod pause runs after the clock planned the action's deadlines,
+        # before the action commits (it holds the clock's lock, not the match's).
+        if not paused:
+            paused.append(True)
+            await bot.clock.pause(match_id, world.frank.id, moderator=True)
+        return await plain(match_id, **saved)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "append_action", pausing_first)
+    await world.alice.slash(world.channel, "play", action="banner|amber")
+    match_id = world.match_id or 0
+    assert await store.pause(match_id) is not None
+    clocks = await store.deadlines(match_id)
+    assert [d.seat for d in clocks] == [1]
+    assert all(d.frozen_at is not None for d in clocks), "bob's clock runs during the pause"
+
+
+async def _lobby(store: Store) -> int:
+    match = await store.create_match(
+        guild_id=1,
+        channel_id=10,
+        game="tally",
+        variant="duel",
+        seed=1,
+        rules_version="1",
+        created_by=100,
+        host_name="alice",
+        pack="none",
+    )
+    return match.id
+
+
+async def test_a_board_message_written_behind_is_read_back_before_it_is_saved(
+    db_path: Path,
+) -> None:
+    store = await Store.open(db_path)
+    try:
+        match_id = await _lobby(store)
+        await store.get_match(match_id)
+        assert await store.add_seat(match_id, 101, "bob", max_seats=2)  # forgets the row
+        store.set_board_message(match_id, 999)  # the lobby's post, meanwhile
+        held = await store.get_match(match_id)
+        assert held is not None and held.board_message_id == 999
+        await store.flush()
+        with closing(sqlite3.connect(db_path)) as db:
+            (saved,) = db.execute(
+                "SELECT board_message_id FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
+        assert saved == 999
+    finally:
+        await store.close()
+
+
+async def test_a_turn_message_written_while_a_transaction_commits_is_not_undone(
+    db_path: Path,
+) -> None:
+    store = await Store.open(db_path)
+    try:
+        match_id = await _lobby(store)
+        store.set_turn_message(TurnMessage(match_id, 1, "t1", "old"))
+        await store.flush()
+        # A transaction that forgets the match is under way when the publisher posts a
+        # new turn message.
+        terms = asyncio.create_task(
+            store.set_clock_terms(match_id, clock_seconds=600, timeout_policy="skip")
+        )
+        while not store._after and not terms.done():  # its change made, its commit to come
+            await asyncio.sleep(0)
+        assert not terms.done()
+        store.set_turn_message(TurnMessage(match_id, 2, "t2", "new"))
+        await terms
+        held = await store.turn_message(match_id)
+        assert held is not None and held.message_id == 2
+    finally:
+        await store.close()
