@@ -160,7 +160,9 @@ async def test_a_turn_message_written_while_a_transaction_commits_is_not_undone(
         terms = asyncio.create_task(
             store.set_clock_terms(match_id, clock_seconds=600, timeout_policy="skip")
         )
-        while not store._after and not terms.done():  # its change made, its commit to come
+        for _ in range(1000):  # until its change is made and its commit is to come
+            if store._after or terms.done():
+                break
             await asyncio.sleep(0)
         assert not terms.done()
         store.set_turn_message(TurnMessage(match_id, 2, "t2", "new"))
