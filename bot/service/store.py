@@ -43,7 +43,7 @@ from bot.service.outbox import Notice, OutboxRow
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
-MEMORY = 512  # matches whose rows stay in memory (the least recently used go first)
+MEMORY = 2048  # matches whose rows stay in memory (the least recently used go first)
 TAIL = 16  # actions of a match's log held in memory (its latest still in effect)
 OPEN: tuple[str, ...] = ("lobby", "active")
 
