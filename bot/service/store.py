@@ -16,7 +16,7 @@ restore) and forgets everything.
 
 The publisher's bookkeeping (a notice delivered, how far its delivery got, the
 turn message, the board's message) is written behind: it is saved with the next
-transaction, or by the next `flush` (the publisher flushes every few seconds), whichever
+transaction, or by the next `flush` (the publisher's, within five minutes), whichever
 comes first. A crash can lose that last moment of bookkeeping, never a change; the
 publisher's deliveries are idempotent against what was saved (see `bot.publisher`).
 """
@@ -510,6 +510,10 @@ class Store:
         elif self._channels.get(match.channel_id) == match.id:
             self._channels[match.channel_id] = None
 
+    def _hold(self, match_id: int, kind: str, value: Any) -> None:
+        """Hold `value` as the `kind` of a match (post-commit)."""
+        self._held(match_id)[kind] = value
+
     def _update(self, match_id: int, kind: str, change: Callable[[Any], Any]) -> None:
         """Change what is held of a match, if it is held (post-commit)."""
         held = self._memory.get(match_id)
@@ -537,9 +541,13 @@ class Store:
     async def flush(self) -> None:
         """Save what is written behind now (in a transaction of its own, if any)."""
         async with self._lock:
-            if self._behind:
-                async with self._transaction():
-                    pass  # a transaction saves what is written behind first
+            await self._flush_held()
+
+    async def _flush_held(self) -> None:
+        """`flush`, the lock held."""
+        if self._behind:
+            async with self._transaction():
+                pass  # a transaction saves what is written behind first
 
     async def _save_behind(self, db: aiosqlite.Connection, behind: dict[Hashable, Any]) -> None:
         """Write what waited behind into the open transaction."""
@@ -990,7 +998,7 @@ class Store:
     def set_turn_message(self, message: TurnMessage) -> None:
         """Remember (or replace) the message carrying a match's current turn (written
         behind)."""
-        self._held(message.match_id)["turn"] = message
+        self._hold(message.match_id, "turn", message)
         self._write_behind(
             ("turn", message.match_id),
             "INSERT OR REPLACE INTO turn_messages (match_id, message_id, turn, body)"
@@ -1002,7 +1010,7 @@ class Store:
     def clear_turn_message(self, match_id: int) -> None:
         """Forget a match's turn message: its next public line starts a new one (written
         behind)."""
-        self._held(match_id)["turn"] = None
+        self._hold(match_id, "turn", None)
         self._write_behind(
             ("turn", match_id), "DELETE FROM turn_messages WHERE match_id = ?", (match_id,)
         )
@@ -1066,9 +1074,7 @@ class Store:
         async with self._lock:
             pending = self._lanes.get(lane)
             if pending is None:
-                if self._behind:
-                    async with self._transaction():
-                        pass  # what is written behind first, so the rows read are current
+                await self._flush_held()  # so the rows read are current
                 rows = await self._all(
                     "SELECT * FROM outbox WHERE lane = ? AND delivered_at IS NULL"
                     " AND given_up IS NULL ORDER BY id",
@@ -1079,8 +1085,11 @@ class Store:
                 )
             return pending[0] if pending else None
 
-    def _settle_row(self, row_id: int, change: Callable[[OutboxRow], OutboxRow | None]) -> None:
-        """Change (or, given None, take out) a pending notice held in memory."""
+    def _settle_row(
+        self, row_id: int, change: Callable[[OutboxRow], OutboxRow | None]
+    ) -> OutboxRow | None:
+        """Change (or, given None, take out) a pending notice held in memory; the row as
+        it was (None: not held)."""
         for pending in self._lanes.values():
             for index, row in enumerate(pending):
                 if row.id == row_id:
@@ -1089,7 +1098,8 @@ class Store:
                         del pending[index]
                     else:
                         pending[index] = changed
-                    return
+                    return row
+        return None
 
     async def outbox(self, match_id: int | None = None) -> list[OutboxRow]:
         """Every notice (of one match), delivered or not, in order."""
@@ -1100,8 +1110,8 @@ class Store:
         return [_outbox_row(r) for r in rows]
 
     _MARK = (
-        "UPDATE outbox SET progress = ?, delivered_at = COALESCE(?, delivered_at),"
-        " attempts = attempts + ? WHERE id = ?"
+        "UPDATE outbox SET progress = COALESCE(?, progress),"
+        " delivered_at = COALESCE(?, delivered_at), attempts = attempts + ? WHERE id = ?"
     )
 
     def note_progress(self, row_id: int, progress: dict[str, Any]) -> None:
@@ -1122,20 +1132,12 @@ class Store:
         self._settle_row(row_id, lambda held: replace(held, attempts=attempts, last_error=error))
         return attempts
 
-    def mark_delivered(self, row_id: int, progress: dict[str, Any] | None = None) -> None:
+    def mark_delivered(self, row_id: int) -> None:
         """A notice is delivered: it is never sent again (written behind, with how its
-        delivery went)."""
-        kept: list[OutboxRow] = []
-
-        def done(row: OutboxRow) -> None:
-            kept.append(row)
-
-        self._settle_row(row_id, done)
-        if progress is None:
-            progress = kept[0].progress if kept else {}
-        self._write_behind(
-            ("outbox", row_id), self._MARK, (json.dumps(progress), self._now(), 1, row_id)
-        )
+        delivery went, when that is held)."""
+        held = self._settle_row(row_id, lambda row: None)
+        progress = None if held is None else json.dumps(held.progress)
+        self._write_behind(("outbox", row_id), self._MARK, (progress, self._now(), 1, row_id))
 
     async def give_up(self, row_id: int, why: str) -> None:
         """A notice that can never be delivered (the channel is gone, access was taken)."""
@@ -1536,7 +1538,7 @@ class Store:
         changed = [d for d in rows if held is None or d not in held]
         if changed:
             await db.executemany(self._PUT_DEADLINE, [self._deadline_params(d) for d in changed])
-        self._then(lambda: self._held(match_id).__setitem__("deadlines", rows))
+        self._then(lambda: self._hold(match_id, "deadlines", rows))
 
     async def put_deadline(self, deadline: Deadline, *, notices: Sequence[Notice] = ()) -> None:
         """Save one seat's clock (added or replaced), with what it must tell (a reminder)."""
@@ -1614,14 +1616,14 @@ class Store:
                     _iso(pause.ends_at),
                 ),
             )
-            self._then(lambda: self._held(pause.match_id).__setitem__("pause", pause))
+            self._then(lambda: self._hold(pause.match_id, "pause", pause))
 
     async def end_pause(self, match_id: int) -> None:
         """The match runs again."""
         async with self._lock, self._transaction() as db:
             self._clocks_written(match_id)
             await db.execute("DELETE FROM pauses WHERE match_id = ?", (match_id,))
-            self._then(lambda: self._held(match_id).__setitem__("pause", None))
+            self._then(lambda: self._hold(match_id, "pause", None))
 
     async def add_pause_vote(self, match_id: int, seat: int) -> set[int]:
         """A seat asks to pause; returns every seat that has asked."""
