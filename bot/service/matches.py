@@ -94,6 +94,16 @@ DECODED = 128  # matches whose decoded state and public table stay in memory (th
 ChangeListener = Callable[[int], Awaitable[None]]
 
 
+@dataclass
+class Worked:
+    """What the match service worked out of one saved state of a match: the state
+    decoded from `snapshot` (None: not dealt yet), and its public table once asked."""
+
+    snapshot: str | None
+    state: BaseModel | None
+    table: Table | None = None
+
+
 @dataclass(frozen=True)
 class Plan:
     """What another service adds to an action's commit: the match's clocks as the action
@@ -340,10 +350,9 @@ class MatchService:
         self._planners: list[Planner] = []
         self._changing: Counter[int] = Counter()  # match id -> changes under way
         self._calm = asyncio.Condition()
-        # The state and the public table of each match last worked out, by match id:
-        # decoded once per version, not once per reader.
-        self._states: OrderedDict[int, tuple[str, BaseModel]] = OrderedDict()
-        self._tables: OrderedDict[int, Table] = OrderedDict()
+        # What was last worked out of each match's saved state, by match id: decoded
+        # once per version, not once per reader.
+        self._worked: OrderedDict[int, Worked] = OrderedDict()
 
     @asynccontextmanager
     async def _change(self, match_id: int) -> AsyncIterator[None]:
@@ -418,20 +427,26 @@ class MatchService:
         """The match's state, decoded from its snapshot once (the rules never change a
         state in place: each action returns a new one)."""
         assert match.snapshot is not None, "a started match always has a snapshot"
-        held = self._states.get(match.id)
-        if held is not None and held[0] == match.snapshot:
-            self._states.move_to_end(match.id)
-            return held[1]
-        state = game.state_model.model_validate_json(match.snapshot)
-        self._hold_state(match, state)
+        state = self._worked_from(game, match).state
+        assert state is not None
         return state
 
-    def _hold_state(self, match: MatchRow, state: BaseModel) -> None:
-        assert match.snapshot is not None
-        self._states[match.id] = (match.snapshot, state)
-        self._states.move_to_end(match.id)
-        while len(self._states) > DECODED:
-            self._states.popitem(last=False)
+    def _worked_from(self, game: Game, match: MatchRow) -> Worked:
+        """What is worked out of the match's saved state (decoding it when it changed)."""
+        held = self._worked.get(match.id)
+        if held is None or held.snapshot != match.snapshot:
+            state = None
+            if match.snapshot is not None:
+                state = game.state_model.model_validate_json(match.snapshot)
+            held = Worked(match.snapshot, state)
+        self._hold(match.id, held)
+        return held
+
+    def _hold(self, match_id: int, worked: Worked) -> None:
+        self._worked[match_id] = worked
+        self._worked.move_to_end(match_id)
+        while len(self._worked) > DECODED:
+            self._worked.popitem(last=False)
 
     def _table(
         self, match: MatchRow, seats: list[SeatRow], state: BaseModel | None = None
@@ -442,25 +457,14 @@ class MatchService:
         game = self.game(match.game)
         if state is not None:
             return self._work_out(game, match, seats, state)
-        held = self._tables.get(match.id)
-        if held is not None and held.match.snapshot == match.snapshot:
+        worked = self._worked_from(game, match)
+        if worked.table is None:
+            worked.table = self._work_out(game, match, seats, worked.state)
+        elif worked.table.match != match or worked.table.seats != seats:
             # The same state: what was worked out of it holds; the row and the seats
             # are the ones read now (a board message, a decision count, a name).
-            self._tables.move_to_end(match.id)
-            if held.match != match or held.seats != seats:
-                held = replace(held, match=match, seats=seats)
-                self._tables[match.id] = held
-            return held
-        state = self._state(game, match) if match.snapshot is not None else None
-        table = self._work_out(game, match, seats, state)
-        self._hold_table(table)
-        return table
-
-    def _hold_table(self, table: Table) -> None:
-        self._tables[table.match.id] = table
-        self._tables.move_to_end(table.match.id)
-        while len(self._tables) > DECODED:
-            self._tables.popitem(last=False)
+            worked.table = replace(worked.table, match=match, seats=seats)
+        return worked.table
 
     @staticmethod
     def _work_out(
@@ -1031,8 +1035,7 @@ class MatchService:
             # What was held of the match was out of date (another process, a restore):
             # the store forgot it, and the next try reads it afresh.
             raise errors.StateChanged()
-        self._hold_state(after, state)
-        self._hold_table(table)
+        self._hold(match.id, Worked(snapshot, state, table))
         if finished:
             log.info("match %s: finished at action %d", match.id, seq)
         return ActResult(
