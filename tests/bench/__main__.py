@@ -87,6 +87,21 @@ def games_table(
         f" p99 {f.percentile_ms(99):.2f} ms, CPU {f.cpu_ms:.2f} ms; Arbiter/floor (mean): "
         + ", ".join(f"{r.mode.label} {r.arbiter.mean_ms / f.mean_ms:.1f}×" for r in rows)
     )
+    lines.append(
+        "  Arbiter's I/O alone: one of its accepted actions done again and again with"
+        " nothing else (its store's transaction, synced first, then the same answer and"
+        " two edits with the same bodies; no game, rendering, clocks or publisher):"
+    )
+    for r in rows:
+        if r.io is None:
+            lines.append(f"    {r.mode.label:<8}no call made the usual three requests")
+            continue
+        io, b = r.io, r.bare
+        lines.append(
+            f"    {r.mode.label:<8}mean {io.mean_ms:.2f} ms, p99 {io.percentile_ms(99):.2f} ms,"
+            f" CPU {io.cpu_ms:.2f} ms: {io.mean_ms / b.mean_ms:.1f}× the bare bot;"
+            f" Arbiter {r.arbiter.mean_ms / io.mean_ms:.1f}× its own I/O"
+        )
     for r in rows:
         idle = r.arbiter.mean_ms - r.arbiter.cpu_ms
         if idle > IDLE_MS:

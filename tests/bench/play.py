@@ -43,6 +43,8 @@ from discord.ext import commands
 
 from bot.app import ArbiterBot, create_bot
 from bot.config import Settings
+from bot.service import outbox
+from bot.service.store import MatchRow, Store
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bench.engine import MODES, SHORT_NAMES, Policy
@@ -253,7 +255,15 @@ async def time_do_nothing(
     harness: Harness = HARNESS,
 ) -> Timings:
     """`plays` timed `/play` calls on the do-nothing bot, paced as Arbiter's are."""
-    bot = DoNothingBot(traffic=traffic)
+    label = "do-nothing bot" if not traffic else "do-nothing + 2 edits"
+    return await time_bot(DoNothingBot(traffic=traffic), label, plays, warmup, harness)
+
+
+async def time_bot(
+    bot: commands.Bot, label: str, plays: int, warmup: int, harness: Harness
+) -> Timings:
+    """`plays` timed `/play` calls on a bot of the benchmark's own, after `warmup`
+    untimed ones; the bot is closed after."""
     samples: list[float] = []
     cpu: list[float] = []
     rest: list[int] = []
@@ -262,12 +272,11 @@ async def time_do_nothing(
             await _time_calls(bot, plays + warmup, harness, samples, cpu, rest)
     finally:
         await bot.close()
-    label = "do-nothing bot" if not traffic else "do-nothing + 2 edits"
     return Timings(label, samples[warmup:], rest=rest[warmup:], cpu=cpu[warmup:])
 
 
 async def _time_calls(
-    bot: DoNothingBot,
+    bot: commands.Bot,
     calls: int,
     harness: Harness,
     samples: list[float],
@@ -289,6 +298,115 @@ async def _time_calls(
             if harness.pace:
                 await env.advance_time(harness.pace)
             rest.append(len(env.http_requests) - before)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """What one accepted `/play` of Arbiter wrote and requested: the action's row and the
+    snapshot after it, and the JSON bodies of its answer and of its board's and turn
+    message's edits (as simcord logged them)."""
+
+    snapshot: str
+    action: str
+    events: str
+    answer: dict[str, Any]
+    board: dict[str, Any]
+    turn: dict[str, Any]
+
+
+def _view_of(components: list[dict[str, Any]]) -> discord.ui.View | None:
+    """A view with the buttons of logged components (their rows, labels, ids, styles)."""
+    view = discord.ui.View(timeout=None)
+    for number, row in enumerate(components):
+        for item in row.get("components", []):
+            view.add_item(
+                discord.ui.Button(
+                    label=item.get("label"),
+                    custom_id=item.get("custom_id"),
+                    style=discord.ButtonStyle(item.get("style", 1)),
+                    row=number,
+                )
+            )
+    return view if view.children else None
+
+
+class IoFloorBot(commands.Bot):
+    """Arbiter's own I/O for one accepted action, and nothing else: a `/play` that commits
+    the sample's action through Arbiter's `Store` (on a file, with its pragmas: one
+    transaction writing the action, the snapshot and a notice, synced first as the
+    service does), then answers with the sample's answer and edits two messages with its
+    board's and turn message's bodies. No game, no rendering, no clocks, no publisher:
+    the cost of keeping a match durable and its table shown, which no work on the rules
+    or the service can take away."""
+
+    def __init__(self, sample: Sample, db_path: Path) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents)
+        self.sample = sample
+        self.db_path = db_path
+        self.shown: list[discord.Message] = []
+        self.version = 0
+
+    async def setup_hook(self) -> None:
+        """Open the store with one match in play, and register `/play`."""
+        store = self.store = await Store.open(self.db_path, now=discord.utils.utcnow)
+        sample = self.sample
+        match = await store.create_match(
+            guild_id=None,
+            channel_id=1,
+            game="bench",
+            variant="bench",
+            seed=0,
+            rules_version="bench",
+            created_by=1,
+            host_name="alice",
+            pack="bench",
+        )
+        await store.start_match(match.id, snapshot=sample.snapshot, teams={0: 0})
+        board = discord.Embed.from_dict(sample.board["embeds"][0])
+        board_view = _view_of(sample.board.get("components", []))
+        turn_view = _view_of(sample.turn.get("components", []))
+
+        @app_commands.command(name="play", description="Commit and show the sample.")
+        async def play(interaction: discord.Interaction, action: str) -> None:
+            await store.sync()
+            saved = await store.append_action(
+                match.id,
+                expected_version=self.version,
+                seat=0,
+                user_id=1,
+                action=sample.action,
+                events=sample.events,
+                snapshot=sample.snapshot,
+                status="active",
+                notices=[outbox.say(match.id, sample.turn["content"])],
+            )
+            assert saved
+            self.version += 1
+            await interaction.response.send_message(sample.answer["content"], ephemeral=True)
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel)
+            if not self.shown:
+                self.shown = [await channel.send(embed=board), await channel.send("turn")]
+            await self.shown[0].edit(embed=board, view=board_view)
+            await self.shown[1].edit(content=sample.turn["content"], view=turn_view)
+
+        self.tree.add_command(play)
+        await self.tree.sync()
+
+    async def close(self) -> None:
+        """Close the store, then the bot."""
+        if hasattr(self, "store"):
+            await self.store.close()
+        await super().close()
+
+
+async def time_io_floor(
+    sample: Sample, plays: int, warmup: int, db_path: Path, *, harness: Harness = HARNESS
+) -> Timings:
+    """`plays` timed `/play` calls on the I/O floor bot repeating `sample`."""
+    return await time_bot(IoFloorBot(sample, db_path), "Arbiter's I/O", plays, warmup, harness)
 
 
 @dataclass
@@ -321,6 +439,7 @@ class ArbiterTable:
         self.guild = env.create_guild("Bench")
         self.main = self.seat_players("bench", NAMES[: mode.players])
         self.others: list[Seating] = []  # the matches `fill` made, least recently played first
+        self.sample: Sample | None = None  # the latest accepted call of `main` going on
 
     def seat_players(self, channel: str, names: tuple[str, ...]) -> Seating:
         """A new text channel and a new member for each name."""
@@ -388,7 +507,29 @@ class ArbiterTable:
         now = await self.bot.matches.get(at.match_id)
         at.active = now.status == "active"
         accepted = now.version == match.version + 1
+        if accepted and at is self.main and at.active:
+            await self._keep_sample(now, self.env.http_requests[before[2] : end[2]])
         return Call(seconds, cpu, trips, commits, rest, after, match.version + 1, accepted)
+
+    async def _keep_sample(self, match: MatchRow, requests: list[simcord.HttpLogEntry]) -> None:
+        """Keep this call's writes and requests as the sample the I/O floor repeats, when
+        it made the usual three requests: its answer, the board's edit, the turn's edit."""
+        edits = [r for r in requests if r.method == "PATCH" and r.json]
+        answers = [r for r in requests if r.path.endswith("/callback") and r.json]
+        board = [r for r in edits if r.json.get("embeds")]
+        turn = [r for r in edits if r.json.get("content")]
+        if len(requests) != 3 or not (answers and board and turn):
+            return
+        (logged,) = await self.bot.matches.store.actions(match.id, last=1)
+        assert match.snapshot is not None
+        self.sample = Sample(
+            snapshot=match.snapshot,
+            action=logged.action,
+            events=logged.events,
+            answer=answers[0].json["data"],
+            board=board[0].json,
+            turn=turn[0].json,
+        )
 
     def counts(self) -> tuple[int, int, int]:
         """Round trips, COMMITs and REST calls so far."""
@@ -472,21 +613,25 @@ async def arbiter(
 
 async def time_arbiter(
     mode: Mode, plays: int, warmup: int, db_path: Path, *, harness: Harness = HARNESS
-) -> Timings:
+) -> tuple[Timings, Sample | None]:
     """`plays` timed `/play` calls in matches of `mode` on Arbiter, after `warmup`
-    untimed ones, each with its database round trips, COMMITs and REST calls counted."""
+    untimed ones, each with its database round trips, COMMITs and REST calls counted;
+    and the sample of what one of them wrote and requested (see `Sample`)."""
     async with arbiter(db_path, mode, harness=harness) as table:
         calls = [await table.play() for _ in range(warmup + plays)]
-    return Timings.of(f"Arbiter ({mode.label})", calls[warmup:], table.games)
+    return Timings.of(f"Arbiter ({mode.label})", calls[warmup:], table.games), table.sample
 
 
 @dataclass(frozen=True)
 class GameFigures:
-    """One mode's `/play` on Arbiter, and the do-nothing bot's timed just before it."""
+    """One mode's `/play` on Arbiter, the do-nothing bot's timed just before it, and
+    Arbiter's I/O alone for one of its actions, timed after (None: no call of the mode's
+    made the usual three requests)."""
 
     mode: Mode
     bare: Timings
     arbiter: Timings
+    io: Timings | None
 
     @property
     def mean_ratio(self) -> float:
@@ -502,13 +647,18 @@ class GameFigures:
 async def time_games(
     modes: list[Mode], plays: int, warmup: int, tmp: Path, *, harness: Harness = HARNESS
 ) -> list[GameFigures]:
-    """Each mode in turn: the do-nothing bot's `/play`, then Arbiter's, on a new database."""
+    """Each mode in turn: the do-nothing bot's `/play`, then Arbiter's, on a new database,
+    then Arbiter's I/O floor repeating one of its actions."""
     figures = []
     for mode in modes:
         bare = await time_do_nothing(plays, warmup, harness=harness)
         db_path = tmp / f"play-{mode.game.id}-{mode.variant}.db"
-        timed = await time_arbiter(mode, plays, warmup, db_path, harness=harness)
-        figures.append(GameFigures(mode, bare, timed))
+        timed, sample = await time_arbiter(mode, plays, warmup, db_path, harness=harness)
+        io = None
+        if sample is not None:
+            io_path = tmp / f"io-{mode.game.id}-{mode.variant}.db"
+            io = await time_io_floor(sample, plays, warmup, io_path, harness=harness)
+        figures.append(GameFigures(mode, bare, timed, io))
     return figures
 
 
