@@ -6,6 +6,7 @@ the solitaire variant, one player against a nemesis and its corruption track."""
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any, ClassVar
 
 from rules.core import (
@@ -248,9 +249,16 @@ def _card_view(state: State, card_id: int) -> dict[str, Any]:
 def _for_sale(state: State, instance: int | None) -> dict[str, Any] | None:
     if instance is None:
         return None
-    card = pack_of(state).card(state.cards[instance])
+    printed = _printed(state.pack, state.cards[instance])
+    return {"instance": instance, **printed, "cost": dict(printed["cost"])}
+
+
+@cache
+def _printed(pack: str, card_id: str) -> dict[str, Any]:
+    """What the view shows of a card for sale that its printing alone decides (the same
+    for every copy, in every state: worked out once)."""
+    card = get_pack(pack).card(card_id)
     return {
-        "instance": instance,
         "name": card.shown_name,
         "level": getattr(card, "level", None),
         "slot": getattr(card, "slot", None),

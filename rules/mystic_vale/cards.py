@@ -55,7 +55,7 @@ The text players read is generated from this data (see `text.py`).
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -87,6 +87,7 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+@cache  # card names are few, and a card's id is asked for each time it is shown
 def _slug(name: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-").replace("--", "-")
 

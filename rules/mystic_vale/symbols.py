@@ -14,6 +14,7 @@ rewards of the rituals its requirements fulfil.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from functools import cache, lru_cache
 
 from rules.mystic_vale.cards import SLOTS, Advancement, LeaderSide, Pack, Symbols, get_pack
@@ -111,10 +112,17 @@ def shown(state: State, card: Card) -> Counter[str]:
 
     What a card shows depends only on what is in its slots (by card id) and its leader's
     side, so it is worked out once for each such card and remembered."""
+    return Counter(_shown_on(state, card))
+
+
+def _shown_on(state: State, card: Card) -> Mapping[str, int]:
+    """What `shown` counts, as the mapping remembered for such a card: read it, never
+    change it."""
     if card.nemesis is not None:
         return nemesis_symbols(state)
+    instances = state.cards
     slots = tuple(
-        tuple(state.cards[layer] if isinstance(layer, int) else layer for layer in card.slots[slot])
+        tuple([instances[layer] if isinstance(layer, int) else layer for layer in card.slots[slot]])
         for slot in SLOTS
     )
     side = None
@@ -122,7 +130,7 @@ def shown(state: State, card: Card) -> Counter[str]:
         player = state.players[card.owner]
         upgraded = card.upgraded or (card.leader == player.leader and player.leader_upgraded)
         side = f"{card.leader}:{'upgraded' if upgraded else 'start'}"
-    return Counter(_shown(state.pack, slots, side))
+    return _shown(state.pack, slots, side)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -168,7 +176,7 @@ def field_total(state: State, seat: int) -> Counter[str]:
     """Every symbol present on the cards of a player's field."""
     total: Counter[str] = Counter()
     for card_id in state.players[seat].field:
-        total.update(shown(state, state.card(card_id)))
+        total.update(_shown_on(state, state.card(card_id)))
     return total
 
 
@@ -177,10 +185,12 @@ def decay_count(state: State, seat: int) -> int:
     less their growth (growth on the on-deck card counts too: the notes' default)."""
     player = state.players[seat]
     cards = [*player.field, *([player.on_deck] if player.on_deck is not None else [])]
-    total: Counter[str] = Counter()
+    decay = growth = 0
     for card_id in cards:
-        total.update(shown(state, state.card(card_id)))
-    return max(0, total["decay"] - total["growth"])
+        symbols = _shown_on(state, state.card(card_id))
+        decay += symbols.get("decay", 0)
+        growth += symbols.get("growth", 0)
+    return max(0, decay - growth)
 
 
 def is_blank(state: State, card: Card) -> bool:
