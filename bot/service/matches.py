@@ -337,6 +337,20 @@ class PrivateView:
     question: str | None = None  # what the game asks of this seat now; None: nothing
 
 
+def _applied_as_is(
+    game: Game, state: BaseModel, seat: int, key: str, rng: random.Random
+) -> tuple[Action, tuple[BaseModel, list[Event]]] | None:
+    """The action a key names, applied, when `apply` accepts it as it is; None when it
+    refuses. By the contract `apply` accepts exactly the legal actions (and those of the
+    game's `open_kinds` it finds right), so an accepted key needs no legal list worked
+    out: that list is for the keys it refuses (typed words, and the refusal's reason)."""
+    action = Action.from_key(key)
+    try:
+        return action, game.apply(state, seat, action, rng)
+    except IllegalAction:
+        return None
+
+
 class MatchService:
     """Lobbies, moves, views and replays, for every game in `games`."""
 
@@ -710,30 +724,51 @@ class MatchService:
             if decisions is not None and decisions != seat.decisions:
                 raise errors.StaleChoice()
             game = self.game(match.game)
-            to_act = game.to_act(state)
-            legal = game.legal_actions(state, seat.seat)
-            action = next((a for a in legal if a.key == key), None)
-            if action is None and Action.from_key(key).kind in game.open_kinds:
-                action = Action.from_key(key)  # the player's own words: `apply` checks them
-            elif seat.seat not in to_act and not legal:
-                gone = await self._forfeited(match, seat.seat)
-                if gone is not None:
-                    raise gone
-                if not game.open_kinds:
-                    raise errors.NotYourTurn(self._waiting_for(seats, to_act))
-            if action is None and typed:
-                offered = [a for a in legal if kind is None or a.kind == kind]
-                action = self._match_typed(game, state, seat.seat, offered, key, match, kind)
-            elif action is None:
-                self._refuse(game, state, seat.seat, key, match)
+            rng = rng_for(match.seed, match.version + 1)
+            applied = _applied_as_is(game, state, seat.seat, key, rng)
+            if applied is not None:
+                action, (new_state, events) = applied
+            else:
+                action = await self._resolve(game, match, seats, seat, state, key, typed, kind)
+                rng = rng_for(match.seed, match.version + 1)
+                new_state, events = game.apply(state, seat.seat, action, rng)
             label = game.describe(action, state)
-            seq = match.version + 1
             before = self._before(match, seats)
-            new_state, events = game.apply(state, seat.seat, action, rng_for(match.seed, seq))
             result = await self._commit(
                 match, seats, seat, action, label, new_state, events, before=before
             )
         return result
+
+    async def _resolve(
+        self,
+        game: Game,
+        match: MatchRow,
+        seats: list[SeatRow],
+        seat: SeatRow,
+        state: BaseModel,
+        key: str,
+        typed: bool,
+        kind: str | None,
+    ) -> Action:
+        """The action a key `apply` refused as it is stands for (typed words matched to
+        a label, see `act`), or the refusal saying why it can't be taken."""
+        to_act = game.to_act(state)
+        legal = game.legal_actions(state, seat.seat)
+        action = next((a for a in legal if a.key == key), None)
+        if action is None and Action.from_key(key).kind in game.open_kinds:
+            action = Action.from_key(key)  # the player's own words: `apply` checks them
+        elif seat.seat not in to_act and not legal:
+            gone = await self._forfeited(match, seat.seat)
+            if gone is not None:
+                raise gone
+            if not game.open_kinds:
+                raise errors.NotYourTurn(self._waiting_for(seats, to_act))
+        if action is None and typed:
+            offered = [a for a in legal if kind is None or a.kind == kind]
+            action = self._match_typed(game, state, seat.seat, offered, key, match, kind)
+        elif action is None:
+            self._refuse(game, state, seat.seat, key, match)
+        return action
 
     async def concede(
         self, match_id: int, user_id: int, *, first: Sequence[Notice] = ()
