@@ -301,16 +301,19 @@ async def play_sections(args: argparse.Namespace, tmp: Path) -> None:
     games = await time_games(args.modes, args.plays, args.warmup, tmp, harness=harness)
     floor = await time_do_nothing(args.plays, args.warmup, traffic=True, harness=harness)
     show("", *games_table(games, floor, args.warmup, harness))
-    windows = await time_windows(
-        args.long_mode,
-        args.early,
-        args.late,
-        args.long_matches,
-        args.long_tries,
-        tmp / "long.db",
-        harness=harness,
-    )
-    show("", *windows_table(windows))
+    if args.long_matches:
+        windows = await time_windows(
+            args.long_mode,
+            args.early,
+            args.late,
+            args.long_matches,
+            args.long_tries,
+            tmp / "long.db",
+            harness=harness,
+        )
+        show("", *windows_table(windows))
+    else:
+        show("", "/play early against late: not timed (--long-matches 0)")
     crowd = await time_crowd(
         args.crowd_mode,
         args.crowd_plays,
