@@ -898,6 +898,10 @@ class Store:
                 [(team, match_id, seat) for seat, team in teams.items()],
             )
             self._forget_on_commit(match_id)
+            # Dealt just now: no action is logged and no turn message posted yet, so its
+            # first action reads neither.
+            self._then(lambda: self._hold(match_id, "tail", []))
+            self._then(lambda: self._hold(match_id, "turn", None))
             await self._enqueue(db, notices)
             return True
 
