@@ -730,7 +730,7 @@ class MatchService:
                 action, (new_state, events) = applied
             else:
                 action = await self._resolve(game, match, seats, seat, state, key, typed, kind)
-                rng = rng_for(match.seed, match.version + 1)
+                rng = rng_for(match.seed, match.version + 1)  # the refused try may have drawn
                 new_state, events = game.apply(state, seat.seat, action, rng)
             label = game.describe(action, state)
             before = self._before(match, seats)
