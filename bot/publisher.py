@@ -149,6 +149,7 @@ class Publisher:
         self._stopped = False
         self._posted: dict[int, int] = {}  # match id -> messages posted since its board
         self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
+        self._last_post: dict[str, int] = {}  # lane -> the message it posted (or found) last
         # Saves the delivery bookkeeping a transaction didn't take along (the store
         # writes it behind: see `bot.service.store`) within SAVE_AFTER.
         self._saver = Scheduler(self._save, discord.utils.utcnow)
@@ -320,7 +321,8 @@ class Publisher:
                 ping += [table.user_of(s).user_id for s in table.to_act]
             # The latest report's Dispute button follows the line (after an undo, say).
             view = turn_view(table) if dispute_buttons(table) else None
-            message = await self._send(row, progress, table, _joined(lines), ping, view=view)
+            text = _joined(lines)
+            message = await self._send(row, progress, table, text, ping, view=view, fixed=lines[0])
             progress["message"] = message.id
             store.note_progress(row.id, progress)
             if view is not None:
@@ -358,6 +360,8 @@ class Publisher:
         if current is not None and current.turn == turn and not called:
             body = _joined([current.body, *lines])
             fits = most is None or len(body.splitlines()) <= most
+            if fits:
+                await store.save_turn_message(match_id)
             if fits and await self._edit_turn(table, current.message_id, body):
                 store.set_turn_message(dataclasses.replace(current, body=body))
                 return
@@ -366,7 +370,8 @@ class Publisher:
         body = clip(_joined(lines), MESSAGE_LIMIT - len(tail) - 1)
         users = [table.user_of(s).user_id for s in called]  # the others were told already
         view = turn_view(table)
-        message = await self._send(row, progress, table, _joined([body, tail]), users, view=view)
+        text = _joined([body, tail])
+        message = await self._send(row, progress, table, text, users, view=view, fixed=body)
         progress["message"] = message.id
         store.note_progress(row.id, progress)
         store.set_turn_message(TurnMessage(match_id, message.id, turn, body))
@@ -535,14 +540,23 @@ class Publisher:
         users: Iterable[int],
         *,
         view: discord.ui.View | None = None,
+        fixed: str | None = None,
     ) -> discord.Message | discord.PartialMessage:
         """Post a notice's public message, once: for a notice read back after a restart
         (its send may have been under way when the process stopped, or done but not yet
-        written down) the message is first looked for among the channel's latest ones."""
+        written down) the message is first looked for among the channel's latest ones, by
+        its first part, `fixed` (the notice's own lines: what follows them, the deciders'
+        lines, is read at delivery and may have changed since; the whole text if None).
+        A message of the match is only ever edited once its id is saved (see
+        `Store.save_turn_message`), so a message that must be found still reads so."""
+        lane = row.notice.lane
         if row.recovered and row.created_at is not None:
-            since = datetime.fromisoformat(row.created_at)
-            found = await self._sent_before(table, text, discord.utils.time_snowflake(since))
+            since = discord.utils.time_snowflake(datetime.fromisoformat(row.created_at))
+            # A later line of the lane was posted after an earlier one's message.
+            since = max(since, self._last_post.get(lane, 0) + 1)
+            found = await self._sent_before(table, fixed or text, since)
             if found is not None:
+                self._last_post[lane] = found.id
                 return found
         channel = self._channel(table)
         extra: dict[str, Any] = {"view": view} if view is not None else {}
@@ -558,6 +572,7 @@ class Publisher:
             raise classify(error) from error
         if table.match.status == "active":
             self._posted[table.match.id] = self._posted.get(table.match.id, 0) + 1
+        self._last_post[lane] = message.id
         return message
 
     async def _board_posted_before(self, table: Table, row: OutboxRow) -> int | None:
@@ -592,8 +607,9 @@ class Publisher:
         return None
 
     async def _sent_before(self, table: Table, text: str, since: int) -> discord.Message | None:
-        """The bot's message with this text among the channel's messages since the
-        snowflake `since` (when the send began), if any."""
+        """The bot's message that reads `text` (or begins with it, on a line of its own)
+        among the channel's messages since the snowflake `since` (when the send began), if
+        any."""
         me = self.bot.user
         channel_id = table.match.channel_id
         try:
@@ -602,7 +618,12 @@ class Publisher:
                 return None
             after = discord.Object(since - 1)
             async for message in channel.history(limit=LOOK_BACK, after=after):
-                if me is not None and message.author.id == me.id and message.content == text:
+                content = message.content
+                if (
+                    me is not None
+                    and message.author.id == me.id
+                    and (content == text or content.startswith(f"{text}\n"))
+                ):
                     log.info("match %s: found a line posted before a restart", table.match.id)
                     return message
         except discord.HTTPException:

@@ -1011,6 +1011,13 @@ class Store:
             message,
         )
 
+    async def save_turn_message(self, match_id: int) -> None:
+        """Save the match's turn message now if it is only written behind: a message edited
+        before its id and the mark of the notice that posted it were saved could not be
+        found again after a crash (its text changed), and would be posted twice."""
+        if ("turn", match_id) in self._behind:
+            await self.flush()
+
     def clear_turn_message(self, match_id: int) -> None:
         """Forget a match's turn message: its next public line starts a new one (written
         behind)."""

@@ -13,12 +13,14 @@ first, then bob.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import Counter
 from collections.abc import Mapping
 
 import pytest
 
-from bot.publisher import BACKOFF, UNDELIVERED_LOG
+from bot.publisher import BACKOFF, UNDELIVERED_LOG, Publisher
 from bot.service import outbox
 from rules.core import Game
 from rules.registry import GAMES
@@ -198,3 +200,97 @@ async def test_a_post_that_can_never_succeed_is_given_up_and_noted_for_moderator
     # The lane goes on: the next line is posted.
     await world.bob.slash(world.channel, "play", action="banner|azure")
     assert count(world, "bob raises azure.") == 1
+
+
+async def test_a_crash_after_a_backlog_was_posted_and_edited_posts_no_line_twice(
+    world: World, create_bot: BotFactory
+) -> None:
+    """A backlog (Discord away while three changes were saved) is delivered as one post
+    edited twice; the process dies before the bookkeeping of that post is saved. After
+    the restart the post is found although its text changed since, and every line is in
+    the channel exactly once."""
+    await world.bot.publisher.stop()  # Discord takes nothing for a while
+    await world.start("tally", "muster", [world.alice, world.bob, world.carol, world.dave])
+    await world.alice.slash(world.channel, "play", action="banner|amber")
+    await world.bob.slash(world.channel, "play", action="banner|azure")
+    assert count(world, "The match begins!") == 0
+    await world.bot.publisher.start()
+    await world.bot.publisher.idle()
+    (posted,) = [t for t in world.public_lines() if "The match begins!" in t]
+    assert "alice raises amber." in posted and "bob raises azure." in posted  # edited in
+
+    world.bot.matches.store._behind.clear()  # the process dies before anything is saved
+    await world.bot.close()
+    await world.env.restart_bot(create_bot())
+    await world.env.advance_time(1)
+    await world.carol.slash(world.channel, "play", action="banner|beige")
+    for line in ("alice raises amber.", "bob raises azure.", "carol raises beige."):
+        assert count(world, line) == 1, line
+    assert sum("The match begins!" in t for t in world.public_lines()) == 1
+    assert await undelivered(world) == []
+
+
+BACKLOG_REQUESTS = 17  # the channel requests delivering the backlog below takes
+
+
+async def backlog(world: World) -> None:
+    """While Discord takes nothing: a Muster match of four starts, every banner is
+    raised (lines edited into the start's message), and two cards are played (each calls
+    another player: a new message)."""
+    await world.bot.publisher.stop()
+    players = [world.alice, world.bob, world.carol, world.dave]
+    await world.start("tally", "muster", players)
+    for player, colour in zip(players, ("amber", "azure", "beige", "black"), strict=True):
+        await player.slash(world.channel, "play", action=f"banner|{colour}")
+    for _ in range(2):
+        (player,) = await world.to_act()
+        view = await world.bot.matches.view(world.match_id or 0, player.id)
+        await player.slash(world.channel, "play", action=view.choices[0].key)
+    assert world.public_lines() == []
+
+
+async def told(world: World) -> Counter[str]:
+    """Every public line the outbox holds (the start's first line, each action's lines)."""
+    lines: Counter[str] = Counter()
+    for row in await world.bot.matches.store.outbox():
+        if row.notice.kind == "start":
+            lines["The match begins!"] += 1
+        lines.update(row.notice.body.get("lines", []))
+    return lines
+
+
+@pytest.mark.parametrize("crash_after", range(1, BACKLOG_REQUESTS + 2))
+async def test_a_crash_at_any_request_of_a_backlog_posts_every_line_once_in_order(
+    world: World, create_bot: BotFactory, crash_after: int
+) -> None:
+    """The process dies right after its `crash_after`-th request to Discord while it
+    delivers a backlog, before any bookkeeping written behind is saved; after the restart
+    every line of every notice is in the channel exactly once, in order. (The last case
+    dies after the backlog was delivered: it checks that no request goes untested.)"""
+    await backlog(world)
+    publisher = world.bot.publisher
+    requests = 0
+
+    async def dies_after(table: object, call: object) -> object:
+        nonlocal requests
+        result = await Publisher._open(publisher, table, call)  # type: ignore[arg-type]
+        requests += 1
+        if requests == crash_after:
+            raise asyncio.CancelledError  # the process stops here
+        return result
+
+    publisher._open = dies_after  # type: ignore[method-assign]
+    await publisher.start()
+    await publisher.idle()
+    assert requests == min(crash_after, BACKLOG_REQUESTS), "BACKLOG_REQUESTS is out of date"
+    world.bot.matches.store._behind.clear()
+    await world.bot.close()
+    await world.env.restart_bot(create_bot())
+    await world.env.advance_time(1)
+
+    expected = await told(world)
+    shown = [line for text in world.public_lines() for line in text.splitlines()]
+    assert Counter(line for line in shown if line in expected) == expected
+    ordered = list(dict.fromkeys(line for line in shown if line in expected))
+    assert ordered == list(expected), "lines out of order"
+    assert await undelivered(world) == []
