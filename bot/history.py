@@ -52,19 +52,34 @@ def _public(events_json: str) -> list[str]:
 
 
 async def pick_match(
-    matches: MatchService, guild_id: int | None, channel_id: int, match_id: int | None
+    matches: MatchService,
+    guild_id: int | None,
+    channel_id: int,
+    match_id: int | None,
+    user_id: int,
 ) -> MatchRow:
-    """The match a history command is about: the one numbered (if it belongs to this
-    server), else the channel's latest, open or over."""
+    """The match a history command is about: the one numbered, else the channel's latest,
+    open or over. A numbered match must belong to this server; in a direct message (no
+    server) it must be a game of the user's own, since a DM game is its player's alone."""
     if match_id is not None:
         match = await matches.store.get_match(match_id)
         if match is None or match.guild_id != guild_id:
-            raise errors.MatchNotFound(f"This server has no match #{match_id}.")
+            raise errors.MatchNotFound(_not_found(guild_id, match_id))
+        if guild_id is None and not any(
+            s.user_id == user_id for s in await matches.store.seats(match_id)
+        ):
+            raise errors.MatchNotFound(_not_found(guild_id, match_id))
         return match
     match = await matches.store.latest_match_in(channel_id)
     if match is None:
         raise errors.NoMatchHere("No match was ever played in this channel.")
     return match
+
+
+def _not_found(guild_id: int | None, match_id: int) -> str:
+    if guild_id is None:
+        return f"You played no match #{match_id} in your direct messages with me."
+    return f"This server has no match #{match_id}."
 
 
 async def log_lines(matches: MatchService, match_id: int) -> list[str]:

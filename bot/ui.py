@@ -188,14 +188,15 @@ async def component_match(
     match_id: int,
     *numbers: tuple[int, range],
     in_dm: bool = False,
+    seat: int | None = None,
 ) -> MatchRow:
     """The match a persistent component's id names, once the id is believed; every
     component's callback asks this first. Believed: the match id and each other number
-    of the id (`numbers`: each with the range it must be in) in range, and the match
-    this server's, or the match played in this DM (a solitaire game), or, for a
-    component a DM carries (`in_dm`: a private view's), one the clicker plays in when
-    clicked in a DM. Anything else was forged or copied from
-    elsewhere: NotFromHere, before anything is changed (or shown)."""
+    of the id (`numbers`: each with the range it must be in) in range, the `seat` it
+    names (if any) one of the match's, and the match this server's, or the match played
+    in this DM (a solitaire game), or, for a component a DM carries (`in_dm`: a private
+    view's), one the clicker plays in when clicked in a DM. Anything else was forged or
+    copied from elsewhere: NotFromHere, before anything is changed (or shown)."""
     thing = "menu" if isinstance(component.item, discord.ui.Select) else "button"
     refused = errors.NotFromHere(f"That {thing} isn't from a match here, so nothing happened.")
     if match_id not in ROW_IDS or any(number not in fits for number, fits in numbers):
@@ -211,6 +212,8 @@ async def component_match(
     elif match.guild_id is None and match.channel_id == interaction.channel_id:
         pass  # a match played in this very DM (a solitaire game)
     elif not in_dm or all(s.user_id != interaction.user.id for s in await store.seats(match_id)):
+        raise refused
+    if seat is not None and all(s.seat != seat for s in await store.seats(match_id)):
         raise refused
     return match
 
@@ -625,7 +628,12 @@ class QuickButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             await component_match(
-                interaction, self, self.match_id, (self.seat, SEATS), (self.decisions, COUNTS)
+                interaction,
+                self,
+                self.match_id,
+                (self.seat, SEATS),
+                (self.decisions, COUNTS),
+                seat=self.seat,
             )
             await quick_step(interaction, self.match_id, self.seat, self.decisions, self.key)
 
@@ -674,6 +682,7 @@ class DisputeButton(
                 (self.era, ERAS),
                 (self.number, REPORTS),
                 (self.seat, SEATS),
+                seat=self.seat,
             )
             await defer(interaction)
             await dispute_step(interaction, self.match_id, self.era, self.number, self.seat)

@@ -178,7 +178,11 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         async with guard(interaction):
             assert interaction.channel_id is not None
             row = await history.pick_match(
-                self.bot.matches, interaction.guild_id, interaction.channel_id, match
+                self.bot.matches,
+                interaction.guild_id,
+                interaction.channel_id,
+                match,
+                interaction.user.id,
             )
             shown = await history.log_message(self.bot.matches, row.id, None)
             await interaction.response.send_message(**shown)
@@ -192,7 +196,11 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             assert interaction.channel_id is not None
             await ui.defer(interaction, ephemeral=True)
             row = await history.pick_match(
-                self.bot.matches, interaction.guild_id, interaction.channel_id, match
+                self.bot.matches,
+                interaction.guild_id,
+                interaction.channel_id,
+                match,
+                interaction.user.id,
             )
             moderator = await is_moderator(interaction, self.bot.matches.store)
             file = await history.export_file(

@@ -47,6 +47,7 @@ REGISTERED: tuple[type[Item], ...] = (*ui.PERSISTENT_ITEMS, *history.PERSISTENT_
 HUGE = "9" * 78  # far beyond SQLite's integers (SQLite raised OverflowError)
 FEWEST_DIGITS = 20  # a forged number shortened to fit the id is still beyond any row id
 NO_MATCH = "999999"  # a match id in range that names no match
+NO_SEAT = "99"  # a seat in range that the match doesn't have
 DM_CARRIED = {PageButton, ActionSelect}  # a private view sent to DMs carries these
 ONE_CHOICE = "Pick exactly one choice from this menu, so nothing happened."
 
@@ -168,13 +169,17 @@ def forged(found: re.Match[str], name: str, number: str) -> str:
 
 def forgeries(item: Item) -> list[str]:
     """Ids a forged client might send for this component: a huge number in each numeric
-    part in turn, and a match id naming no match (in range, then just beyond it)."""
+    part in turn, a match id naming no match (in range, then just beyond it), and a seat
+    the match doesn't have."""
     found = type(item).__discord_ui_compiled_template__.fullmatch(item.custom_id)
     assert found is not None, item.custom_id
     numeric = [name for name, value in found.groupdict().items() if value and value.isdigit()]
     assert "match_id" in numeric, f"{type(item).__name__}'s id names no match"
     ids = [forged(found, name, HUGE) for name in numeric]
-    return [*ids, *(forged(found, "match_id", n) for n in (NO_MATCH, str(MAX_ROW_ID + 1)))]
+    ids += [forged(found, "match_id", n) for n in (NO_MATCH, str(MAX_ROW_ID + 1))]
+    if "seat" in numeric:
+        ids.append(forged(found, "seat", NO_SEAT))
+    return ids
 
 
 async def rebuilt(

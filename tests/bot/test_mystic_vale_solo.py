@@ -130,3 +130,29 @@ async def test_a_game_for_several_players_is_refused_in_a_direct_message(world: 
     assert asked.response is not None
     assert "2 players needs other players" in asked.response.content
     assert await world.bot.matches.store.open_match_in(ada.dm_channel.id) is None
+
+
+async def test_a_game_in_direct_messages_is_its_players_alone(world: World) -> None:
+    """`/match log` and `/match export` name a match by its number: in a DM, another
+    user's DM game is refused as if it did not exist, and its player still reads it."""
+    ada, bea = world.alice.user, world.bob.user
+    opened = await ada.slash("match new", game="mystic-vale", seed=5)
+    assert opened.response is not None
+    match = await world.bot.matches.open_match(ada.dm_channel.id)
+    world.match_id = match.id
+    await ada.click(opened.response, label="Start")
+    asked = await ada.slash("match concede")
+    assert asked.response is not None
+    await ada.click(asked.response, label="Concede")
+    assert (await world.match()).status == "finished"
+
+    await bea.slash("match new", game="mystic-vale", seed=6)  # bea has a DM of her own
+    for command in ("match log", "match export"):
+        refused = await bea.slash(command, match=match.id)
+        shown = refused.response
+        assert shown is not None and shown.ephemeral and not shown.attachments, command
+        assert f"You played no match #{match.id}" in shown.content, command
+    log = await ada.slash("match log", match=match.id)
+    assert log.response is not None and "Dealt in" in str(log.response.embeds[0].to_dict())
+    export = await ada.slash("match export", match=match.id)
+    assert export.response is not None and export.response.attachments
