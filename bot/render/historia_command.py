@@ -244,18 +244,7 @@ class HistoriaCommandRenderer(Renderer):
     # stay at the bottom of the channel.
     turn_lines = 8
     lately = False  # the board lists the recent reports, numbered, itself
-
-    def public_lines(self, view: dict[str, Any], seat: int, lines: list[str]) -> list[str]:
-        """A report's line starts with its number, as the Dispute button names it."""
-        reports = [r for r in view.get("reports") or [] if isinstance(r, dict)]
-        if not lines or not reports:
-            return lines
-        latest = reports[-1]
-        text = str(latest.get("text") or "")
-        made_now = latest.get("seat") == seat and not latest.get("status")
-        if made_now and text and lines[0].replace("**", "").endswith(text):
-            return [f"`#{latest.get('number')}` {lines[0]}", *lines[1:]]
-        return lines
+    numbers_lines = True  # a report's line starts with its number, as committed
 
     # ------------------------------------------------------------------ the board
 

@@ -175,14 +175,10 @@ def apply_action(state: State, seat: int, action: Action, only_check: bool = Fal
     if kind in REPORTS:
         reached = dict(civ.reached)
         events, inverse = reports.apply_report(state, seat, action, only_check)
-        if not only_check:
-            reports.record(state, seat, events, inverse, reached)
-        return events
+        return events if only_check else reports.record(state, seat, events, inverse, reached)
     if kind == "turn" and not args:
         events, inverse = reports.next_turn(state, seat, only_check)
-        if not only_check:
-            reports.record(state, seat, events, inverse)
-        return events
+        return events if only_check else reports.record(state, seat, events, inverse)
     if kind == "era" and not args:
         reports.check_era_end(state)
         return [] if only_check else _era_end(state, seat)
@@ -249,8 +245,7 @@ def _command(state: State, seat: int, args: tuple[str, ...], only_check: bool) -
         return []
     reached = dict(state.civ(seat).reached)
     events = powers.activate(state, seat, chosen, where, cubes)
-    reports.record(state, seat, events, "revoke", reached)
-    return events
+    return reports.record(state, seat, events, "revoke", reached)
 
 
 def paused_text(state: State) -> str:

@@ -286,10 +286,11 @@ def record(
     events: list[Event],
     inverse: str | None,
     reached: dict[Track, int] | None = None,
-) -> None:
+) -> list[Event]:
     """Keep a report (its first line) for disputes, with what it set that must still
     stand to take it back (a level, the turn) and the reporter's highest levels before
-    it (`reached`)."""
+    it (`reached`). The events, their first line numbered as the board and the Dispute
+    button name the report: the number is part of the line from the moment it is made."""
     number = state.reports[-1].number + 1 if state.reports else 1
     text = plain(events[0].text) if events else ""
     after = None
@@ -302,6 +303,10 @@ def record(
     )
     state.reports.append(report)
     del state.reports[:-KEPT]
+    if not events:
+        return events
+    first = events[0].model_copy(update={"text": f"`#{number}` {events[0].text}"})
+    return [first, *events[1:]]
 
 
 def _track_of(inverse: str) -> Track:

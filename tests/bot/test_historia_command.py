@@ -751,3 +751,38 @@ def test_a_six_civilization_board_with_long_names_fits_discord() -> None:
         pv = PrivateView(table, seat, HC.view(state, seat), [], ["y" * 300] * 8, 0)
         private = private_embed(pv)
         assert len(private) <= EMBED_LIMIT and len(private.fields) <= 25
+
+
+# ------------------------------------------------------------------ numbers, fixed when committed
+
+
+async def test_a_report_line_delivered_late_keeps_its_number(world: World) -> None:
+    """A line's text is fixed when its change is committed: a report whose line is
+    delivered after a later report still starts with its own number."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await world.bot.publisher.stop()  # the lines wait in the outbox
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "territory add", name="Sicily")
+    await world.bot.publisher.start()
+    await world.env.advance_time(1)
+    lines = "\n".join(world.public_lines()).splitlines()
+    assert "`#1` 🗺️ Greeks add Attica (1 territory)." in lines
+    assert "`#2` 🗺️ Carthage adds Sicily (1 territory)." in lines
+
+
+async def test_the_match_log_numbers_reports_as_the_board_and_dispute_do(world: World) -> None:
+    """One numbering: `/match log` shows each report with the number the board and the
+    Dispute button give it, and no action numbers of its own."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "level", track="military", value=2)
+    await done(world, alice, "dispute", report="2")
+    shown = await world.eve.slash(world.channel, "match log")
+    assert shown.response is not None
+    log = (shown.response.embeds[0].description or "").splitlines()
+    assert "`#1` 🗺️ Greeks add Attica (1 territory)." in log
+    assert any(line.startswith("`#2` 📈 Carthage: Military 0 → 2.") for line in log), log
+    assert any(line.startswith("⚠️ alice disputes report #2") for line in log), log
+    assert not any(line.startswith(("`1`", "`2`", "`3`", "`4`", "`5`")) for line in log), log
