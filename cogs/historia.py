@@ -29,9 +29,10 @@ if TYPE_CHECKING:
 
 GAME_ID = "historia-command"
 AUTOCOMPLETE_LIMIT = 25
-# What the command's suggestion offers when no power can be taken: picked, it gets the
-# rules' own refusal, in full.
-NOT_NOW = "command|military|bank"
+# What the command's suggestion offers when no power can be taken: the token with no
+# power named, which the rules always refuse (saying why, or that a power can be picked
+# now), so that picking it never activates anything, however the table changed since.
+NOT_NOW = "command"
 NOT_HISTORIA = (
     "This channel's match isn't a Historia table: the `/historia` commands report what a "
     "Historia table plays. Use `/play` or `/hand` here."
@@ -265,7 +266,7 @@ class HistoriaCog(
     @app_commands.command(name="command", description="Activate your Command token: pick a power.")
     @app_commands.describe(power="Offers only what your civilization may take now")
     async def activate(self, interaction: discord.Interaction, power: str) -> None:
-        if power.startswith("command|"):
+        if power == NOT_NOW or power.startswith(f"{NOT_NOW}|"):
             await self._act(interaction, power)
         else:  # typed words: the command action they name
             await self._act(interaction, power, typed=True, kind="command")

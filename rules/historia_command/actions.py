@@ -182,7 +182,7 @@ def apply_action(state: State, seat: int, action: Action, only_check: bool = Fal
     if kind == "era" and not args:
         reports.check_era_end(state)
         return [] if only_check else _era_end(state, seat)
-    if kind == "command" and len(args) in (2, 3):
+    if kind == "command" and len(args) in (0, 2, 3):
         return _command(state, seat, args, only_check)
     if kind == "dispute" and len(args) == 1:
         return _dispute(state, seat, args[0], only_check)
@@ -226,6 +226,13 @@ def _era_end(state: State, seat: int) -> list[Event]:
 
 
 def _command(state: State, seat: int, args: tuple[str, ...], only_check: bool) -> list[Event]:
+    if not args:  # the token, no power named: why it can't be activated, never an activation
+        powers.check_token(state, seat)
+        raise IllegalAction(
+            "no-power",
+            "Your token can be activated now: pick a power among the suggestions of "
+            "`/historia command`.",
+        )
     power, source = args[0], args[1]
     if power not in POWERS:
         raise IllegalAction(

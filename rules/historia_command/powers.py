@@ -139,14 +139,19 @@ def may_activate(state: State, seat: int) -> bool:
 def check_activation(state: State, seat: int, power: Power, source: Place, cubes: int) -> None:
     """Raise IllegalAction unless `seat` may activate its token now with this power,
     its cube from `source`, taking `cubes` from the general supply (the cubes power)."""
-    civ = state.civ(seat)
-    token = civ.token
+    check_token(state, seat)
+    check_payment(state, seat, power, source, cubes)
+
+
+def check_token(state: State, seat: int) -> None:
+    """Raise IllegalAction unless `seat`'s token may be activated now (with some power
+    and cube: the rest of `check_activation` checks those)."""
+    token = state.civ(seat).token
     if state.phase != "era":
         raise IllegalAction("not-now", "A Command token is activated during an Era.")
-    if token.status == "active":
+    if token.status == "active" and token.power is not None:
         raise IllegalAction(
-            "token-used",
-            f"Your token is already active this Era ({POWER_NAMES[token.power or power]}).",
+            "token-used", f"Your token is already active this Era ({POWER_NAMES[token.power]})."
         )
     if token.status == "removed":
         raise IllegalAction(
@@ -156,7 +161,6 @@ def check_activation(state: State, seat: int, power: Power, source: Place, cubes
         raise IllegalAction(
             "not-eligible", f"Your token can't be activated now: {why_not(state, seat)}."
         )
-    check_payment(state, seat, power, source, cubes)
 
 
 def check_payment(state: State, seat: int, power: Power, source: Place, cubes: int) -> None:

@@ -786,3 +786,26 @@ async def test_the_match_log_numbers_reports_as_the_board_and_dispute_do(world: 
     assert any(line.startswith("`#2` 📈 Carthage: Military 0 → 2.") for line in log), log
     assert any(line.startswith("⚠️ alice disputes report #2") for line in log), log
     assert not any(line.startswith(("`1`", "`2`", "`3`", "`4`", "`5`")) for line in log), log
+
+
+async def test_the_not_now_suggestion_explains_and_never_activates_the_token(
+    world: World,
+) -> None:
+    """A suggestion that explains never acts: picked after the standings changed (the
+    token may be activated now), it still activates nothing and says what to do."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "cubes", count=2, **{"from": "supply", "to": "bank"})
+    (suggestion,) = await alice.autocomplete(world.channel, "historia command", "power", "")
+    assert suggestion["name"].startswith("Not now: ")
+    blocked = await report(world, alice, "command", power=suggestion["value"])
+    assert blocked.startswith("Your token can't be activated now: ")
+    await done(world, alice, "territory add", name="Attica")  # first in Territory now
+    version = (await world.match()).version
+    answer = await report(world, alice, "command", power=suggestion["value"])
+    assert answer == (
+        "Your token can be activated now: pick a power among the suggestions of "
+        "`/historia command`."
+    )
+    assert (await world.match()).version == version
+    assert (await world.state()).civ(0).token.status == "available"

@@ -429,6 +429,18 @@ def test_a_token_is_activated_once_and_only_during_an_era() -> None:
     assert "Only the cubes power says how many" in refused(roman_table(), ADA, "command|cubes|bank")
 
 
+def test_the_token_named_without_a_power_explains_and_never_activates() -> None:
+    """Asking for the token with no power named (the "Not now" suggestion) activates
+    nothing, whatever the standings: it is refused with why the token can't be
+    activated, or, once it can, with what to do."""
+    tied = table(territories={ADA: 3, BASIL: 3, CLEO: 1}, military={ADA: 2, BASIL: 3, CLEO: 1})
+    assert "a tie for first blocks the token" in refused(tied, ADA, "command")
+    assert "pick a power among the suggestions" in refused(roman_table(), ADA, "command")
+    used = go(roman_table(), (ADA, "command|military|bank"))
+    assert "already active this Era (+2 Military)" in refused(used, ADA, "command")
+    assert "command" not in keys(roman_table(), ADA)
+
+
 def test_the_legal_actions_offer_activation_exactly_when_allowed() -> None:
     """When the token may be activated, every power with every source holding a cube is
     offered (the cubes power with each count it may take); otherwise none."""
