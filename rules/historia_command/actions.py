@@ -11,10 +11,11 @@ from rules.core import Action, Event, IllegalAction, fresh_copy
 from rules.historia_command import powers, reports
 from rules.historia_command.powers import POWER_CUBES_MAX, event
 from rules.historia_command.reports import PAIRS, host, pair_key
-from rules.historia_command.standings import civ_name, does, names
+from rules.historia_command.standings import civ_name, does, level, names
 from rules.historia_command.state import (
     POWERS,
     SOURCES,
+    TRACKS,
     Dispute,
     Place,
     Power,
@@ -339,12 +340,15 @@ def _retract(state: State, seat: int, only_check: bool) -> list[Event]:
     state.phase = dispute.resume
     inverse = report.inverse or ""
     track = reports.touched_track(state, report)
+    civ = state.civ(seat)
+    before = {t: level(civ, t) for t in TRACKS}
     if inverse == "revoke":
         events = powers.revoke(state, seat)
     elif inverse == "unturn":
         events = reports.unturn(state)
     else:
-        events, _ = reports.apply_report(state, seat, Action.from_key(inverse))
+        events, _ = reports.apply_report(state, seat, Action.from_key(inverse), quiet=True)
+    events += powers.undone_lines(civ, before, announced=not report.setup)
     reports.restore_reached(state, report, track)
     state.phase = "dispute"
     _settle(state, "retracted")

@@ -119,6 +119,27 @@ def level_lines(civ: Civilization, track: Track, before: int, quiet: bool = Fals
     return []
 
 
+def undone_lines(civ: Civilization, before: dict[Track, int], announced: bool) -> list[Event]:
+    """What the table should hear of the levels when a report is taken back (`before`:
+    each track's level until then): a level it reached was not reached, so the bonus
+    it announced was not earned (`announced`: it announced one, unlike the set-up's
+    starting levels); a fall it reported did not happen, so nothing is earned again."""
+    events = []
+    for track in TRACKS:
+        after = level(civ, track)
+        if announced and after < before[track]:
+            lost = list(range(after + 1, before[track] + 1))
+            events.append(
+                event(
+                    f"{possessive(civ)} {CATEGORY_NAMES[track]} is back to {after}: the bonus "
+                    f"printed at {_levels(lost)} was not earned (if it was taken, it goes back).",
+                    civ.seat,
+                    "bonus",
+                )
+            )
+    return events
+
+
 # ------------------------------------------------------------------ activation
 
 
@@ -221,10 +242,10 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
 
 def revoke(state: State, seat: int) -> list[Event]:
     """Take an activation back (its report retracted): the token face up again, its cube
-    back where it came from, what the power gave returned."""
+    back where it came from, what the power gave returned (the levels' lines are the
+    caller's: see `undone_lines`)."""
     civ = state.civ(seat)
     token = civ.token
-    before = {t: level(civ, t) for t in TRACKS}
     power = token.power
     assert power is not None and token.cube_from is not None
     civ.cubes[token.cube_from] += 1
@@ -236,10 +257,7 @@ def revoke(state: State, seat: int) -> list[Event]:
     if entry in record.activations:
         record.activations.remove(entry)
     token.status, token.power, token.cube_from, token.cubes_taken = "available", None, None, 0
-    events = [event(f"{possessive(civ)} Command token is face up again.", seat, "command")]
-    for track in TRACKS:
-        events += level_lines(civ, track, before[track])
-    return events
+    return [event(f"{possessive(civ)} Command token is face up again.", seat, "command")]
 
 
 def can_revoke(state: State, seat: int) -> bool:

@@ -75,6 +75,7 @@ class Report(BaseModel):
     # (a level, the turn), and the reporter's highest levels before it (restored then).
     after: int | None = None
     reached: dict[Track, int] | None = None
+    setup: bool = False  # made in the set-up: it announced no bonus (starting levels)
 
 
 class Dispute(BaseModel):

@@ -809,3 +809,25 @@ async def test_the_not_now_suggestion_explains_and_never_activates_the_token(
     )
     assert (await world.match()).version == version
     assert (await world.state()).civ(0).token.status == "available"
+
+
+async def test_three_claims_on_one_shared_territory_read_as_three(world: World) -> None:
+    """Three civilizations scoring the same shared territory by Command all claim it
+    (not "both"), and cancel out."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    players = [alice, bob, carol]
+    await named_table(world, players, ["Greeks", "Egyptians", "Persians"])
+    for player in players:
+        await done(world, player, "territory add", name="Gaul")
+        await done(world, player, "cubes", count=1, **{"from": "supply", "to": "reserve"})
+    await done(world, alice, "territory add", name="Attica")  # first in Territory
+    await done(world, alice, "command", power="command|shared|reserve")
+    await done(world, bob, "level", track="military", value=1)  # first in Military
+    await done(world, bob, "command", power="command|shared|reserve")
+    await done(world, carol, "level", track="technology", value=1)  # first in Technology
+    await done(world, carol, "command", power="command|shared|reserve")
+    _, shared = field((await world.board()).embeds[0], "Shared territories")
+    assert shared.splitlines()[0] == (
+        "⇄ **Gaul** — Greeks, Egyptians & Persians: Greeks, Egyptians & Persians all claim "
+        "it — they cancel out"
+    )

@@ -709,6 +709,39 @@ def test_a_level_taken_back_was_never_reached() -> None:
     assert "earned again" not in text
 
 
+def test_a_set_up_level_taken_back_announces_no_bonus() -> None:
+    """Starting levels earn no bonus: a set-up level report taken back, even once the
+    Era has begun, says nothing of bonuses earned or kept."""
+    state = go(named(3), (ADA, "level|military|3"))
+    number = last_report(state)
+    state = go(state, (ADA, "begin"), (BASIL, f"dispute|{number}"))
+    state, text = said(state, ADA, "retract")
+    assert state.civs[ADA].levels["military"] == 0
+    assert "bonus" not in text and "earned" not in text, text
+
+
+def test_a_level_taken_back_says_its_bonus_was_not_earned() -> None:
+    """A report taken back did not happen: the levels it reached (by a report or by the
+    +2 of an activation) earned nothing, and a fall it reported lost nothing, so taking
+    it back earns nothing again."""
+    state = go(roman_table(), (BASIL, "level|military|5"))
+    state = go(state, (ADA, f"dispute|{last_report(state)}"))
+    state, text = said(state, BASIL, "retract")
+    assert "Greeks' Military is back to 3: the bonus printed at levels 4 and 5 was not " in text
+    assert "stay earned" not in text
+    state, text = said(roman_table(), ADA, "command|military|bank")
+    assert "take the bonus printed at levels 3 and 4" in text
+    state = go(state, (BASIL, f"dispute|{last_report(state)}"))
+    state, text = said(state, ADA, "retract")
+    assert "Romans' Military is back to 2: the bonus printed at levels 3 and 4 was not " in text
+    assert "stay earned" not in text
+    state = go(roman_table(), (BASIL, "level|military|1"))
+    state = go(state, (ADA, f"dispute|{last_report(state)}"))
+    state, text = said(state, BASIL, "retract")
+    assert state.civs[BASIL].levels["military"] == 3
+    assert "bonus" not in text and "earned" not in text, text
+
+
 # --------------------------------------------------------------------------- disputes
 
 
