@@ -387,7 +387,8 @@ class HistoriaCommandRenderer(Renderer):
             if len(claiming) == 1:
                 line += f": scored by {civ_name(view, claiming[0])} (Command), not by the others"
             elif len(claiming) > 1:
-                line += f": {_names(view, claiming)} both claim it — they cancel out"
+                every = "both" if len(claiming) == 2 else "all"
+                line += f": {_names(view, claiming)} {every} claim it — they cancel out"
             lines.append(line)
         if len(shown) < len(holders):
             lines.append(f"… and {len(holders) - len(shown)} more")
