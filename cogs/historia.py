@@ -295,15 +295,20 @@ class HistoriaCog(
     @app_commands.command(name="dispute", description="Another player's report is wrong: pause.")
     @app_commands.describe(report="The report's number (#5), from the recent ones")
     async def dispute(self, interaction: discord.Interaction, report: str) -> None:
-        number = report.strip().removeprefix("dispute|").lstrip("#").strip()
-        await self._act(interaction, f"dispute|{number}")
+        await self._act(interaction, _report_key("dispute", report))
 
     @dispute.autocomplete("report")
     async def disputable(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The recent reports the caller may dispute."""
-        offered = await self._offered(interaction, "dispute|", current.lstrip("#"))
+        return await self._reports(interaction, "dispute", current)
+
+    async def _reports(
+        self, interaction: discord.Interaction, kind: str, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's legal actions of `kind` on a report, valued by its number."""
+        offered = await self._offered(interaction, f"{kind}|", current.lstrip("#"))
         return [
             app_commands.Choice(name=clip(label, 100), value=key.split("|")[1])
             for key, label, _ in offered
@@ -313,9 +318,22 @@ class HistoriaCog(
     async def withdraw(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "withdraw")
 
-    @app_commands.command(name="retract", description="Take back your disputed report.")
-    async def retract(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "retract")
+    @app_commands.command(
+        name="retract",
+        description="Take back a report of yours: the one disputed, or a recent one.",
+    )
+    @app_commands.describe(report="One of your recent reports (#5); none: the one disputed")
+    async def retract(self, interaction: discord.Interaction, report: str | None = None) -> None:
+        await self._act(
+            interaction, "retract" if report is None else _report_key("retract", report)
+        )
+
+    @retract.autocomplete("report")
+    async def own_reports(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's recent reports they may take back."""
+        return await self._reports(interaction, "retract", current)
 
     # ------------------------------------------------------------------ the result
 
@@ -358,6 +376,12 @@ def _not_now(table: Table, civ: dict[str, Any]) -> str:
     if token.get("eligible"):
         return "you have no cube in the Bank, the Used Pool or your reserve to put on it"
     return str(token.get("why_not") or "your token can't be activated now")
+
+
+def _report_key(kind: str, typed: str) -> str:
+    """The action of `kind` on the report a `report:` option names ("5", "#5", or the
+    suggestion's key)."""
+    return f"{kind}|{typed.strip().removeprefix(f'{kind}|').lstrip('#').strip()}"
 
 
 def _seat_named(table: Table, user_id: int, named: str | None) -> int:

@@ -65,6 +65,7 @@ REPORTING = (
     "`/historia command` — activate your token, when it can be",
     "**Dispute** (under the latest report) or `/historia dispute` — another player's report "
     "is wrong: the match pauses until it is settled",
+    "`/historia retract report:` — take back a recent report of yours that was wrong",
 )
 SETTING_UP = (
     "`/historia civilization` — name the civilization you play",
@@ -507,6 +508,10 @@ class HistoriaCommandRenderer(Renderer):
         if disputable:
             numbers = ", ".join(f"#{n}" for n in disputable)
             lines.append(f"Reports you may dispute now: {numbers}")
+        retractable = view.get("retractable") or []
+        if retractable:
+            numbers = ", ".join(f"#{n}" for n in retractable)
+            lines.append(f"Your reports you may take back: {numbers} (`/historia retract report:`)")
         return lines
 
 

@@ -226,6 +226,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["me"] = seat
         out["question"] = labels.question(state, seat)
         out["disputable"] = [r.number for r in disputable(state, seat)]
+        out["retractable"] = actions.retractable(state, seat)
         dispute = state.dispute
         if dispute is not None and (report := state.report(dispute.report)) is not None:
             out["can_retract"] = report.seat == seat and _retractable(state)

@@ -11,7 +11,16 @@ from rules.core import Action, Event, IllegalAction, fresh_copy
 from rules.historia_command import powers, reports
 from rules.historia_command.powers import POWER_CUBES_MAX, event
 from rules.historia_command.reports import PAIRS, host, pair_key
-from rules.historia_command.standings import civ_name, does, level, names
+from rules.historia_command.standings import (
+    CATEGORY_NAMES,
+    civ_name,
+    does,
+    eligible_by,
+    level,
+    names,
+    possessive,
+    why_not,
+)
 from rules.historia_command.state import (
     POWERS,
     SOURCES,
@@ -20,6 +29,7 @@ from rules.historia_command.state import (
     Place,
     Power,
     Proposal,
+    Report,
     State,
 )
 
@@ -70,7 +80,9 @@ def candidates(state: State, seat: int) -> list[Action]:
         found.append(Action(kind="begin"))
     if state.phase in ("setup", "era"):
         found += [Action(kind="territory", args=("remove", t)) for t in civ.territories]
-        found += [Action(kind="dispute", args=(str(r.number),)) for r in state.reports[-5:]]
+        recent = state.reports[-reports.DISPUTABLE :]
+        found += [Action(kind="dispute", args=(str(r.number),)) for r in recent]
+        found += [Action(kind="retract", args=(str(r.number),)) for r in recent]
     if state.phase == "era":
         found += ACTIVATIONS
         found += [Action(kind="turn"), Action(kind="era")]
@@ -191,6 +203,8 @@ def apply_action(state: State, seat: int, action: Action, only_check: bool = Fal
         return _withdraw(state, seat, only_check)
     if kind == "retract" and not args:
         return _retract(state, seat, only_check)
+    if kind == "retract" and len(args) == 1:
+        return _retract_own(state, seat, args[0], only_check)
     if kind == "result" and len(args) == 1:
         return _propose(state, seat, args[0], only_check)
     if kind in ("agree", "object") and not args:
@@ -314,7 +328,14 @@ def _withdraw(state: State, seat: int, only_check: bool) -> list[Event]:
     return [event(f"✅ Report #{dispute.report} stands; the match goes on.", seat, "dispute")]
 
 
+CANNOT_RETRACT = (
+    "Report #{n} can't be taken back as it was made (later reports changed the same "
+    "thing): report the correction, or ask a moderator to undo."
+)
+
+
 def _retract(state: State, seat: int, only_check: bool) -> list[Event]:
+    """The reporter of the disputed report takes it back."""
     dispute = state.dispute
     if state.phase != "dispute" or dispute is None:
         raise IllegalAction("no-dispute", "No dispute is open.")
@@ -330,14 +351,57 @@ def _retract(state: State, seat: int, only_check: bool) -> list[Event]:
     probe = fresh_copy(state)
     probe.phase = dispute.resume
     if not reports.inverse_ok(probe, report):
-        raise IllegalAction(
-            "cannot-retract",
-            f"Report #{report.number} can't be taken back as it was made (later reports "
-            "changed the same thing): report the correction, or ask a moderator to undo.",
-        )
+        raise IllegalAction("cannot-retract", CANNOT_RETRACT.format(n=report.number))
     if only_check:
         return []
     state.phase = dispute.resume
+    events = _take_back(state, report)
+    state.phase = "dispute"
+    _settle(state, "retracted")
+    return events
+
+
+def _retract_own(state: State, seat: int, which: str, only_check: bool) -> list[Event]:
+    """A reporter takes back one of their own recent reports, no dispute needed."""
+    if state.phase == "dispute":
+        raise IllegalAction("paused", paused_text(state))
+    if state.phase not in ("setup", "era"):
+        raise IllegalAction("not-now", "Reports are taken back during the set-up and the Eras.")
+    number = _number(which, 10**6, "A report number")
+    report = state.report(number)
+    if report is None or report not in state.reports[-reports.DISPUTABLE :]:
+        raise IllegalAction("no-report", f"There is no recent report #{number} to take back.")
+    if report.seat != seat:
+        raise IllegalAction(
+            "not-yours",
+            f"Report #{number} is {state.civ(report.seat).player}'s: dispute it if it is wrong.",
+        )
+    if report.status:
+        settled = "it was settled: it stands" if report.status == "stands" else "taken back already"
+        raise IllegalAction("settled", f"Report #{number} can't be taken back: {settled}.")
+    if not reports.inverse_ok(state, report):
+        raise IllegalAction("cannot-retract", CANNOT_RETRACT.format(n=number))
+    if only_check:
+        return []
+    return _take_back(state, report)
+
+
+def retractable(state: State, seat: int) -> list[int]:
+    """The numbers of the recent reports `seat` may take back now, no dispute needed."""
+    found = []
+    for report in state.reports[-reports.DISPUTABLE :]:
+        try:
+            check(state, seat, Action(kind="retract", args=(str(report.number),)))
+        except IllegalAction:
+            continue
+        found.append(report.number)
+    return found
+
+
+def _take_back(state: State, report: Report) -> list[Event]:
+    """Undo `report` as it was made (checked already), marked taken back, with the lines
+    the table reads; then every activation it may have allowed is checked again."""
+    seat = report.seat
     inverse = report.inverse or ""
     track = reports.touched_track(state, report)
     civ = state.civ(seat)
@@ -350,10 +414,43 @@ def _retract(state: State, seat: int, only_check: bool) -> list[Event]:
         events, _ = reports.apply_report(state, seat, Action.from_key(inverse), quiet=True)
     events += powers.undone_lines(civ, before, announced=not report.setup)
     reports.restore_reached(state, report, track)
-    state.phase = "dispute"
-    _settle(state, "retracted")
-    head = event(f"↩️ {state.civ(seat).player} takes report #{report.number} back.", seat, "dispute")
+    report.status = "retracted"
+    head = event(f"↩️ {civ.player} takes report #{report.number} back.", seat)
+    if inverse == "revoke" or inverse.startswith(("territory|", "level|")):
+        events += _recheck(state, report.number)  # it moved the standings
     return [head, *events]
+
+
+def _recheck(state: State, number: int) -> list[Event]:
+    """After report #`number` is taken back, each activation reported after it and still
+    in force is checked again, its own power set aside: one whose civilization may no
+    longer activate is taken back too (its cube back where it came from), one that
+    still may stands; a line says which."""
+    events: list[Event] = []
+    for later in state.reports:
+        civ = state.civ(later.seat)
+        if later.number <= number or later.inverse != "revoke" or later.status == "retracted":
+            continue
+        if civ.token.status != "active":
+            continue
+        probe = fresh_copy(state)
+        probe.civ(civ.seat).token.status = "available"
+        by = eligible_by(probe, civ.seat)
+        head = (
+            f"{possessive(civ)} activation (#{later.number}) is checked again without report "
+            f"#{number}: "
+        )
+        if by is not None:
+            events.append(event(f"{head}it stands (first in {CATEGORY_NAMES[by]}).", civ.seat))
+            continue
+        events.append(event(f"{head}it is taken back ({why_not(probe, civ.seat)}).", civ.seat))
+        track = reports.touched_track(state, later)
+        before = {t: level(civ, t) for t in TRACKS}
+        events += powers.revoke(state, civ.seat)
+        events += powers.undone_lines(civ, before, announced=True)
+        reports.restore_reached(state, later, track)
+        later.status = "retracted"
+    return events
 
 
 def _settle(state: State, status: str) -> None:

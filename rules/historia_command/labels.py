@@ -65,6 +65,9 @@ def _describe(state: State, action: Action) -> str:
         return shorten(f"Dispute #{args[0]}: {what}")
     if kind == "withdraw":
         return "Withdraw your dispute: the report stands"
+    if kind == "retract" and args:
+        report = state.report(int(args[0]))
+        return shorten(f"Take back your report #{args[0]}: {report.text if report else ''}")
     if kind == "retract":
         return "Take your report back"
     if kind == "result":
@@ -99,6 +102,8 @@ def explain(state: State, action: Action, seat: int | None) -> str:
         return "pauses the match until the table settles it"
     if kind == "withdraw":
         return "the match goes on"
+    if kind == "retract" and args:
+        return "undoes what it changed (and an activation it allowed, if it no longer can be)"
     if kind == "retract":
         return "undoes what the report changed; the match goes on"
     if kind == "result":

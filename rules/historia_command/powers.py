@@ -249,9 +249,8 @@ def revoke(state: State, seat: int) -> list[Event]:
     power = token.power
     assert power is not None and token.cube_from is not None
     civ.cubes[token.cube_from] += 1
-    if power == "cubes":
-        civ.cubes["supply"] -= token.cubes_taken
-        civ.cubes["bank"] += token.cubes_taken
+    if power == "cubes":  # spent since (an activation checked again): from elsewhere too
+        _take_back(civ, token.cubes_taken)
     record = _record(state)
     entry = f"{civ_name(civ)}: {POWER_NAMES[power]}"
     if entry in record.activations:

@@ -831,3 +831,28 @@ async def test_three_claims_on_one_shared_territory_read_as_three(world: World) 
         "⇄ **Gaul** — Greeks, Egyptians & Persians: Greeks, Egyptians & Persians all claim "
         "it — they cancel out"
     )
+
+
+async def test_a_reporter_takes_back_their_own_report(world: World) -> None:
+    """A report its own reporter got wrong is taken back by them, no dispute needed:
+    `/historia retract` suggests their recent reports, and the board strikes it out."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "territory add", name="Sicily")
+    hand = (await alice.slash(world.channel, "hand")).response
+    assert hand is not None
+    assert "Your reports you may take back: #1 (`/historia retract report:`)" in "\n".join(
+        f.value or "" for f in hand.embeds[0].fields
+    )
+    offered = await alice.autocomplete(world.channel, "historia retract", "report", "")
+    assert offered == [
+        {"name": "Take back your report #1: Greeks add Attica (1 territory).", "value": "1"}
+    ]
+    refused = await report(world, alice, "retract", report="2")
+    assert refused == "Report #2 is bob's: dispute it if it is wrong."
+    await done(world, alice, "retract", report="#1")
+    state = await look(world, alice, bob)
+    assert state.civ(0).territories == [] and state.phase == "era"
+    assert state.report(1).status == "retracted"  # type: ignore[union-attr]
+    assert "↩️ alice takes report #1 back." in (await turn_message(world)).content

@@ -829,6 +829,59 @@ def test_a_report_cannot_be_retracted_after_a_later_change_to_the_same_thing() -
     assert "can't be taken back" in refused(state, ADA, "retract")
 
 
+def test_a_reporter_takes_back_their_own_report_without_a_dispute() -> None:
+    """A reporter who got a report wrong takes it back themselves: what it changed is
+    undone and it reads as taken back; only their own recent reports not yet settled,
+    and only while what it set still stands."""
+    state = go(roman_table(), (BASIL, "territory|add|Crete"))
+    number = last_report(state)
+    assert f"retract|{number}" in keys(state, BASIL)
+    assert f"retract|{number}" not in keys(state, ADA)
+    assert f"Report #{number} is Basil's" in refused(state, ADA, f"retract|{number}")
+    state, text = said(state, BASIL, f"retract|{number}")
+    assert "Crete" not in state.civs[BASIL].territories and state.phase == "era"
+    assert state.report(number).status == "retracted"  # type: ignore[union-attr]
+    assert f"Basil takes report #{number} back." in text
+    assert "taken back already" in refused(state, BASIL, f"retract|{number}")
+    assert "no recent report #99" in refused(state, BASIL, "retract|99")
+    state = go(state, (BASIL, "level|military|6"), (BASIL, "level|military|7"))
+    assert "can't be taken back as it was made" in refused(
+        state, BASIL, f"retract|{last_report(state) - 1}"
+    )
+    state = go(state, (ADA, f"dispute|{last_report(state)}"))
+    assert "The match is paused" in refused(state, CLEO, f"retract|{last_report(state) - 3}")
+
+
+def test_an_activation_that_rested_on_a_report_taken_back_is_undone() -> None:
+    """Taking back a report checks again every activation made after it: the Romans,
+    alone first in Territory only by the territory taken back, are tied for first
+    without it, so their activation is taken back too (its cube returned) and the line
+    says why; an activation that still stands on its own is said to stand."""
+    base = table(territories={ADA: 2, BASIL: 2, CLEO: 1}, military={ADA: 2, BASIL: 3, CLEO: 1})
+    state = go(base, (ADA, "territory|add|Gaul"))
+    number = last_report(state)
+    state = go(state, (ADA, "command|military|bank"))
+    activation = last_report(state)
+    state = go(state, (BASIL, f"dispute|{number}"))
+    state, text = said(state, ADA, "retract")
+    civ = state.civs[ADA]
+    assert civ.token.status == "available" and civ.cubes["bank"] == 2
+    assert state.report(activation).status == "retracted"  # type: ignore[union-attr]
+    assert (
+        f"Romans' activation (#{activation}) is checked again without report #{number}: "
+        "it is taken back (tied for first in Territory with Greeks (2)"
+    ) in text
+    assert "Romans' Military is back to 2" in text and "face up again" in text
+    cubes_whole(state)
+    # Taken back by its reporter, the same; and a civilization first without it keeps it.
+    state = go(base, (ADA, "territory|add|Iberia"))
+    number = last_report(state)
+    state = go(state, (ADA, "command|military|bank"), (BASIL, "territory|remove|Greeks 2"))
+    state, text = said(state, ADA, f"retract|{number}")
+    assert state.civs[ADA].token.status == "active"
+    assert "is checked again without report" in text and "it stands (first in Territory)" in text
+
+
 def test_only_the_disputer_withdraws_and_only_the_reporter_retracts() -> None:
     """The one who raised the dispute withdraws it; the one who made the report takes
     it back; nobody else settles it."""
