@@ -257,7 +257,9 @@ class HistoriaCog(
     async def turn(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "turn")
 
-    @app_commands.command(name="era-end", description="The Era ends (after its last turn).")
+    @app_commands.command(
+        name="era-end", description="The Era ends (after its last turn): the others confirm."
+    )
     async def era_end(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "era")
 
@@ -352,11 +354,15 @@ class HistoriaCog(
         offered = await self._offered(interaction, "result|", current)
         return [app_commands.Choice(name=clip(label, 100), value=key) for key, label, _ in offered]
 
-    @app_commands.command(name="agree", description="Agree with the result reported.")
+    @app_commands.command(
+        name="agree", description="Agree with the end of the Era, or the result, reported."
+    )
     async def agree(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "agree")
 
-    @app_commands.command(name="object", description="Object to the result reported.")
+    @app_commands.command(
+        name="object", description="Object to the end of the Era, or the result, reported."
+    )
     async def object_to(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "object")
 
@@ -371,6 +377,8 @@ def _not_now(table: Table, civ: dict[str, Any]) -> str:
         return "your token was used in an earlier Era (out of the game)"
     if phase == "dispute":
         return "the match is paused by a dispute"
+    if phase == "ending":
+        return "the end of the Era waits for the table"
     if phase != "era":
         return "a token is activated during an Era"
     if token.get("eligible"):

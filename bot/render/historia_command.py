@@ -61,7 +61,8 @@ REPORTING = (
     "is added for you)",
     "`/historia cubes` — cubes moved between your personal supply, the Bank, the Used Pool, "
     "your reserve and the map",
-    "`/historia turn` — the table starts its next turn · `/historia era-end` — after turn 4",
+    "`/historia turn` — the table starts its next turn · `/historia era-end` — after turn 4 "
+    "(the others confirm it)",
     "`/historia command` — activate your token, when it can be",
     "**Dispute** (under the latest report) or `/historia dispute` — another player's report "
     "is wrong: the match pauses until it is settled",
@@ -158,6 +159,8 @@ def token_line(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) 
         return f"{head} — {who} may change it until Era I begins"
     if phase == "dispute":
         return f"{head} — waits while the match is paused"
+    if phase == "ending":
+        return f"{head} — the Era is ending"
     if phase != "era":
         return head
     if token.get("eligible"):
@@ -254,7 +257,7 @@ class HistoriaCommandRenderer(Renderer):
         budget: the territories counted, then the shared ones and the reasons shortened."""
         fields: list[Field] = []
         for step in range(3):
-            head = [f for f in (self.dispute_field(view), self.result_field(view)) if f]
+            head = [f for f in (self.dispute_field(view), self.proposal_field(view)) if f]
             head.append(self.standings_field(view))
             civs = [self.civ_field(view, c, compact=step > 0, short=step > 1) for c in _civs(view)]
             rest = [
@@ -272,7 +275,7 @@ class HistoriaCommandRenderer(Renderer):
         """Each category from first to last."""
         phase = view.get("phase")
         era = f"Era {view.get('era_name') or roman(view.get('era'))}"
-        if phase in ("era", "dispute"):
+        if phase in ("era", "dispute", "ending"):
             where = f"{era}, turn {view.get('turn', '?')}"
         elif phase == "setup":
             where = "set-up"
@@ -325,11 +328,21 @@ class HistoriaCommandRenderer(Renderer):
             f"⚠️ Paused — report #{number} is disputed", clip("\n".join(lines), FIELD_LIMIT)
         )
 
-    def result_field(self, view: dict[str, Any]) -> Field | None:
-        """After the last Era: the result reported, who agreed, who is still to answer."""
-        if view.get("phase") != "final":
+    def proposal_field(self, view: dict[str, Any]) -> Field | None:
+        """What the table must confirm, who agreed, who is still to answer: the end of
+        the Era reported, or after the last Era the result."""
+        phase = view.get("phase")
+        if phase not in ("ending", "final"):
             return None
         proposal = view.get("proposal")
+        if phase == "ending" and isinstance(proposal, dict):
+            return self.agreement_field(
+                view,
+                proposal,
+                f"⏳ End of Era {view.get('era_name') or roman(view.get('era'))} reported",
+                "the end of the Era; once all agree, the Command powers end (an objection "
+                "keeps the Era going).",
+            )
         if not isinstance(proposal, dict):
             return Field(
                 "🏆 Who won?",
@@ -337,17 +350,25 @@ class HistoriaCommandRenderer(Renderer):
                 "(`/historia result`); the others agree or object.",
             )
         winners = [civ_name(view, s) for s in proposal.get("winners") or []]
+        return self.agreement_field(
+            view, proposal, "🏆 Result reported", f"**{' & '.join(winners)}** won."
+        )
+
+    def agreement_field(
+        self, view: dict[str, Any], proposal: dict[str, Any], title: str, what: str
+    ) -> Field:
+        """A report the others confirm: who made it, `what` it says, who agreed, who is
+        still to answer."""
         agreed = set(proposal.get("agreed") or [])
         players = [c for c in _civs(view) if not c.get("conceded")]
         yes = [str(c.get("player")) for c in players if c.get("seat") in agreed]
         waiting = [str(c.get("player")) for c in players if c.get("seat") not in agreed]
         lines = [
-            f"{_civ(view, proposal.get('by')).get('player', '?')} reports: "
-            f"**{' & '.join(winners)}** won.",
+            f"{_civ(view, proposal.get('by')).get('player', '?')} reports: {what}",
             f"Agreed: {', '.join(yes) or '—'}",
             f"Waiting for: {', '.join(waiting) or '—'} (`/historia agree` or `/historia object`)",
         ]
-        return Field("🏆 Result reported", clip("\n".join(lines), FIELD_LIMIT))
+        return Field(title, clip("\n".join(lines), FIELD_LIMIT))
 
     def powers_field(self, view: dict[str, Any]) -> Field | None:
         """The Command powers in force, until the end of the Era."""
@@ -468,6 +489,7 @@ class HistoriaCommandRenderer(Renderer):
             title = {
                 "setup": "Setting up",
                 "dispute": "The dispute",
+                "ending": "The end of the Era",
                 "final": "The result",
             }.get(str(view.get("phase")), "What you can report")
             fields += chunked_fields(title, lines)
@@ -496,12 +518,15 @@ class HistoriaCommandRenderer(Renderer):
             if dispute.get("by") == view.get("me"):
                 lines.append("You raised it: `/historia withdraw` lets the report stand.")
             return lines
-        if phase == "final":
+        if phase in ("ending", "final"):
             proposal = view.get("proposal")
             if not isinstance(proposal, dict):
                 return ["Report who won, once the table has scored: `/historia result`."]
+            what = "the end of the Era" if phase == "ending" else "the result"
             if view.get("me") in (proposal.get("agreed") or []):
-                return ["You agreed to the result: waiting for the others."]
+                return [f"You agreed to {what}: waiting for the others."]
+            if phase == "ending":
+                return ["`/historia agree` — the Era is over · `/historia object` — it goes on"]
             return ["`/historia agree` — the result stands · `/historia object` — drop it"]
         lines = list(REPORTING)
         disputable = view.get("disputable") or []

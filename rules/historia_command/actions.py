@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rules.core import Action, Event, IllegalAction, fresh_copy
 from rules.historia_command import powers, reports
-from rules.historia_command.powers import POWER_CUBES_MAX, event
+from rules.historia_command.powers import POWER_CUBES_MAX, event, roman
 from rules.historia_command.reports import PAIRS, host, pair_key
 from rules.historia_command.standings import (
     CATEGORY_NAMES,
@@ -39,15 +39,16 @@ REPORTS = ("territory", "level", "cubes")
 
 def to_act(state: State) -> set[int]:
     """Whose decision the table waits for: in the set-up, each player still to name a
-    civilization, then the host to begin; in a dispute, the one who raised it; after
-    the last Era, whoever hasn't confirmed the result reported. During an Era nobody
-    is waited for: reports come as the table plays."""
+    civilization, then the host to begin; in a dispute, the one who raised it; once the
+    end of an Era is reported, or after the last Era the result, whoever hasn't
+    confirmed it. During an Era nobody is waited for: reports come as the table
+    plays."""
     if state.phase == "setup":
         unnamed = {c.seat for c in state.in_play() if not c.name}
         return unnamed or {host(state)}
     if state.phase == "dispute" and state.dispute is not None:
         return {state.dispute.by}
-    if state.phase == "final" and state.proposal is not None:
+    if state.phase in ("ending", "final") and state.proposal is not None:
         agreed = set(state.proposal.agreed)
         return {c.seat for c in state.in_play() if c.seat not in agreed}
     return set()
@@ -90,6 +91,7 @@ def candidates(state: State, seat: int) -> list[Action]:
         found += [Action(kind="withdraw"), Action(kind="retract")]
     if state.phase == "final":
         found += [Action(kind="result", args=(str(c.seat),)) for c in state.in_play()]
+    if state.phase in ("ending", "final"):
         found += [Action(kind="agree"), Action(kind="object")]
     return found
 
@@ -179,6 +181,8 @@ def apply_action(state: State, seat: int, action: Action, only_check: bool = Fal
     kind, args = action.kind, action.args
     if state.phase == "dispute" and kind not in ("withdraw", "retract"):
         raise IllegalAction("paused", paused_text(state))
+    if state.phase == "ending" and kind not in ("agree", "object"):
+        raise IllegalAction("ending", ending_text(state))
     if kind == "civ" and args:  # a name typed with "|" is refused by the name's rule
         return reports.name_civilization(state, seat, "|".join(args), only_check)
     if kind == "token" and len(args) == 2:
@@ -193,8 +197,7 @@ def apply_action(state: State, seat: int, action: Action, only_check: bool = Fal
         events, inverse = reports.next_turn(state, seat, only_check)
         return events if only_check else reports.record(state, seat, events, inverse)
     if kind == "era" and not args:
-        reports.check_era_end(state)
-        return [] if only_check else _era_end(state, seat)
+        return _report_era_end(state, seat, only_check)
     if kind == "command" and len(args) in (0, 2, 3):
         return _command(state, seat, args, only_check)
     if kind == "dispute" and len(args) == 1:
@@ -234,10 +237,27 @@ def _begin(state: State, seat: int, only_check: bool) -> list[Event]:
     return [event(f"⏳ **Era I begins**, turn 1. Command tokens: {tokens}.", seat, "era")]
 
 
-def _era_end(state: State, seat: int) -> list[Event]:
+def _report_era_end(state: State, seat: int, only_check: bool) -> list[Event]:
+    """The end of the Era reported: it takes effect once every other player agrees (an
+    objection keeps the Era going), as it can't be taken back like a report."""
+    reports.check_era_end(state)
+    if only_check:
+        return []
+    state.phase = "ending"
+    state.proposal = Proposal(by=seat, winners=[], agreed=[seat])
+    line = (
+        f"⏳ {does(state.civ(seat), 'report')} the end of Era {roman(state.era)}: it takes "
+        "effect once every other player agrees (`/historia agree`); an objection keeps the "
+        "Era going (`/historia object`)."
+    )
+    return [event(line, seat, "era"), *_close_if_agreed(state)]
+
+
+def _era_end(state: State) -> list[Event]:
+    """The end of the Era, agreed by the table."""
+    state.phase, state.proposal = "era", None
     state.reports = []  # the Era's reports can no longer be disputed
-    events = powers.end_of_era(state)
-    return [event(f"{does(state.civ(seat), 'report')} the end of the Era.", seat, "era"), *events]
+    return powers.end_of_era(state)
 
 
 def _command(state: State, seat: int, args: tuple[str, ...], only_check: bool) -> list[Event]:
@@ -268,6 +288,18 @@ def _command(state: State, seat: int, args: tuple[str, ...], only_check: bool) -
     reached = dict(state.civ(seat).reached)
     events = powers.activate(state, seat, chosen, where, cubes)
     return reports.record(state, seat, events, "revoke", reached)
+
+
+def ending_text(state: State) -> str:
+    """Why nothing but an answer is taken while the end of an Era awaits the table."""
+    proposal = state.proposal
+    assert proposal is not None
+    waiting = [c.player for c in state.in_play() if c.seat not in proposal.agreed]
+    return (
+        f"The end of Era {roman(state.era)} waits for the table: "
+        f"{state.civ(proposal.by).player} reported it; waiting for {', '.join(waiting)} to "
+        "agree (`/historia agree`) or object (`/historia object`)."
+    )
 
 
 def paused_text(state: State) -> str:
@@ -486,16 +518,22 @@ def _propose(state: State, seat: int, whom: str, only_check: bool) -> list[Event
 
 
 def _answer(state: State, seat: int, agree: bool, only_check: bool) -> list[Event]:
+    """An answer to what the table must confirm: the end of the Era, or the result."""
     proposal = state.proposal
-    if state.phase != "final" or proposal is None:
+    if state.phase not in ("ending", "final") or proposal is None:
         raise IllegalAction("no-result", "No result has been reported yet.")
+    ending = state.phase == "ending"
     if seat in proposal.agreed:
-        raise IllegalAction("agreed", "You have agreed to this result already.")
+        what = "the end of the Era" if ending else "this result"
+        raise IllegalAction("agreed", f"You have agreed to {what} already.")
     if only_check:
         return []
     player = state.civ(seat).player
     if not agree:
         state.proposal = None
+        if ending:
+            state.phase = "era"
+            return [event(f"✋ {player} objects: Era {roman(state.era)} goes on.", seat, "era")]
         return [event(f"✋ {player} objects: the result is reported again.", seat, "result")]
     proposal.agreed.append(seat)
     return [event(f"👍 {player} agrees.", seat, "result"), *_close_if_agreed(state)]
@@ -506,6 +544,8 @@ def _close_if_agreed(state: State) -> list[Event]:
     assert proposal is not None
     if any(c.seat not in proposal.agreed for c in state.in_play()):
         return []
+    if state.phase == "ending":
+        return _era_end(state)
     state.winners = list(proposal.winners)
     state.phase = "over"
     winners = names([state.civ(s) for s in state.winners])

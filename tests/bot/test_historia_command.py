@@ -426,7 +426,18 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
         assert sent["allowed_mentions"] == {"parse": []}  # nobody is pinged
     assert (await report(world, alice, "turn")).startswith("This is turn 4 of 4")
     state = await look(world, alice)
+    # The end of the Era takes effect once the others agree: each is called to answer.
+    since = len(world.env.http_requests)
     await done(world, carol, "era-end")
+    state = await look(world, alice, bob, carol)
+    assert state.phase == "ending" and HC.to_act(state) == {0, 1}
+    (called,) = world.posts(since)
+    assert called["allowed_mentions"]["users"] == sorted([alice.id, bob.id])
+    _, ending = field((await world.board()).embeds[0], "⏳ End of Era I reported")
+    assert "Waiting for: alice, bob" in ending
+    assert (await report(world, alice, "turn")).startswith("The end of Era I waits for the table")
+    await done(world, alice, "agree")
+    await done(world, bob, "agree")
     state = await look(world, alice, bob, carol)
     assert (state.era, state.turn, state.phase) == (2, 1, "era")
     summary = (await turn_message(world)).content
@@ -474,6 +485,7 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
         for _ in range(3):
             await done(world, other, "turn")
         await done(world, other, "era-end")
+        await done(world, leader, "agree")
         state = await look(world, alice, bob)
         assert state.civ(seat).token.status == "removed"
         for track in ("military", "technology"):  # the +2 lapsed
@@ -515,11 +527,14 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
     assert await world.bot.matches.verify(world.match_id or 0)
     match = await world.match()
     assert match.status == "finished"
-    # Notified: both to name, alice to begin, each to answer a result, the winner; nobody
-    # in an Era.
+    # Notified: both to name, alice to begin, the leader of each Era to confirm its end,
+    # each to answer a result, the winner; nobody during an Era.
     notified = [p["allowed_mentions"].get("users") for p in world.posts()]
     assert [n for n in notified if n] == [
         sorted([alice.id, bob.id]),
+        [alice.id],
+        [alice.id],
+        [bob.id],
         [alice.id],
         [bob.id],
         [alice.id],

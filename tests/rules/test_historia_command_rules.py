@@ -125,7 +125,14 @@ def turns(state: State, seat: int = ADA) -> State:
 
 
 def end_era(state: State, seat: int = ADA) -> tuple[State, str]:
-    return said(turns(state, seat), seat, "era")
+    """The end of the Era reported by `seat` after its last turn, and agreed by each
+    other player: the state, and everything said."""
+    state, text = said(turns(state, seat), seat, "era")
+    for other in state.in_play():
+        if state.phase == "ending" and other.seat != seat:
+            state, more = said(state, other.seat, "agree")
+            text += "\n" + more
+    return state, text
 
 
 def to_final(state: State) -> State:
@@ -597,7 +604,7 @@ def test_the_end_of_the_era_reverts_everything_in_the_rulebooks_order() -> None:
     state, text = end_era(state, CLEO)
     lines = text.split("\n")
     order = [
-        "Persians report the end of the Era",
+        "Persians report the end of Era I",
         "End of Era I",
         "Romans return 1 cube to the general supply",
         "Greeks fall to Military 5",
@@ -662,11 +669,38 @@ def test_an_era_has_four_turns_and_the_table_reports_each() -> None:
     state = go(state, (BASIL, "turn"), (ADA, "turn"))
     assert "This is turn 4 of 4" in refused(state, ADA, "turn")
     assert "turn" not in keys(state, ADA) and "era" in keys(state, ADA)
-    state = go(state, (BASIL, "era"))
+    state = go(state, (BASIL, "era"), (ADA, "agree"), (CLEO, "agree"))
     assert (state.era, state.turn) == (2, 1)
     state = to_final(state)
     assert state.era == 3 and "Turns are counted during the Eras" in refused(state, ADA, "turn")
     assert "Only an Era under way can end" in refused(state, ADA, "era")
+
+
+def test_the_end_of_an_era_takes_effect_once_the_others_agree() -> None:
+    """An end of the Era reported too early must not take effect: one player reports
+    it, each other player agrees; until then nothing of it happens (the powers stay in
+    force, the Era's reports stay open) and the others are asked, reports waiting; one
+    objection and the Era goes on, its reports still open to dispute."""
+    state = go(turns(roman_table()), (ADA, "command|military|bank"))
+    number = last_report(state)
+    state, text = said(state, BASIL, "era")
+    assert "Greeks report the end of Era I" in text and "End of Era I" not in text
+    assert (state.phase, state.era) == ("ending", 1)
+    assert state.civs[ADA].token.status == "active" and state.reports
+    assert GAME.to_act(state) == {ADA, CLEO}
+    assert "Greeks report the end of Era I" in (GAME.question(state, CLEO) or "")
+    assert "The end of Era I waits for the table" in refused(state, CLEO, "territory|add|Gaul")
+    assert "agreed to the end of the Era already" in refused(state, BASIL, "agree")
+    state, text = said(state, CLEO, "object")
+    assert "Cleo objects: Era I goes on" in text
+    assert state.phase == "era" and state.civs[ADA].token.status == "active"
+    assert f"dispute|{number}" in keys(state, BASIL)
+    state = go(state, (BASIL, "era"), (ADA, "agree"))
+    assert state.phase == "ending" and GAME.to_act(state) == {CLEO}
+    assert GAME.timeout_action(state, CLEO).key == "agree"
+    state, text = said(state, CLEO, "agree")
+    assert (state.era, state.phase) == (2, "era") and "End of Era I" in text
+    assert state.civs[ADA].token.status == "removed" and state.reports == []
 
 
 # --------------------------------------------------------------------------- bonuses
@@ -1011,7 +1045,7 @@ def test_a_concession_completes_the_agreement_or_drops_the_winner() -> None:
 def positions() -> list[State]:
     """A position of every kind: set-up (partly and fully named), an Era with tokens
     to activate, one active, a dispute, the final phase with and without a result, a
-    concession, the end."""
+    concession, the end, an Era's end waiting for the table."""
     out = [new_table(3), go(new_table(3), (ADA, "civ|Romans")), named(3), roman_table()]
     out.append(three_powers())
     disputed = go(roman_table(), (BASIL, "level|military|6"))
@@ -1022,6 +1056,7 @@ def positions() -> list[State]:
     out.append(go(final, (ADA, "result|2"), (BASIL, "agree"), (CLEO, "agree")))
     out.append(GAME.concede(table(2), BASIL, rng_for(0, 1))[0])
     out.append(table(6, territories={ADA: 2, BASIL: 2}, military={CLEO: 3}))
+    out.append(go(turns(three_powers()), (BASIL, "era"), (CLEO, "agree")))  # the Era ending
     return out
 
 
@@ -1076,6 +1111,10 @@ def test_the_prompt_says_where_the_table_is() -> None:
     assert prompts[5].startswith("The match is paused: Ada disputes report #19")
     assert prompts[7] == "Result reported — waiting for Basil, Cleo to agree"
     assert prompts[9] == "The table agrees: Persians won (Cleo)."
+    assert prompts[-1] == (
+        "The end of Era I waits for the table: Basil reported it; waiting for Ada to agree "
+        "(`/historia agree`) or object (`/historia object`)."
+    )
 
 
 def test_the_view_never_fails_and_is_json() -> None:
