@@ -381,8 +381,6 @@ def _not_now(table: Table, civ: dict[str, Any]) -> str:
         return "the end of the Era waits for the table"
     if phase != "era":
         return "a token is activated during an Era"
-    if token.get("eligible"):
-        return "you have no cube in the Bank, the Used Pool or your reserve to put on it"
     return str(token.get("why_not") or "your token can't be activated now")
 
 

@@ -165,11 +165,6 @@ def token_line(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) 
         return head
     if token.get("eligible"):
         by = token.get("by") or "?"
-        if not token.get("has_cube"):
-            return (
-                f"{head} — {READY} can be activated (first in {by}), once a cube of "
-                f"{'yours' if you else 'theirs'} is in the Bank, the Used Pool or the reserve"
-            )
         if you:
             return (
                 f"{head} — {READY} **you may activate it now** (first in {by}): `/historia command`"
@@ -230,12 +225,8 @@ def civ_title(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) -
     elif token.get("status") == "active":
         title += f" · {ACTIVE} {token.get('power') or 'power'}"
     elif view.get("phase") == "era" and token.get("status") == "available":
-        if not token.get("eligible"):
-            title += f" · {BLOCKED} token not now"
-        elif civ["token"].get("has_cube"):
-            title += f" · {READY} token ready"
-        else:
-            title += f" · {READY} token eligible, needs a cube"
+        ready = token.get("eligible")
+        title += f" · {READY} token ready" if ready else f" · {BLOCKED} token not now"
     return clip(title, NAME_LIMIT)
 
 

@@ -106,9 +106,9 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     may_command = powers.may_activate(state, seat)
     for action in candidates(state, seat):
         if action.kind == "command":
-            # The candidates are well formed: once the token may be activated at all,
-            # what is left to check is the cube it takes (and the cubes power's).
-            if may_command and _payable(state, seat, action):
+            # The candidates are well formed and the player says where the cubes come
+            # from: once the token may be activated at all, each one is legal.
+            if may_command:
                 legal.append(action)
             continue
         try:
@@ -117,17 +117,6 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             continue
         legal.append(action)
     return legal
-
-
-def _payable(state: State, seat: int, activation: Action) -> bool:
-    power: Power = activation.args[0]  # type: ignore[assignment]
-    source: Place = activation.args[1]  # type: ignore[assignment]
-    cubes = int(activation.args[2]) if len(activation.args) == 3 else 0
-    try:
-        powers.check_payment(state, seat, power, source, cubes)
-    except IllegalAction:
-        return False
-    return True
 
 
 def check(state: State, seat: int, action: Action) -> None:

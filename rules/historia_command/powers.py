@@ -28,7 +28,15 @@ from rules.historia_command.state import (
     Track,
 )
 
-POWER_CUBES_MAX = 2  # "take up to 2 cubes of your color from the general supply"
+POWER_CUBES_MAX = 2  # the cubes power takes up to 2 from the general supply
+# The general supply the cubes power takes from and returns to: where a civilization's
+# cubes wait beside the board, its reserve (a place the module names apart from the
+# Bank; see README).
+GENERAL: Place = "reserve"
+# Where cubes counted in the wrong place are found, in turn, when the table says a cube
+# came from a place Arbiter counts too few in; and where the cubes power's cubes come
+# back from.
+COUNTED: tuple[Place, ...] = ("supply", "used", "bank", "reserve", "map")
 POWER_NAMES: dict[Power, str] = {
     "cubes": "Cubes from the general supply",
     "shared": "Score shared territories",
@@ -36,8 +44,8 @@ POWER_NAMES: dict[Power, str] = {
     "military": "+2 Military",
 }
 POWER_TEXTS: dict[Power, str] = {
-    "cubes": "up to 2 of your cubes from the general supply into your personal supply, "
-    "returned at the end of the Era before the Turn End procedure",
+    "cubes": "up to 2 of your cubes from the general supply (your reserve) into your "
+    "personal supply, returned at the end of the Era before the Turn End procedure",
     "shared": "score the territories you share in this Era's Territory Bonus steps; the "
     "others can't count them for the Leader bonus or cube recovery (two civilizations "
     "with this power on one territory cancel out)",
@@ -161,7 +169,7 @@ def check_activation(state: State, seat: int, power: Power, source: Place, cubes
     """Raise IllegalAction unless `seat` may activate its token now with this power,
     its cube from `source`, taking `cubes` from the general supply (the cubes power)."""
     check_token(state, seat)
-    check_payment(state, seat, power, source, cubes)
+    check_payment(power, source, cubes)
 
 
 def check_token(state: State, seat: int) -> None:
@@ -184,28 +192,45 @@ def check_token(state: State, seat: int) -> None:
         )
 
 
-def check_payment(state: State, seat: int, power: Power, source: Place, cubes: int) -> None:
-    """Raise IllegalAction unless `seat` has the cube its token takes from `source`, and
-    the cubes power the `cubes` it takes (the rest of `check_activation`)."""
-    civ = state.civ(seat)
+def check_payment(power: Power, source: Place, cubes: int) -> None:
+    """Raise IllegalAction unless the token's cube comes from one of its places, and the
+    cubes power takes 0 to 2 cubes (the rest of `check_activation`). Where Arbiter
+    counts too few cubes, the player's word corrects the count (see `recount`)."""
     if source not in SOURCES:
         raise IllegalAction(
             "bad-source", "The token's cube comes from the Bank, the Used Pool or your reserve."
         )
-    if civ.cubes[source] < 1:
-        raise IllegalAction(
-            "no-cube", f"You have no cube in {place_phrase(source, 'your')} to put on the token."
-        )
     if power == "cubes":
-        bank = civ.cubes["bank"] - (1 if source == "bank" else 0)
-        if not 0 <= cubes <= min(POWER_CUBES_MAX, bank):
+        if not 0 <= cubes <= POWER_CUBES_MAX:
             raise IllegalAction(
-                "cubes",
-                f"You may take up to {POWER_CUBES_MAX} cubes from the general supply, and it "
-                f"holds {bank} of yours once the token's cube is taken.",
+                "cubes", f"You may take up to {POWER_CUBES_MAX} cubes from the general supply."
             )
     elif cubes:
         raise IllegalAction("cubes", "Only the cubes power takes cubes from the supply.")
+
+
+def recount(civ: Civilization, place: Place, count: int) -> str:
+    """Make `count` of the civilization's cubes counted in `place`, where its player
+    takes them from: cubes the table didn't report moving are where the player says,
+    so the shortfall comes from where Arbiter counted them (the personal supply first).
+    What was recounted, for the line ("" when the count was right)."""
+    moved = []
+    for other in COUNTED:
+        short = count - civ.cubes[place]
+        if short <= 0:
+            break
+        take = 0 if other == place else min(short, civ.cubes[other])
+        if take:
+            civ.cubes[other] -= take
+            civ.cubes[place] += take
+            moved.append((take, other))
+    if not moved:
+        return ""
+    counted = " and ".join(
+        f"{plural(n, 'cube')} counted in {place_phrase(p, their(civ))}" for n, p in moved
+    )
+    verb = "was" if sum(n for n, _ in moved) == 1 else "were"
+    return f" (the count corrected: {counted} {verb} in {place_phrase(place, their(civ))})"
 
 
 def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -> list[Event]:
@@ -214,6 +239,7 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
     by = eligible_by(state, seat)
     assert by is not None
     before = {t: level(civ, t) for t in TRACKS}
+    corrected = recount(civ, source, 1)
     civ.cubes[source] -= 1
     token = civ.token
     token.status, token.power, token.cube_from, token.era = "active", power, source, state.era
@@ -221,14 +247,16 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
     why = f"first in {CATEGORY_NAMES[by]}"
     text = (
         f"🪖 {does(civ, 'activate')} {their(civ)} Command token ({why}), a cube from "
-        f"{place_phrase(source, their(civ))} on it: **{POWER_NAMES[power]}**"
+        f"{place_phrase(source, their(civ))} on it{corrected}: **{POWER_NAMES[power]}**"
     )
     if power == "cubes":
         token.cubes_taken = cubes
-        civ.cubes["bank"] -= cubes
+        corrected = recount(civ, GENERAL, cubes)
+        civ.cubes[GENERAL] -= cubes
         civ.cubes["supply"] += cubes
         text += (
-            f": {plural(cubes, 'cube')} from the general supply into {their(civ)} personal supply"
+            f": {plural(cubes, 'cube')} from the general supply "
+            f"({place_phrase(GENERAL, their(civ))}){corrected} into {their(civ)} personal supply"
         )
     elif power == "shared":
         shared = shared_of(state, seat)
@@ -320,14 +348,15 @@ def claims(state: State) -> dict[str, list[int]]:
 
 
 def _take_back(civ: Civilization, count: int) -> int:
-    """Return `count` cubes to the Bank: from the personal supply first, then the Used
-    Pool, the reserve and the map, as far as the civilization has them. How many went."""
+    """Return `count` cubes to the general supply: from the personal supply first, then
+    the Used Pool, the Bank and the map, as far as the civilization has them. How many
+    went."""
     moved = 0
-    for place in ("supply", "used", "reserve", "map"):
-        take = min(count - moved, civ.cubes[place])  # type: ignore[index]
-        civ.cubes[place] -= take  # type: ignore[index]
+    for place in COUNTED:
+        take = 0 if place == GENERAL else min(count - moved, civ.cubes[place])
+        civ.cubes[place] -= take
         moved += take
-    civ.cubes["bank"] += moved
+    civ.cubes[GENERAL] += moved
     return moved
 
 

@@ -405,18 +405,17 @@ def test_a_conceded_civilization_leaves_the_standings() -> None:
 
 def test_the_tokens_cube_comes_from_the_bank_the_used_pool_or_the_reserve() -> None:
     """ "Take his own cube (from the Bank, the Used Pool, or from his reserve) put it on
-    the Command token": one cube goes from the place chosen onto the token; a place
-    without one of the civilization's cubes, or another place, is refused."""
+    the Command token": one cube goes from the place chosen onto the token; another
+    place is refused."""
     for source in ("bank", "used", "reserve"):
         state = roman_table()
         before = state.civs[ADA].cubes[source]
-        state = go(state, (ADA, f"command|military|{source}"))
+        state, text = said(state, ADA, f"command|military|{source}")
         assert state.civs[ADA].cubes[source] == before - 1
         assert state.civs[ADA].token.cube_from == source
+        assert "counted in" not in text, "the count needed no correction"
         cubes_whole(state)
-    state = go(roman_table(), (ADA, "cubes|2|used|supply"))
-    assert "no cube in the Used Pool" in refused(state, ADA, "command|military|used")
-    assert "command|military|used" not in commands(state, ADA)
+    state = roman_table()
     assert "Bank, the Used Pool or your reserve" in refused(state, ADA, "command|military|supply")
     assert "Bank, the Used Pool or your reserve" in refused(state, ADA, "command|military|map")
 
@@ -448,15 +447,32 @@ def test_the_token_named_without_a_power_explains_and_never_activates() -> None:
     assert "command" not in keys(roman_table(), ADA)
 
 
+def test_the_first_activation_takes_its_cube_from_where_the_player_says() -> None:
+    """The token's cube comes from where the player says it does: cubes the table never
+    reported moving (all ten start in the personal supply) don't refuse the first
+    activation; the count is corrected, a cube counted elsewhere (the personal supply
+    first) having been there, and the line says so."""
+    state = table(
+        territories={ADA: 3, BASIL: 2, CLEO: 1}, military={ADA: 2, BASIL: 3, CLEO: 1}, cubes=False
+    )
+    assert "command|military|used" in commands(state, ADA)
+    state, text = said(state, ADA, "command|military|used")
+    civ = state.civs[ADA]
+    assert civ.token.status == "active" and civ.token.cube_from == "used"
+    assert civ.cubes == {"supply": 9, "bank": 0, "used": 0, "reserve": 0, "map": 0}
+    assert "1 cube counted in their personal supply was in the Used Pool" in text
+    cubes_whole(state)
+    state, _ = end_era(state)
+    assert state.civs[ADA].cubes == {"supply": 9, "bank": 0, "used": 1, "reserve": 0, "map": 0}
+
+
 def test_the_legal_actions_offer_activation_exactly_when_allowed() -> None:
-    """When the token may be activated, every power with every source holding a cube is
-    offered (the cubes power with each count it may take); otherwise none."""
+    """When the token may be activated, every power with every source is offered (the
+    cubes power with each count it may take); otherwise none."""
     state = roman_table()
     offered = set(commands(state, ADA))
     assert offered == {
-        "command|cubes|bank|1",
-        "command|cubes|bank|0",
-        *(f"command|cubes|{s}|{n}" for s in ("used", "reserve") for n in (0, 1, 2)),
+        *(f"command|cubes|{s}|{n}" for s in ("bank", "used", "reserve") for n in (0, 1, 2)),
         *(
             f"command|{p}|{s}"
             for p in ("shared", "technology", "military")
@@ -471,29 +487,32 @@ def test_the_legal_actions_offer_activation_exactly_when_allowed() -> None:
 
 def test_the_cubes_power_takes_up_to_2_cubes_from_the_general_supply() -> None:
     """ "Take up to 2 cubes of your color from the general supply and put them in your
-    personal supply": 0, 1 or 2, never more, and only as many as are there."""
+    personal supply": 0, 1 or 2, never more. The general supply is where the
+    civilization's cubes wait beside the board, its reserve, not the Bank (README): the
+    power works with none of its cubes in the Bank."""
     for n in (0, 1, 2):
         state, text = said(roman_table(), ADA, f"command|cubes|used|{n}")
         civ = state.civs[ADA]
-        assert (civ.cubes["bank"], civ.cubes["supply"]) == (2 - n, 4 + n)
+        assert (civ.cubes["reserve"], civ.cubes["supply"], civ.cubes["bank"]) == (2 - n, 4 + n, 2)
         assert civ.token.cubes_taken == n
-        assert f"{n} cube" in text
+        assert f"{n} cube" in text and "from the general supply (their reserve)" in text
         cubes_whole(state)
     assert "from 0 to 2" in refused(roman_table(), ADA, "command|cubes|used|3")
-    # The token's own cube from the Bank leaves one there: 1 can be taken, not 2.
-    message = refused(roman_table(), ADA, "command|cubes|bank|2")
-    assert "holds 1 of yours once the token's cube is taken" in message
-    state = go(roman_table(), (ADA, "command|cubes|bank|1"))
-    assert state.civs[ADA].cubes["bank"] == 0
     state = go(roman_table(), (ADA, "cubes|2|bank|map"))
-    assert "holds 0" in refused(state, ADA, "command|cubes|used|1")
-    state = go(state, (ADA, "command|cubes|used|0"))
-    assert state.civs[ADA].token.status == "active"
+    state = go(state, (ADA, "command|cubes|used|2"))
+    assert state.civs[ADA].cubes == {"supply": 6, "bank": 0, "used": 1, "reserve": 0, "map": 2}
+    # The token's own cube from the reserve leaves one there: the player's word that a
+    # second one was there corrects the count.
+    state, text = said(roman_table(), ADA, "command|cubes|reserve|2")
+    assert state.civs[ADA].cubes == {"supply": 5, "bank": 2, "used": 2, "reserve": 0, "map": 0}
+    assert "1 cube counted in their personal supply was in their reserve" in text
+    cubes_whole(state)
 
 
 def test_the_cubes_power_returns_its_cubes_at_the_end_of_the_era_before_the_turn_end() -> None:
     """ "At the end of the Era, before the Turn End procedure, return the cubes to the
-    general supply": from the personal supply first, then wherever they went."""
+    general supply" (the reserve): from the personal supply first, then wherever they
+    went."""
     state = go(roman_table(), (ADA, "command|cubes|used|2"))
     state = go(state, (ADA, "cubes|5|supply|map"))  # the supply kept 1 of its 6
     state, text = end_era(state)
@@ -578,7 +597,7 @@ def test_the_military_power_counts_in_the_standings_the_others_are_checked_again
 
 
 def three_powers() -> State:
-    """Era I with three tokens active: the Romans took 2 cubes (their token's cube from
+    """Era I with three tokens active: the Romans took 1 cube (their token's cube from
     the Bank), the Greeks +2 Military (cube from the Used Pool), the Persians +2
     Technology (cube from the reserve)."""
     state = table(
