@@ -135,6 +135,25 @@ def standing_line(view: dict[str, Any], category: str) -> str:
     return f"{name}: {' · '.join(parts)}"
 
 
+def ready_line(view: dict[str, Any]) -> str | None:
+    """During an Era, who can activate their token now and why (first in one of its
+    categories, not last in the other), or that nobody can."""
+    if view.get("phase") != "era":
+        return None
+    ready = []
+    for civ in _civs(view):
+        token = civ.get("token") or {}
+        if civ.get("conceded") or not token.get("eligible"):
+            continue
+        by = str(token.get("by") or "?")
+        names = [CATEGORY_NAMES.get(str(c), "?") for c in token.get("symbols") or []]
+        other = next((n for n in names if n != by), "?")
+        ready.append(f"{civ_name(view, civ.get('seat'))} (first in {by}, not last in {other})")
+    if not ready:
+        return f"{BLOCKED} **No token can be activated now** (each civilization's field says why)"
+    return f"{READY} **Can activate now**: " + " · ".join(ready)
+
+
 def token_line(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) -> str:
     """A civilization's Command token: its categories, and whether it can be activated now
     (and why not), or the power it gave, or that it is used."""
@@ -273,6 +292,9 @@ class HistoriaCommandRenderer(Renderer):
         else:
             where = "after the last Era"
         lines = [standing_line(view, c) for c in CATEGORIES]
+        ready = ready_line(view)
+        if ready:
+            lines.append(ready)
         lines.append(
             "A token can be activated by a civilization *alone* in first place in one of its "
             "two categories and not *alone* in last place in the other."

@@ -871,3 +871,21 @@ async def test_a_reporter_takes_back_their_own_report(world: World) -> None:
     assert state.civ(0).territories == [] and state.phase == "era"
     assert state.report(1).status == "retracted"  # type: ignore[union-attr]
     assert "↩️ alice takes report #1 back." in (await turn_message(world)).content
+
+
+async def test_the_board_says_in_one_line_who_can_activate_now_and_why(world: World) -> None:
+    """One line of the board's standings names every civilization that can activate its
+    token now and by which categories, or says that none can."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    await named_table(world, [alice, bob, carol], ["Greeks", "Egyptians", "Persians"])
+    _, standing = field((await world.board()).embeds[0], "Standings — ")
+    assert "🔒 **No token can be activated now** (each civilization's field says why)" in (
+        standing.splitlines()
+    )
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "level", track="military", value=2)
+    _, standing = field((await world.board()).embeds[0], "Standings — ")
+    assert (
+        "✅ **Can activate now**: Greeks (first in Territory, not last in Military) · "
+        "Egyptians (first in Military, not last in Technology)"
+    ) in standing.splitlines()
