@@ -340,12 +340,19 @@ class HistoriaCog(
     # ------------------------------------------------------------------ the result
 
     @app_commands.command(name="result", description="After the last Era: who won.")
-    @app_commands.describe(winner="The civilization that won, as the table scored it")
+    @app_commands.describe(
+        winner="The civilization that won, as the table scored it (or several sharing the win)"
+    )
     async def result(self, interaction: discord.Interaction, winner: str) -> None:
         if winner.startswith("result|"):
             await self._act(interaction, winner)
-        else:
-            await self._act(interaction, winner, typed=True, kind="result")
+            return
+
+        def make(table: Table) -> str:  # one civilization named: its win alone
+            seat = _seat_exactly(table, winner)
+            return winner if seat is None else f"result|{seat}"
+
+        await self._act(interaction, make=make, typed=True, kind="result")
 
     @result.autocomplete("winner")
     async def winners(
@@ -398,6 +405,18 @@ def _seat_named(table: Table, user_id: int, named: str | None) -> int:
         if mine is None:
             raise errors.NotInMatch()
         return mine.seat
+    seat = _seat_exactly(table, named)
+    if seat is None:
+        raise errors.UserError(
+            f"No civilization here is called “{clip(named.strip(), 40)}”: pick one of the "
+            "suggestions."
+        )
+    return seat
+
+
+def _seat_exactly(table: Table, named: str) -> int | None:
+    """The seat whose number, civilization's name or player's name `named` is (any
+    case), or None."""
     wanted = named.strip().casefold()
     civs = (table.view or {}).get("civs") or []
     for civ in civs:
@@ -406,6 +425,4 @@ def _seat_named(table: Table, user_id: int, named: str | None) -> int:
     for civ in civs:
         if wanted == str(civ.get("player")).casefold():
             return int(civ["seat"])
-    raise errors.UserError(
-        f"No civilization here is called “{clip(named.strip(), 40)}”: pick one of the suggestions."
-    )
+    return None

@@ -7,6 +7,8 @@ checks any other."""
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from rules.core import Action, Event, IllegalAction, fresh_copy
 from rules.historia_command import powers, reports
 from rules.historia_command.powers import POWER_CUBES_MAX, event, roman
@@ -89,8 +91,10 @@ def candidates(state: State, seat: int) -> list[Action]:
         found += [Action(kind="turn"), Action(kind="era")]
     if state.phase == "dispute":
         found += [Action(kind="withdraw"), Action(kind="retract")]
-    if state.phase == "final":
-        found += [Action(kind="result", args=(str(c.seat),)) for c in state.in_play()]
+    if state.phase == "final":  # who won: one civilization, or several sharing the win
+        seats = [str(c.seat) for c in state.in_play()]
+        for size in range(1, len(seats) + 1):
+            found += [Action(kind="result", args=won) for won in combinations(seats, size)]
     if state.phase in ("ending", "final"):
         found += [Action(kind="agree"), Action(kind="object")]
     return found
@@ -197,8 +201,8 @@ def apply_action(state: State, seat: int, action: Action, only_check: bool = Fal
         return _retract(state, seat, only_check)
     if kind == "retract" and len(args) == 1:
         return _retract_own(state, seat, args[0], only_check)
-    if kind == "result" and len(args) == 1:
-        return _propose(state, seat, args[0], only_check)
+    if kind == "result" and args:
+        return _propose(state, seat, args, only_check)
     if kind in ("agree", "object") and not args:
         return _answer(state, seat, kind == "agree", only_check)
     raise IllegalAction("unknown", "That isn't something you can do at this table.")
@@ -483,27 +487,30 @@ def _settle(state: State, status: str) -> None:
     state.phase, state.dispute = dispute.resume, None
 
 
-def _propose(state: State, seat: int, whom: str, only_check: bool) -> list[Event]:
+def _propose(state: State, seat: int, whom: tuple[str, ...], only_check: bool) -> list[Event]:
+    """Who won, as the table scored it: one seat, or several sharing the win."""
     if state.phase != "final":
         raise IllegalAction("not-final", "The result is reported once the last Era has ended.")
     if state.proposal is not None:
         by = state.civ(state.proposal.by).player
         raise IllegalAction("proposed", f"{by} has reported a result already: agree or object.")
-    winner = _number(whom, len(state.civs) - 1, "A seat")
-    if state.civ(winner).conceded:
-        raise IllegalAction("conceded", f"{state.civ(winner).player} has conceded.")
+    winners = [_number(w, len(state.civs) - 1, "A seat") for w in whom]
+    if winners != sorted(set(winners)):
+        raise IllegalAction("bad-winners", "Name each winner once, in seat order.")
+    for winner in winners:
+        if state.civ(winner).conceded:
+            raise IllegalAction("conceded", f"{state.civ(winner).player} has conceded.")
     if only_check:
         return []
-    state.proposal = Proposal(by=seat, winners=[winner], agreed=[seat])
-    events = [
-        event(
-            f"🏆 {state.civ(seat).player} reports that {civ_name(state.civ(winner))} "
-            f"({state.civ(winner).player}) won. Each other player agrees or objects.",
-            seat,
-            "result",
-        )
-    ]
-    return events + _close_if_agreed(state)
+    state.proposal = Proposal(by=seat, winners=winners, agreed=[seat])
+    civs = [state.civ(w) for w in winners]
+    players = ", ".join(c.player for c in civs)
+    won = "won" if len(civs) == 1 else "share the win"
+    line = (
+        f"🏆 {state.civ(seat).player} reports that {names(civs)} ({players}) {won}. Each "
+        "other player agrees or objects."
+    )
+    return [event(line, seat, "result"), *_close_if_agreed(state)]
 
 
 def _answer(state: State, seat: int, agree: bool, only_check: bool) -> list[Event]:

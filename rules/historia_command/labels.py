@@ -4,6 +4,7 @@ what the table asks of a seat."""
 from __future__ import annotations
 
 from rules.core import Action, IllegalAction
+from rules.core.contract import NAME_LIMIT
 from rules.core.text import shorten
 from rules.historia_command import reports
 from rules.historia_command.actions import OPEN_KINDS, ending_text, paused_text, to_act
@@ -19,6 +20,7 @@ from rules.historia_command.standings import (
     civ_name,
     does,
     eligible_by,
+    names,
     possessive,
 )
 from rules.historia_command.state import CUBES, TURNS, Place, Power, State
@@ -76,9 +78,16 @@ def _describe(state: State, action: Action) -> str:
         return shorten(f"Take back your report #{args[0]}: {report.text if report else ''}")
     if kind == "retract":
         return "Take your report back"
-    if kind == "result":
+    if kind == "result" and len(args) == 1:
         civ = state.civ(int(args[0]))
         return f"{civ_name(civ)} ({civ.player}) won"
+    if kind == "result":
+        civs = [state.civ(int(a)) for a in args]
+        label = f"Shared win: {names(civs)} ({', '.join(c.player for c in civs)})"
+        if len(label) > NAME_LIMIT:  # named by seat, so that no two read alike
+            seats = ", ".join(str(c.seat + 1) for c in civs)
+            label = shorten(f"Shared win of seats {seats}: {names(civs)}")
+        return label
     if kind == "agree" and state.phase == "ending":
         return f"Agree: Era {roman(state.era)} is over"
     if kind == "object" and state.phase == "ending":

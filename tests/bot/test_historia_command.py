@@ -504,6 +504,7 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
     assert offered == [
         {"name": "Greeks (alice) won", "value": "result|0"},
         {"name": "Carthage (bob) won", "value": "result|1"},
+        {"name": "Shared win: Greeks and Carthage (alice, bob)", "value": "result|0|1"},
     ]
     since = len(world.env.http_requests)
     await done(world, alice, "result", winner="result|0")

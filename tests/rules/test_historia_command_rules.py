@@ -987,6 +987,22 @@ def test_after_the_last_era_the_table_reports_the_winner_and_everyone_agrees() -
     assert "This game is over" in refused(state, ADA, "agree")
 
 
+def test_a_shared_win_is_reported_and_agreed() -> None:
+    """The table's score may end level: the winners reported together share the win once
+    every other player agrees; each winner is named once."""
+    state = to_final(roman_table())
+    assert "result|0|2" in keys(state, BASIL) and "result|0|1|2" in keys(state, BASIL)
+    state, text = said(state, BASIL, "result|0|2")
+    assert "Basil reports that Romans and Persians (Ada, Cleo) share the win" in text
+    state = go(state, (ADA, "agree"), (CLEO, "agree"))
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == [ADA, CLEO] and outcome.losers == [BASIL]
+    assert outcome.text == "The table agrees: Romans and Persians won (Ada, Cleo)."
+    final = to_final(roman_table())
+    assert "each winner once, in seat order" in refused(final, ADA, "result|2|0")
+    assert "each winner once, in seat order" in refused(final, ADA, "result|0|0")
+
+
 def test_an_objection_drops_the_result_reported() -> None:
     """One objection and the result is reported again."""
     state = go(to_final(roman_table()), (ADA, "result|0"))
