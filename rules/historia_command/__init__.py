@@ -50,8 +50,10 @@ other: a tie for first blocks it, a tie for last does not. Put a cube on it from
 Bank, the Used Pool or your reserve (where you say it is), and choose a power: up to 2 \
 cubes from the general supply (your reserve); score shared territories; +2 Technology; \
 +2 Military.
-**End of the Era.** The cubes go back, the +2 levels lapse, used tokens leave the game.
-**Disputes.** Anyone may dispute another's report: the match pauses until it is settled."""
+**End of the Era.** Reported after turn 4, it takes effect once the others agree: the \
+cubes go back, the +2 levels lapse, used tokens leave the game.
+**Disputes.** Anyone may dispute another's report: the match pauses until it is settled. \
+A reporter may take back their own recent report."""
 
 
 def _variant(count: int) -> VariantInfo:
