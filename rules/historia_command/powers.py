@@ -271,7 +271,8 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
 def revoke(state: State, seat: int) -> list[Event]:
     """Take an activation back (its report retracted): the token face up again, its cube
     back where it came from, what the power gave returned (the levels' lines are the
-    caller's: see `undone_lines`)."""
+    caller's: see `undone_lines`). A count it corrected (`recount`) stays corrected: it
+    was the player's word of where the cubes are, not part of the activation."""
     civ = state.civ(seat)
     token = civ.token
     power = token.power
