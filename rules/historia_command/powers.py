@@ -209,11 +209,11 @@ def check_payment(power: Power, source: Place, cubes: int) -> None:
         raise IllegalAction("cubes", "Only the cubes power takes cubes from the supply.")
 
 
-def recount(civ: Civilization, place: Place, count: int) -> str:
+def recount(civ: Civilization, place: Place, count: int) -> str | None:
     """Make `count` of the civilization's cubes counted in `place`, where its player
     takes them from: cubes the table didn't report moving are where the player says,
     so the shortfall comes from where Arbiter counted them (the personal supply first).
-    What was recounted, for the line ("" when the count was right)."""
+    What was recounted, for the line (None when the count was right)."""
     moved = []
     for other in COUNTED:
         short = count - civ.cubes[place]
@@ -225,12 +225,12 @@ def recount(civ: Civilization, place: Place, count: int) -> str:
             civ.cubes[place] += take
             moved.append((take, other))
     if not moved:
-        return ""
+        return None
     counted = " and ".join(
         f"{plural(n, 'cube')} counted in {place_phrase(p, their(civ))}" for n, p in moved
     )
     verb = "was" if sum(n for n, _ in moved) == 1 else "were"
-    return f" (the count corrected: {counted} {verb} in {place_phrase(place, their(civ))})"
+    return f"{counted} {verb} in {place_phrase(place, their(civ))}"
 
 
 def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -> list[Event]:
@@ -239,7 +239,7 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
     by = eligible_by(state, seat)
     assert by is not None
     before = {t: level(civ, t) for t in TRACKS}
-    corrected = recount(civ, source, 1)
+    corrected = [recount(civ, source, 1)]
     civ.cubes[source] -= 1
     token = civ.token
     token.status, token.power, token.cube_from, token.era = "active", power, source, state.era
@@ -247,20 +247,23 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
     why = f"first in {CATEGORY_NAMES[by]}"
     text = (
         f"🪖 {does(civ, 'activate')} {their(civ)} Command token ({why}), a cube from "
-        f"{place_phrase(source, their(civ))} on it{corrected}: **{POWER_NAMES[power]}**"
+        f"{place_phrase(source, their(civ))} on it: **{POWER_NAMES[power]}**"
     )
     if power == "cubes":
         token.cubes_taken = cubes
-        corrected = recount(civ, GENERAL, cubes)
+        corrected.append(recount(civ, GENERAL, cubes))
         civ.cubes[GENERAL] -= cubes
         civ.cubes["supply"] += cubes
         text += (
             f": {plural(cubes, 'cube')} from the general supply "
-            f"({place_phrase(GENERAL, their(civ))}){corrected} into {their(civ)} personal supply"
+            f"({place_phrase(GENERAL, their(civ))}) into {their(civ)} personal supply"
         )
     elif power == "shared":
         shared = shared_of(state, seat)
         text += f" ({', '.join(shared)} shared now)" if shared else " (no territory shared yet)"
+    fixed = [c for c in corrected if c]
+    if fixed:  # the player's word of where the cubes came from
+        text += f". Cubes recounted: {'; '.join(fixed)}"
     events = [event(text + ".", seat, "command")]
     _record(state).activations.append(f"{name}: {POWER_NAMES[power]}")
     for track in TRACKS:
