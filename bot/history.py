@@ -25,6 +25,7 @@ from typing import Any
 import discord
 from pydantic import TypeAdapter, ValidationError
 
+from bot.render import renderer_for
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.service import errors
@@ -91,6 +92,8 @@ async def log_lines(matches: MatchService, match_id: int) -> list[str]:
     seats = await matches.setup_seats(match_id)
     names = {s.seat: s.name for s in seats}
     undone = await store.undone(match_id)
+    # A game that numbers its own lines (Historia's reports) is read by those numbers.
+    numbered = not renderer_for(match.game).numbers_lines
     # A game action sorts by its number; a log line after the actions up to the match
     # version it was written at (an undo's line after the action it took back).
     ordered: list[tuple[tuple[int, int, int], str]] = []
@@ -99,7 +102,7 @@ async def log_lines(matches: MatchService, match_id: int) -> list[str]:
         text = clip(text, LINE_CHARS)
         if row.seq in undone:
             text = f"~~{text}~~ *(undone)*"
-        ordered.append(((row.seq, 0, row.seq), f"`{row.seq}` {text}"))
+        ordered.append(((row.seq, 0, row.seq), f"`{row.seq}` {text}" if numbered else text))
     for entry in await store.log_entries(match_id):
         icon = LOG_ICONS.get(entry.kind, "")
         ordered.append(((entry.version, 1, entry.id), icon + clip(entry.text, LINE_CHARS)))

@@ -287,9 +287,7 @@ class Publisher:
             await self._lines(row, progress, table, lines, table.to_act, table.turn, False)
         elif notice.kind == "action":
             body = notice.body
-            seat = int(body["seat"])
-            renderer = renderer_for(table.match.game)
-            lines = renderer.public_lines(table.view or {}, seat, body["lines"])
+            lines = body["lines"]  # as the change's commit wrote them
             called = tuple(s for s in body["called"] if s in table.to_act)
             finished = bool(body["finished"])
             await self._lines(row, progress, table, lines, called, str(body["turn"]), finished)

@@ -29,9 +29,10 @@ if TYPE_CHECKING:
 
 GAME_ID = "historia-command"
 AUTOCOMPLETE_LIMIT = 25
-# What the command's suggestion offers when no power can be taken: picked, it gets the
-# rules' own refusal, in full.
-NOT_NOW = "command|military|bank"
+# What the command's suggestion offers when no power can be taken: the token with no
+# power named, which the rules always refuse (saying why, or that a power can be picked
+# now), so that picking it never activates anything, however the table changed since.
+NOT_NOW = "command"
 NOT_HISTORIA = (
     "This channel's match isn't a Historia table: the `/historia` commands report what a "
     "Historia table plays. Use `/play` or `/hand` here."
@@ -256,7 +257,9 @@ class HistoriaCog(
     async def turn(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "turn")
 
-    @app_commands.command(name="era-end", description="The Era ends (after its last turn).")
+    @app_commands.command(
+        name="era-end", description="The Era ends (after its last turn): the others confirm."
+    )
     async def era_end(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "era")
 
@@ -265,7 +268,7 @@ class HistoriaCog(
     @app_commands.command(name="command", description="Activate your Command token: pick a power.")
     @app_commands.describe(power="Offers only what your civilization may take now")
     async def activate(self, interaction: discord.Interaction, power: str) -> None:
-        if power.startswith("command|"):
+        if power == NOT_NOW or power.startswith(f"{NOT_NOW}|"):
             await self._act(interaction, power)
         else:  # typed words: the command action they name
             await self._act(interaction, power, typed=True, kind="command")
@@ -294,15 +297,20 @@ class HistoriaCog(
     @app_commands.command(name="dispute", description="Another player's report is wrong: pause.")
     @app_commands.describe(report="The report's number (#5), from the recent ones")
     async def dispute(self, interaction: discord.Interaction, report: str) -> None:
-        number = report.strip().removeprefix("dispute|").lstrip("#").strip()
-        await self._act(interaction, f"dispute|{number}")
+        await self._act(interaction, _report_key("dispute", report))
 
     @dispute.autocomplete("report")
     async def disputable(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The recent reports the caller may dispute."""
-        offered = await self._offered(interaction, "dispute|", current.lstrip("#"))
+        return await self._reports(interaction, "dispute", current)
+
+    async def _reports(
+        self, interaction: discord.Interaction, kind: str, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's legal actions of `kind` on a report, valued by its number."""
+        offered = await self._offered(interaction, f"{kind}|", current.lstrip("#"))
         return [
             app_commands.Choice(name=clip(label, 100), value=key.split("|")[1])
             for key, label, _ in offered
@@ -312,19 +320,39 @@ class HistoriaCog(
     async def withdraw(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "withdraw")
 
-    @app_commands.command(name="retract", description="Take back your disputed report.")
-    async def retract(self, interaction: discord.Interaction) -> None:
-        await self._act(interaction, "retract")
+    @app_commands.command(
+        name="retract",
+        description="Take back a report of yours: the one disputed, or a recent one.",
+    )
+    @app_commands.describe(report="One of your recent reports (#5); none: the one disputed")
+    async def retract(self, interaction: discord.Interaction, report: str | None = None) -> None:
+        await self._act(
+            interaction, "retract" if report is None else _report_key("retract", report)
+        )
+
+    @retract.autocomplete("report")
+    async def own_reports(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's recent reports they may take back."""
+        return await self._reports(interaction, "retract", current)
 
     # ------------------------------------------------------------------ the result
 
     @app_commands.command(name="result", description="After the last Era: who won.")
-    @app_commands.describe(winner="The civilization that won, as the table scored it")
+    @app_commands.describe(
+        winner="The civilization that won, as the table scored it (or several sharing the win)"
+    )
     async def result(self, interaction: discord.Interaction, winner: str) -> None:
         if winner.startswith("result|"):
             await self._act(interaction, winner)
-        else:
-            await self._act(interaction, winner, typed=True, kind="result")
+            return
+
+        def make(table: Table) -> str:  # one civilization named: its win alone
+            seat = _seat_exactly(table, winner)
+            return winner if seat is None else f"result|{seat}"
+
+        await self._act(interaction, make=make, typed=True, kind="result")
 
     @result.autocomplete("winner")
     async def winners(
@@ -333,11 +361,15 @@ class HistoriaCog(
         offered = await self._offered(interaction, "result|", current)
         return [app_commands.Choice(name=clip(label, 100), value=key) for key, label, _ in offered]
 
-    @app_commands.command(name="agree", description="Agree with the result reported.")
+    @app_commands.command(
+        name="agree", description="Agree with the end of the Era, or the result, reported."
+    )
     async def agree(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "agree")
 
-    @app_commands.command(name="object", description="Object to the result reported.")
+    @app_commands.command(
+        name="object", description="Object to the end of the Era, or the result, reported."
+    )
     async def object_to(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, "object")
 
@@ -352,11 +384,17 @@ def _not_now(table: Table, civ: dict[str, Any]) -> str:
         return "your token was used in an earlier Era (out of the game)"
     if phase == "dispute":
         return "the match is paused by a dispute"
+    if phase == "ending":
+        return "the end of the Era waits for the table"
     if phase != "era":
         return "a token is activated during an Era"
-    if token.get("eligible"):
-        return "you have no cube in the Bank, the Used Pool or your reserve to put on it"
     return str(token.get("why_not") or "your token can't be activated now")
+
+
+def _report_key(kind: str, typed: str) -> str:
+    """The action of `kind` on the report a `report:` option names ("5", "#5", or the
+    suggestion's key)."""
+    return f"{kind}|{typed.strip().removeprefix(f'{kind}|').lstrip('#').strip()}"
 
 
 def _seat_named(table: Table, user_id: int, named: str | None) -> int:
@@ -367,6 +405,18 @@ def _seat_named(table: Table, user_id: int, named: str | None) -> int:
         if mine is None:
             raise errors.NotInMatch()
         return mine.seat
+    seat = _seat_exactly(table, named)
+    if seat is None:
+        raise errors.UserError(
+            f"No civilization here is called “{clip(named.strip(), 40)}”: pick one of the "
+            "suggestions."
+        )
+    return seat
+
+
+def _seat_exactly(table: Table, named: str) -> int | None:
+    """The seat whose number, civilization's name or player's name `named` is (any
+    case), or None."""
     wanted = named.strip().casefold()
     civs = (table.view or {}).get("civs") or []
     for civ in civs:
@@ -375,6 +425,4 @@ def _seat_named(table: Table, user_id: int, named: str | None) -> int:
     for civ in civs:
         if wanted == str(civ.get("player")).casefold():
             return int(civ["seat"])
-    raise errors.UserError(
-        f"No civilization here is called “{clip(named.strip(), 40)}”: pick one of the suggestions."
-    )
+    return None

@@ -332,8 +332,7 @@ def action_lines(result: ActResult) -> list[str]:
     decided what)."""
     table = result.table
     happened = [e.text for e in result.events if e.text]
-    lines = happened or [f"**{table.user_of(result.seat).name}**: {result.label}"]
-    return renderer_for(table.match.game).public_lines(table.view or {}, result.seat, lines)
+    return happened or [f"**{table.user_of(result.seat).name}**: {result.label}"]
 
 
 def action_text(result: ActResult) -> str:

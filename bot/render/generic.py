@@ -62,16 +62,14 @@ class Renderer:
     # game whose board lists its recent events itself (Historia's numbered reports), with
     # no private lines, leaves them out.
     lately: bool = True
+    # Whether the game numbers its own public lines (Historia's reports, "`#5`"): the
+    # match log then shows those numbers, not the actions' (one numbering).
+    numbers_lines: bool = False
 
     def private_headline(self, view: dict[str, Any]) -> str | None:
         """What a seat's private view is headed with when the game asks it nothing, but the
         game has something to tell it (None: who decides instead, or where the match is)."""
         return None
-
-    def public_lines(self, view: dict[str, Any], seat: int, lines: list[str]) -> list[str]:
-        """The public lines of an action by `seat` as the table reads them (`view`: the
-        public view after it); as they are, unless a game marks them."""
-        return lines
 
     def board_fields(self, view: dict[str, Any], to_act: tuple[int, ...]) -> list[Field]:
         """The public board: one field per player with their simple values."""

@@ -61,10 +61,12 @@ REPORTING = (
     "is added for you)",
     "`/historia cubes` — cubes moved between your personal supply, the Bank, the Used Pool, "
     "your reserve and the map",
-    "`/historia turn` — the table starts its next turn · `/historia era-end` — after turn 4",
+    "`/historia turn` — the table starts its next turn · `/historia era-end` — after turn 4 "
+    "(the others confirm it)",
     "`/historia command` — activate your token, when it can be",
     "**Dispute** (under the latest report) or `/historia dispute` — another player's report "
     "is wrong: the match pauses until it is settled",
+    "`/historia retract report:` — take back a recent report of yours that was wrong",
 )
 SETTING_UP = (
     "`/historia civilization` — name the civilization you play",
@@ -133,6 +135,25 @@ def standing_line(view: dict[str, Any], category: str) -> str:
     return f"{name}: {' · '.join(parts)}"
 
 
+def ready_line(view: dict[str, Any]) -> str | None:
+    """During an Era, who can activate their token now and why (first in one of its
+    categories, not last in the other), or that nobody can."""
+    if view.get("phase") != "era":
+        return None
+    ready = []
+    for civ in _civs(view):
+        token = civ.get("token") or {}
+        if civ.get("conceded") or not token.get("eligible"):
+            continue
+        by = str(token.get("by") or "?")
+        names = [CATEGORY_NAMES.get(str(c), "?") for c in token.get("symbols") or []]
+        other = next((n for n in names if n != by), "?")
+        ready.append(f"{civ_name(view, civ.get('seat'))} (first in {by}, not last in {other})")
+    if not ready:
+        return f"{BLOCKED} **No token can be activated now** (each civilization's field says why)"
+    return f"{READY} **Can activate now**: " + " · ".join(ready)
+
+
 def token_line(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) -> str:
     """A civilization's Command token: its categories, and whether it can be activated now
     (and why not), or the power it gave, or that it is used."""
@@ -157,15 +178,12 @@ def token_line(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) 
         return f"{head} — {who} may change it until Era I begins"
     if phase == "dispute":
         return f"{head} — waits while the match is paused"
+    if phase == "ending":
+        return f"{head} — the Era is ending"
     if phase != "era":
         return head
     if token.get("eligible"):
         by = token.get("by") or "?"
-        if not token.get("has_cube"):
-            return (
-                f"{head} — {READY} can be activated (first in {by}), once a cube of "
-                f"{'yours' if you else 'theirs'} is in the Bank, the Used Pool or the reserve"
-            )
         if you:
             return (
                 f"{head} — {READY} **you may activate it now** (first in {by}): `/historia command`"
@@ -226,12 +244,8 @@ def civ_title(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) -
     elif token.get("status") == "active":
         title += f" · {ACTIVE} {token.get('power') or 'power'}"
     elif view.get("phase") == "era" and token.get("status") == "available":
-        if not token.get("eligible"):
-            title += f" · {BLOCKED} token not now"
-        elif civ["token"].get("has_cube"):
-            title += f" · {READY} token ready"
-        else:
-            title += f" · {READY} token eligible, needs a cube"
+        ready = token.get("eligible")
+        title += f" · {READY} token ready" if ready else f" · {BLOCKED} token not now"
     return clip(title, NAME_LIMIT)
 
 
@@ -244,18 +258,7 @@ class HistoriaCommandRenderer(Renderer):
     # stay at the bottom of the channel.
     turn_lines = 8
     lately = False  # the board lists the recent reports, numbered, itself
-
-    def public_lines(self, view: dict[str, Any], seat: int, lines: list[str]) -> list[str]:
-        """A report's line starts with its number, as the Dispute button names it."""
-        reports = [r for r in view.get("reports") or [] if isinstance(r, dict)]
-        if not lines or not reports:
-            return lines
-        latest = reports[-1]
-        text = str(latest.get("text") or "")
-        made_now = latest.get("seat") == seat and not latest.get("status")
-        if made_now and text and lines[0].replace("**", "").endswith(text):
-            return [f"`#{latest.get('number')}` {lines[0]}", *lines[1:]]
-        return lines
+    numbers_lines = True  # a report's line starts with its number, as committed
 
     # ------------------------------------------------------------------ the board
 
@@ -264,7 +267,7 @@ class HistoriaCommandRenderer(Renderer):
         budget: the territories counted, then the shared ones and the reasons shortened."""
         fields: list[Field] = []
         for step in range(3):
-            head = [f for f in (self.dispute_field(view), self.result_field(view)) if f]
+            head = [f for f in (self.dispute_field(view), self.proposal_field(view)) if f]
             head.append(self.standings_field(view))
             civs = [self.civ_field(view, c, compact=step > 0, short=step > 1) for c in _civs(view)]
             rest = [
@@ -282,13 +285,16 @@ class HistoriaCommandRenderer(Renderer):
         """Each category from first to last."""
         phase = view.get("phase")
         era = f"Era {view.get('era_name') or roman(view.get('era'))}"
-        if phase in ("era", "dispute"):
+        if phase in ("era", "dispute", "ending"):
             where = f"{era}, turn {view.get('turn', '?')}"
         elif phase == "setup":
             where = "set-up"
         else:
             where = "after the last Era"
         lines = [standing_line(view, c) for c in CATEGORIES]
+        ready = ready_line(view)
+        if ready:
+            lines.append(ready)
         lines.append(
             "A token can be activated by a civilization *alone* in first place in one of its "
             "two categories and not *alone* in last place in the other."
@@ -335,11 +341,21 @@ class HistoriaCommandRenderer(Renderer):
             f"⚠️ Paused — report #{number} is disputed", clip("\n".join(lines), FIELD_LIMIT)
         )
 
-    def result_field(self, view: dict[str, Any]) -> Field | None:
-        """After the last Era: the result reported, who agreed, who is still to answer."""
-        if view.get("phase") != "final":
+    def proposal_field(self, view: dict[str, Any]) -> Field | None:
+        """What the table must confirm, who agreed, who is still to answer: the end of
+        the Era reported, or after the last Era the result."""
+        phase = view.get("phase")
+        if phase not in ("ending", "final"):
             return None
         proposal = view.get("proposal")
+        if phase == "ending" and isinstance(proposal, dict):
+            return self.agreement_field(
+                view,
+                proposal,
+                f"⏳ End of Era {view.get('era_name') or roman(view.get('era'))} reported",
+                "the end of the Era; once all agree, the Command powers end (an objection "
+                "keeps the Era going).",
+            )
         if not isinstance(proposal, dict):
             return Field(
                 "🏆 Who won?",
@@ -347,17 +363,25 @@ class HistoriaCommandRenderer(Renderer):
                 "(`/historia result`); the others agree or object.",
             )
         winners = [civ_name(view, s) for s in proposal.get("winners") or []]
+        return self.agreement_field(
+            view, proposal, "🏆 Result reported", f"**{' & '.join(winners)}** won."
+        )
+
+    def agreement_field(
+        self, view: dict[str, Any], proposal: dict[str, Any], title: str, what: str
+    ) -> Field:
+        """A report the others confirm: who made it, `what` it says, who agreed, who is
+        still to answer."""
         agreed = set(proposal.get("agreed") or [])
         players = [c for c in _civs(view) if not c.get("conceded")]
         yes = [str(c.get("player")) for c in players if c.get("seat") in agreed]
         waiting = [str(c.get("player")) for c in players if c.get("seat") not in agreed]
         lines = [
-            f"{_civ(view, proposal.get('by')).get('player', '?')} reports: "
-            f"**{' & '.join(winners)}** won.",
+            f"{_civ(view, proposal.get('by')).get('player', '?')} reports: {what}",
             f"Agreed: {', '.join(yes) or '—'}",
             f"Waiting for: {', '.join(waiting) or '—'} (`/historia agree` or `/historia object`)",
         ]
-        return Field("🏆 Result reported", clip("\n".join(lines), FIELD_LIMIT))
+        return Field(title, clip("\n".join(lines), FIELD_LIMIT))
 
     def powers_field(self, view: dict[str, Any]) -> Field | None:
         """The Command powers in force, until the end of the Era."""
@@ -398,7 +422,8 @@ class HistoriaCommandRenderer(Renderer):
             if len(claiming) == 1:
                 line += f": scored by {civ_name(view, claiming[0])} (Command), not by the others"
             elif len(claiming) > 1:
-                line += f": {_names(view, claiming)} both claim it — they cancel out"
+                every = "both" if len(claiming) == 2 else "all"
+                line += f": {_names(view, claiming)} {every} claim it — they cancel out"
             lines.append(line)
         if len(shown) < len(holders):
             lines.append(f"… and {len(holders) - len(shown)} more")
@@ -477,6 +502,7 @@ class HistoriaCommandRenderer(Renderer):
             title = {
                 "setup": "Setting up",
                 "dispute": "The dispute",
+                "ending": "The end of the Era",
                 "final": "The result",
             }.get(str(view.get("phase")), "What you can report")
             fields += chunked_fields(title, lines)
@@ -505,18 +531,25 @@ class HistoriaCommandRenderer(Renderer):
             if dispute.get("by") == view.get("me"):
                 lines.append("You raised it: `/historia withdraw` lets the report stand.")
             return lines
-        if phase == "final":
+        if phase in ("ending", "final"):
             proposal = view.get("proposal")
             if not isinstance(proposal, dict):
                 return ["Report who won, once the table has scored: `/historia result`."]
+            what = "the end of the Era" if phase == "ending" else "the result"
             if view.get("me") in (proposal.get("agreed") or []):
-                return ["You agreed to the result: waiting for the others."]
+                return [f"You agreed to {what}: waiting for the others."]
+            if phase == "ending":
+                return ["`/historia agree` — the Era is over · `/historia object` — it goes on"]
             return ["`/historia agree` — the result stands · `/historia object` — drop it"]
         lines = list(REPORTING)
         disputable = view.get("disputable") or []
         if disputable:
             numbers = ", ".join(f"#{n}" for n in disputable)
             lines.append(f"Reports you may dispute now: {numbers}")
+        retractable = view.get("retractable") or []
+        if retractable:
+            numbers = ", ".join(f"#{n}" for n in retractable)
+            lines.append(f"Your reports you may take back: {numbers} (`/historia retract report:`)")
         return lines
 
 

@@ -1044,7 +1044,6 @@ class MatchService:
         told = outbox.action(
             match.id,
             seq=seq,
-            seat=seat.seat,
             lines=lines,
             called=called_seats(before, (table.to_act, table.turn), finished=finished),
             turn=table.turn,

@@ -48,17 +48,17 @@ def action(
     match_id: int,
     *,
     seq: int,
-    seat: int,
     lines: list[str],
     called: tuple[int, ...],
     turn: str,
     finished: bool,
 ) -> Notice:
-    """An accepted action: its public `lines`, the seats it `called` to decide (pinged),
-    the `turn` it led to (lines of one turn share a message), whether it ended the match."""
+    """An accepted action: its public `lines` (as the table reads them for good: a game
+    numbering its lines numbered them at the commit), the seats it `called` to decide
+    (pinged), the `turn` it led to (lines of one turn share a message), whether it ended
+    the match."""
     body = {
         "seq": seq,
-        "seat": seat,
         "lines": lines,
         "called": list(called),
         "turn": turn,

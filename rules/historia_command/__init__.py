@@ -32,7 +32,6 @@ from rules.historia_command.standings import (
 )
 from rules.historia_command.state import (
     CATEGORIES,
-    SOURCES,
     TRACKS,
     TURNS,
     Category,
@@ -48,10 +47,13 @@ territories held, Military and Technology levels, cubes moved, each new turn.
 **Activating.** Your token shows two of Territory, Military and Technology. You may \
 activate it when you are *strictly* first in one of them and not *strictly* last in the \
 other: a tie for first blocks it, a tie for last does not. Put a cube on it from the \
-Bank, the Used Pool or your reserve, and choose a power: up to 2 cubes from the general \
-supply; score shared territories; +2 Technology; +2 Military.
-**End of the Era.** The cubes go back, the +2 levels lapse, used tokens leave the game.
-**Disputes.** Anyone may dispute another's report: the match pauses until it is settled."""
+Bank, the Used Pool or your reserve (where you say it is), and choose a power: up to 2 \
+cubes from the general supply (your reserve); score shared territories; +2 Technology; \
++2 Military.
+**End of the Era.** Reported after turn 4, it takes effect once the others agree: the \
+cubes go back, the +2 levels lapse, used tokens leave the game.
+**Disputes.** Anyone may dispute another's report: the match pauses until it is settled. \
+A reporter may take back their own recent report."""
 
 
 def _variant(count: int) -> VariantInfo:
@@ -173,8 +175,6 @@ def _civ_view(
             "cube_from": token.cube_from,
             "cubes_taken": token.cubes_taken,
             "eligible": by is not None and token.status == "available",
-            # a cube to put on it: one in the Bank, the Used Pool or the reserve
-            "has_cube": any(civ.cubes[place] for place in SOURCES),
             "by": CATEGORY_NAMES[by] if by else None,
             "why_not": why_not(state, civ.seat, table)
             if by is None and token.status == "available" and not civ.conceded
@@ -226,6 +226,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["me"] = seat
         out["question"] = labels.question(state, seat)
         out["disputable"] = [r.number for r in disputable(state, seat)]
+        out["retractable"] = actions.retractable(state, seat)
         dispute = state.dispute
         if dispute is not None and (report := state.report(dispute.report)) is not None:
             out["can_retract"] = report.seat == seat and _retractable(state)

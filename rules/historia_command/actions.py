@@ -7,18 +7,31 @@ checks any other."""
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from rules.core import Action, Event, IllegalAction, fresh_copy
 from rules.historia_command import powers, reports
-from rules.historia_command.powers import POWER_CUBES_MAX, event
+from rules.historia_command.powers import POWER_CUBES_MAX, event, roman
 from rules.historia_command.reports import PAIRS, host, pair_key
-from rules.historia_command.standings import civ_name, does, names
+from rules.historia_command.standings import (
+    CATEGORY_NAMES,
+    civ_name,
+    does,
+    eligible_by,
+    level,
+    names,
+    possessive,
+    why_not,
+)
 from rules.historia_command.state import (
     POWERS,
     SOURCES,
+    TRACKS,
     Dispute,
     Place,
     Power,
     Proposal,
+    Report,
     State,
 )
 
@@ -28,15 +41,16 @@ REPORTS = ("territory", "level", "cubes")
 
 def to_act(state: State) -> set[int]:
     """Whose decision the table waits for: in the set-up, each player still to name a
-    civilization, then the host to begin; in a dispute, the one who raised it; after
-    the last Era, whoever hasn't confirmed the result reported. During an Era nobody
-    is waited for: reports come as the table plays."""
+    civilization, then the host to begin; in a dispute, the one who raised it; once the
+    end of an Era is reported, or after the last Era the result, whoever hasn't
+    confirmed it. During an Era nobody is waited for: reports come as the table
+    plays."""
     if state.phase == "setup":
         unnamed = {c.seat for c in state.in_play() if not c.name}
         return unnamed or {host(state)}
     if state.phase == "dispute" and state.dispute is not None:
         return {state.dispute.by}
-    if state.phase == "final" and state.proposal is not None:
+    if state.phase in ("ending", "final") and state.proposal is not None:
         agreed = set(state.proposal.agreed)
         return {c.seat for c in state.in_play() if c.seat not in agreed}
     return set()
@@ -69,14 +83,19 @@ def candidates(state: State, seat: int) -> list[Action]:
         found.append(Action(kind="begin"))
     if state.phase in ("setup", "era"):
         found += [Action(kind="territory", args=("remove", t)) for t in civ.territories]
-        found += [Action(kind="dispute", args=(str(r.number),)) for r in state.reports[-5:]]
+        recent = state.reports[-reports.DISPUTABLE :]
+        found += [Action(kind="dispute", args=(str(r.number),)) for r in recent]
+        found += [Action(kind="retract", args=(str(r.number),)) for r in recent]
     if state.phase == "era":
         found += ACTIVATIONS
         found += [Action(kind="turn"), Action(kind="era")]
     if state.phase == "dispute":
         found += [Action(kind="withdraw"), Action(kind="retract")]
-    if state.phase == "final":
-        found += [Action(kind="result", args=(str(c.seat),)) for c in state.in_play()]
+    if state.phase == "final":  # who won: one civilization, or several sharing the win
+        seats = [str(c.seat) for c in state.in_play()]
+        for size in range(1, len(seats) + 1):
+            found += [Action(kind="result", args=won) for won in combinations(seats, size)]
+    if state.phase in ("ending", "final"):
         found += [Action(kind="agree"), Action(kind="object")]
     return found
 
@@ -91,9 +110,9 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     may_command = powers.may_activate(state, seat)
     for action in candidates(state, seat):
         if action.kind == "command":
-            # The candidates are well formed: once the token may be activated at all,
-            # what is left to check is the cube it takes (and the cubes power's).
-            if may_command and _payable(state, seat, action):
+            # The candidates are well formed and the player says where the cubes come
+            # from: once the token may be activated at all, each one is legal.
+            if may_command:
                 legal.append(action)
             continue
         try:
@@ -102,17 +121,6 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             continue
         legal.append(action)
     return legal
-
-
-def _payable(state: State, seat: int, activation: Action) -> bool:
-    power: Power = activation.args[0]  # type: ignore[assignment]
-    source: Place = activation.args[1]  # type: ignore[assignment]
-    cubes = int(activation.args[2]) if len(activation.args) == 3 else 0
-    try:
-        powers.check_payment(state, seat, power, source, cubes)
-    except IllegalAction:
-        return False
-    return True
 
 
 def check(state: State, seat: int, action: Action) -> None:
@@ -166,6 +174,8 @@ def apply_action(state: State, seat: int, action: Action, only_check: bool = Fal
     kind, args = action.kind, action.args
     if state.phase == "dispute" and kind not in ("withdraw", "retract"):
         raise IllegalAction("paused", paused_text(state))
+    if state.phase == "ending" and kind not in ("agree", "object"):
+        raise IllegalAction("ending", ending_text(state))
     if kind == "civ" and args:  # a name typed with "|" is refused by the name's rule
         return reports.name_civilization(state, seat, "|".join(args), only_check)
     if kind == "token" and len(args) == 2:
@@ -175,18 +185,13 @@ def apply_action(state: State, seat: int, action: Action, only_check: bool = Fal
     if kind in REPORTS:
         reached = dict(civ.reached)
         events, inverse = reports.apply_report(state, seat, action, only_check)
-        if not only_check:
-            reports.record(state, seat, events, inverse, reached)
-        return events
+        return events if only_check else reports.record(state, seat, events, inverse, reached)
     if kind == "turn" and not args:
         events, inverse = reports.next_turn(state, seat, only_check)
-        if not only_check:
-            reports.record(state, seat, events, inverse)
-        return events
+        return events if only_check else reports.record(state, seat, events, inverse)
     if kind == "era" and not args:
-        reports.check_era_end(state)
-        return [] if only_check else _era_end(state, seat)
-    if kind == "command" and len(args) in (2, 3):
+        return _report_era_end(state, seat, only_check)
+    if kind == "command" and len(args) in (0, 2, 3):
         return _command(state, seat, args, only_check)
     if kind == "dispute" and len(args) == 1:
         return _dispute(state, seat, args[0], only_check)
@@ -194,8 +199,10 @@ def apply_action(state: State, seat: int, action: Action, only_check: bool = Fal
         return _withdraw(state, seat, only_check)
     if kind == "retract" and not args:
         return _retract(state, seat, only_check)
-    if kind == "result" and len(args) == 1:
-        return _propose(state, seat, args[0], only_check)
+    if kind == "retract" and len(args) == 1:
+        return _retract_own(state, seat, args[0], only_check)
+    if kind == "result" and args:
+        return _propose(state, seat, args, only_check)
     if kind in ("agree", "object") and not args:
         return _answer(state, seat, kind == "agree", only_check)
     raise IllegalAction("unknown", "That isn't something you can do at this table.")
@@ -223,13 +230,37 @@ def _begin(state: State, seat: int, only_check: bool) -> list[Event]:
     return [event(f"⏳ **Era I begins**, turn 1. Command tokens: {tokens}.", seat, "era")]
 
 
-def _era_end(state: State, seat: int) -> list[Event]:
+def _report_era_end(state: State, seat: int, only_check: bool) -> list[Event]:
+    """The end of the Era reported: it takes effect once every other player agrees (an
+    objection keeps the Era going), as it can't be taken back like a report."""
+    reports.check_era_end(state)
+    if only_check:
+        return []
+    state.phase = "ending"
+    state.proposal = Proposal(by=seat, winners=[], agreed=[seat])
+    line = (
+        f"⏳ {does(state.civ(seat), 'report')} the end of Era {roman(state.era)}: it takes "
+        "effect once every other player agrees (`/historia agree`); an objection keeps the "
+        "Era going (`/historia object`)."
+    )
+    return [event(line, seat, "era"), *_close_if_agreed(state)]
+
+
+def _era_end(state: State) -> list[Event]:
+    """The end of the Era, agreed by the table."""
+    state.phase, state.proposal = "era", None
     state.reports = []  # the Era's reports can no longer be disputed
-    events = powers.end_of_era(state)
-    return [event(f"{does(state.civ(seat), 'report')} the end of the Era.", seat, "era"), *events]
+    return powers.end_of_era(state)
 
 
 def _command(state: State, seat: int, args: tuple[str, ...], only_check: bool) -> list[Event]:
+    if not args:  # the token, no power named: why it can't be activated, never an activation
+        powers.check_token(state, seat)
+        raise IllegalAction(
+            "no-power",
+            "Your token can be activated now: pick a power among the suggestions of "
+            "`/historia command`.",
+        )
     power, source = args[0], args[1]
     if power not in POWERS:
         raise IllegalAction(
@@ -249,8 +280,19 @@ def _command(state: State, seat: int, args: tuple[str, ...], only_check: bool) -
         return []
     reached = dict(state.civ(seat).reached)
     events = powers.activate(state, seat, chosen, where, cubes)
-    reports.record(state, seat, events, "revoke", reached)
-    return events
+    return reports.record(state, seat, events, "revoke", reached)
+
+
+def ending_text(state: State) -> str:
+    """Why nothing but an answer is taken while the end of an Era awaits the table."""
+    proposal = state.proposal
+    assert proposal is not None
+    waiting = [c.player for c in state.in_play() if c.seat not in proposal.agreed]
+    return (
+        f"The end of Era {roman(state.era)} waits for the table: "
+        f"{state.civ(proposal.by).player} reported it; waiting for {', '.join(waiting)} to "
+        "agree (`/historia agree`) or object (`/historia object`)."
+    )
 
 
 def paused_text(state: State) -> str:
@@ -311,7 +353,14 @@ def _withdraw(state: State, seat: int, only_check: bool) -> list[Event]:
     return [event(f"✅ Report #{dispute.report} stands; the match goes on.", seat, "dispute")]
 
 
+CANNOT_RETRACT = (
+    "Report #{n} can't be taken back as it was made (later reports changed the same "
+    "thing): report the correction, or ask a moderator to undo."
+)
+
+
 def _retract(state: State, seat: int, only_check: bool) -> list[Event]:
+    """The reporter of the disputed report takes it back."""
     dispute = state.dispute
     if state.phase != "dispute" or dispute is None:
         raise IllegalAction("no-dispute", "No dispute is open.")
@@ -327,27 +376,106 @@ def _retract(state: State, seat: int, only_check: bool) -> list[Event]:
     probe = fresh_copy(state)
     probe.phase = dispute.resume
     if not reports.inverse_ok(probe, report):
-        raise IllegalAction(
-            "cannot-retract",
-            f"Report #{report.number} can't be taken back as it was made (later reports "
-            "changed the same thing): report the correction, or ask a moderator to undo.",
-        )
+        raise IllegalAction("cannot-retract", CANNOT_RETRACT.format(n=report.number))
     if only_check:
         return []
     state.phase = dispute.resume
+    events = _take_back(state, report)
+    state.phase = "dispute"
+    _settle(state, "retracted")
+    return events
+
+
+def _retract_own(state: State, seat: int, which: str, only_check: bool) -> list[Event]:
+    """A reporter takes back one of their own recent reports, no dispute needed."""
+    if state.phase == "dispute":
+        raise IllegalAction("paused", paused_text(state))
+    if state.phase not in ("setup", "era"):
+        raise IllegalAction("not-now", "Reports are taken back during the set-up and the Eras.")
+    number = _number(which, 10**6, "A report number")
+    report = state.report(number)
+    if report is None or report not in state.reports[-reports.DISPUTABLE :]:
+        raise IllegalAction("no-report", f"There is no recent report #{number} to take back.")
+    if report.seat != seat:
+        raise IllegalAction(
+            "not-yours",
+            f"Report #{number} is {state.civ(report.seat).player}'s: dispute it if it is wrong.",
+        )
+    if report.status:
+        settled = "it was settled: it stands" if report.status == "stands" else "taken back already"
+        raise IllegalAction("settled", f"Report #{number} can't be taken back: {settled}.")
+    if not reports.inverse_ok(state, report):
+        raise IllegalAction("cannot-retract", CANNOT_RETRACT.format(n=number))
+    if only_check:
+        return []
+    return _take_back(state, report)
+
+
+def retractable(state: State, seat: int) -> list[int]:
+    """The numbers of the recent reports `seat` may take back now, no dispute needed."""
+    found = []
+    for report in state.reports[-reports.DISPUTABLE :]:
+        try:
+            check(state, seat, Action(kind="retract", args=(str(report.number),)))
+        except IllegalAction:
+            continue
+        found.append(report.number)
+    return found
+
+
+def _take_back(state: State, report: Report) -> list[Event]:
+    """Undo `report` as it was made (checked already), marked taken back, with the lines
+    the table reads; then every activation it may have allowed is checked again."""
+    seat = report.seat
     inverse = report.inverse or ""
     track = reports.touched_track(state, report)
+    civ = state.civ(seat)
+    before = {t: level(civ, t) for t in TRACKS}
     if inverse == "revoke":
         events = powers.revoke(state, seat)
     elif inverse == "unturn":
         events = reports.unturn(state)
     else:
-        events, _ = reports.apply_report(state, seat, Action.from_key(inverse))
+        events, _ = reports.apply_report(state, seat, Action.from_key(inverse), quiet=True)
+    events += powers.undone_lines(civ, before, announced=not report.setup)
     reports.restore_reached(state, report, track)
-    state.phase = "dispute"
-    _settle(state, "retracted")
-    head = event(f"↩️ {state.civ(seat).player} takes report #{report.number} back.", seat, "dispute")
+    report.status = "retracted"
+    head = event(f"↩️ {civ.player} takes report #{report.number} back.", seat)
+    if inverse == "revoke" or inverse.startswith(("territory|", "level|")):
+        events += _recheck(state, report.number)  # it moved the standings
     return [head, *events]
+
+
+def _recheck(state: State, number: int) -> list[Event]:
+    """After report #`number` is taken back, each activation reported after it and still
+    in force is checked again, its own power set aside: one whose civilization may no
+    longer activate is taken back too (its cube back where it came from), one that
+    still may stands; a line says which."""
+    events: list[Event] = []
+    for later in state.reports:
+        civ = state.civ(later.seat)
+        if later.number <= number or later.inverse != "revoke" or later.status == "retracted":
+            continue
+        if civ.token.status != "active":
+            continue
+        probe = fresh_copy(state)
+        probe.civ(civ.seat).token.status = "available"
+        by = eligible_by(probe, civ.seat)
+        head = (
+            f"{possessive(civ)} activation (#{later.number}) is checked again without report "
+            f"#{number}: "
+        )
+        if by is not None:
+            events.append(event(f"{head}it stands (first in {CATEGORY_NAMES[by]}).", civ.seat))
+            continue
+        events.append(event(f"{head}it is taken back ({why_not(probe, civ.seat)}).", civ.seat))
+        track = reports.touched_track(state, later)
+        before = {t: level(civ, t) for t in TRACKS}
+        events += powers.revoke(state, civ.seat)
+        events += powers.undone_lines(civ, before, announced=True)
+        reports.restore_reached(state, later, track)
+        later.status = "retracted"
+    return events
 
 
 def _settle(state: State, status: str) -> None:
@@ -359,40 +487,49 @@ def _settle(state: State, status: str) -> None:
     state.phase, state.dispute = dispute.resume, None
 
 
-def _propose(state: State, seat: int, whom: str, only_check: bool) -> list[Event]:
+def _propose(state: State, seat: int, whom: tuple[str, ...], only_check: bool) -> list[Event]:
+    """Who won, as the table scored it: one seat, or several sharing the win."""
     if state.phase != "final":
         raise IllegalAction("not-final", "The result is reported once the last Era has ended.")
     if state.proposal is not None:
         by = state.civ(state.proposal.by).player
         raise IllegalAction("proposed", f"{by} has reported a result already: agree or object.")
-    winner = _number(whom, len(state.civs) - 1, "A seat")
-    if state.civ(winner).conceded:
-        raise IllegalAction("conceded", f"{state.civ(winner).player} has conceded.")
+    winners = [_number(w, len(state.civs) - 1, "A seat") for w in whom]
+    if winners != sorted(set(winners)):
+        raise IllegalAction("bad-winners", "Name each winner once, in seat order.")
+    for winner in winners:
+        if state.civ(winner).conceded:
+            raise IllegalAction("conceded", f"{state.civ(winner).player} has conceded.")
     if only_check:
         return []
-    state.proposal = Proposal(by=seat, winners=[winner], agreed=[seat])
-    events = [
-        event(
-            f"🏆 {state.civ(seat).player} reports that {civ_name(state.civ(winner))} "
-            f"({state.civ(winner).player}) won. Each other player agrees or objects.",
-            seat,
-            "result",
-        )
-    ]
-    return events + _close_if_agreed(state)
+    state.proposal = Proposal(by=seat, winners=winners, agreed=[seat])
+    civs = [state.civ(w) for w in winners]
+    players = ", ".join(c.player for c in civs)
+    won = "won" if len(civs) == 1 else "share the win"
+    line = (
+        f"🏆 {state.civ(seat).player} reports that {names(civs)} ({players}) {won}. Each "
+        "other player agrees or objects."
+    )
+    return [event(line, seat, "result"), *_close_if_agreed(state)]
 
 
 def _answer(state: State, seat: int, agree: bool, only_check: bool) -> list[Event]:
+    """An answer to what the table must confirm: the end of the Era, or the result."""
     proposal = state.proposal
-    if state.phase != "final" or proposal is None:
+    if state.phase not in ("ending", "final") or proposal is None:
         raise IllegalAction("no-result", "No result has been reported yet.")
+    ending = state.phase == "ending"
     if seat in proposal.agreed:
-        raise IllegalAction("agreed", "You have agreed to this result already.")
+        what = "the end of the Era" if ending else "this result"
+        raise IllegalAction("agreed", f"You have agreed to {what} already.")
     if only_check:
         return []
     player = state.civ(seat).player
     if not agree:
         state.proposal = None
+        if ending:
+            state.phase = "era"
+            return [event(f"✋ {player} objects: Era {roman(state.era)} goes on.", seat, "era")]
         return [event(f"✋ {player} objects: the result is reported again.", seat, "result")]
     proposal.agreed.append(seat)
     return [event(f"👍 {player} agrees.", seat, "result"), *_close_if_agreed(state)]
@@ -403,6 +540,8 @@ def _close_if_agreed(state: State) -> list[Event]:
     assert proposal is not None
     if any(c.seat not in proposal.agreed for c in state.in_play()):
         return []
+    if state.phase == "ending":
+        return _era_end(state)
     state.winners = list(proposal.winners)
     state.phase = "over"
     winners = names([state.civ(s) for s in state.winners])

@@ -4,9 +4,10 @@ what the table asks of a seat."""
 from __future__ import annotations
 
 from rules.core import Action, IllegalAction
+from rules.core.contract import NAME_LIMIT
 from rules.core.text import shorten
 from rules.historia_command import reports
-from rules.historia_command.actions import OPEN_KINDS, paused_text, to_act
+from rules.historia_command.actions import OPEN_KINDS, ending_text, paused_text, to_act
 from rules.historia_command.powers import (
     POWER_NAMES,
     POWER_TEXTS,
@@ -14,7 +15,14 @@ from rules.historia_command.powers import (
     plural,
     roman,
 )
-from rules.historia_command.standings import CATEGORY_NAMES, civ_name, eligible_by, possessive
+from rules.historia_command.standings import (
+    CATEGORY_NAMES,
+    civ_name,
+    does,
+    eligible_by,
+    names,
+    possessive,
+)
 from rules.historia_command.state import CUBES, TURNS, Place, Power, State
 
 
@@ -65,11 +73,25 @@ def _describe(state: State, action: Action) -> str:
         return shorten(f"Dispute #{args[0]}: {what}")
     if kind == "withdraw":
         return "Withdraw your dispute: the report stands"
+    if kind == "retract" and args:
+        report = state.report(int(args[0]))
+        return shorten(f"Take back your report #{args[0]}: {report.text if report else ''}")
     if kind == "retract":
         return "Take your report back"
-    if kind == "result":
+    if kind == "result" and len(args) == 1:
         civ = state.civ(int(args[0]))
         return f"{civ_name(civ)} ({civ.player}) won"
+    if kind == "result":
+        civs = [state.civ(int(a)) for a in args]
+        label = f"Shared win: {names(civs)} ({', '.join(c.player for c in civs)})"
+        if len(label) > NAME_LIMIT:  # named by seat, so that no two read alike
+            seats = ", ".join(str(c.seat + 1) for c in civs)
+            label = shorten(f"Shared win of seats {seats}: {names(civs)}")
+        return label
+    if kind == "agree" and state.phase == "ending":
+        return f"Agree: Era {roman(state.era)} is over"
+    if kind == "object" and state.phase == "ending":
+        return f"Object: Era {roman(state.era)} isn't over"
     if kind == "agree":
         return "Agree with the result"
     if kind == "object":
@@ -94,15 +116,21 @@ def explain(state: State, action: Action, seat: int | None) -> str:
     if kind == "turn":
         return "the table has started its next turn"
     if kind == "era":
-        return "the Command cubes go back, the +2 levels lapse, activated tokens leave the game"
+        return "once the others agree: the Command cubes go back, the +2 lapse, used tokens leave"
     if kind == "dispute":
         return "pauses the match until the table settles it"
     if kind == "withdraw":
         return "the match goes on"
+    if kind == "retract" and args:
+        return "undoes what it changed (and an activation it allowed, if it no longer can be)"
     if kind == "retract":
         return "undoes what the report changed; the match goes on"
     if kind == "result":
         return "each other player confirms it; the match then ends"
+    if kind == "agree" and state.phase == "ending":
+        return "the Era ends once everyone agrees"
+    if kind == "object" and state.phase == "ending":
+        return "the Era goes on"
     if kind == "agree":
         return "the match ends once everyone agrees"
     if kind == "object":
@@ -124,7 +152,14 @@ def question(state: State, seat: int) -> str | None:
     if state.phase == "dispute" and state.dispute is not None and state.dispute.by == seat:
         number = state.dispute.report
         return f"you dispute report #{number}: once the table settles it, withdraw the dispute"
-    if state.phase == "final" and state.proposal is not None and seat not in state.proposal.agreed:
+    proposal = state.proposal
+    if state.phase == "ending" and proposal is not None and seat not in proposal.agreed:
+        reporter = does(state.civ(proposal.by), "report")
+        return (
+            f"{reporter} the end of Era {roman(state.era)} — do you agree, or object and the "
+            "Era goes on?"
+        )
+    if state.phase == "final" and proposal is not None and seat not in proposal.agreed:
         winners = ", ".join(civ_name(state.civ(s)) for s in state.proposal.winners)
         return f"the table reports that {winners} won — do you agree or object?"
     return None
@@ -139,6 +174,8 @@ def prompt(state: State) -> str:
         return f"Set-up — {state.civ(reports.host(state)).player} begins Era I"
     if state.phase == "dispute":
         return paused_text(state)
+    if state.phase == "ending":
+        return ending_text(state)
     if state.phase == "final":
         if state.proposal is None:
             return "The last Era is over — report who won (`/historia result`)"

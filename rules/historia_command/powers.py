@@ -28,7 +28,15 @@ from rules.historia_command.state import (
     Track,
 )
 
-POWER_CUBES_MAX = 2  # "take up to 2 cubes of your color from the general supply"
+POWER_CUBES_MAX = 2  # the cubes power takes up to 2 from the general supply
+# The general supply the cubes power takes from and returns to: where a civilization's
+# cubes wait beside the board, its reserve (a place the module names apart from the
+# Bank; see README).
+GENERAL: Place = "reserve"
+# Where cubes counted in the wrong place are found, in turn, when the table says a cube
+# came from a place Arbiter counts too few in; and where the cubes power's cubes come
+# back from.
+COUNTED: tuple[Place, ...] = ("supply", "used", "bank", "reserve", "map")
 POWER_NAMES: dict[Power, str] = {
     "cubes": "Cubes from the general supply",
     "shared": "Score shared territories",
@@ -36,8 +44,8 @@ POWER_NAMES: dict[Power, str] = {
     "military": "+2 Military",
 }
 POWER_TEXTS: dict[Power, str] = {
-    "cubes": "up to 2 of your cubes from the general supply into your personal supply, "
-    "returned at the end of the Era before the Turn End procedure",
+    "cubes": "up to 2 of your cubes from the general supply (your reserve) into your "
+    "personal supply, returned at the end of the Era before the Turn End procedure",
     "shared": "score the territories you share in this Era's Territory Bonus steps; the "
     "others can't count them for the Leader bonus or cube recovery (two civilizations "
     "with this power on one territory cancel out)",
@@ -119,6 +127,27 @@ def level_lines(civ: Civilization, track: Track, before: int, quiet: bool = Fals
     return []
 
 
+def undone_lines(civ: Civilization, before: dict[Track, int], announced: bool) -> list[Event]:
+    """What the table should hear of the levels when a report is taken back (`before`:
+    each track's level until then): a level it reached was not reached, so the bonus
+    it announced was not earned (`announced`: it announced one, unlike the set-up's
+    starting levels); a fall it reported did not happen, so nothing is earned again."""
+    events = []
+    for track in TRACKS:
+        after = level(civ, track)
+        if announced and after < before[track]:
+            lost = list(range(after + 1, before[track] + 1))
+            events.append(
+                event(
+                    f"{possessive(civ)} {CATEGORY_NAMES[track]} is back to {after}: the bonus "
+                    f"printed at {_levels(lost)} was not earned (if it was taken, it goes back).",
+                    civ.seat,
+                    "bonus",
+                )
+            )
+    return events
+
+
 # ------------------------------------------------------------------ activation
 
 
@@ -139,14 +168,19 @@ def may_activate(state: State, seat: int) -> bool:
 def check_activation(state: State, seat: int, power: Power, source: Place, cubes: int) -> None:
     """Raise IllegalAction unless `seat` may activate its token now with this power,
     its cube from `source`, taking `cubes` from the general supply (the cubes power)."""
-    civ = state.civ(seat)
-    token = civ.token
+    check_token(state, seat)
+    check_payment(power, source, cubes)
+
+
+def check_token(state: State, seat: int) -> None:
+    """Raise IllegalAction unless `seat`'s token may be activated now (with some power
+    and cube: the rest of `check_activation` checks those)."""
+    token = state.civ(seat).token
     if state.phase != "era":
         raise IllegalAction("not-now", "A Command token is activated during an Era.")
-    if token.status == "active":
+    if token.status == "active" and token.power is not None:
         raise IllegalAction(
-            "token-used",
-            f"Your token is already active this Era ({POWER_NAMES[token.power or power]}).",
+            "token-used", f"Your token is already active this Era ({POWER_NAMES[token.power]})."
         )
     if token.status == "removed":
         raise IllegalAction(
@@ -156,31 +190,47 @@ def check_activation(state: State, seat: int, power: Power, source: Place, cubes
         raise IllegalAction(
             "not-eligible", f"Your token can't be activated now: {why_not(state, seat)}."
         )
-    check_payment(state, seat, power, source, cubes)
 
 
-def check_payment(state: State, seat: int, power: Power, source: Place, cubes: int) -> None:
-    """Raise IllegalAction unless `seat` has the cube its token takes from `source`, and
-    the cubes power the `cubes` it takes (the rest of `check_activation`)."""
-    civ = state.civ(seat)
+def check_payment(power: Power, source: Place, cubes: int) -> None:
+    """Raise IllegalAction unless the token's cube comes from one of its places, and the
+    cubes power takes 0 to 2 cubes (the rest of `check_activation`). Where Arbiter
+    counts too few cubes, the player's word corrects the count (see `recount`)."""
     if source not in SOURCES:
         raise IllegalAction(
             "bad-source", "The token's cube comes from the Bank, the Used Pool or your reserve."
         )
-    if civ.cubes[source] < 1:
-        raise IllegalAction(
-            "no-cube", f"You have no cube in {place_phrase(source, 'your')} to put on the token."
-        )
     if power == "cubes":
-        bank = civ.cubes["bank"] - (1 if source == "bank" else 0)
-        if not 0 <= cubes <= min(POWER_CUBES_MAX, bank):
+        if not 0 <= cubes <= POWER_CUBES_MAX:
             raise IllegalAction(
-                "cubes",
-                f"You may take up to {POWER_CUBES_MAX} cubes from the general supply, and it "
-                f"holds {bank} of yours once the token's cube is taken.",
+                "cubes", f"You may take up to {POWER_CUBES_MAX} cubes from the general supply."
             )
     elif cubes:
         raise IllegalAction("cubes", "Only the cubes power takes cubes from the supply.")
+
+
+def recount(civ: Civilization, place: Place, count: int) -> str | None:
+    """Make `count` of the civilization's cubes counted in `place`, where its player
+    takes them from: cubes the table didn't report moving are where the player says,
+    so the shortfall comes from where Arbiter counted them (the personal supply first).
+    What was recounted, for the line (None when the count was right)."""
+    moved = []
+    for other in COUNTED:
+        short = count - civ.cubes[place]
+        if short <= 0:
+            break
+        take = 0 if other == place else min(short, civ.cubes[other])
+        if take:
+            civ.cubes[other] -= take
+            civ.cubes[place] += take
+            moved.append((take, other))
+    if not moved:
+        return None
+    counted = " and ".join(
+        f"{plural(n, 'cube')} counted in {place_phrase(p, their(civ))}" for n, p in moved
+    )
+    verb = "was" if sum(n for n, _ in moved) == 1 else "were"
+    return f"{counted} {verb} in {place_phrase(place, their(civ))}"
 
 
 def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -> list[Event]:
@@ -189,6 +239,7 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
     by = eligible_by(state, seat)
     assert by is not None
     before = {t: level(civ, t) for t in TRACKS}
+    corrected = [recount(civ, source, 1)]
     civ.cubes[source] -= 1
     token = civ.token
     token.status, token.power, token.cube_from, token.era = "active", power, source, state.era
@@ -200,14 +251,19 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
     )
     if power == "cubes":
         token.cubes_taken = cubes
-        civ.cubes["bank"] -= cubes
+        corrected.append(recount(civ, GENERAL, cubes))
+        civ.cubes[GENERAL] -= cubes
         civ.cubes["supply"] += cubes
         text += (
-            f": {plural(cubes, 'cube')} from the general supply into {their(civ)} personal supply"
+            f": {plural(cubes, 'cube')} from the general supply "
+            f"({place_phrase(GENERAL, their(civ))}) into {their(civ)} personal supply"
         )
     elif power == "shared":
         shared = shared_of(state, seat)
         text += f" ({', '.join(shared)} shared now)" if shared else " (no territory shared yet)"
+    fixed = [c for c in corrected if c]
+    if fixed:  # the player's word of where the cubes came from
+        text += f". Cubes recounted: {'; '.join(fixed)}"
     events = [event(text + ".", seat, "command")]
     _record(state).activations.append(f"{name}: {POWER_NAMES[power]}")
     for track in TRACKS:
@@ -217,25 +273,22 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
 
 def revoke(state: State, seat: int) -> list[Event]:
     """Take an activation back (its report retracted): the token face up again, its cube
-    back where it came from, what the power gave returned."""
+    back where it came from, what the power gave returned (the levels' lines are the
+    caller's: see `undone_lines`). A count it corrected (`recount`) stays corrected: it
+    was the player's word of where the cubes are, not part of the activation."""
     civ = state.civ(seat)
     token = civ.token
-    before = {t: level(civ, t) for t in TRACKS}
     power = token.power
     assert power is not None and token.cube_from is not None
     civ.cubes[token.cube_from] += 1
-    if power == "cubes":
-        civ.cubes["supply"] -= token.cubes_taken
-        civ.cubes["bank"] += token.cubes_taken
+    if power == "cubes":  # spent since (an activation checked again): from elsewhere too
+        _take_back(civ, token.cubes_taken)
     record = _record(state)
     entry = f"{civ_name(civ)}: {POWER_NAMES[power]}"
     if entry in record.activations:
         record.activations.remove(entry)
     token.status, token.power, token.cube_from, token.cubes_taken = "available", None, None, 0
-    events = [event(f"{possessive(civ)} Command token is face up again.", seat, "command")]
-    for track in TRACKS:
-        events += level_lines(civ, track, before[track])
-    return events
+    return [event(f"{possessive(civ)} Command token is face up again.", seat, "command")]
 
 
 def can_revoke(state: State, seat: int) -> bool:
@@ -299,14 +352,15 @@ def claims(state: State) -> dict[str, list[int]]:
 
 
 def _take_back(civ: Civilization, count: int) -> int:
-    """Return `count` cubes to the Bank: from the personal supply first, then the Used
-    Pool, the reserve and the map, as far as the civilization has them. How many went."""
+    """Return `count` cubes to the general supply: from the personal supply first, then
+    the Used Pool, the Bank and the map, as far as the civilization has them. How many
+    went."""
     moved = 0
-    for place in ("supply", "used", "reserve", "map"):
-        take = min(count - moved, civ.cubes[place])  # type: ignore[index]
-        civ.cubes[place] -= take  # type: ignore[index]
+    for place in COUNTED:
+        take = 0 if place == GENERAL else min(count - moved, civ.cubes[place])
+        civ.cubes[place] -= take
         moved += take
-    civ.cubes["bank"] += moved
+    civ.cubes[GENERAL] += moved
     return moved
 
 

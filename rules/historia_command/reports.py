@@ -195,9 +195,10 @@ def territory(
 
 
 def set_level(
-    state: State, seat: int, which: str, text: str, check: bool
+    state: State, seat: int, which: str, text: str, check: bool, quiet: bool = False
 ) -> tuple[list[Event], str | None]:
-    """A track's level as the table shows it (Command's +2 comes on top)."""
+    """A track's level as the table shows it (Command's +2 comes on top); `quiet`: no
+    bonus announced (a report taken back)."""
     _reporting(state)
     if which not in TRACKS:
         raise IllegalAction("bad-track", "Levels are reported for Military or Technology.")
@@ -215,7 +216,7 @@ def set_level(
     bonus = level(civ, track) - value
     plus = f" (+{bonus} by Command: {level(civ, track)})" if bonus else ""
     events = [event(f"📈 {civ_name(civ)}: {shown} {old} → {value}{plus}.", seat)]
-    quiet = state.phase == "setup"  # the starting levels earn no bonus
+    quiet = quiet or state.phase == "setup"  # the starting levels earn no bonus
     return events + level_lines(civ, track, before, quiet), f"level|{track}|{old}"
 
 
@@ -286,10 +287,11 @@ def record(
     events: list[Event],
     inverse: str | None,
     reached: dict[Track, int] | None = None,
-) -> None:
+) -> list[Event]:
     """Keep a report (its first line) for disputes, with what it set that must still
     stand to take it back (a level, the turn) and the reporter's highest levels before
-    it (`reached`)."""
+    it (`reached`). The events, their first line numbered as the board and the Dispute
+    button name the report: the number is part of the line from the moment it is made."""
     number = state.reports[-1].number + 1 if state.reports else 1
     text = plain(events[0].text) if events else ""
     after = None
@@ -298,10 +300,20 @@ def record(
     elif inverse == "unturn":
         after = state.turn
     report = Report(
-        number=number, seat=seat, text=text, inverse=inverse, after=after, reached=reached
+        number=number,
+        seat=seat,
+        text=text,
+        inverse=inverse,
+        after=after,
+        reached=reached,
+        setup=state.phase == "setup",
     )
     state.reports.append(report)
     del state.reports[:-KEPT]
+    if not events:
+        return events
+    first = events[0].model_copy(update={"text": f"`#{number}` {events[0].text}"})
+    return [first, *events[1:]]
 
 
 def _track_of(inverse: str) -> Track:
@@ -362,14 +374,15 @@ def inverse_ok(state: State, report: Report) -> bool:
 
 
 def apply_report(
-    state: State, seat: int, action: Action, check: bool = False
+    state: State, seat: int, action: Action, check: bool = False, quiet: bool = False
 ) -> tuple[list[Event], str | None]:
-    """A report's events and its inverse; with `check`, only whether it is legal."""
+    """A report's events and its inverse; with `check`, only whether it is legal;
+    `quiet`: no level's bonus announced (a report taken back)."""
     args = action.args
     if action.kind == "territory" and len(args) >= 2:  # a name typed with "|" is refused by name
         return territory(state, seat, args[0], "|".join(args[1:]), check)
     if action.kind == "level" and len(args) == 2:
-        return set_level(state, seat, args[0], args[1], check)
+        return set_level(state, seat, args[0], args[1], check, quiet)
     if action.kind == "cubes" and len(args) == 3:
         return move_cubes(state, seat, args[0], args[1], args[2], check)
     raise IllegalAction("unknown", "That isn't a report Arbiter knows.")

@@ -23,7 +23,8 @@ POWERS: tuple[Power, ...] = ("cubes", "shared", "technology", "military")
 Place = Literal["supply", "bank", "used", "reserve", "map"]
 PLACES: tuple[Place, ...] = ("supply", "bank", "used", "reserve", "map")
 SOURCES: tuple[Place, ...] = ("bank", "used", "reserve")  # where a token's cube comes from
-Phase = Literal["setup", "era", "dispute", "final", "over"]
+# "ending": the end of an Era is reported and waits for the table to agree.
+Phase = Literal["setup", "era", "dispute", "ending", "final", "over"]
 TokenStatus = Literal["available", "active", "removed"]
 
 CUBES = 10  # power cubes per civilization (Historia's component count)
@@ -75,6 +76,7 @@ class Report(BaseModel):
     # (a level, the turn), and the reporter's highest levels before it (restored then).
     after: int | None = None
     reached: dict[Track, int] | None = None
+    setup: bool = False  # made in the set-up: it announced no bonus (starting levels)
 
 
 class Dispute(BaseModel):
@@ -86,7 +88,8 @@ class Dispute(BaseModel):
 
 
 class Proposal(BaseModel):
-    """After the last Era: who the table says won, and who has agreed."""
+    """What a player reported that the others must confirm, and who has agreed: the end
+    of an Era (no winners), or after the last Era who won."""
 
     by: int
     winners: list[int]

@@ -426,7 +426,18 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
         assert sent["allowed_mentions"] == {"parse": []}  # nobody is pinged
     assert (await report(world, alice, "turn")).startswith("This is turn 4 of 4")
     state = await look(world, alice)
+    # The end of the Era takes effect once the others agree: each is called to answer.
+    since = len(world.env.http_requests)
     await done(world, carol, "era-end")
+    state = await look(world, alice, bob, carol)
+    assert state.phase == "ending" and HC.to_act(state) == {0, 1}
+    (called,) = world.posts(since)
+    assert called["allowed_mentions"]["users"] == sorted([alice.id, bob.id])
+    _, ending = field((await world.board()).embeds[0], "⏳ End of Era I reported")
+    assert "Waiting for: alice, bob" in ending
+    assert (await report(world, alice, "turn")).startswith("The end of Era I waits for the table")
+    await done(world, alice, "agree")
+    await done(world, bob, "agree")
     state = await look(world, alice, bob, carol)
     assert (state.era, state.turn, state.phase) == (2, 1, "era")
     summary = (await turn_message(world)).content
@@ -474,6 +485,7 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
         for _ in range(3):
             await done(world, other, "turn")
         await done(world, other, "era-end")
+        await done(world, leader, "agree")
         state = await look(world, alice, bob)
         assert state.civ(seat).token.status == "removed"
         for track in ("military", "technology"):  # the +2 lapsed
@@ -492,6 +504,7 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
     assert offered == [
         {"name": "Greeks (alice) won", "value": "result|0"},
         {"name": "Carthage (bob) won", "value": "result|1"},
+        {"name": "Shared win: Greeks and Carthage (alice, bob)", "value": "result|0|1"},
     ]
     since = len(world.env.http_requests)
     await done(world, alice, "result", winner="result|0")
@@ -515,11 +528,14 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
     assert await world.bot.matches.verify(world.match_id or 0)
     match = await world.match()
     assert match.status == "finished"
-    # Notified: both to name, alice to begin, each to answer a result, the winner; nobody
-    # in an Era.
+    # Notified: both to name, alice to begin, the leader of each Era to confirm its end,
+    # each to answer a result, the winner; nobody during an Era.
     notified = [p["allowed_mentions"].get("users") for p in world.posts()]
     assert [n for n in notified if n] == [
         sorted([alice.id, bob.id]),
+        [alice.id],
+        [alice.id],
+        [bob.id],
         [alice.id],
         [bob.id],
         [alice.id],
@@ -751,3 +767,126 @@ def test_a_six_civilization_board_with_long_names_fits_discord() -> None:
         pv = PrivateView(table, seat, HC.view(state, seat), [], ["y" * 300] * 8, 0)
         private = private_embed(pv)
         assert len(private) <= EMBED_LIMIT and len(private.fields) <= 25
+
+
+# ------------------------------------------------------------------ numbers, fixed when committed
+
+
+async def test_a_report_line_delivered_late_keeps_its_number(world: World) -> None:
+    """A line's text is fixed when its change is committed: a report whose line is
+    delivered after a later report still starts with its own number."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await world.bot.publisher.stop()  # the lines wait in the outbox
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "territory add", name="Sicily")
+    await world.bot.publisher.start()
+    await world.env.advance_time(1)
+    lines = "\n".join(world.public_lines()).splitlines()
+    assert "`#1` 🗺️ Greeks add Attica (1 territory)." in lines
+    assert "`#2` 🗺️ Carthage adds Sicily (1 territory)." in lines
+
+
+async def test_the_match_log_numbers_reports_as_the_board_and_dispute_do(world: World) -> None:
+    """One numbering: `/match log` shows each report with the number the board and the
+    Dispute button give it, and no action numbers of its own."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "level", track="military", value=2)
+    await done(world, alice, "dispute", report="2")
+    shown = await world.eve.slash(world.channel, "match log")
+    assert shown.response is not None
+    log = (shown.response.embeds[0].description or "").splitlines()
+    assert "`#1` 🗺️ Greeks add Attica (1 territory)." in log
+    assert any(line.startswith("`#2` 📈 Carthage: Military 0 → 2.") for line in log), log
+    assert any(line.startswith("⚠️ alice disputes report #2") for line in log), log
+    assert not any(line.startswith(("`1`", "`2`", "`3`", "`4`", "`5`")) for line in log), log
+
+
+async def test_the_not_now_suggestion_explains_and_never_activates_the_token(
+    world: World,
+) -> None:
+    """A suggestion that explains never acts: picked after the standings changed (the
+    token may be activated now), it still activates nothing and says what to do."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "cubes", count=2, **{"from": "supply", "to": "bank"})
+    (suggestion,) = await alice.autocomplete(world.channel, "historia command", "power", "")
+    assert suggestion["name"].startswith("Not now: ")
+    blocked = await report(world, alice, "command", power=suggestion["value"])
+    assert blocked.startswith("Your token can't be activated now: ")
+    await done(world, alice, "territory add", name="Attica")  # first in Territory now
+    version = (await world.match()).version
+    answer = await report(world, alice, "command", power=suggestion["value"])
+    assert answer == (
+        "Your token can be activated now: pick a power among the suggestions of "
+        "`/historia command`."
+    )
+    assert (await world.match()).version == version
+    assert (await world.state()).civ(0).token.status == "available"
+
+
+async def test_three_claims_on_one_shared_territory_read_as_three(world: World) -> None:
+    """Three civilizations scoring the same shared territory by Command all claim it
+    (not "both"), and cancel out."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    players = [alice, bob, carol]
+    await named_table(world, players, ["Greeks", "Egyptians", "Persians"])
+    for player in players:
+        await done(world, player, "territory add", name="Gaul")
+        await done(world, player, "cubes", count=1, **{"from": "supply", "to": "reserve"})
+    await done(world, alice, "territory add", name="Attica")  # first in Territory
+    await done(world, alice, "command", power="command|shared|reserve")
+    await done(world, bob, "level", track="military", value=1)  # first in Military
+    await done(world, bob, "command", power="command|shared|reserve")
+    await done(world, carol, "level", track="technology", value=1)  # first in Technology
+    await done(world, carol, "command", power="command|shared|reserve")
+    _, shared = field((await world.board()).embeds[0], "Shared territories")
+    assert shared.splitlines()[0] == (
+        "⇄ **Gaul** — Greeks, Egyptians & Persians: Greeks, Egyptians & Persians all claim "
+        "it — they cancel out"
+    )
+
+
+async def test_a_reporter_takes_back_their_own_report(world: World) -> None:
+    """A report its own reporter got wrong is taken back by them, no dispute needed:
+    `/historia retract` suggests their recent reports, and the board strikes it out."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "territory add", name="Sicily")
+    hand = (await alice.slash(world.channel, "hand")).response
+    assert hand is not None
+    assert "Your reports you may take back: #1 (`/historia retract report:`)" in "\n".join(
+        f.value or "" for f in hand.embeds[0].fields
+    )
+    offered = await alice.autocomplete(world.channel, "historia retract", "report", "")
+    assert offered == [
+        {"name": "Take back your report #1: Greeks add Attica (1 territory).", "value": "1"}
+    ]
+    refused = await report(world, alice, "retract", report="2")
+    assert refused == "Report #2 is bob's: dispute it if it is wrong."
+    await done(world, alice, "retract", report="#1")
+    state = await look(world, alice, bob)
+    assert state.civ(0).territories == [] and state.phase == "era"
+    assert state.report(1).status == "retracted"  # type: ignore[union-attr]
+    assert "↩️ alice takes report #1 back." in (await turn_message(world)).content
+
+
+async def test_the_board_says_in_one_line_who_can_activate_now_and_why(world: World) -> None:
+    """One line of the board's standings names every civilization that can activate its
+    token now and by which categories, or says that none can."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    await named_table(world, [alice, bob, carol], ["Greeks", "Egyptians", "Persians"])
+    _, standing = field((await world.board()).embeds[0], "Standings — ")
+    assert "🔒 **No token can be activated now** (each civilization's field says why)" in (
+        standing.splitlines()
+    )
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "level", track="military", value=2)
+    _, standing = field((await world.board()).embeds[0], "Standings — ")
+    assert (
+        "✅ **Can activate now**: Greeks (first in Territory, not last in Military) · "
+        "Egyptians (first in Military, not last in Technology)"
+    ) in standing.splitlines()

@@ -2,9 +2,10 @@
 civilizations. A random table names its civilizations (from a small pool, so some names
 are taken), reports territories (from a small pool, so territories get shared), levels
 and cubes, activates tokens when it may, disputes reports (withdrawn or taken back),
-counts its turns and ends its Eras, then reports a winner and agrees; some players
-concede on the way. Malformed and illegal words are sent too: each must be refused with
-IllegalAction, leaving the position as it was.
+takes back its own, counts its turns and reports the end of its Eras (agreed, now and
+then objected to), then reports a winner and agrees; some players concede on the way.
+Malformed and illegal words are sent too: each must be refused with IllegalAction,
+leaving the position as it was.
 
 After every action: each civilization's cubes are whole (its places and its token's
 cube make CUBES); no token is active past its Era; a level is its reported base, plus 2
@@ -135,7 +136,7 @@ def attempt(chooser: random.Random, state: State) -> tuple[int, str]:
         if legal and chooser.random() < 0.8:
             return seat, chooser.choice(legal)
         return seat, chooser.choice(("withdraw", "retract", typed(chooser, state, seat)))
-    if phase == "final":
+    if phase in ("ending", "final"):
         proposal = state.proposal
         if proposal is None:
             return seat, f"result|{chooser.choice(in_play)}"
@@ -153,6 +154,9 @@ def attempt(chooser: random.Random, state: State) -> tuple[int, str]:
         disputes = [k for k in legal if k.startswith("dispute|")]
         if disputes and chooser.random() < 0.15:
             return seat, chooser.choice(disputes)
+        own = [k for k in legal if k.startswith("retract|")]
+        if own and chooser.random() < 0.1:
+            return seat, chooser.choice(own)
     return seat, typed(chooser, state, seat)
 
 
@@ -164,7 +168,7 @@ def check_invariants(state: State) -> None:
         assert sum(civ.cubes.values()) + (1 if active else 0) == CUBES, (civ.name, civ.cubes)
         if active:
             assert token.era == state.era, f"{civ.name}'s token outlived Era {token.era}"
-            assert state.phase in ("era", "dispute"), f"a token active in {state.phase}"
+            assert state.phase in ("era", "dispute", "ending"), f"active in {state.phase}"
             assert not civ.conceded
         for track in TRACKS:
             bonus = level(civ, track) - civ.levels[track]

@@ -125,7 +125,14 @@ def turns(state: State, seat: int = ADA) -> State:
 
 
 def end_era(state: State, seat: int = ADA) -> tuple[State, str]:
-    return said(turns(state, seat), seat, "era")
+    """The end of the Era reported by `seat` after its last turn, and agreed by each
+    other player: the state, and everything said."""
+    state, text = said(turns(state, seat), seat, "era")
+    for other in state.in_play():
+        if state.phase == "ending" and other.seat != seat:
+            state, more = said(state, other.seat, "agree")
+            text += "\n" + more
+    return state, text
 
 
 def to_final(state: State) -> State:
@@ -398,18 +405,17 @@ def test_a_conceded_civilization_leaves_the_standings() -> None:
 
 def test_the_tokens_cube_comes_from_the_bank_the_used_pool_or_the_reserve() -> None:
     """ "Take his own cube (from the Bank, the Used Pool, or from his reserve) put it on
-    the Command token": one cube goes from the place chosen onto the token; a place
-    without one of the civilization's cubes, or another place, is refused."""
+    the Command token": one cube goes from the place chosen onto the token; another
+    place is refused."""
     for source in ("bank", "used", "reserve"):
         state = roman_table()
         before = state.civs[ADA].cubes[source]
-        state = go(state, (ADA, f"command|military|{source}"))
+        state, text = said(state, ADA, f"command|military|{source}")
         assert state.civs[ADA].cubes[source] == before - 1
         assert state.civs[ADA].token.cube_from == source
+        assert "counted in" not in text, "the count needed no correction"
         cubes_whole(state)
-    state = go(roman_table(), (ADA, "cubes|2|used|supply"))
-    assert "no cube in the Used Pool" in refused(state, ADA, "command|military|used")
-    assert "command|military|used" not in commands(state, ADA)
+    state = roman_table()
     assert "Bank, the Used Pool or your reserve" in refused(state, ADA, "command|military|supply")
     assert "Bank, the Used Pool or your reserve" in refused(state, ADA, "command|military|map")
 
@@ -429,15 +435,44 @@ def test_a_token_is_activated_once_and_only_during_an_era() -> None:
     assert "Only the cubes power says how many" in refused(roman_table(), ADA, "command|cubes|bank")
 
 
+def test_the_token_named_without_a_power_explains_and_never_activates() -> None:
+    """Asking for the token with no power named (the "Not now" suggestion) activates
+    nothing, whatever the standings: it is refused with why the token can't be
+    activated, or, once it can, with what to do."""
+    tied = table(territories={ADA: 3, BASIL: 3, CLEO: 1}, military={ADA: 2, BASIL: 3, CLEO: 1})
+    assert "a tie for first blocks the token" in refused(tied, ADA, "command")
+    assert "pick a power among the suggestions" in refused(roman_table(), ADA, "command")
+    used = go(roman_table(), (ADA, "command|military|bank"))
+    assert "already active this Era (+2 Military)" in refused(used, ADA, "command")
+    assert "command" not in keys(roman_table(), ADA)
+
+
+def test_the_first_activation_takes_its_cube_from_where_the_player_says() -> None:
+    """The token's cube comes from where the player says it does: cubes the table never
+    reported moving (all ten start in the personal supply) don't refuse the first
+    activation; the count is corrected, a cube counted elsewhere (the personal supply
+    first) having been there, and the line says so."""
+    state = table(
+        territories={ADA: 3, BASIL: 2, CLEO: 1}, military={ADA: 2, BASIL: 3, CLEO: 1}, cubes=False
+    )
+    assert "command|military|used" in commands(state, ADA)
+    state, text = said(state, ADA, "command|military|used")
+    civ = state.civs[ADA]
+    assert civ.token.status == "active" and civ.token.cube_from == "used"
+    assert civ.cubes == {"supply": 9, "bank": 0, "used": 0, "reserve": 0, "map": 0}
+    assert "1 cube counted in their personal supply was in the Used Pool" in text
+    cubes_whole(state)
+    state, _ = end_era(state)
+    assert state.civs[ADA].cubes == {"supply": 9, "bank": 0, "used": 1, "reserve": 0, "map": 0}
+
+
 def test_the_legal_actions_offer_activation_exactly_when_allowed() -> None:
-    """When the token may be activated, every power with every source holding a cube is
-    offered (the cubes power with each count it may take); otherwise none."""
+    """When the token may be activated, every power with every source is offered (the
+    cubes power with each count it may take); otherwise none."""
     state = roman_table()
     offered = set(commands(state, ADA))
     assert offered == {
-        "command|cubes|bank|1",
-        "command|cubes|bank|0",
-        *(f"command|cubes|{s}|{n}" for s in ("used", "reserve") for n in (0, 1, 2)),
+        *(f"command|cubes|{s}|{n}" for s in ("bank", "used", "reserve") for n in (0, 1, 2)),
         *(
             f"command|{p}|{s}"
             for p in ("shared", "technology", "military")
@@ -452,29 +487,32 @@ def test_the_legal_actions_offer_activation_exactly_when_allowed() -> None:
 
 def test_the_cubes_power_takes_up_to_2_cubes_from_the_general_supply() -> None:
     """ "Take up to 2 cubes of your color from the general supply and put them in your
-    personal supply": 0, 1 or 2, never more, and only as many as are there."""
+    personal supply": 0, 1 or 2, never more. The general supply is where the
+    civilization's cubes wait beside the board, its reserve, not the Bank (README): the
+    power works with none of its cubes in the Bank."""
     for n in (0, 1, 2):
         state, text = said(roman_table(), ADA, f"command|cubes|used|{n}")
         civ = state.civs[ADA]
-        assert (civ.cubes["bank"], civ.cubes["supply"]) == (2 - n, 4 + n)
+        assert (civ.cubes["reserve"], civ.cubes["supply"], civ.cubes["bank"]) == (2 - n, 4 + n, 2)
         assert civ.token.cubes_taken == n
-        assert f"{n} cube" in text
+        assert f"{n} cube" in text and "from the general supply (their reserve)" in text
         cubes_whole(state)
     assert "from 0 to 2" in refused(roman_table(), ADA, "command|cubes|used|3")
-    # The token's own cube from the Bank leaves one there: 1 can be taken, not 2.
-    message = refused(roman_table(), ADA, "command|cubes|bank|2")
-    assert "holds 1 of yours once the token's cube is taken" in message
-    state = go(roman_table(), (ADA, "command|cubes|bank|1"))
-    assert state.civs[ADA].cubes["bank"] == 0
     state = go(roman_table(), (ADA, "cubes|2|bank|map"))
-    assert "holds 0" in refused(state, ADA, "command|cubes|used|1")
-    state = go(state, (ADA, "command|cubes|used|0"))
-    assert state.civs[ADA].token.status == "active"
+    state = go(state, (ADA, "command|cubes|used|2"))
+    assert state.civs[ADA].cubes == {"supply": 6, "bank": 0, "used": 1, "reserve": 0, "map": 2}
+    # The token's own cube from the reserve leaves one there: the player's word that a
+    # second one was there corrects the count.
+    state, text = said(roman_table(), ADA, "command|cubes|reserve|2")
+    assert state.civs[ADA].cubes == {"supply": 5, "bank": 2, "used": 2, "reserve": 0, "map": 0}
+    assert "1 cube counted in their personal supply was in their reserve" in text
+    cubes_whole(state)
 
 
 def test_the_cubes_power_returns_its_cubes_at_the_end_of_the_era_before_the_turn_end() -> None:
     """ "At the end of the Era, before the Turn End procedure, return the cubes to the
-    general supply": from the personal supply first, then wherever they went."""
+    general supply" (the reserve): from the personal supply first, then wherever they
+    went."""
     state = go(roman_table(), (ADA, "command|cubes|used|2"))
     state = go(state, (ADA, "cubes|5|supply|map"))  # the supply kept 1 of its 6
     state, text = end_era(state)
@@ -559,7 +597,7 @@ def test_the_military_power_counts_in_the_standings_the_others_are_checked_again
 
 
 def three_powers() -> State:
-    """Era I with three tokens active: the Romans took 2 cubes (their token's cube from
+    """Era I with three tokens active: the Romans took 1 cube (their token's cube from
     the Bank), the Greeks +2 Military (cube from the Used Pool), the Persians +2
     Technology (cube from the reserve)."""
     state = table(
@@ -585,7 +623,7 @@ def test_the_end_of_the_era_reverts_everything_in_the_rulebooks_order() -> None:
     state, text = end_era(state, CLEO)
     lines = text.split("\n")
     order = [
-        "Persians report the end of the Era",
+        "Persians report the end of Era I",
         "End of Era I",
         "Romans return 1 cube to the general supply",
         "Greeks fall to Military 5",
@@ -650,11 +688,38 @@ def test_an_era_has_four_turns_and_the_table_reports_each() -> None:
     state = go(state, (BASIL, "turn"), (ADA, "turn"))
     assert "This is turn 4 of 4" in refused(state, ADA, "turn")
     assert "turn" not in keys(state, ADA) and "era" in keys(state, ADA)
-    state = go(state, (BASIL, "era"))
+    state = go(state, (BASIL, "era"), (ADA, "agree"), (CLEO, "agree"))
     assert (state.era, state.turn) == (2, 1)
     state = to_final(state)
     assert state.era == 3 and "Turns are counted during the Eras" in refused(state, ADA, "turn")
     assert "Only an Era under way can end" in refused(state, ADA, "era")
+
+
+def test_the_end_of_an_era_takes_effect_once_the_others_agree() -> None:
+    """An end of the Era reported too early must not take effect: one player reports
+    it, each other player agrees; until then nothing of it happens (the powers stay in
+    force, the Era's reports stay open) and the others are asked, reports waiting; one
+    objection and the Era goes on, its reports still open to dispute."""
+    state = go(turns(roman_table()), (ADA, "command|military|bank"))
+    number = last_report(state)
+    state, text = said(state, BASIL, "era")
+    assert "Greeks report the end of Era I" in text and "End of Era I" not in text
+    assert (state.phase, state.era) == ("ending", 1)
+    assert state.civs[ADA].token.status == "active" and state.reports
+    assert GAME.to_act(state) == {ADA, CLEO}
+    assert "Greeks report the end of Era I" in (GAME.question(state, CLEO) or "")
+    assert "The end of Era I waits for the table" in refused(state, CLEO, "territory|add|Gaul")
+    assert "agreed to the end of the Era already" in refused(state, BASIL, "agree")
+    state, text = said(state, CLEO, "object")
+    assert "Cleo objects: Era I goes on" in text
+    assert state.phase == "era" and state.civs[ADA].token.status == "active"
+    assert f"dispute|{number}" in keys(state, BASIL)
+    state = go(state, (BASIL, "era"), (ADA, "agree"))
+    assert state.phase == "ending" and GAME.to_act(state) == {CLEO}
+    assert GAME.timeout_action(state, CLEO).key == "agree"
+    state, text = said(state, CLEO, "agree")
+    assert (state.era, state.phase) == (2, "era") and "End of Era I" in text
+    assert state.civs[ADA].token.status == "removed" and state.reports == []
 
 
 # --------------------------------------------------------------------------- bonuses
@@ -695,6 +760,39 @@ def test_a_level_taken_back_was_never_reached() -> None:
     assert state.civs[BASIL].levels["technology"] == 0
     state, text = said(state, BASIL, "level|technology|2")
     assert "earned again" not in text
+
+
+def test_a_set_up_level_taken_back_announces_no_bonus() -> None:
+    """Starting levels earn no bonus: a set-up level report taken back, even once the
+    Era has begun, says nothing of bonuses earned or kept."""
+    state = go(named(3), (ADA, "level|military|3"))
+    number = last_report(state)
+    state = go(state, (ADA, "begin"), (BASIL, f"dispute|{number}"))
+    state, text = said(state, ADA, "retract")
+    assert state.civs[ADA].levels["military"] == 0
+    assert "bonus" not in text and "earned" not in text, text
+
+
+def test_a_level_taken_back_says_its_bonus_was_not_earned() -> None:
+    """A report taken back did not happen: the levels it reached (by a report or by the
+    +2 of an activation) earned nothing, and a fall it reported lost nothing, so taking
+    it back earns nothing again."""
+    state = go(roman_table(), (BASIL, "level|military|5"))
+    state = go(state, (ADA, f"dispute|{last_report(state)}"))
+    state, text = said(state, BASIL, "retract")
+    assert "Greeks' Military is back to 3: the bonus printed at levels 4 and 5 was not " in text
+    assert "stay earned" not in text
+    state, text = said(roman_table(), ADA, "command|military|bank")
+    assert "take the bonus printed at levels 3 and 4" in text
+    state = go(state, (BASIL, f"dispute|{last_report(state)}"))
+    state, text = said(state, ADA, "retract")
+    assert "Romans' Military is back to 2: the bonus printed at levels 3 and 4 was not " in text
+    assert "stay earned" not in text
+    state = go(roman_table(), (BASIL, "level|military|1"))
+    state = go(state, (ADA, f"dispute|{last_report(state)}"))
+    state, text = said(state, BASIL, "retract")
+    assert state.civs[BASIL].levels["military"] == 3
+    assert "bonus" not in text and "earned" not in text, text
 
 
 # --------------------------------------------------------------------------- disputes
@@ -784,6 +882,59 @@ def test_a_report_cannot_be_retracted_after_a_later_change_to_the_same_thing() -
     assert "can't be taken back" in refused(state, ADA, "retract")
 
 
+def test_a_reporter_takes_back_their_own_report_without_a_dispute() -> None:
+    """A reporter who got a report wrong takes it back themselves: what it changed is
+    undone and it reads as taken back; only their own recent reports not yet settled,
+    and only while what it set still stands."""
+    state = go(roman_table(), (BASIL, "territory|add|Crete"))
+    number = last_report(state)
+    assert f"retract|{number}" in keys(state, BASIL)
+    assert f"retract|{number}" not in keys(state, ADA)
+    assert f"Report #{number} is Basil's" in refused(state, ADA, f"retract|{number}")
+    state, text = said(state, BASIL, f"retract|{number}")
+    assert "Crete" not in state.civs[BASIL].territories and state.phase == "era"
+    assert state.report(number).status == "retracted"  # type: ignore[union-attr]
+    assert f"Basil takes report #{number} back." in text
+    assert "taken back already" in refused(state, BASIL, f"retract|{number}")
+    assert "no recent report #99" in refused(state, BASIL, "retract|99")
+    state = go(state, (BASIL, "level|military|6"), (BASIL, "level|military|7"))
+    assert "can't be taken back as it was made" in refused(
+        state, BASIL, f"retract|{last_report(state) - 1}"
+    )
+    state = go(state, (ADA, f"dispute|{last_report(state)}"))
+    assert "The match is paused" in refused(state, CLEO, f"retract|{last_report(state) - 3}")
+
+
+def test_an_activation_that_rested_on_a_report_taken_back_is_undone() -> None:
+    """Taking back a report checks again every activation made after it: the Romans,
+    alone first in Territory only by the territory taken back, are tied for first
+    without it, so their activation is taken back too (its cube returned) and the line
+    says why; an activation that still stands on its own is said to stand."""
+    base = table(territories={ADA: 2, BASIL: 2, CLEO: 1}, military={ADA: 2, BASIL: 3, CLEO: 1})
+    state = go(base, (ADA, "territory|add|Gaul"))
+    number = last_report(state)
+    state = go(state, (ADA, "command|military|bank"))
+    activation = last_report(state)
+    state = go(state, (BASIL, f"dispute|{number}"))
+    state, text = said(state, ADA, "retract")
+    civ = state.civs[ADA]
+    assert civ.token.status == "available" and civ.cubes["bank"] == 2
+    assert state.report(activation).status == "retracted"  # type: ignore[union-attr]
+    assert (
+        f"Romans' activation (#{activation}) is checked again without report #{number}: "
+        "it is taken back (tied for first in Territory with Greeks (2)"
+    ) in text
+    assert "Romans' Military is back to 2" in text and "face up again" in text
+    cubes_whole(state)
+    # Taken back by its reporter, the same; and a civilization first without it keeps it.
+    state = go(base, (ADA, "territory|add|Iberia"))
+    number = last_report(state)
+    state = go(state, (ADA, "command|military|bank"), (BASIL, "territory|remove|Greeks 2"))
+    state, text = said(state, ADA, f"retract|{number}")
+    assert state.civs[ADA].token.status == "active"
+    assert "is checked again without report" in text and "it stands (first in Territory)" in text
+
+
 def test_only_the_disputer_withdraws_and_only_the_reporter_retracts() -> None:
     """The one who raised the dispute withdraws it; the one who made the report takes
     it back; nobody else settles it."""
@@ -834,6 +985,22 @@ def test_after_the_last_era_the_table_reports_the_winner_and_everyone_agrees() -
     assert outcome is not None and outcome.winners == [BASIL] and outcome.losers == [ADA, CLEO]
     assert outcome.text == "The table agrees: Greeks won (Basil)." and outcome.reason == "reported"
     assert "This game is over" in refused(state, ADA, "agree")
+
+
+def test_a_shared_win_is_reported_and_agreed() -> None:
+    """The table's score may end level: the winners reported together share the win once
+    every other player agrees; each winner is named once."""
+    state = to_final(roman_table())
+    assert "result|0|2" in keys(state, BASIL) and "result|0|1|2" in keys(state, BASIL)
+    state, text = said(state, BASIL, "result|0|2")
+    assert "Basil reports that Romans and Persians (Ada, Cleo) share the win" in text
+    state = go(state, (ADA, "agree"), (CLEO, "agree"))
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == [ADA, CLEO] and outcome.losers == [BASIL]
+    assert outcome.text == "The table agrees: Romans and Persians won (Ada, Cleo)."
+    final = to_final(roman_table())
+    assert "each winner once, in seat order" in refused(final, ADA, "result|2|0")
+    assert "each winner once, in seat order" in refused(final, ADA, "result|0|0")
 
 
 def test_an_objection_drops_the_result_reported() -> None:
@@ -913,7 +1080,7 @@ def test_a_concession_completes_the_agreement_or_drops_the_winner() -> None:
 def positions() -> list[State]:
     """A position of every kind: set-up (partly and fully named), an Era with tokens
     to activate, one active, a dispute, the final phase with and without a result, a
-    concession, the end."""
+    concession, the end, an Era's end waiting for the table."""
     out = [new_table(3), go(new_table(3), (ADA, "civ|Romans")), named(3), roman_table()]
     out.append(three_powers())
     disputed = go(roman_table(), (BASIL, "level|military|6"))
@@ -924,6 +1091,7 @@ def positions() -> list[State]:
     out.append(go(final, (ADA, "result|2"), (BASIL, "agree"), (CLEO, "agree")))
     out.append(GAME.concede(table(2), BASIL, rng_for(0, 1))[0])
     out.append(table(6, territories={ADA: 2, BASIL: 2}, military={CLEO: 3}))
+    out.append(go(turns(three_powers()), (BASIL, "era"), (CLEO, "agree")))  # the Era ending
     return out
 
 
@@ -978,6 +1146,10 @@ def test_the_prompt_says_where_the_table_is() -> None:
     assert prompts[5].startswith("The match is paused: Ada disputes report #19")
     assert prompts[7] == "Result reported — waiting for Basil, Cleo to agree"
     assert prompts[9] == "The table agrees: Persians won (Cleo)."
+    assert prompts[-1] == (
+        "The end of Era I waits for the table: Basil reported it; waiting for Ada to agree "
+        "(`/historia agree`) or object (`/historia object`)."
+    )
 
 
 def test_the_view_never_fails_and_is_json() -> None:
