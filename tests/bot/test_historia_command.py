@@ -781,7 +781,7 @@ async def test_a_report_line_delivered_late_keeps_its_number(world: World) -> No
     await done(world, alice, "territory add", name="Attica")
     await done(world, bob, "territory add", name="Sicily")
     await world.bot.publisher.start()
-    await world.env.advance_time(1)
+    await world.bot.publisher.idle()
     lines = "\n".join(world.public_lines()).splitlines()
     assert "`#1` 🗺️ Greeks add Attica (1 territory)." in lines
     assert "`#2` 🗺️ Carthage adds Sicily (1 territory)." in lines
