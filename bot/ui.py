@@ -91,7 +91,9 @@ SEATS = range(MAX_SEAT + 1)
 PAGES = range(MAX_PAGE + 1)
 ERAS = range(MAX_ERA + 1)
 REPORTS = range(1, MAX_REPORT + 1)
+HAND = range(1, PAGE_SIZE + 1)  # cards chosen together: a menu holds at most 25
 ONE_CHOICE = "Pick exactly one choice from this menu, so nothing happened."
+TOGETHER = "Pick exactly {count} from this menu, so nothing happened."
 STALE_DISPUTE = (
     "This Dispute button is out of date (report #{number} is no longer the latest report, "
     "or it was disputed already), so nothing happened. To dispute a recent report, use "
@@ -566,25 +568,113 @@ class ActionSelect(
             decided = (self.decisions, COUNTS)
             await component_match(interaction, self, self.match_id, decided, in_dm=True)
             key = only_choice(self.item)
-            matches = service(interaction)
-            user = interaction.user.id
-            in_dm = interaction.guild is None
-            try:
-                if self.outdated:
-                    raise errors.StaleChoice(errors.OUTDATED_MENU)
-                act = matches.act(self.match_id, user, key, decisions=self.decisions)
-                result = await in_time(interaction, act)
-            except errors.StaleChoice as stale:
-                pv = await matches.view(self.match_id, user)
-                await edit_answer(
-                    interaction, content=f"⚠️ {stale.message}", **private_message(pv, 0, in_dm=in_dm)
-                )
-                return
-            pv = await matches.view(self.match_id, user)
-            shown = private_message(pv, 0, in_dm=in_dm)
-            await reply_after_save(
-                interaction, edit_answer(interaction, content=done_text(result), **shown)
+            stale = errors.OUTDATED_MENU if self.outdated else None
+            await panel_step(interaction, self.match_id, self.decisions, key, stale=stale)
+
+
+class TogetherSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=(
+        r"arbiter:together:(?P<match_id>[0-9]+):(?P<decisions>[0-9]+):"
+        r"(?P<count>[0-9]+):(?P<kind>[a-z]+)"
+    ),
+):
+    """Cards chosen together on a private view, as one multi-select (the cards discarded
+    as a turn ends above the hand size): the game's view offers them (`"together"`), the
+    `count` chosen make one action's key (`<kind>|<card id>+<card id>…`, in order). Its id
+    (`arbiter:together:<match>:<decisions>:<count>:<kind>`) carries how many decisions
+    the player had taken, as the action menu's does."""
+
+    def __init__(
+        self,
+        match_id: int,
+        decisions: int,
+        kind: str,
+        options: list[discord.SelectOption] | None = None,
+        count: int = 1,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"arbiter:together:{match_id}:{decisions}:{count}:{kind}",
+                options=options or [],
+                placeholder=placeholder,
+                min_values=count,
+                max_values=count,
+                row=2,
             )
+        )
+        self.match_id = match_id
+        self.decisions = decisions
+        self.count = count
+        self.kind = kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TogetherSelect:
+        numbers = (int(match["match_id"]), int(match["decisions"]))
+        return cls(*numbers, match["kind"], count=int(match["count"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            numbers = (self.decisions, COUNTS), (self.count, HAND)
+            await component_match(interaction, self, self.match_id, *numbers, in_dm=True)
+            if len(self.item.values) != self.count:
+                raise errors.UserError(TOGETHER.format(count=self.count))
+            chosen = sorted(value.partition("#")[0] for value in self.item.values)
+            key = f"{self.kind}|{'+'.join(chosen)}"
+            await panel_step(interaction, self.match_id, self.decisions, key)
+
+
+def together_select(pv: PrivateView) -> TogetherSelect | None:
+    """The multi-select of the cards a private view's game offers to choose together
+    (`"together": {"kind", "count", "label", "cards": [{"id", "name"}]}`), if any."""
+    offered = pv.view.get("together")
+    if not isinstance(offered, dict) or not offered.get("cards"):
+        return None
+    cards = [c for c in offered["cards"] if isinstance(c, dict)][:PAGE_SIZE]
+    count = int(offered.get("count") or 1)
+    if not 0 < count <= len(cards):
+        return None
+    options = [
+        discord.SelectOption(label=clip(str(c.get("name")), 100), value=f"{c.get('id')}#{i}")
+        for i, c in enumerate(cards)
+    ]
+    label = clip(str(offered.get("label") or f"Choose {count}"), 150)
+    kind = str(offered.get("kind"))
+    return TogetherSelect(pv.table.match.id, pv.decisions, kind, options, count, label)
+
+
+async def panel_step(
+    interaction: discord.Interaction,
+    match_id: int,
+    decisions: int,
+    key: str,
+    *,
+    stale: str | None = None,
+) -> None:
+    """Take an action chosen on a private view and show the view again in place, the
+    action's outcome at its top (or, for a choice out of date, why nothing happened)."""
+    matches = service(interaction)
+    user = interaction.user.id
+    in_dm = interaction.guild is None
+    try:
+        if stale is not None:
+            raise errors.StaleChoice(stale)
+        act = matches.act(match_id, user, key, decisions=decisions)
+        result = await in_time(interaction, act)
+    except errors.StaleChoice as refused:
+        pv = await matches.view(match_id, user)
+        await edit_answer(
+            interaction, content=f"⚠️ {refused.message}", **private_message(pv, 0, in_dm=in_dm)
+        )
+        return
+    pv = await matches.view(match_id, user)
+    shown = private_message(pv, 0, in_dm=in_dm)
+    await reply_after_save(
+        interaction, edit_answer(interaction, content=done_text(result), **shown)
+    )
 
 
 class QuickButton(
@@ -697,6 +787,7 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PageButton,
     DmButton,
     ActionSelect,
+    TogetherSelect,
     QuickButton,
     DisputeButton,
 )
@@ -819,11 +910,15 @@ def turn_view(table: Table) -> discord.ui.View | None:
 def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any]:
     """The embed and components of a private view at one page of its action menu."""
     match = pv.table.match
-    pages = max(1, -(-len(pv.choices) // PAGE_SIZE))
+    together = together_select(pv)
+    choices = pv.choices
+    if together is not None:  # those choices are made in the multi-select
+        choices = [c for c in choices if not c.key.startswith(f"{together.kind}|")]
+    pages = max(1, -(-len(choices) // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
     view = discord.ui.View(timeout=None)
-    if pv.choices:
-        shown = pv.choices[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+    if choices:
+        shown = choices[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
         placeholder = "Choose an action"
         if pages > 1:
             placeholder += f" (page {page + 1} of {pages})"
@@ -837,6 +932,8 @@ def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any
     view.add_item(PageButton(match.id, page, "refresh"))
     if not in_dm:
         view.add_item(DmButton(match.id))
+    if together is not None:
+        view.add_item(together)
     return {"embed": private_embed(pv), "view": view}
 
 

@@ -7,13 +7,28 @@ import random
 from functools import cache
 from typing import Any, ClassVar
 
-from rules.command_of_nature import actions, labels
+from rules.command_of_nature import actions, labels, turn
 from rules.command_of_nature.cards import ElementalCard, bundled_pack, get_pack
 from rules.command_of_nature.setup import setup_game
 from rules.command_of_nature.state import State
-from rules.command_of_nature.table import CHAMPION_LEVELS, elemental_at, end_game, own_sage
+from rules.command_of_nature.table import (
+    CHAMPION_LEVELS,
+    TURN_PHASES,
+    elemental_at,
+    end_game,
+    own_sage,
+)
 from rules.command_of_nature.text import card_text, faction_action_text
-from rules.core import Action, Event, OptionInfo, Outcome, SeatSpec, VariantInfo, fresh_copy
+from rules.core import (
+    Action,
+    Event,
+    IllegalAction,
+    OptionInfo,
+    Outcome,
+    SeatSpec,
+    VariantInfo,
+    fresh_copy,
+)
 from rules.core.rng import rng_for
 
 SUMMARY = """\
@@ -236,6 +251,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             if state.phase == "over"
             else None
         ),
+        "quick": _quick(state),
     }
     if seat is not None:
         team = state.players[seat].team
@@ -248,7 +264,47 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             for s in state.sides[team].seats
         }
         out["faction_actions"] = _faction_actions(state, seat)
+        out["together"] = _together(state, seat, defs)
     return out
+
+
+def _quick(state: State) -> list[dict[str, str]]:
+    """The choice worth a button under the line that calls the side whose turn it is (its
+    first seat): End turn, or in Phase IV finishing the clean-up."""
+    if state.phase not in TURN_PHASES or state.frames or state.queue:
+        return []
+    seat = state.sides[state.active].seats[0]
+    if seat not in actions.to_act(state):
+        return []
+    for action in (Action(kind="end"), Action(kind="done")):
+        try:
+            actions.check(state, seat, action)
+        except IllegalAction:
+            continue
+        return [{"key": action.key, "label": labels.describe(state, action), "style": "secondary"}]
+    return []
+
+
+def _together(state: State, seat: int, faces: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """Cards a seat chooses together, as one multi-select: the ones to discard when ending
+    the turn above 5 cards (`kind` names the action, whose key lists the chosen card ids
+    in order, joined by "+"; `count` cards are chosen of `cards`)."""
+    if seat not in actions.to_act(state):
+        return None
+    first = next(turn.end_turn_choices(state, seat))
+    if not first:
+        return None
+    try:
+        turn.check_end_turn(state, seat, list(first))
+    except IllegalAction:
+        return None
+    hand = sorted(state.cards[c] for c in state.players[seat].hand)
+    return {
+        "kind": "end",
+        "count": len(first),
+        "label": f"End turn: choose the {len(first)} cards to discard (you keep 5)",
+        "cards": [{"id": card_id, "name": faces[card_id]["name"]} for card_id in hand],
+    }
 
 
 def _faction_actions(state: State, seat: int) -> list[dict[str, Any]]:

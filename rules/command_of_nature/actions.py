@@ -29,10 +29,16 @@ from rules.command_of_nature.setup import (
     sage_options,
     set_up_formation,
 )
-from rules.command_of_nature.state import State
-from rules.core import Action, Event, IllegalAction, passing
+from rules.command_of_nature.state import Side, State
+from rules.core import Action, IllegalAction, passing
 
 PHASE_STEPS = {"daybreak": "actions", "actions": "market", "market": "cleanup"}
+# The phase each standard action belongs to: offered in the phase before it too, the move
+# on included (see `table.reached`).
+PHASE_OF = {
+    **dict.fromkeys(("summon", "attack", "play", "faction", "swap", "draw"), "actions"),
+    **dict.fromkeys(("buy", "refresh", "sell"), "market"),
+}
 
 
 def pos_key(pos: Pos) -> str:
@@ -91,57 +97,70 @@ def _require(state: State, seat: int) -> None:
 
 
 def candidates(state: State, seat: int) -> Iterator[Action]:
-    """A superset of the legal actions."""
+    """A superset of the legal actions: the current phase's, moving on, End turn, and the
+    next phase's actions (taken directly, the move on included)."""
     frame = state.frames[-1] if state.frames else None
     if frame is not None:
         yield from _frame_candidates(state, seat, frame.kind)
         return
     side = table.active_side(state)
-    player = state.players[seat]
-    hand_ids = sorted({state.cards[c] for c in player.hand})
-    if state.phase in PHASE_STEPS:
-        yield Action(kind="phase", args=(PHASE_STEPS[state.phase],))
+    hand_ids = sorted({state.cards[c] for c in state.players[seat].hand})
     if state.phase == "daybreak":
         for card in side.daybreak:
             yield Action(kind="daybreak", args=(str(card),))
-    if state.phase == "actions":
-        for level in table.CHAMPION_LEVELS:
-            yield Action(kind="faction", args=(str(level),))
-        spaces = summon_spaces(side.formation)
-        for card_id in hand_ids:
-            definition = pack_of(state).card(card_id)
-            if isinstance(definition, ElementalCard):
-                for pos in spaces:
-                    yield Action(kind="summon", args=(card_id, pos_key(pos)))
-            elif definition.type == "attack":
-                enemy = state.sides[1 - state.active].formation.occupied()
-                for attacker in side.formation.occupied():
-                    if side.formation.at(attacker).card in side.attacked:  # type: ignore[union-attr]
-                        continue
-                    for targets in target_choices(definition, attacker, enemy):
-                        yield Action(
-                            kind="attack", args=(card_id, pos_key(attacker), targets_key(targets))
-                        )
-            elif definition.type in ("utility", "ritual"):
-                yield Action(kind="play", args=(card_id,))
-        for a, b in combinations(side.formation.occupied(), 2):
-            if connected(side.formation, a, b):
-                yield Action(kind="swap", args=(pos_key(a), pos_key(b)))
-        yield Action(kind="draw")
-    elif state.phase == "market":
-        for which, market in (("elementals", state.elementals), ("commands", state.commands)):
-            for card_id in sorted({state.cards[c] for c in market.row}):
-                yield Action(kind="buy", args=(which, card_id))
-                if which == "elementals":
-                    for pos in summon_spaces(side.formation):
-                        yield Action(kind="buy", args=(which, card_id, pos_key(pos)))
-            yield Action(kind="refresh", args=(which,))
-        for card_id in hand_ids:
-            yield Action(kind="sell", args=(card_id,))
+    if state.phase in ("daybreak", "actions"):
+        yield from _phase_two(state, side, hand_ids)
+    if state.phase in PHASE_STEPS:
+        yield Action(kind="phase", args=(PHASE_STEPS[state.phase],))
+    if state.phase in table.TURN_PHASES:
+        for discards in turn.end_turn_choices(state, seat):
+            yield Action(kind="end", args=("+".join(discards),) if discards else ())
+    if state.phase in ("actions", "market"):
+        yield from _phase_three(state, side, hand_ids)
     elif state.phase == "cleanup":
         for card_id in hand_ids:
             yield Action(kind="discard", args=(card_id,))
         yield Action(kind="done")
+
+
+def _phase_two(state: State, side: Side, hand_ids: list[str]) -> Iterator[Action]:
+    """Phase II's candidates: faction actions, summons, attacks, Commands, swaps, a draw."""
+    for level in table.CHAMPION_LEVELS:
+        yield Action(kind="faction", args=(str(level),))
+    spaces = summon_spaces(side.formation)
+    for card_id in hand_ids:
+        definition = pack_of(state).card(card_id)
+        if isinstance(definition, ElementalCard):
+            for pos in spaces:
+                yield Action(kind="summon", args=(card_id, pos_key(pos)))
+        elif definition.type == "attack":
+            enemy = state.sides[1 - state.active].formation.occupied()
+            for attacker in side.formation.occupied():
+                if side.formation.at(attacker).card in side.attacked:  # type: ignore[union-attr]
+                    continue
+                for targets in target_choices(definition, attacker, enemy):
+                    yield Action(
+                        kind="attack", args=(card_id, pos_key(attacker), targets_key(targets))
+                    )
+        elif definition.type in ("utility", "ritual"):
+            yield Action(kind="play", args=(card_id,))
+    for a, b in combinations(side.formation.occupied(), 2):
+        if connected(side.formation, a, b):
+            yield Action(kind="swap", args=(pos_key(a), pos_key(b)))
+    yield Action(kind="draw")
+
+
+def _phase_three(state: State, side: Side, hand_ids: list[str]) -> Iterator[Action]:
+    """Phase III's candidates: buying, refreshing a market, selling."""
+    for which, market in (("elementals", state.elementals), ("commands", state.commands)):
+        for card_id in sorted({state.cards[c] for c in market.row}):
+            yield Action(kind="buy", args=(which, card_id))
+            if which == "elementals":
+                for pos in summon_spaces(side.formation):
+                    yield Action(kind="buy", args=(which, card_id, pos_key(pos)))
+        yield Action(kind="refresh", args=(which,))
+    for card_id in hand_ids:
+        yield Action(kind="sell", args=(card_id,))
 
 
 def _frame_candidates(state: State, seat: int, kind: str) -> Iterator[Action]:
@@ -204,6 +223,7 @@ def considered(state: State, seat: int) -> list[Action]:
         found.setdefault(Action(kind="refresh", args=(which,)))
     found.setdefault(Action(kind="draw"))
     found.setdefault(Action(kind="done"))
+    found.setdefault(Action(kind="end"))
     return list(found)
 
 
@@ -253,7 +273,7 @@ def check(state: State, seat: int, action: Action) -> None:
                 raise IllegalAction("not-an-option", "That isn't one of the choices open to you.")
             turn.check_swap(state, seat, first, second)
         case "draw", 0:
-            if state.phase != "actions" or table.active_side(state).ap < 1:
+            if not table.reached(state, "actions") or table.active_side(state).ap < 1:
                 raise IllegalAction("no-ap", "Drawing costs 1 AP in Phase II.")
             player = state.players[seat]
             if not player.deck and not player.discard:
@@ -261,10 +281,11 @@ def check(state: State, seat: int, action: Action) -> None:
         case "buy", 2 | 3:
             turn.check_buy(state, seat, a[0], a[1], parse_pos(state, a[2]) if len(a) > 2 else None)
         case "refresh", 1:
-            if state.phase != "market" or table.active_side(state).gold < turn.REFRESH_GOLD:
+            gold = table.active_side(state).gold
+            if not table.reached(state, "market") or gold < turn.REFRESH_GOLD:
                 raise IllegalAction("gold", "Refreshing a market costs 1 gold in Phase III.")
         case "sell", 1:
-            if state.phase != "market":
+            if not table.reached(state, "market"):
                 raise IllegalAction("phase", "Cards are sold in Phase III.")
             table.hand_card(state, seat, a[0])
         case "discard", 1:
@@ -276,6 +297,8 @@ def check(state: State, seat: int, action: Action) -> None:
                 raise IllegalAction("phase", "That ends Phase IV.")
             if len(state.players[seat].hand) > turn.HAND_SIZE:
                 raise IllegalAction("hand", f"Discard down to {turn.HAND_SIZE} cards first.")
+        case "end", 0 | 1:
+            turn.check_end_turn(state, seat, a[0].split("+") if a else [])
         case _:
             raise IllegalAction("unknown", "That isn't an action of this game.")
 
@@ -294,8 +317,11 @@ def apply_action(
     an identical state."""
     if not checked:
         check(state, seat, action)
-    events = _perform(state, seat, action, rng)
-    return events + effects.resume(state, rng)
+    ahead = PHASE_OF.get(action.kind)
+    events = turn.MOVE_ON[ahead](state, seat) if ahead and state.phase != ahead else []
+    events += _perform(state, seat, action, rng)
+    events += effects.resume(state, rng)
+    return events + turn.daybreak_over(state)
 
 
 def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Events:
@@ -346,24 +372,20 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Eve
         case "discard":
             return turn.cleanup_discard(state, seat, a[0])
         case "done":
-            name = state.players[seat].name
-            events = [Event(kind="cleanup", text=f"{name} finishes cleaning up.", seat=seat)]
-            events += turn.finish_cleanup(state, seat, rng)
-            state.cleaned_up.append(seat)
-            if set(state.cleaned_up) >= set(table.active_side(state).seats):
-                state.cleaned_up = []
-                events += turn.end_turn(state)
-            return events
+            return turn.clean_up(state, seat, rng)
+        case "end":
+            return turn.end_turn_now(state, seat, a[0].split("+") if a else [], rng)
     raise AssertionError(action)
 
 
 def timeout_action(state: State, seat: int) -> Action:
-    """A timed-out seat: respond by letting the attack through, move on a phase, finish
-    the clean-up; otherwise the first option."""
+    """A timed-out seat: respond by letting the attack through; in its turn, end the turn
+    (discarding the first cards in order above 5) or finish the clean-up; otherwise the
+    first option."""
     if seat in to_act(state):
         frame = state.frames[-1] if state.frames else None
-        kinds = ("let", "done") if frame is not None else ("phase", "done")
-        for kind in kinds:  # (a frame offers no phase step; "let" comes only in a frame)
+        kinds = ("let", "done") if frame is not None else ("end", "done")
+        for kind in kinds:  # (a frame offers no End turn; "let" comes only in a frame)
             offered = (
                 candidates(state, seat)
                 if frame is None

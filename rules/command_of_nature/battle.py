@@ -33,7 +33,7 @@ def check_attack(
     """Playing an Attack Command costs 1 AP; each Elemental attacks once per turn (a team:
     not twice between teammates); it names 1..`targets` distinct enemy Elementals, each
     in the Command's reach."""
-    side = require_phase(state, seat, "actions")
+    side = require_phase(state, seat, "actions", ahead=True)
     if state.frames or state.queue or state.attack is not None:
         raise IllegalAction("not-now", "Finish resolving what is under way first.")
     targets = as_targets(targets)

@@ -72,6 +72,7 @@ from rules.command_of_nature.table import (
     locate,
     ops_step,
     own_sage,
+    reached,
     shields_text,
     shift_forward,
     swap_cards,
@@ -1132,7 +1133,7 @@ def check_command(state: State, seat: int, card_id: str) -> int:
     """Playing a Utility or Ritual Command costs 1 AP in Phase II (a Ritual needs its
     connected Elementals; a cost in its effect must be payable)."""
     side = state.sides[state.active]
-    if seat not in side.seats or state.phase != "actions" or state.frames or state.queue:
+    if seat not in side.seats or not reached(state, "actions") or state.frames or state.queue:
         raise IllegalAction("phase", "Commands are played in Phase II of your turn.")
     card = next((c for c in state.players[seat].hand if state.cards[c] == card_id), None)
     if card is None:
@@ -1219,7 +1220,7 @@ def check_faction_action(state: State, seat: int, level: int) -> None:
     """Unlocked at levels 4, 6 and 8; 1 AP; one per turn; not without one's Sage."""
     side = state.sides[state.active]
     player = state.players[seat]
-    if seat not in side.seats or state.phase != "actions" or state.frames or state.queue:
+    if seat not in side.seats or not reached(state, "actions") or state.frames or state.queue:
         raise IllegalAction("phase", "Faction actions are taken in Phase II of your turn.")
     if player.sage_defeated:
         raise IllegalAction("no-sage", "A player whose Sage has fallen has no faction actions.")

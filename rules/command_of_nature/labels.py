@@ -8,15 +8,17 @@ reads as the board labels it, its row and a letter from the left ("I", "IIa", "I
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.command_of_nature import effects, table
-from rules.command_of_nature.actions import parse_pos, to_act
+from rules.command_of_nature.actions import PHASE_OF, parse_pos, to_act
 from rules.command_of_nature.cards import ChooseOne, CommandCard, ElementalCard
 from rules.command_of_nature.combat import incoming_attack_dmg
 from rules.command_of_nature.formation import ROW_NAMES, Pos
 from rules.command_of_nature.setup import card_of, pack_of
 from rules.command_of_nature.state import Frame, State
 from rules.command_of_nature.text import card_text, effect_text, faction_action_text
-from rules.command_of_nature.turn import INTO_FORMATION_GOLD, REFRESH_GOLD, sell_price
+from rules.command_of_nature.turn import HAND_SIZE, INTO_FORMATION_GOLD, REFRESH_GOLD, sell_price
 from rules.core import Action
 
 PHASES = {
@@ -131,7 +133,18 @@ def describe(state: State, action: Action) -> str:
             return f"Discard {_card(state, a[0]).shown_name}"
         case "done":
             return "Finish: draw up to 5 cards"
+        case "end" if a:
+            cards = (_card(state, c).shown_name for c in a[0].split("+"))
+            return f"End turn, discarding {_listed(cards)}"
+        case "end":
+            return "End turn"
     return action.key
+
+
+def _listed(names: Iterable[str]) -> str:
+    """Names joined as a sentence lists them: "A", "A and B", "A, B and C"."""
+    names = list(names)
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def option_label(state: State, frame: Frame, option: str) -> str:
@@ -179,8 +192,39 @@ def _upper_first(text: str) -> str:
 def explain(state: State, action: Action, seat: int | None = None) -> str:
     """What a legal action of `seat` (by default the first decider) costs and leads to,
     in a few words for its menu option."""
-    a = action.args
     seat = sorted(to_act(state))[0] if seat is None else seat
+    ahead = PHASE_OF.get(action.kind)
+    if ahead is not None and state.phase != ahead and not state.frames:
+        return f"{_moving_on(state)} · {_explain(state, action, seat)}"
+    return _explain(state, action, seat)
+
+
+def _moving_on(state: State) -> str:
+    """What taking an action of the next phase now passes over."""
+    if state.phase == "daybreak":
+        left = len(state.sides[state.active].daybreak)
+        return f"Ends Phase I ({left} daybreak effect{'s' * (left != 1)} unused)"
+    return f"Ends Phase II ({state.sides[state.active].ap} AP unused)"
+
+
+def _end_turn(state: State, action: Action) -> str:
+    """What End turn passes over and does."""
+    side = state.sides[state.active]
+    skipped = []
+    if state.phase == "daybreak" and side.daybreak:
+        skipped.append("daybreak effects")
+    if state.phase in ("daybreak", "actions") and side.ap:
+        skipped.append(f"{side.ap} AP")
+    if state.phase in ("daybreak", "actions", "market"):
+        skipped.append("the markets")
+    head = f"Skips {_listed(skipped)} · " if skipped else ""
+    if action.args:
+        return f"{head}you keep the other {HAND_SIZE} cards"
+    return f"{head}then draw up to {HAND_SIZE} cards"
+
+
+def _explain(state: State, action: Action, seat: int) -> str:
+    a = action.args
     match action.kind:
         case "sage":
             sage = _card(state, a[0])
@@ -236,6 +280,8 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
             return "Into your discard pile"
         case "done":
             return "Your part of the turn ends"
+        case "end":
+            return _end_turn(state, action)
     return ""
 
 
@@ -336,13 +382,19 @@ def _turn_question(state: State, seat: int) -> str:
     side = state.sides[state.active]
     team = " team's" if len(side.seats) > 1 else ""
     head = f"your{team} turn — {PHASES[state.phase]}"
+    excess = len(state.players[seat].hand) - HAND_SIZE
     match state.phase:
         case "daybreak":
-            return f"{head}: use your daybreak effects, or go on to Phase II"
+            return f"{head}: use your daybreak effects, or take a Phase II action (or End turn)"
         case "actions":
-            return f"{head}, {side.ap} AP left: summon, play Commands, attack, swap or draw"
+            return (
+                f"{head}, {side.ap} AP left: summon, play Commands, attack, swap or draw;"
+                " or buy (ends Phase II), or End turn"
+            )
         case "market":
-            return f"{head}, {side.gold} gold: buy, sell or refresh, then go on"
+            return f"{head}, {side.gold} gold: buy, sell or refresh, or End turn"
+        case "cleanup" if excess > 0:
+            return f"{head}: you hold {excess + HAND_SIZE} cards, discard {excess} to end your turn"
         case "cleanup":
             return f"{head}: discard any cards you like, then draw up to 5"
     return head

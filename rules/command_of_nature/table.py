@@ -44,12 +44,27 @@ def phase_name(state: State) -> str:
     }.get(state.phase, state.phase)
 
 
-def require_phase(state: State, seat: int, *phases: str) -> Side:
-    """The active side, if `seat` plays for it and the turn is in one of `phases`."""
+TURN_PHASES = ("daybreak", "actions", "market", "cleanup")
+
+
+def reached(state: State, phase: str) -> bool:
+    """Whether an action of `phase` (Phase II or III) may be taken now: in that phase, or
+    in the one just before it with nothing between but moving on (no effect under way),
+    the move on being part of the action."""
+    if state.phase == phase:
+        return True
+    if phase not in ("actions", "market") or state.frames or state.queue:
+        return False
+    return TURN_PHASES.index(state.phase) + 1 == TURN_PHASES.index(phase)
+
+
+def require_phase(state: State, seat: int, *phases: str, ahead: bool = False) -> Side:
+    """The active side, if `seat` plays for it and the turn is in one of `phases` (with
+    `ahead`, or just before one of them: see `reached`)."""
     side = active_side(state)
     if seat not in side.seats:
         raise IllegalAction("not-your-turn", "It isn't your side's turn.")
-    if state.phase not in phases:
+    if state.phase not in phases and not (ahead and any(reached(state, p) for p in phases)):
         raise IllegalAction("phase", f"That can't be done in this phase ({phase_name(state)}).")
     return side
 

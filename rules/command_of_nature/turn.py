@@ -8,12 +8,16 @@ Card effects (daybreak and triggered effects, Commands, faction actions) resolve
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Iterator
+from itertools import combinations
 
 from rules.command_of_nature.cards import CommandCard, ElementalCard
 from rules.command_of_nature.formation import Elemental, Pos, connected, summon_spaces
 from rules.command_of_nature.setup import HAND_SIZE, Events, _ev, card_of, draw
 from rules.command_of_nature.state import Market, Side, State
 from rules.command_of_nature.table import (
+    TURN_PHASES,
     active_side,
     entered,
     hand_card,
@@ -45,11 +49,19 @@ def begin_turn(state: State) -> Events:
     state.phase = "daybreak"
     names = " & ".join(_name(state, s) for s in side.seats)
     events = [_ev("turn", f"Turn {state.turn}: {names}.")]
-    if not side.daybreak:  # nothing to do in Phase I: no decision to wait for
-        state.phase = "actions"
-        text = "No Elemental stands ready with a daybreak effect: Phase II begins."
-        events.append(_ev("phase", text))
-    return events
+    return events + daybreak_over(
+        state, "No Elemental stands ready with a daybreak effect: Phase II begins."
+    )
+
+
+def daybreak_over(state: State, why: str = "No daybreak effect is left to use") -> Events:
+    """Phase I ends by itself once no daybreak effect is left to use (nothing else is done
+    in it: no decision to wait for)."""
+    if state.phase != "daybreak" or state.frames or state.queue or active_side(state).daybreak:
+        return []
+    state.phase = "actions"
+    text = why if why.endswith(".") else f"{why}: Phase II begins."
+    return [_ev("phase", text)]
 
 
 def daybreak_ready(state: State) -> list[int]:
@@ -92,6 +104,81 @@ def go_to_cleanup(state: State, seat: int) -> Events:
     return [_ev("phase", f"{_name(state, seat)} moves on to Phase IV.", seat)]
 
 
+MOVE_ON = {"actions": go_to_actions, "market": go_to_market}
+
+
+# --------------------------------------------------------------------------- End turn
+
+
+def end_turn_choices(state: State, seat: int) -> Iterator[tuple[str, ...]]:
+    """The discards an End turn may name: none while the hand holds 5 cards or fewer,
+    else each set of exactly the cards above 5 (card ids in order, one choice per set)."""
+    hand = sorted(state.cards[c] for c in state.players[seat].hand)
+    excess = len(hand) - HAND_SIZE
+    if excess <= 0:
+        yield ()
+        return
+    yield from dict.fromkeys(combinations(hand, excess))
+
+
+def check_end_turn(state: State, seat: int, discards: list[str]) -> None:
+    """End turn, from any phase: what is left of the turn is passed over and the clean-up
+    done at once, the cards above 5 discarded (the player names them)."""
+    require_phase(state, seat, *TURN_PHASES)
+    if state.frames or state.queue:
+        raise IllegalAction("under-way", "Finish what is under way first.")
+    hand = Counter(state.cards[c] for c in state.players[seat].hand)
+    excess = hand.total() - HAND_SIZE
+    if excess <= 0 and state.phase == "cleanup":
+        raise IllegalAction("done", "In Phase IV your turn ends when you finish: draw up to 5.")
+    if excess <= 0 and discards:
+        raise IllegalAction("keep", f"You hold {HAND_SIZE} cards or fewer: you keep them all.")
+    if excess > 0 and len(discards) != excess:
+        raise IllegalAction(
+            "hand",
+            f"You hold {hand.total()} cards: name the {excess} you discard to keep {HAND_SIZE}.",
+        )
+    if discards != sorted(discards) or Counter(discards) > hand:
+        raise IllegalAction("not-in-hand", "Name cards of your hand, each once, in order.")
+
+
+def end_turn_now(state: State, seat: int, discards: list[str], rng: random.Random) -> Events:
+    """End turn: daybreak effects and Action Points left are lost, no market is visited;
+    the named cards are discarded and the clean-up finished (the turn passes once every
+    player of the side has finished theirs)."""
+    check_end_turn(state, seat, discards)
+    side = active_side(state)
+    events: Events = []
+    if state.phase != "cleanup":
+        side.daybreak = []
+        side.ap = 0
+        state.phase = "cleanup"
+        events.append(_ev("phase", f"{_name(state, seat)} ends the turn.", seat))
+    if discards:
+        player = state.players[seat]
+        names = []
+        for card_id in discards:
+            card = hand_card(state, seat, card_id)
+            player.hand.remove(card)
+            player.discard.append(card)
+            names.append(card_of(state, card).name)
+        listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        events.append(_ev("discard", f"{player.name} discards {listed}.", seat))
+    return events + clean_up(state, seat, rng)
+
+
+def clean_up(state: State, seat: int, rng: random.Random) -> Events:
+    """A player finishes Phase IV: they draw up to 5; once every player of the side has,
+    the other side's turn begins."""
+    events = [_ev("cleanup", f"{_name(state, seat)} finishes cleaning up.", seat)]
+    events += finish_cleanup(state, seat, rng)
+    state.cleaned_up.append(seat)
+    if set(state.cleaned_up) >= set(active_side(state).seats):
+        state.cleaned_up = []
+        events += end_turn(state)
+    return events
+
+
 # --------------------------------------------------------------------------- Phase II
 
 
@@ -103,7 +190,7 @@ def _spend_ap(side: Side) -> None:
 
 def check_summon(state: State, seat: int, card_id: str, pos: Pos) -> int:
     """Summoning costs 1 AP and puts an Elemental in the frontmost row with space."""
-    side = require_phase(state, seat, "actions")
+    side = require_phase(state, seat, "actions", ahead=True)
     card = hand_card(state, seat, card_id)
     if not isinstance(card_of(state, card), ElementalCard):
         raise IllegalAction("not-elemental", "Only an Elemental can be summoned.")
@@ -135,7 +222,7 @@ def summon(state: State, seat: int, card_id: str, pos: Pos) -> Events:
 
 def check_swap(state: State, seat: int, a: Pos, b: Pos) -> None:
     """Swapping costs 1 AP and needs two connected Elementals of one's own formation."""
-    side = require_phase(state, seat, "actions")
+    side = require_phase(state, seat, "actions", ahead=True)
     if not connected(side.formation, a, b):
         raise IllegalAction("not-connected", "Only two connected Elementals can swap places.")
     if side.ap < 1:
@@ -187,7 +274,7 @@ def check_buy(
     state: State, seat: int, which: str, card_id: str, into: Pos | None
 ) -> tuple[Market, int, int]:
     """Buying pays the card's cost (an Elemental straight into the formation: +2)."""
-    side = require_phase(state, seat, "market")
+    side = require_phase(state, seat, "market", ahead=True)
     market = _market(state, which)
     card = next((c for c in market.row if state.cards[c] == card_id), None)
     if card is None:

@@ -1,9 +1,10 @@
-"""`python -m tests.bench`: print the engine, `/play`, SQLite and clock scheduler figures.
+"""`python -m tests.bench`: print the engine, `/play`, SQLite, clock scheduler and taps figures.
 
 The `/play` sections: each game's cost beside a do-nothing bot, early against late
 in long matches, and 1 against many open matches. A quick run: `--plays 60
 --engine-seconds 0.5 --sqlite-seconds 0.5 --deadlines 1000 --long-matches 1
---crowd-actions 0`; `--only play` runs just the `/play` sections."""
+--crowd-actions 0`; `--only play` runs just the `/play` sections, `--taps` just the taps a
+turn takes through the bot."""
 
 from __future__ import annotations
 
@@ -35,8 +36,9 @@ from tests.bench.play import (
 )
 from tests.bench.scheduler import measure_scheduler, scheduler_table
 from tests.bench.sqlite import Commits, mid_game_move, raw_commits, store_commits
+from tests.bench.taps import measure_taps, taps_table
 
-SECTIONS = ("engine", "play", "sqlite", "scheduler")
+SECTIONS = ("engine", "play", "sqlite", "scheduler", "taps")
 IDLE_MS = 20.0  # more idle time than this in a call (its mean − CPU) is pointed out
 DEFAULT_MODES = "tooth-and-nail:2p,command-of-nature:2p,mystic-vale:2p"
 
@@ -268,7 +270,9 @@ def sqlite_table(rows: list[Commits], where: str) -> list[str]:
 async def run(args: argparse.Namespace) -> None:
     """Measure the sections asked for, in order, printing each once it is measured."""
     started = time.perf_counter()
-    only = set(args.only or SECTIONS)
+    only = set(args.only or SECTIONS) | ({"taps"} if args.taps else set())
+    if args.taps and not args.only:
+        only = {"taps"}
     show(
         f"Arbiter benchmarks: {os.cpu_count()} cores, Python {platform.python_version()} "
         f"({platform.python_implementation()}), {platform.platform(terse=True)}"
@@ -292,6 +296,8 @@ async def run(args: argparse.Namespace) -> None:
         if "scheduler" in only:
             figures = await measure_scheduler(Path(tmp) / "clocks.db", args.deadlines)
             show("", *scheduler_table(figures))
+        if "taps" in only:
+            show("", *taps_table(await measure_taps()))
     show("", f"({time.perf_counter() - started:.0f} s)")
 
 
@@ -360,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__)
     add = parser.add_argument
     add("--only", action="append", choices=SECTIONS, help="run only this section (repeatable)")
+    add("--taps", action="store_true", help="only the taps a turn takes (as --only taps)")
     add("--engine-seconds", type=float, default=5.0, help="per mode (5)")
     add("--plays", type=int, default=400, help="timed /play calls per bot and game (400)")
     add("--warmup", type=int, default=20, help="untimed /play calls first (20)")

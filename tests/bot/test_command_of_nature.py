@@ -129,3 +129,38 @@ async def test_a_four_player_team_game_through_play(world: World) -> None:
         await act(world, player, pick(offered, step))
     assert (await world.match()).status == "finished"
     assert await world.bot.matches.verify(world.match_id or 0)
+
+
+async def test_a_turn_from_one_panel_ends_with_a_single_multi_select_discard(world: World) -> None:
+    """A whole turn played from the `/hand` panel: a draw taken straight from Phase I or
+    II, then End turn with 6 cards in hand asks once, as one multi-select of 1 card, and
+    the same message shows each outcome in place (no new private reply)."""
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=opening_seed())
+    await set_up_both(world)
+    (player,) = await world.to_act()
+    opened = await player.slash(world.channel, "hand")
+    panel = opened.response
+    assert panel is not None and panel.ephemeral
+    replies = len(opened.followups)
+    await player.select(panel, ["draw"], custom_id=menu_id(panel))
+    assert panel.content.startswith("✅ Draw a card")
+    state = await world.state()
+    seat = state.players.index(next(p for p in state.players if p.name == player.name))
+    assert len(state.players[seat].hand) == 6 and state.phase == "actions"
+
+    (together,) = [
+        c for row in panel.components for c in row["components"] if "together" in c["custom_id"]
+    ]
+    assert together["min_values"] == together["max_values"] == 1
+    assert len(together["options"]) == 6 and "End turn" in together["placeholder"]
+    assert "end" not in option_values(panel) and not any(
+        v.startswith("end|") for v in option_values(panel)
+    )
+    chosen = together["options"][0]
+    await player.select(panel, [chosen["value"]], custom_id=together["custom_id"])
+    assert panel.content.startswith(f"✅ End turn, discarding {chosen['label']}")
+    after = await world.state()
+    assert after.active != state.active and len(after.players[seat].hand) == 5
+    assert len(opened.followups) == replies  # every answer was the panel itself
+    other = next(p.name for p in after.players if p.name != player.name)
+    assert panel.embeds[0].description.startswith(f"Not your decision now — {other}'s turn")

@@ -36,6 +36,7 @@ from bot.ui import (
     OptionSelect,
     PageButton,
     QuickButton,
+    TogetherSelect,
 )
 from rules.historia_command import GAME as HC
 from rules.mystic_vale import GAME as MV
@@ -48,7 +49,7 @@ HUGE = "9" * 78  # far beyond SQLite's integers (SQLite raised OverflowError)
 FEWEST_DIGITS = 20  # a forged number shortened to fit the id is still beyond any row id
 NO_MATCH = "999999"  # a match id in range that names no match
 NO_SEAT = "99"  # a seat in range that the match doesn't have
-DM_CARRIED = {PageButton, ActionSelect}  # a private view sent to DMs carries these
+DM_CARRIED = {PageButton, ActionSelect, TogetherSelect}  # a private view sent to DMs carries these
 ONE_CHOICE = "Pick exactly one choice from this menu, so nothing happened."
 
 
@@ -103,6 +104,7 @@ async def samples(tables: Tables) -> dict[type[Item], Sample]:
     (decider,) = await play.to_act()
     pv = await matches.view(game.match.id, decider.id)
     menu = [ui.choice_option(c) for c in pv.choices[: ui.PAGE_SIZE]]
+    together = [discord.SelectOption(label=v, value=v) for v in ("vale#0", "spirit#1")]
     (quick, *_) = ui.quick_buttons(game)
     (dispute,) = ui.dispute_buttons(await matches.table(historia.match_id or 0))
     leaders = MV.options["leaders"]
@@ -126,6 +128,12 @@ async def samples(tables: Tables) -> dict[type[Item], Sample]:
             (pv.choices[0].key, pv.choices[1].key),
         ),
         QuickButton: Sample(quick, play, decider),
+        TogetherSelect: Sample(
+            TogetherSelect(game.match.id, pv.decisions, "end", together, 1, "Choose"),
+            play,
+            decider,
+            ("vale#0", "spirit#1"),
+        ),
         DisputeButton: Sample(dispute, historia, play.bob),
         LogButton: Sample(LogButton(game.match.id, 0, "older"), play, play.eve),
     }
@@ -315,8 +323,9 @@ async def test_a_forged_or_foreign_click_is_refused_and_changes_nothing(
     # A menu sent with no value, or with two, from the right place by the right player.
     if isinstance(sample.item.item, discord.ui.Select):
         assert sample.values is not None
-        await refused(world.channel, clicker, sample.item, ONE_CHOICE, values=(), least=0)
-        await refused(world.channel, clicker, sample.item, ONE_CHOICE, values=sample.values, most=2)
+        one = ui.TOGETHER.format(count=1) if kind is TogetherSelect else ONE_CHOICE
+        await refused(world.channel, clicker, sample.item, one, values=(), least=0)
+        await refused(world.channel, clicker, sample.item, one, values=sample.values, most=2)
     # The genuine one, where it belongs, is believed: the refusals above withheld a click
     # that would have worked.
     message = await post(world, world.channel, await rebuilt(sample.item))

@@ -288,18 +288,23 @@ def test_instants_answer_only_attacks_their_filter_allows():
 
 
 def test_daybreak_once_each_and_phase_two_forfeits_the_rest():
+    """Phase I: each daybreak effect once; going on to Phase II without using one loses it
+    for the turn. Once none is left to use, Phase I ends by itself."""
     state, seat = in_phase("daybreak")
     side = state.sides[state.active]
     sage = at(state, state.active, (2, 1)).card
-    assert sage in side.daybreak
+    assert side.daybreak == [sage]
     gold = side.gold
     apply_action(state, seat, Action(kind="daybreak", args=(str(sage),)), RNG)
     assert side.gold == gold + 3
     with pytest.raises(IllegalAction):
         effects.check_daybreak(state, seat, sage)
-    side.daybreak = [sage]
+    assert state.phase == "actions"  # nothing was left to do in Phase I
+
+    state, seat = in_phase("daybreak")
+    side = state.sides[state.active]
     apply_action(state, seat, Action(kind="phase", args=("actions",)), RNG)
-    assert side.daybreak == []
+    assert side.daybreak == [] and state.phase == "actions"
 
 
 # --------------------------------------------------------------------------- triggers

@@ -49,7 +49,8 @@ def test_the_decider_is_asked_in_the_second_person_with_the_phase_and_ap():
     state, seat = in_phase("actions")
     other = state.sides[1 - state.active].seats[0]
     assert GAME.question(state, seat) == (
-        "your turn — Phase II (actions), 4 AP left: summon, play Commands, attack, swap or draw"
+        "your turn — Phase II (actions), 4 AP left: summon, play Commands, attack, swap or draw;"
+        " or buy (ends Phase II), or End turn"
     )
     assert GAME.question(state, other) is None
     name = state.players[seat].name

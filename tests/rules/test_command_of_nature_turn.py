@@ -236,3 +236,117 @@ def test_positions_outside_the_formation_are_refused_and_change_nothing(key: str
     with pytest.raises(IllegalAction):
         GAME.apply(state, seat, Action.from_key(key), rng_for(1, 1))
     assert state.model_dump_json() == before
+
+
+# --------------------------------------------------------------------------- no ceremony
+
+
+def keys(state: State, seat: int) -> set[str]:
+    return {a.key for a in GAME.legal_actions(state, seat)}
+
+
+def act(state: State, seat: int, key: str) -> tuple[State, list[str]]:
+    after, events = GAME.apply(state, seat, Action.from_key(key), rng_for(1, 9))
+    return after, [e.text for e in events]
+
+
+@pytest.mark.parametrize("phase", ["daybreak", "actions", "market"])
+def test_end_turn_from_any_phase_passes_the_rest_and_cleans_up(phase: str):
+    """Phase II: "Unspent AP do not roll over"; Phase I: a daybreak effect not used is
+    lost; Phase IV: draw until you have 5. End turn takes all of it in one decision, and
+    the other side's turn begins."""
+    state, seat = in_phase(phase, sages=("cedar",))
+    assert state.phase == phase and len(state.players[seat].hand) == 5
+    after, told = act(state, seat, "end")
+    name = state.players[seat].name
+    assert told[:2] == [f"{name} ends the turn.", f"{name} finishes cleaning up."]
+    assert after.active == 1 - state.active and after.turn == state.turn + 1
+    assert len(after.players[seat].hand) == 5 and after.sides[state.active].ap == 0
+
+
+def test_end_turn_above_five_cards_names_exactly_the_cards_discarded():
+    """Phase IV: "If you have more than 5 cards ... you must discard cards until you have
+    no more than 5": End turn with 7 cards names the 2 discarded, once per set of cards."""
+    state, seat = in_phase("actions")
+    player = state.players[seat]
+    player.hand += [player.deck.pop(), player.deck.pop()]
+    offered = sorted(k for k in keys(state, seat) if k.startswith("end"))
+    hand = sorted(state.cards[c] for c in player.hand)
+    assert "end" not in offered and len(offered) == len({(a, b) for a, b in _pairs(hand)})
+    for bad in ("end", f"end|{hand[0]}", f"end|{hand[2]}+{hand[1]}", "end|sootstripe+timber"):
+        if bad not in offered:
+            with pytest.raises(IllegalAction):
+                act(state, seat, bad)
+    chosen = offered[0]
+    after, told = act(state, seat, chosen)
+    gone = chosen.split("|")[1].split("+")
+    assert [after.cards[c] for c in after.players[seat].discard[-2:]] == gone
+    assert len(after.players[seat].hand) == 5 and after.active == 1 - state.active
+    assert any(line.startswith(f"{player.name} discards ") for line in told)
+
+
+def _pairs(hand: list[str]) -> list[tuple[str, str]]:
+    return [(hand[i], hand[j]) for i in range(len(hand)) for j in range(i + 1, len(hand))]
+
+
+def test_a_phase_two_action_is_offered_in_phase_one_and_moves_on():
+    """Phase I: "If you continue to Phase II without using a daybreak effect, you may not
+    use it later": a Phase II action taken in Phase I moves on first, and says so."""
+    state, seat = in_phase("daybreak", sages=("cedar",))
+    assert state.phase == "daybreak" and state.sides[state.active].daybreak
+    assert "draw" in keys(state, seat)
+    assert not any(k.startswith(("buy|", "sell|")) for k in keys(state, seat))
+    assert GAME.explain(Action(kind="draw"), state, seat).startswith(
+        "Ends Phase I (1 daybreak effect unused) · 1 AP"
+    )
+    after, told = act(state, seat, "draw")
+    name = state.players[seat].name
+    assert after.phase == "actions" and after.sides[state.active].daybreak == []
+    assert told[0] == f"{name} moves on to Phase II." and after.sides[state.active].ap == 3
+
+
+def test_buying_is_offered_in_phase_two_and_its_unspent_ap_are_lost():
+    """Phase II: "Unspent AP do not roll over": a buy taken in Phase II ends it."""
+    state, seat = in_phase("actions")
+    side = state.sides[state.active]
+    side.gold = 12
+    card = state.cards[state.commands.row[0]]
+    key = f"buy|commands|{card}"
+    assert key in keys(state, seat) and f"sell|{state.cards[state.players[seat].hand[0]]}" in (
+        keys(state, seat)
+    )
+    assert GAME.explain(Action.from_key(key), state, seat).startswith("Ends Phase II (4 AP unused)")
+    after, told = act(state, seat, key)
+    assert after.phase == "market" and after.sides[state.active].ap == 0
+    assert told[0].endswith("moves on to Phase III.") and "buys" in told[1]
+
+
+def test_phase_one_ends_by_itself_once_its_last_daybreak_effect_is_used():
+    """Nothing is left to do in Phase I once every daybreak effect was used: no "go on to
+    Phase II" is asked."""
+    state, seat = in_phase("daybreak", sages=("cedar",))
+    (card,) = state.sides[state.active].daybreak
+    after, told = act(state, seat, f"daybreak|{card}")
+    assert after.phase == "actions" and told[-1].endswith("Phase II begins.")
+
+
+def test_a_clock_running_out_in_ones_turn_ends_it_in_one_decision():
+    """What the game does for a seat that timed out in its turn: End turn (the first
+    cards above 5 discarded), not one phase per deadline."""
+    state, seat = in_phase("actions")
+    assert GAME.timeout_action(state, seat).key == "end"
+    player = state.players[seat]
+    player.hand.append(player.deck.pop())
+    assert GAME.timeout_action(state, seat).key.startswith("end|")
+
+
+def test_in_a_team_end_turn_leaves_the_partner_their_own_clean_up():
+    """4 players: each player cleans up their own hand; the team's turn passes once both
+    have."""
+    state, seat = in_phase("actions", "4p")
+    partner = next(s for s in state.sides[state.active].seats if s != seat)
+    after, _ = act(state, seat, "end")
+    assert after.phase == "cleanup" and GAME.to_act(after) == {partner}
+    assert "end" not in keys(after, partner) and "done" in keys(after, partner)
+    final, _ = act(after, partner, "done")
+    assert final.active == 1 - state.active

@@ -104,7 +104,7 @@ ACTION_KINDS: dict[str, frozenset[str]] = {
         {
             *("sage", "formation", "let", "instant", "choose", "daybreak", "play", "faction"),
             *("fill", "phase", "summon", "attack", "swap", "draw", "buy", "refresh", "sell"),
-            *("discard", "done"),
+            *("discard", "done", "end"),
         }
     ),
     "mystic-vale": frozenset(

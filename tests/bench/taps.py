@@ -1,0 +1,333 @@
+"""Taps: how many interactions a turn takes, played through the real bot.
+
+Each game and variant is played under simcord the way a player on a phone plays it: a
+decision is taken with one tap on a button under the message that calls the player (a
+quick action: Mystic Vale's Push and Stop, End turn) when the button is the move wanted,
+else from the private view (`/hand`, the live panel that updates in place), one select
+of its action menu or of its multi-select (several cards chosen together), with a tap on
+**Next** for each page the wanted choice lies beyond. Opening or refreshing the panel,
+needed when others acted since the player last looked, is counted apart ("opens").
+
+Two players are measured: one in a hurry, who always takes the choice that moves the
+game on (End turn, stop, let an attack through, finish), and one with a sensible
+policy (a routine turn: in Command of Nature two actions and one buy, then End turn;
+in Tooth & Nail up to two plays; in Mystic Vale pushing while no Spoil threatens and one
+purchase). A turn is the span of decisions while one player (or team) has the turn, the
+others' answers in it (a response window) included; set-up decisions are not counted.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+import simcord
+
+from bot.app import ArbiterBot, create_bot
+from bot.config import Settings
+from bot.ui import PAGE_SIZE
+from rules.registry import GAMES
+from tests.harness import fast_settle
+
+PLAYERS = ("alice", "bob", "carol", "dave")
+MODES: list[tuple[str, str, int, dict[str, str]]] = [
+    ("tooth-and-nail", "2p", 2, {}),
+    ("tooth-and-nail", "3p", 3, {}),
+    ("tooth-and-nail", "alliance", 2, {}),
+    ("tooth-and-nail", "4p", 4, {}),
+    ("command-of-nature", "2p", 2, {}),
+    ("command-of-nature", "4p", 4, {}),
+    ("mystic-vale", "2p", 2, {}),
+    ("mystic-vale", "4p", 4, {}),
+    ("mystic-vale", "solo", 1, {}),
+]
+NOT_MEASURED = {
+    "historia-command": "a Historia table plays on the table and reports to Arbiter as it goes: "
+    "nobody has a turn to take in it",
+}
+# The choices that move the game on, best first (by key kind): a player in a hurry takes
+# the first offered.
+MOVE_ON = ("end", "done", "stop", "let", "pass", "phase", "finish", "skip", "decline", "no")
+MAX_DECISIONS = 1500
+MAX_TURNS = 60  # turns counted per match (a table in a hurry may never end one)
+
+
+@dataclass
+class Turn:
+    """One turn's interactions."""
+
+    decisions: int = 0  # taps and selects that took an action, and page turns to reach it
+    opens: int = 0  # `/hand` opened or refreshed to see the current decision
+
+
+@dataclass
+class Figures:
+    """One mode under one policy."""
+
+    label: str
+    policy: str
+    turns: list[Turn] = field(default_factory=list)
+    ended: bool = False
+
+    def quantile(self, attr: str, q: float) -> float:
+        values = sorted(getattr(t, attr) for t in self.turns)
+        if not values:
+            return float("nan")
+        return values[min(len(values) - 1, int(q * len(values)))]
+
+    def line(self) -> str:
+        n = len(self.turns)
+        taps = [t.decisions for t in self.turns]
+        opens = [t.opens for t in self.turns]
+        return (
+            f"  {self.label:<14}{self.policy:<10}{n:>6}{median(taps) if taps else 0:>8.1f}"
+            f"{self.quantile('decisions', 0.9):>6.0f}{max(taps, default=0):>6}"
+            f"{median(opens) if opens else 0:>8.1f}{'' if self.ended else '  (not ended)':>14}"
+        )
+
+
+Policy = Callable[["Choices", Any, int], str | None]
+
+
+@dataclass
+class Choices:
+    """What a player can do now: quick buttons under the latest message, the panel's menu
+    (all its pages), and cards chosen together."""
+
+    quick: list[str]
+    menu: list[str]
+    together: dict[str, Any] | None
+    view: dict[str, Any]
+    question: str
+
+
+def kind(key: str) -> str:
+    return key.split("|", 1)[0]
+
+
+def hurry(choices: Choices, state: Any, step: int) -> str | None:
+    """The choice that moves the game on (one without a card to name first); the cards
+    chosen together (None: the multi-select's first cards) when they end the turn."""
+    offered = choices.quick + choices.menu
+    for wanted in MOVE_ON:
+        if wanted in offered:
+            return wanted
+    if choices.together is not None:
+        return None
+    for wanted in MOVE_ON:
+        for key in offered:
+            if kind(key) == wanted:
+                return key
+    return offered[0] if offered else None
+
+
+ROUTINE = {
+    # per game: the kinds a sensible player takes, and how many of each in a turn
+    "command-of-nature": (("summon", "attack", "play", "draw"), 2, ("buy",), 1),
+    "tooth-and-nail": (("play", "deploy", "summon", "attack", "recruit"), 2, (), 0),
+    "mystic-vale": (("push",), 2, ("buy", "vale"), 1),
+}
+
+
+def sensible(game: str) -> Policy:
+    """A routine turn: up to N of the game's main actions, then one purchase, then on."""
+    main, most, buys, most_buys = ROUTINE[game]
+    taken: dict[str, int] = {}
+
+    def choose(choices: Choices, turn_id: Any, step: int) -> str | None:
+        done = taken.setdefault(str(turn_id), 0)
+        offered = choices.quick + choices.menu
+        if "respond" in choices.question.casefold() or any(kind(k) == "let" for k in offered):
+            return hurry(choices, turn_id, step)
+        if done < most:
+            for key in offered:
+                if kind(key) in main:
+                    taken[str(turn_id)] = done + 1
+                    return key
+        bought = taken.get(f"{turn_id}:buy", 0)
+        if bought < most_buys:
+            for key in offered:
+                if kind(key) in buys:
+                    taken[f"{turn_id}:buy"] = bought + 1
+                    return key
+        return hurry(choices, turn_id, step)
+
+    return choose
+
+
+class Player:
+    """A member playing from their panel and the buttons under the latest message."""
+
+    def __init__(self, actor: simcord.MemberActor) -> None:
+        self.actor = actor
+        self.panel: Any = None
+        self.seen_version = -1  # the match version the panel was last shown at
+
+
+async def play_mode(game_id: str, variant: str, players: int, policy_name: str) -> Figures:
+    """Play one match of a mode to its end (or MAX_DECISIONS) and count each turn."""
+    game = GAMES[game_id]
+    figures = Figures(f"{game_id.split('-')[0][:8]} {variant}", policy_name)
+    policy = hurry if policy_name == "hurry" else sensible(game_id)
+    with tempfile.TemporaryDirectory() as tmp, fast_settle():
+        settings = Settings(
+            _env_file=None, arbiter_db=str(Path(tmp) / "taps.db"), discord_token=None
+        )
+        bot = create_bot(settings)
+        try:
+            async with simcord.run(bot) as env:
+                await _play(env, bot, game, variant, players, policy, figures)
+        finally:
+            await bot.close()
+    return figures
+
+
+async def _play(
+    env: simcord.Env,
+    bot: ArbiterBot,
+    game: Any,
+    variant: str,
+    count: int,
+    policy: Policy,
+    figures: Figures,
+) -> None:
+    guild = env.create_guild("Taps")
+    channel = guild.create_text_channel("games")
+    members = [guild.add_member(env.create_user(name)) for name in PLAYERS[:count]]
+    host, *others = members
+    opened = await host.slash(channel, "match new", game=game.id, variant=variant, seed=3)
+    lobby = opened.response
+    assert lobby is not None
+    for member in others:
+        await member.click(lobby, label="Join")
+    await host.click(lobby, label="Start")
+    match_id = (await bot.matches.open_match(channel.id)).id
+    by_id = {m.id: Player(m) for m in members}
+    current: Any = None
+    turn = Turn()
+    for step in range(MAX_DECISIONS):
+        table = await bot.matches.table(match_id)
+        if table.match.status != "active":
+            figures.ended = True
+            break
+        key = (table.active, table.turn) if table.active is not None else None
+        if key != current:
+            if current is not None:
+                figures.turns.append(turn)
+            current, turn = key, Turn()
+            if len(figures.turns) >= MAX_TURNS:
+                break
+        seat = table.to_act[0]
+        player = by_id[table.user_of(seat).user_id]
+        await decide(bot, channel, table, seat, player, policy, turn, step, current)
+    if current is not None and turn.decisions and len(figures.turns) < MAX_TURNS:
+        figures.turns.append(turn)
+
+
+async def decide(
+    bot: ArbiterBot,
+    channel: Any,
+    table: Any,
+    seat: int,
+    player: Player,
+    policy: Policy,
+    turn: Turn,
+    step: int,
+    turn_id: Any,
+) -> None:
+    """One decision: the quick button if it is the choice wanted, else the panel."""
+    actor = player.actor
+    pv = await bot.matches.view(table.match.id, actor.id)
+    quick = _quick_buttons(channel, actor, table)
+    menu = [c.key for c in pv.choices]
+    together = pv.view.get("together") if isinstance(pv.view.get("together"), dict) else None
+    if together is not None:
+        menu = [k for k in menu if not k.startswith(f"{together['kind']}|")]
+    choices = Choices(list(quick), menu, together, pv.view, pv.question or "")
+    wanted = policy(choices, turn_id, step)
+    counted = turn.decisions
+    if wanted is not None and wanted in quick:
+        await actor.click(quick[wanted][0], custom_id=quick[wanted][1])
+        turn.decisions += 1
+        return
+    if player.panel is None or player.seen_version != table.match.version:
+        if player.panel is None:
+            player.panel = (await actor.slash(channel, "hand")).response
+        else:
+            await actor.click(player.panel, label="Refresh")
+        turn.opens += 1
+    panel = player.panel
+    if wanted is None:
+        assert together is not None
+        values = [o["value"] for o in _select(panel, "arbiter:together")["options"]]
+        await actor.select(
+            panel, values[: together["count"]], custom_id=_select_id(panel, "together")
+        )
+    else:
+        index = menu.index(wanted)
+        for _ in range(index // PAGE_SIZE):
+            await actor.click(panel, label="Next")
+            turn.decisions += 1
+        await actor.select(panel, [wanted], custom_id=_select_id(panel, "arbiter:act"))
+    turn.decisions += 1
+    assert turn.decisions > counted
+    player.seen_version = (await bot.matches.get(table.match.id)).version
+
+
+def _quick_buttons(channel: Any, actor: Any, table: Any) -> dict[str, tuple[Any, str]]:
+    """The quick buttons for this player under the channel's latest messages: key ->
+    (message, custom id)."""
+    found: dict[str, tuple[Any, str]] = {}
+    for message in list(channel.history(viewer=actor))[-5:]:
+        for row in message.components:
+            for child in getattr(row, "children", []):
+                custom_id = getattr(child, "custom_id", None) or ""
+                if custom_id.startswith("arbiter:quick:") and not getattr(child, "disabled", False):
+                    _, _, match, seat, _count, key = custom_id.split(":", 5)
+                    if (
+                        int(match) == table.match.id
+                        and table.user_of(int(seat)).user_id == actor.id
+                    ):
+                        found[key] = (message, custom_id)
+    return found
+
+
+def _select(panel: Any, prefix: str) -> dict[str, Any]:
+    for row in panel.components:
+        for child in row["components"]:
+            if str(child.get("custom_id", "")).startswith(prefix):
+                return child
+    raise AssertionError(f"no {prefix} on the panel")
+
+
+def _select_id(panel: Any, prefix: str) -> str:
+    return str(
+        _select(panel, prefix if prefix.startswith("arbiter") else f"arbiter:{prefix}")["custom_id"]
+    )
+
+
+async def measure_taps() -> list[Figures]:
+    """Every mode under both policies."""
+    logging.getLogger("discord").setLevel(logging.WARNING)
+    found = []
+    for game_id, variant, players, _ in MODES:
+        for policy in ("hurry", "sensible"):
+            found.append(await play_mode(game_id, variant, players, policy))
+    return found
+
+
+def taps_table(rows: list[Figures]) -> list[str]:
+    """The taps section."""
+    lines = [
+        "Taps per turn through the bot (a decision: a quick button, or a select on the /hand",
+        "panel, with a tap per page turned; opens: the panel opened or refreshed)",
+        f"  {'mode':<14}{'policy':<10}{'turns':>6}{'median':>8}{'p90':>6}{'max':>6}{'opens':>8}",
+    ]
+    lines += [row.line() for row in rows]
+    lines += [f"  {GAMES[g].name}: not measured: {why}." for g, why in NOT_MEASURED.items()]
+    return lines
