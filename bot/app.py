@@ -30,6 +30,7 @@ from cogs.historia import HistoriaCog
 from cogs.lobby import MatchCog
 from cogs.moderation import ModerationCog
 from cogs.play import PlayCog
+from cogs.profile import ProfileCog
 from cogs.settings import SettingsCog
 from cogs.stats import StatsCog
 from rules.core import Game
@@ -83,6 +84,7 @@ class ArbiterBot(commands.Bot):
         for cog in (ModerationCog(self), SettingsCog(self), StatsCog(self)):
             await self.add_cog(cog)
         await self.add_cog(NotifyCog(self))
+        await self.add_cog(ProfileCog(self))
         await self.add_cog(HistoriaCog(self))
         self.add_dynamic_items(*PERSISTENT_ITEMS, *history.PERSISTENT_ITEMS)
         if self.settings.arbiter_guild is not None:

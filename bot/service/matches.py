@@ -19,7 +19,15 @@ import random
 import secrets
 import sys
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from importlib import metadata
@@ -50,6 +58,7 @@ from rules.core import (
     OptionError,
     OptionInfo,
     Outcome,
+    PreferenceInfo,
     SeatSpec,
     VariantInfo,
     check_options,
@@ -68,6 +77,7 @@ CONCEDE = "concede"
 MAX_SEED = 2**53 - 1  # the largest integer a Discord option carries
 RECENT_ACTIONS = 6
 LATELY = 5  # public lines the board shows under "Lately"
+MAX_STANDING = 8  # standing answers taken one after another after a change, at most
 RULES_VERSION = metadata.version("arbiter")  # the release whose rules dealt and refereed a match
 NO_PACK = "bundled"  # the pack recorded for a game that has no card packs
 SUGGESTIONS = 5  # close actions listed when typed text matches none
@@ -734,10 +744,81 @@ class MatchService:
                 new_state, events = game.apply(state, seat.seat, action, rng)
             label = game.describe(action, state)
             before = self._before(match, seats)
+            answers = await self._standing(game, new_state, seats)
             result = await self._commit(
-                match, seats, seat, action, label, new_state, events, before=before
+                match, seats, seat, action, label, new_state, events, before=before, quiet=answers
             )
+            await self._answer_standing(result, answers)
         return result
+
+    async def _standing(
+        self, game: Game, state: BaseModel, seats: list[SeatRow]
+    ) -> dict[int, Action]:
+        """The deciders of `state` whose players set a standing answer that applies now
+        (see `Game.standing_answer`), with the action each takes."""
+        if not game.preferences or game.outcome(state) is not None:
+            return {}
+        found = {}
+        for seat in sorted(game.to_act(state)):
+            row = next(s for s in seats if s.seat == seat)
+            chosen = frozenset(
+                p for g, p in await self.store.standing_answers(row.user_id) if g == game.id
+            )
+            action = game.standing_answer(state, seat, chosen) if chosen else None
+            if action is not None:
+                found[seat] = action
+        return found
+
+    async def standing_answers_of(self, user_id: int) -> list[tuple[Game, PreferenceInfo, bool]]:
+        """Every standing answer a player may set, game by game, and whether they set it."""
+        chosen = await self.store.standing_answers(user_id)
+        return [
+            (game, info, (game.id, info.id) in chosen)
+            for game in self.games.values()
+            for info in game.preferences.values()
+        ]
+
+    async def set_standing_answer(
+        self, user_id: int, spec: str, on: bool
+    ) -> tuple[Game, PreferenceInfo]:
+        """Set or clear one of a player's standing answers, named "<game id>:<id>"."""
+        game_id, _, preference = spec.partition(":")
+        game = self.games.get(game_id)
+        info = game.preferences.get(preference) if game is not None else None
+        if game is None or info is None:
+            known = ", ".join(
+                f"`{g.id}:{i.id}`" for g in self.games.values() for i in g.preferences.values()
+            )
+            raise errors.UserError(f"There is no standing answer `{spec}`. There are: {known}.")
+        await self.store.set_standing_answer(user_id, game.id, info.id, on)
+        return game, info
+
+    async def _answer_standing(self, result: ActResult, answers: dict[int, Action]) -> None:
+        """Take the standing answers a change left due, one logged action each (told as
+        such), and those each of them leaves due in turn. The caller holds the lock."""
+        for _ in range(MAX_STANDING):
+            table = result.table
+            if not answers or table.outcome is not None:
+                return
+            seat, action = next(iter(answers.items()))
+            match, seats, game = table.match, table.seats, table.game
+            state = self._state(game, match)
+            rng = rng_for(match.seed, match.version + 1)
+            new_state, events = game.apply(state, seat, action, rng)
+            row = table.user_of(seat)
+            answers = await self._standing(game, new_state, seats)
+            result = await self._commit(
+                match,
+                seats,
+                row,
+                action,
+                game.describe(action, state),
+                new_state,
+                events,
+                before=self._before(match, seats),
+                lead=[f"⚙️ {row.name}'s standing answer:"],
+                quiet=answers,
+            )
 
     async def _resolve(
         self,
@@ -1024,10 +1105,12 @@ class MatchService:
         before: tuple[tuple[int, ...], str],
         lead: Sequence[str] = (),
         first: Sequence[Notice] = (),
+        quiet: Collection[int] = (),
     ) -> ActResult:
         """Append the action and the notice telling the table of it (after `first`), in
         one transaction. `before`: who was to act, and the turn, before it; `lead`:
-        public lines that come before its events'. The match as the commit leaves it is
+        public lines that come before its events'; `quiet`: seats not called, since a
+        standing answer decides for them next. The match as the commit leaves it is
         worked out here, once: the notice reads who decides next from it, and the result
         carries it (nothing is read back)."""
         game = self.game(match.game)
@@ -1045,7 +1128,11 @@ class MatchService:
             match.id,
             seq=seq,
             lines=lines,
-            called=called_seats(before, (table.to_act, table.turn), finished=finished),
+            called=tuple(
+                s
+                for s in called_seats(before, (table.to_act, table.turn), finished=finished)
+                if s not in quiet
+            ),
             turn=table.turn,
             finished=finished,
         )

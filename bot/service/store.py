@@ -401,6 +401,7 @@ class Store:
         self._channels: dict[int, int | None] = {}  # channel -> its open match (None: none)
         self._guilds: dict[int, GuildSettings] = {}
         self._prefs: dict[int, NotifyPrefs] = {}
+        self._standing: dict[int, frozenset[tuple[str, str]]] = {}  # user -> (game, pref)
         self._lanes: dict[str, deque[OutboxRow]] = {}  # lane -> its pending notices
         # Written behind: (what, key) -> (SQL, parameters, the value it saves); the latest
         # for a key wins. A row loaded meanwhile takes the value (see `_pending`).
@@ -463,6 +464,7 @@ class Store:
         self._channels.clear()
         self._guilds.clear()
         self._prefs.clear()
+        self._standing.clear()
         self._lanes.clear()
 
     def clock_mark(self, match_id: int) -> int:
@@ -1723,6 +1725,37 @@ class Store:
                 (user_id, int(enabled)),
             )
             self._then(lambda: self._prefs.pop(user_id, None))
+
+    async def standing_answers(self, user_id: int) -> frozenset[tuple[str, str]]:
+        """The standing answers a user has set, as (game id, preference id) pairs."""
+        async with self._lock:
+            held = self._standing.get(user_id)
+            if held is None:
+                rows = await self._all(
+                    "SELECT game, preference FROM standing_answers WHERE user_id = ?", (user_id,)
+                )
+                held = frozenset((r["game"], r["preference"]) for r in rows)
+                if len(self._standing) > 16 * MEMORY:
+                    self._standing.clear()
+                self._standing[user_id] = held
+        return held
+
+    async def set_standing_answer(self, user_id: int, game: str, preference: str, on: bool) -> None:
+        """Set or clear one of a user's standing answers."""
+        async with self._lock, self._transaction() as db:
+            if on:
+                await db.execute(
+                    "INSERT OR IGNORE INTO standing_answers (user_id, game, preference)"
+                    " VALUES (?, ?, ?)",
+                    (user_id, game, preference),
+                )
+            else:
+                await db.execute(
+                    "DELETE FROM standing_answers WHERE user_id = ? AND game = ?"
+                    " AND preference = ?",
+                    (user_id, game, preference),
+                )
+            self._then(lambda: self._standing.pop(user_id, None))
 
     async def set_dm_closed(
         self, user_id: int, until: datetime, *, notices: Sequence[Notice] = ()

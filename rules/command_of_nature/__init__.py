@@ -25,6 +25,7 @@ from rules.core import (
     IllegalAction,
     OptionInfo,
     Outcome,
+    PreferenceInfo,
     SeatSpec,
     VariantInfo,
     fresh_copy,
@@ -67,6 +68,19 @@ class CommandOfNature:
     }
     options: ClassVar[dict[str, OptionInfo]] = {}  # none to choose in the lobby
     open_kinds: ClassVar[frozenset[str]] = frozenset()
+    preferences: ClassVar[dict[str, PreferenceInfo]] = {
+        actions.LET_WITHOUT_INSTANT: PreferenceInfo(
+            id=actions.LET_WITHOUT_INSTANT,
+            label="Let an attack through when no Instant Command in my hand could answer it",
+            reveals="The table sees you answer at once, so it learns that no Instant Command in "
+            "your hand could answer that attack.",
+        ),
+        actions.FOLLOW_PARTNER: PreferenceInfo(
+            id=actions.FOLLOW_PARTNER,
+            label="4 players: let an attack through once my partner has",
+            reveals="Nothing about your hand: you answer as your partner did, whatever you hold.",
+        ),
+    }
     state_model: ClassVar[type[State]] = State
     rules_summary: ClassVar[str] = SUMMARY
     default_pack: ClassVar[str | None] = bundled_pack().name
@@ -121,6 +135,11 @@ class CommandOfNature:
 
     def candidates(self, state: State, seat: int) -> list[Action]:  # type: ignore[override]
         return actions.considered(state, seat)
+
+    def standing_answer(  # type: ignore[override]
+        self, state: State, seat: int, chosen: frozenset[str]
+    ) -> Action | None:
+        return actions.standing_answer(state, seat, chosen)
 
     def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
         return state.players[seat].team

@@ -378,6 +378,28 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Eve
     raise AssertionError(action)
 
 
+LET_WITHOUT_INSTANT = "let-without-instant"
+FOLLOW_PARTNER = "follow-partner"
+
+
+def standing_answer(state: State, seat: int, chosen: frozenset[str]) -> Action | None:
+    """A defender's standing answers in a response window: let the attack through when no
+    Instant Command in hand could answer it, or once the partner has let it through."""
+    frame = state.frames[-1] if state.frames else None
+    attack = state.attack
+    if frame is None or frame.kind != "respond" or seat not in frame.deciders or attack is None:
+        return None
+    let = Action(kind="let")
+    partners = [s for s in state.sides[state.players[seat].team].seats if s != seat]
+    if FOLLOW_PARTNER in chosen and any(s in attack.passed for s in partners):
+        return let
+    if LET_WITHOUT_INSTANT in chosen and not any(
+        a.kind == "instant" for a in legal_actions(state, seat)
+    ):
+        return let
+    return None
+
+
 def timeout_action(state: State, seat: int) -> Action:
     """A timed-out seat: respond by letting the attack through; in its turn, end the turn
     (discarding the first cards in order above 5) or finish the clean-up; otherwise the

@@ -180,6 +180,19 @@ class OptionInfo(BaseModel):
         return not self.only or variant in self.only
 
 
+class PreferenceInfo(BaseModel):
+    """A standing answer a player may set for themselves, for every match of a game: once
+    set, the game answers for them when a decision it applies to comes (see
+    `Game.standing_answer`). `reveals` says what the table may learn from an answer given
+    that way, at once (players are told before they set it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    label: str
+    reveals: str
+
+
 @runtime_checkable
 class Game(Protocol):
     """Every game implements this; see DESIGN.md, "The rules engine contract"."""
@@ -194,6 +207,8 @@ class Game(Protocol):
     # `legal_actions` can't list them all: an action of one of these kinds is legal when
     # `apply` accepts it, listed or not. Most games have none (`frozenset()`).
     open_kinds: ClassVar[frozenset[str]]
+    # The standing answers a player may set (`PreferenceInfo`), by id; `{}` for none.
+    preferences: ClassVar[dict[str, PreferenceInfo]]
     state_model: ClassVar[type[BaseModel]]
     rules_summary: ClassVar[str]
     default_pack: ClassVar[str | None]  # the bundled card pack's name, if the game has packs
@@ -221,7 +236,13 @@ class Game(Protocol):
         """The next state and what happened; raises IllegalAction and changes nothing."""
 
     def view(self, state: BaseModel, seat: Seat | None) -> dict[str, Any]:
-        """What `seat` may see (None: the public view). Hidden cards never appear."""
+        """What `seat` may see (None: the public view). Hidden cards never appear.
+
+        Two entries, when present, are read by the bot: `"quick"` in the public view,
+        the active seat's choices worth a button under the line that calls it
+        (`[{"key", "label", "style"?}]`), and `"together"` in a seat's view, cards it
+        chooses together in one multi-select (`{"kind", "count", "label", "cards":
+        [{"id", "name"}]}`: the action `<kind>|<id>+<id>…`, the ids in order)."""
 
     def outcome(self, state: BaseModel) -> Outcome | None:
         """Winners and losers once the game is over, else None."""
@@ -239,6 +260,12 @@ class Game(Protocol):
         """What the game asks of `seat` now, addressed to them, with what is at stake
         ("your turn — Action Step, 3 AP left"; "Dev attacks Timber (Row I) with Far
         Strike for 2 DMG — respond?"); None when it waits for nothing from them."""
+
+    def standing_answer(
+        self, state: BaseModel, seat: Seat, chosen: frozenset[str]
+    ) -> Action | None:
+        """The legal action `seat` takes by itself now under the standing answers its
+        player `chosen` (ids of `preferences`), if one applies; None otherwise."""
 
     def candidates(self, state: BaseModel, seat: Seat) -> list[Action]:
         """Everything `seat` might try now: the legal actions and more, each of the others

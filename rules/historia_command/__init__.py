@@ -14,6 +14,7 @@ from rules.core import (
     Event,
     OptionInfo,
     Outcome,
+    PreferenceInfo,
     SeatSpec,
     VariantInfo,
     fresh_copy,
@@ -74,6 +75,7 @@ class HistoriaCommand:
     variants: ClassVar[dict[str, VariantInfo]] = {f"{n}p": _variant(n) for n in range(2, 7)}
     options: ClassVar[dict[str, OptionInfo]] = {}
     open_kinds: ClassVar[frozenset[str]] = actions.OPEN_KINDS
+    preferences: ClassVar[dict[str, PreferenceInfo]] = {}  # no standing answers
     state_model: ClassVar[type[State]] = State
     rules_summary: ClassVar[str] = SUMMARY
     default_pack: ClassVar[str | None] = None
@@ -129,6 +131,11 @@ class HistoriaCommand:
 
     def candidates(self, state: State, seat: int) -> list[Action]:  # type: ignore[override]
         return actions.candidates(state, seat)
+
+    def standing_answer(  # type: ignore[override]
+        self, state: State, seat: int, chosen: frozenset[str]
+    ) -> Action | None:
+        return None
 
     def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
         return seat

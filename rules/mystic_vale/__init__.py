@@ -14,6 +14,7 @@ from rules.core import (
     Event,
     OptionInfo,
     Outcome,
+    PreferenceInfo,
     SeatSpec,
     VariantInfo,
     declare_options,
@@ -132,6 +133,7 @@ class MysticVale:
         variants=("solo", "2p", "3p", "4p"),
     )
     open_kinds: ClassVar[frozenset[str]] = frozenset()
+    preferences: ClassVar[dict[str, PreferenceInfo]] = {}  # no standing answers
     state_model: ClassVar[type[State]] = State
     rules_summary: ClassVar[str] = SUMMARY
     default_pack: ClassVar[str | None] = "nemesis"
@@ -204,6 +206,11 @@ class MysticVale:
 
     def candidates(self, state: State, seat: int) -> list[Action]:  # type: ignore[override]
         return list(actions.candidates(state, seat))
+
+    def standing_answer(  # type: ignore[override]
+        self, state: State, seat: int, chosen: frozenset[str]
+    ) -> Action | None:
+        return None
 
     def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
         return seat

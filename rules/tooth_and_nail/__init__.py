@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from rules.core import Action, Event, IllegalAction, Outcome, SeatSpec, VariantInfo, fresh_copy
-from rules.core.contract import OptionInfo
+from rules.core.contract import OptionInfo, PreferenceInfo
 from rules.core.rng import rng_for
 from rules.tooth_and_nail import actions, labels, rules
 from rules.tooth_and_nail.cards import Faction, bundled_pack, get_pack
@@ -74,6 +74,7 @@ class ToothAndNail:
     }
     options: ClassVar[dict[str, OptionInfo]] = {}  # none to choose in the lobby
     open_kinds: ClassVar[frozenset[str]] = frozenset()
+    preferences: ClassVar[dict[str, PreferenceInfo]] = {}  # no standing answers
     state_model: ClassVar[type[State]] = State
     rules_summary: ClassVar[str] = SUMMARY
     default_pack: ClassVar[str | None] = bundled_pack().name
@@ -141,6 +142,11 @@ class ToothAndNail:
 
     def timeout_action(self, state: State, seat: int) -> Action:  # type: ignore[override]
         return actions.timeout_action(state, seat)
+
+    def standing_answer(  # type: ignore[override]
+        self, state: State, seat: int, chosen: frozenset[str]
+    ) -> Action | None:
+        return None
 
     def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
         return state.players[seat].team

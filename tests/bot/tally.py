@@ -23,6 +23,7 @@ from rules.core import (
     IllegalAction,
     OptionInfo,
     Outcome,
+    PreferenceInfo,
     SeatSpec,
     VariantInfo,
     shuffle,
@@ -72,6 +73,7 @@ class Tally:
     }
     options: ClassVar[dict[str, OptionInfo]] = {}
     open_kinds: ClassVar[frozenset[str]] = frozenset()
+    preferences: ClassVar[dict[str, PreferenceInfo]] = {}  # no standing answers
     state_model: ClassVar[type[BaseModel]] = TallyState
     rules_summary: ClassVar[str] = (
         "Raise a banner, then play a card a turn onto your team's tally and draw. "
@@ -99,6 +101,9 @@ class Tally:
             )
         tallies = {player.team: 0 for player in players}
         return TallyState(variant=variant, target=12, players=players, tallies=tallies)
+
+    def standing_answer(self, state: BaseModel, seat: int, chosen: frozenset[str]) -> Action | None:
+        return None
 
     def team_of(self, state: BaseModel, seat: int) -> int:
         return _s(state).players[seat].team

@@ -7,7 +7,7 @@ import simcord
 
 from bot.service.timing import out_of_turn_clock
 from rules.command_of_nature import GAME as CON
-from rules.core import SeatSpec
+from rules.core import SeatSpec, rng_for
 from tests.bot.world import World, menu_id, option_values
 
 MAX_ACTIONS = 3000
@@ -164,3 +164,68 @@ async def test_a_turn_from_one_panel_ends_with_a_single_multi_select_discard(wor
     assert len(opened.followups) == replies  # every answer was the panel itself
     other = next(p.name for p in after.players if p.name != player.name)
     assert panel.embeds[0].description.startswith(f"Not your decision now — {other}'s turn")
+
+
+def defenceless_seed() -> tuple[int, str]:
+    """A seed where alice goes first and, set up with the first choices, her first attack
+    meets a bob with no Instant Command that could answer it; and that attack's key."""
+    seats = [SeatSpec(seat=0, name="alice"), SeatSpec(seat=1, name="bob")]
+    for seed in range(300):
+        state = CON.setup("2p", seats, {}, seed)
+        if state.sides[state.start_team].seats[0] != 0:
+            continue
+        for n in range(4):
+            (seat,) = CON.to_act(state)
+            state, _ = CON.apply(
+                state, seat, CON.legal_actions(state, seat)[0], rng_for(seed, n + 1)
+            )
+        attacks = [a for a in CON.legal_actions(state, 0) if a.kind == "attack"]
+        if not attacks:
+            continue
+        after, _ = CON.apply(state, 0, attacks[0], rng_for(seed, 5))
+        if CON.to_act(after) == {1} and not any(
+            a.kind == "instant" for a in CON.legal_actions(after, 1)
+        ):
+            return seed, attacks[0].key
+    raise AssertionError("no such seed")
+
+
+async def test_a_standing_answer_lets_the_attack_through_unasked_and_unseen(
+    world: World,
+) -> None:
+    """bob lets attacks through when no Instant could answer: set privately (what it shows
+    the table is said), the game answers for him at once, says so, and does not call him."""
+    seed, attack = defenceless_seed()
+    shown = await world.bob.slash(
+        world.channel, "profile answer", preference="command-of-nature:let-without-instant", on=True
+    )
+    assert shown.response is not None and shown.response.ephemeral
+    assert "What the table can tell from it: The table sees you answer at once" in (
+        shown.response.content
+    )
+    assert not world.public_lines()  # nobody else saw it
+    offered = await world.bob.autocomplete(world.channel, "profile answer", "preference", "")
+    assert any(o["value"] == "command-of-nature:let-without-instant" for o in offered)
+
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=seed)
+    await set_up_both(world)
+    posted = len(world.env.http_requests)
+    await act(world, world.alice, attack)
+    await world.bot.publisher.idle()
+    lines = "\n".join(world.public_lines()).splitlines()
+    at = lines.index("⚙️ bob's standing answer:")
+    assert lines[at + 1] == "bob lets the attack through."
+    assert all(
+        world.bob.id not in p["allowed_mentions"].get("users", []) for p in world.posts(posted)
+    )
+    after = await world.state()
+    assert not after.frames or after.frames[-1].kind != "respond"  # the window closed
+    assert await world.bot.matches.verify(world.match_id or 0)
+
+    off = await world.bob.slash(
+        world.channel,
+        "profile answer",
+        preference="command-of-nature:let-without-instant",
+        on=False,
+    )
+    assert off.response is not None and "off: you answer yourself" in off.response.content

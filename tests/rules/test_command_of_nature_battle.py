@@ -192,3 +192,32 @@ def test_a_negative_str_modifier_alone_deals_no_dmg():
     battle.declare_attack(state, seat, "distant-double-strike", (0, 0), [(1, 0)], RNG)
     battle.let_through(state, enemy_of(state), RNG)
     assert target.damage == 0 and target.shields == 1
+
+
+def test_standing_answers_let_the_attack_through_only_when_they_apply():
+    """A defender's standing answers: "let it through when no Instant could answer" holds
+    back while an Instant in hand could answer; "as my partner did" (4 players) answers
+    once the partner has let the attack through, whatever the hand holds."""
+    from rules.command_of_nature import GAME
+    from rules.command_of_nature.actions import FOLLOW_PARTNER, LET_WITHOUT_INSTANT
+
+    state, seat = in_phase("actions", "4p")
+    holding(state, seat, "close-strike")
+    shielded(state)
+    first, second = state.sides[1 - state.active].seats
+    for defender in (first, second):
+        player = state.players[defender]
+        instants = [c for c in player.hand if getattr(card_of(state, c), "type", "") == "instant"]
+        player.deck += instants
+        player.hand = [c for c in player.hand if c not in instants]
+    holding(state, second, "natural-restoration")  # an Instant that answers any attack
+    assert GAME.standing_answer(state, first, frozenset({LET_WITHOUT_INSTANT})) is None
+    battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
+    alone = frozenset({LET_WITHOUT_INSTANT})
+    assert GAME.standing_answer(state, first, alone).key == "let"  # type: ignore[union-attr]
+    assert GAME.standing_answer(state, second, alone) is None  # it holds an answer
+    assert GAME.standing_answer(state, second, frozenset({FOLLOW_PARTNER})) is None
+    battle.let_through(state, first, RNG)
+    assert state.frames[-1].deciders == [second]
+    assert GAME.standing_answer(state, second, frozenset({FOLLOW_PARTNER})).key == "let"  # type: ignore[union-attr]
+    assert GAME.standing_answer(state, second, frozenset()) is None

@@ -1,0 +1,71 @@
+"""`/profile`: what a player sets for themselves, for every match they play: their
+standing answers (the game answers a decision for them when it comes)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render.generic import clip
+from bot.replies import guard
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+
+class ProfileCog(
+    commands.GroupCog, group_name="profile", group_description="What you set for yourself."
+):
+    """A player's own choices; nobody else sees them or what they are set to."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="show", description="Your standing answers, game by game.")
+    async def show(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            found = await self.bot.matches.standing_answers_of(interaction.user.id)
+            lines = [
+                f"{'✅' if on else '⬜'} **{game.name}**: {info.label} (`{game.id}:{info.id}`)"
+                for game, info, on in found
+            ]
+            text = "**Your standing answers** — the game answers for you when one applies:\n"
+            text += "\n".join(lines) or "No game has any."
+            text += "\nSet one with `/profile answer`."
+            await interaction.response.send_message(clip(text, 2000), ephemeral=True)
+
+    @app_commands.command(
+        name="answer", description="Let the game answer a decision for you when it comes."
+    )
+    @app_commands.describe(preference="Which standing answer", on="On, or off")
+    async def answer(self, interaction: discord.Interaction, preference: str, on: bool) -> None:
+        async with guard(interaction):
+            game, info = await self.bot.matches.set_standing_answer(
+                interaction.user.id, preference, on
+            )
+            if on:
+                text = (
+                    f"✅ **{game.name}**: {info.label} — on, in every match you play.\n"
+                    f"What the table can tell from it: {info.reveals}"
+                )
+            else:
+                text = f"⬜ **{game.name}**: {info.label} — off: you answer yourself."
+            await interaction.response.send_message(text, ephemeral=True)
+
+    @answer.autocomplete("preference")
+    async def _preferences(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        found = await self.bot.matches.standing_answers_of(interaction.user.id)
+        words = typed.casefold().split()
+        choices = []
+        for game, info, on in found:
+            name = f"{game.name}: {info.label} ({'on' if on else 'off'})"
+            if all(w in name.casefold() for w in words):
+                choices.append(
+                    app_commands.Choice(name=clip(name, 100), value=f"{game.id}:{info.id}")
+                )
+        return choices[:25]
