@@ -95,7 +95,7 @@ def prep_step(state: State, rng: random.Random) -> Events:
     decay = decay_count(state, seat)
     if player.on_deck is None:
         return _prep_done(state, seat)
-    if (decay >= SPOIL_AT or forced_spoil(state)) and can_spoil(state, seat):
+    if spoils(state, seat, decay):
         player.skip_harvest = True
         player.mana_token = True
         text = f"{player.name} Spoils in their Prep Phase ({decay} decay): no Harvest next turn."
@@ -207,9 +207,17 @@ def push(state: State, seat: int, rng: random.Random) -> Events:
 def spoil_test(state: State) -> Events:
     seat = state.active
     decay = decay_count(state, seat)
-    if (decay >= SPOIL_AT or forced_spoil(state)) and can_spoil(state, seat):
+    if spoils(state, seat, decay):
         return spoil(state, seat, decay)
     return []
+
+
+def spoils(state: State, seat: int, decay: int) -> bool:
+    """The Spoil test (after a push, and in Prep): 4 decay, or Corrupted Centaur turned
+    over; unless the seat cannot Spoil. The test spends the Centaur's mark whatever it
+    finds, so one Centaur causes one Spoil."""
+    forced = forced_spoil(state)
+    return (decay >= SPOIL_AT or forced) and can_spoil(state, seat)
 
 
 def forced_spoil(state: State) -> bool:

@@ -466,6 +466,27 @@ def test_nemesis_corrupted_centaur_turned_over_in_prep_skips_the_next_harvest() 
     assert state.turn == 2 and state.phase == "planting"  # then the turn after begins
 
 
+def test_corrupted_centaur_causes_one_spoil() -> None:
+    """ "Nemesis Cards", Corrupted Centaur: turned over, it makes you Spoil, once. Turned
+    over by a push that reaches 4 decay anyway, that push's Spoil is the one it causes:
+    the Prep that follows does not Spoil again, and the next Harvest is played."""
+    state = solo("corrupted-centaur")
+    nemesis_at(state, 5)
+    lands = pick(state, ADA, "cursed", 3, avoid=(the_nemesis(state),))
+    arrange(
+        state,
+        ADA,
+        field=lands[:2],
+        on_deck=lands[2],
+        deck_top=[the_nemesis(state), *blank(state, 3)],
+    )
+    state, events = act(state, "push")  # three Cursed Lands and the Centaur: 4 decay
+    assert [e.kind for e in events].count("spoil") == 1
+    assert state.phase == "planting" and state.turn == 1
+    assert not state.players[ADA].skip_harvest
+    assert not state.nemesis.forced_spoil  # type: ignore[union-attr]
+
+
 def test_nemesis_corrupted_centaur_has_no_effect_when_you_cannot_spoil() -> None:
     state = solo("corrupted-centaur")
     nemesis_at(state, 5)
