@@ -12,6 +12,8 @@ mana token is worth 1 mana, spent after the Harvest's own mana.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules.core import IllegalAction
 from rules.mystic_vale import abilities
 from rules.mystic_vale.cards import Advancement, Cost, Special, Vale
@@ -64,6 +66,16 @@ def score_field(state: State, seat: int) -> Events:
         if card_id not in harvest.no_curses:
             curses += symbols["curse"]
     return gain_vp(state, seat, vp) + gain_curses(state, seat, curses)
+
+
+def late_tokens(state: State, seat: int, card_id: int, more: Mapping[str, int]) -> Events:
+    """The VP and curse tokens a field card shows `more` of once the field's were taken
+    (a card placed into the field, an advancement sleeved during the Harvest): they are
+    taken as the field's were (a card whose curses were cancelled gives none)."""
+    harvest = state.harvest
+    assert harvest is not None
+    curses = 0 if card_id in harvest.no_curses else more.get("curse", 0)
+    return gain_vp(state, seat, more.get("vp", 0)) + gain_curses(state, seat, curses)
 
 
 def _require_buying(state: State, seat: int) -> Harvest:
@@ -274,7 +286,7 @@ def sleeve_now(state: State, seat: int, instance: int, card_id: int) -> Events:
             seat,
         )
     ]
-    events += gain_vp(state, seat, after["vp"] - before["vp"])
+    events += late_tokens(state, seat, card_id, after - before)
     sources = [(f"a:{instance}", card_id)]
     abilities.set_front(state, seat, "harvest", sources)
     return events

@@ -99,7 +99,7 @@ def _into_field(state: State, seat: int, card_id: int, *, from_deck: bool) -> Ev
     for key in harvest.SPENDABLE:
         setattr(pool, key, getattr(pool, key) + symbols[key])
     if pool.scored:
-        events += gain_vp(state, seat, symbols["vp"]) + gain_curses(state, seat, symbols["curse"])
+        events += harvest.late_tokens(state, seat, card_id, symbols)
     abilities.set_off(
         state, seat, "harvest", [(s, card_id) for s in abilities.card_sources(state, card_id)]
     )

@@ -1812,6 +1812,20 @@ def test_titan_stormbrew_upgraded_sleeves_a_bought_advancement_during_the_harves
     assert not any(k.startswith("sleeve|") for k in keys(state))  # one a Harvest
 
 
+def test_titan_stormbrew_upgraded_sleeved_now_its_curse_tokens_are_gained():
+    """Stormbrew Titan (upgraded): the advancement sleeved at once is used that turn, and
+    "Curse Tokens": a field card showing a curse token symbol in the Harvest gives that
+    many curse tokens, as its VP symbols give VP."""
+    state = new_game(leaders={ADA: "stormbrew-titan"})
+    upgraded_aside(state, ADA)
+    bargain = in_row(state, "Gloomcap Bargain", 0)  # 3 mana, 1 decay, 1 curse
+    card = one(state, ADA, "blank")
+    state = buying(state, card, mana=3)
+    state = play(state, f"buy|{bargain}", f"sleeve|{bargain}|{card}")
+    assert harvest_of(state).mana == 3
+    assert state.players[ADA].curses == 1
+
+
 def test_titan_stormbrew_upgraded_acts_only_from_the_turn_after_its_upgrade():
     """Upgrading Your Leader: the upgraded ability cannot be used in the Harvest the titan
     was upgraded in (Stormbrew's sleeving at once)."""
