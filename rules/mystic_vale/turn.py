@@ -99,7 +99,7 @@ def prep_step(state: State, rng: random.Random) -> Events:
         player.skip_harvest = True
         player.mana_token = True
         text = f"{player.name} Spoils in their Prep Phase ({decay} decay): no Harvest next turn."
-        abilities.set_off(state, seat, "spoiled", nemesis_sources(state, seat, field=True))
+        abilities.set_off(state, seat, "spoiled", spoil_sources(state, seat))
         return [_ev("spoil", text, seat), *_prep_done(state, seat)]
     if decay >= PREP_STOPS_AT:
         return _prep_done(state, seat)
@@ -239,27 +239,18 @@ def spoil(state: State, seat: int, decay: int) -> Events:
         f"{player.name} Spoils with {decay} decay: no Harvest this turn, and the mana token "
         "turns active."
     )
-    sources = [
-        *abilities.play_area_sources(state, seat),
-        *nemesis_sources(state, seat, on_deck=True),
-    ]
-    abilities.set_off(state, seat, "spoiled", sources)
+    abilities.set_off(state, seat, "spoiled", spoil_sources(state, seat))
     return [_ev("spoil", text, seat), *begin_discard(state)]
 
 
-def nemesis_sources(
-    state: State, seat: int, *, on_deck: bool = True, field: bool = False
-) -> list[tuple[str, int | None]]:
-    """The nemesis card as a source of abilities when it is on deck (or in the field):
-    a Spoil sets off its abilities from there too."""
+def spoil_sources(state: State, seat: int) -> list[tuple[str, int | None]]:
+    """What a Spoil sets off, in Planting or in Prep: the When you Spoil abilities of the
+    play area (the field, the vales, a titan beside it), and of the nemesis on deck."""
     player = state.players[seat]
-    spots = ([player.on_deck] if on_deck else []) + (player.field if field else [])
-    return [
-        (source, card_id)
-        for card_id in spots
-        if card_id is not None and state.card(card_id).nemesis is not None
-        for source in abilities.card_sources(state, card_id)
-    ]
+    sources = list(abilities.play_area_sources(state, seat))
+    if player.on_deck is not None and state.card(player.on_deck).nemesis is not None:
+        sources += _on_deck(state, seat)
+    return sources
 
 
 # --------------------------------------------------------------------------- Discard

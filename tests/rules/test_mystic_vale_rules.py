@@ -809,6 +809,29 @@ def test_prep_four_decay_spoils_and_the_next_harvest_is_skipped():
     assert_conserved(state)
 
 
+def test_a_prep_spoil_is_a_spoil_its_when_you_spoil_abilities_go_off():
+    """A Spoil in the Prep Phase is a Spoil (notes 3.2.3; Hunter's Hall, "If you Spoil"):
+    the player's When you Spoil abilities go off, those of the new field's cards and of
+    the vales, as after a push."""
+    state = new_game()
+    hall = give_vale(state, ADA, "Hunter's Hall")
+    lantern = made(state, ADA, "Mirewisp Lantern")  # When you Spoil: 1 VP
+    bramble = made(state, ADA, "Bramble Tumbleworld")  # 2 decay
+    prospector = made(state, ADA, "Cindervein Prospector")  # 1 decay
+    land = one(state, ADA, "cursed")
+    b = one(state, ADA, "blank")
+    arrange(state, ADA, field=[b], on_deck=land, deck_top=[lantern, prospector, bramble])
+    state = play(state, "stop", "done")  # Prep: Cursed Land, Lantern, Prospector; Bramble up
+    ada = state.players[ADA]
+    assert ada.field == [land, lantern, prospector] and ada.skip_harvest
+    assert ada.vp == 1  # the Lantern's
+    assert frame_kind(state) == "use"  # Hunter's Hall: another turn for the Sacrifice
+    state = play(state, "use")
+    ada = state.players[ADA]
+    assert hall in state.boxed and ada.turns == 2  # the extra turn, its Harvest skipped
+    assert_conserved(state)
+
+
 # =========================================================================== Rituals
 
 
