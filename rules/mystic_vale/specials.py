@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 
 from rules.core.rng import pick, shuffle
-from rules.mystic_vale import abilities, harvest
+from rules.mystic_vale import abilities, harvest, turn
 from rules.mystic_vale.abilities import ANSWERS, READY, SPECIALS
 from rules.mystic_vale.commons import one_of_each, take
 from rules.mystic_vale.moves import (
@@ -41,7 +41,6 @@ from rules.mystic_vale.moves import (
     gain_curses,
     gain_vp,
     name_of,
-    reveal,
     shed_curses,
     sleeve,
     slot_takes,
@@ -476,7 +475,7 @@ def discard_on_deck(state: State, p: Pending, rng: random.Random) -> Events | No
             p.seat,
         )
     ]
-    return events + reveal(state, p.seat, rng)
+    return events + turn.turn_up(state, p.seat, rng)
 
 
 def shed_per_growth(state: State, p: Pending, rng: random.Random) -> Events | None:

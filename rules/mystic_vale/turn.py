@@ -73,10 +73,9 @@ def prep_step(state: State, rng: random.Random) -> Events:
         case "start":
             state.prep_step = "move"
             if player.on_deck is None:
-                events = reveal(state, seat, rng)
+                events = turn_up(state, seat, rng)
                 if player.on_deck is None:
                     return events + _prep_done(state, seat)
-                abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
                 return events
             return []
         case "move":
@@ -87,11 +86,8 @@ def prep_step(state: State, rng: random.Random) -> Events:
             state.prep_step = "reveal"
             return events
         case "reveal":
-            events = reveal(state, seat, rng)
             state.prep_step = "check"
-            if player.on_deck is not None:
-                abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
-            return events
+            return turn_up(state, seat, rng)
     decay = decay_count(state, seat)
     if player.on_deck is None:
         return _prep_done(state, seat)
@@ -105,6 +101,18 @@ def prep_step(state: State, rng: random.Random) -> Events:
         return _prep_done(state, seat)
     state.prep_step = "move"
     return []
+
+
+def turn_up(state: State, seat: int, rng: random.Random) -> Events:
+    """The next card turns face up on deck (however the last one left): its When revealed
+    abilities go off, and in Planting the Spoil test follows once they resolved (Prep
+    tests in its own step)."""
+    events = reveal(state, seat, rng)
+    if state.players[seat].on_deck is not None:
+        abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
+    if state.phase == "planting":
+        state.check_spoil = True
+    return events
 
 
 def _sources(state: State, card_id: int) -> list[tuple[str, int | None]]:
@@ -197,11 +205,7 @@ def push(state: State, seat: int, rng: random.Random) -> Events:
         state.nemesis.pushes += 1
     events = to_field(state, seat)
     abilities.set_off(state, seat, "played", _sources(state, player.field[-1]))
-    events += reveal(state, seat, rng)
-    if player.on_deck is not None:
-        abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
-    state.check_spoil = True
-    return events
+    return events + turn_up(state, seat, rng)
 
 
 def spoil_test(state: State) -> Events:

@@ -1722,6 +1722,24 @@ def test_titan_oakenstride_upgraded_may_discard_the_on_deck_card_before_pushing(
     assert sorted(keys(state)) == ["push", "stop"]
 
 
+def test_titan_oakenstride_upgraded_the_card_turned_up_next_is_tested_for_a_spoil():
+    """Oakenstride Titan (upgraded) discards the on-deck card and the next one turns face
+    up: the Spoil test follows every card turned up on deck (notes 3.1.3), so 4 decay
+    showing Spoils before any push."""
+    state = new_game(leaders={BASIL: "oakenstride-titan"})
+    upgraded_aside(state, BASIL)
+    lands = pick(state, BASIL, "cursed", 4)
+    b = one(state, BASIL, "blank")
+    arrange(state, BASIL, field=lands[:3], on_deck=b, deck_top=[lands[3]])
+    state = play(state, "stop", "done")  # Ada's turn
+    assert state.active == BASIL and frame_kind(state) == "use"
+    state, events = act(state, "use")  # the blank goes; a Cursed Land turns up: 4 decay
+    assert any(e.kind == "spoil" for e in events)
+    basil = state.players[BASIL]
+    assert b in basil.discard and basil.mana_token and basil.turns == 1
+    assert state.active == ADA
+
+
 def test_titan_oakenstride_upgraded_returns_curses_up_to_the_growth():
     """Oakenstride Titan (upgraded, Harvest): discard (to the pool) up to as many curse
     tokens as the growth of your field and on-deck card and the growth gained."""

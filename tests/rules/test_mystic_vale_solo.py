@@ -312,6 +312,32 @@ def test_nemesis_blight_troll_discards_two_field_cards_without_decay() -> None:
     assert state.players[ADA].field == [land, clean[1]]
 
 
+def test_nemesis_blight_troll_turned_over_after_oakenstride_discards_the_on_deck_card() -> None:
+    """Blight Troll acts "when turned over as your on-deck card", however the card before
+    it left: Oakenstride Titan (upgraded) discarding the on-deck card turns it over."""
+    state = solo("blight-troll")
+    nemesis_at(state, 3)
+    ada = state.players[ADA]
+    ada.leader, ada.leader_upgraded, ada.titan_aside = "oakenstride-titan", True, True
+    lands = pick(state, ADA, "cursed", 3, avoid=(the_nemesis(state),))
+    clean = blank(state, 3)
+    arrange(
+        state,
+        ADA,
+        field=[clean[2]],
+        on_deck=lands[0],
+        deck_top=[clean[0], clean[1], lands[1], lands[2], the_nemesis(state)],
+    )
+    state = play(state, "stop", "done")  # Prep: Cursed Land, two blanks, Cursed Land, ...
+    ada = state.players[ADA]
+    assert ada.field == [lands[0], *clean[:2], lands[1]] and ada.on_deck == lands[2]
+    assert frame_kind(state) == "use"  # Oakenstride, before the first push
+    state = play(state, "use")  # the Troll turns over: the two blanks go
+    ada = state.players[ADA]
+    assert ada.on_deck == the_nemesis(state) and ada.field == [lands[0], lands[1]]
+    assert_conserved(state)
+
+
 def test_nemesis_blight_troll_with_every_field_card_showing_decay_does_nothing() -> None:
     state = solo("blight-troll")
     nemesis_at(state, 3)
