@@ -305,6 +305,9 @@ def _affordable(state: State, pending: Pending, ability: Ability) -> bool:
     sacrifice, and (for a named rule) something for it to do."""
     if not can_pay(state, pending.seat, ability.cost):
         return False
+    extra_turn = any(isinstance(op, ExtraTurn) for op in ability.ops)
+    if extra_turn and not extra_turn_open(state, pending.seat):  # nothing to pay for
+        return False
     if ability.sacrifice in ("advancement", "vale"):
         return bool(sacrifice_options(state, pending.seat, ability.sacrifice))
     for op in ability.ops:
@@ -359,6 +362,12 @@ def agree(state: State, seat: int, use: bool, rng: random.Random) -> Events:
     return events + resolve(state, rng)
 
 
+def extra_turn_open(state: State, seat: int) -> bool:
+    """Whether the seat may still take an extra turn after this one: one extra turn a
+    round at most (Executioner, Hunter's Hall)."""
+    return state.players[seat].extra_turn_round != state.round and not state.extra_turn
+
+
 def count(state: State, pending: Pending, per: Per | None) -> int:
     """What an amount is multiplied by."""
     if per is None:
@@ -397,7 +406,7 @@ def run_op(state: State, pending: Pending, op: Op, rng: random.Random) -> Events
         case ShedCurses(amount=n, per=per):
             return shed_curses(state, seat, n * count(state, pending, per))
         case ExtraTurn():
-            if player.extra_turn_round == state.round or state.extra_turn:
+            if not extra_turn_open(state, seat):
                 return [_ev("fizzle", f"{player.name} has had an extra turn this round.", seat)]
             state.extra_turn = True
             player.extra_turn_round = state.round

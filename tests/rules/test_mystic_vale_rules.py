@@ -1450,6 +1450,24 @@ def test_card_hunters_hall_sacrificed_on_a_spoil_for_another_turn():
     assert_conserved(state)
 
 
+def test_hunters_hall_is_not_offered_for_an_extra_turn_that_cannot_happen():
+    """Hunter's Hall: "You may only take one additional turn per round." Spoiling in the
+    extra turn Executioner gave, there is no other turn to Sacrifice it for: it isn't
+    offered, and stays."""
+    state = new_game()
+    hall = give_vale(state, ADA, "Hunter's Hall")
+    executioner = made(state, ADA, "Executioner")
+    lands = pick(state, ADA, "cursed", 4)
+    b = one(state, ADA, "blank")
+    arrange(state, ADA, field=[executioner], on_deck=b, deck_top=lands)
+    state = play(state, "stop", "done")  # Executioner: another turn; Prep up to 3 decay
+    assert state.active == ADA and state.players[ADA].turns == 1
+    state, events = act(state, "push")  # 4 decay: a Spoil in the extra turn
+    assert any(e.kind == "spoil" for e in events)
+    assert frame_kind(state) != "use"
+    assert state.players[ADA].vales == [hall] and state.active == BASIL
+
+
 def test_card_sacrosanct_nests_may_take_the_top_level_1_advancement_for_free():
     """Sacrosanct Nests (When Bought): look at the top level-1 advancement; you may buy it
     for free (not one of the turn's buys) or put it back; one that can't be sleeved into
