@@ -63,6 +63,7 @@ from rules.mystic_vale.symbols import (
 )
 
 USE, SKIP = "use", "skip"
+LAST_TURN = "The VP pool has run out: no turn follows this one, an extra one neither."
 HARVEST_SYMBOLS = ("mana", "sky", "animal", "water", "plant", "guardian", "growth")
 
 Handler = Callable[[State, Pending, random.Random], Events | None]
@@ -364,8 +365,19 @@ def agree(state: State, seat: int, use: bool, rng: random.Random) -> Events:
 
 def extra_turn_open(state: State, seat: int) -> bool:
     """Whether the seat may still take an extra turn after this one: one extra turn a
-    round at most (Executioner, Hunter's Hall)."""
-    return state.players[seat].extra_turn_round != state.round and not state.extra_turn
+    round at most (Executioner, Hunter's Hall), and none once no turn follows."""
+    player = state.players[seat]
+    return (
+        player.extra_turn_round != state.round
+        and not state.extra_turn
+        and not no_turn_follows(state)
+    )
+
+
+def no_turn_follows(state: State) -> bool:
+    """Solitaire: once the VP pool has run out, the turn under way is the last (its
+    Nemesis Phase finished, the game ends); no turn follows it, an extra one neither."""
+    return state.nemesis is not None and state.last_round
 
 
 def count(state: State, pending: Pending, per: Per | None) -> int:
@@ -406,6 +418,8 @@ def run_op(state: State, pending: Pending, op: Op, rng: random.Random) -> Events
         case ShedCurses(amount=n, per=per):
             return shed_curses(state, seat, n * count(state, pending, per))
         case ExtraTurn():
+            if no_turn_follows(state):
+                return [_ev("fizzle", LAST_TURN, seat)]
             if not extra_turn_open(state, seat):
                 return [_ev("fizzle", f"{player.name} has had an extra turn this round.", seat)]
             state.extra_turn = True

@@ -11,7 +11,8 @@ and Prep (build the next field); then the next player, and the end of the game.
 - The end: once the VP pool has run out, the round is finished (the player before the
   first player takes the last turn) and the game is scored.
 - Solitaire: a Nemesis Phase follows every Prep (see `nemesis.py`); once the pool has run
-  out, the turn is finished, its Nemesis Phase included, and the game is scored.
+  out, the turn is finished, its Nemesis Phase included, and the game is scored (an
+  extra turn the last turn earned is not taken: the pack's reading).
 """
 
 from __future__ import annotations
@@ -369,19 +370,22 @@ def end_turn(state: State) -> Events:
     player.turns += 1
     state.turn += 1
     state.harvest = None
+    events: Events = []
     if state.extra_turn:
         state.extra_turn = False
-        return [_ev("extra", f"{player.name} takes another turn.", seat), *begin_turn(state)]
+        if not abilities.no_turn_follows(state):
+            return [_ev("extra", f"{player.name} takes another turn.", seat), *begin_turn(state)]
+        events.append(_ev("fizzle", abilities.LAST_TURN, seat))
     n = len(state.players)
     for _ in range(n):
         state.active = (state.active + 1) % n
         if state.active == state.first:
             if state.last_round:
-                return begin_end(state)
+                return events + begin_end(state)
             state.round += 1
         if not state.players[state.active].conceded:
             break
-    return begin_turn(state)
+    return events + begin_turn(state)
 
 
 def concede(state: State, seat: int) -> Events:

@@ -198,6 +198,22 @@ def test_the_pool_running_out_ends_the_game_after_the_turn_its_nemesis_phase_inc
     assert state.nemesis.score == nemesis_score(state)  # type: ignore[union-attr]
 
 
+def test_solitaire_no_turn_follows_the_one_the_pool_runs_out_in_not_even_an_extra_turn() -> None:
+    """ "End of the Game" (solitaire): once the pool runs out, the current turn is
+    finished, its Nemesis Phase included, and the game ends. The turn is the last even
+    when it earned another (Executioner): the pack's reading."""
+    state = solo()
+    pool_to(state, 1)
+    nemesis_at(state, 8)  # the next space claims 1 VP: the pool runs out this turn
+    executioner = made(state, ADA, "Executioner")
+    arrange(state, ADA, field=[executioner], on_deck=blank(state)[0])
+    state, events = act(state, "stop")
+    assert state.extra_turn
+    state, events = act(state, "done")  # Discard, Prep, the Nemesis Phase: the end
+    assert state.phase == "over" and state.turn == 1 and state.players[ADA].turns == 1
+    assert "no turn follows" in " ".join(e.text for e in events)
+
+
 def test_the_corruption_track_never_claims_a_level_4_advancement() -> None:
     for track in PACK.tracks:
         for space in track.spaces:
