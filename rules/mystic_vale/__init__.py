@@ -370,7 +370,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "prompt": labels.prompt(state),
         "to_act": sorted(actions.to_act(state)),
         "harvest": {
-            **pool.model_dump(exclude={"bought", "sleeved_now", "no_curses"}),
+            **pool.model_dump(exclude={"bought", "sleeved_now", "no_curses", "after_tokens"}),
             "buys_left": BUYS - pool.buys,
             "vale_buys_left": 0 if pool.advancements_started else VALE_BUYS - pool.vale_buys,
         }

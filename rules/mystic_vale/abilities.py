@@ -289,7 +289,7 @@ def resolve(state: State, rng: random.Random) -> Events:
                 Frame(
                     kind="use",
                     deciders=[pending.seat],
-                    prompt=f"use {source_name(state, pending.source)}'s ability?",
+                    prompt=_use_prompt(state, pending, ability),
                     options=[USE, SKIP],
                 )
             )
@@ -299,6 +299,25 @@ def resolve(state: State, rng: random.Random) -> Events:
         elif state.frames:
             break
     return events
+
+
+def _use_prompt(state: State, pending: Pending, ability: Ability) -> str:
+    """The question whether to use an ability (one usable before or after the Harvest's
+    tokens says which this is)."""
+    name = source_name(state, pending.source)
+    if before_tokens(state, ability):
+        return (
+            f"use {name}'s ability now, before your field's VP and curse tokens are taken "
+            "(not now: you are asked again after them)?"
+        )
+    return f"use {name}'s ability?"
+
+
+def before_tokens(state: State, ability: Ability) -> bool:
+    """Whether an ability usable before or after the Harvest's VP and curse tokens comes
+    up before them (declined, it comes up again after them)."""
+    harvest = state.harvest
+    return ability.around_tokens and harvest is not None and not harvest.scored
 
 
 def _affordable(state: State, pending: Pending, ability: Ability) -> bool:
@@ -342,7 +361,12 @@ def agree(state: State, seat: int, use: bool, rng: random.Random) -> Events:
     name = state.players[seat].name
     if not use:
         state.pending.pop(0)
-        text = f"{name} doesn't use {source_name(state, pending.source)}'s ability."
+        later = ""
+        if before_tokens(state, ability):
+            assert state.harvest is not None
+            state.harvest.after_tokens.append(pending)
+            later = " before the tokens"
+        text = f"{name} doesn't use {source_name(state, pending.source)}'s ability{later}."
         return [_ev("skip", text, seat), *resolve(state, rng)]
     pending.agreed = True
     pay(state, seat, ability.cost)

@@ -55,16 +55,21 @@ def begin_harvest(state: State, seat: int) -> Events:
 
 def score_field(state: State, seat: int) -> Events:
     """The VP tokens and curse tokens the field shows (cards whose curses an ability
-    cancelled give none)."""
+    cancelled give none); then an ability usable before or after them that was declined
+    before them comes up again, while its card is still in the field."""
     harvest = state.harvest
     assert harvest is not None
     harvest.scored = True
+    field = state.players[seat].field
     vp = curses = 0
-    for card_id in state.players[seat].field:
+    for card_id in field:
         symbols = shown(state, state.card(card_id))
         vp += symbols["vp"]
         if card_id not in harvest.no_curses:
             curses += symbols["curse"]
+    again = [p.model_copy(update={"op": 0}) for p in harvest.after_tokens if p.card in field]
+    harvest.after_tokens = []
+    state.pending.extend(again)
     return gain_vp(state, seat, vp) + gain_curses(state, seat, curses)
 
 

@@ -166,6 +166,8 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
         case "use" | "skip":
             pending = state.pending[0]
             ability = abilities.abilities_of(state, pending.source)[pending.ability]
+            if action.kind == "skip" and abilities.before_tokens(state, ability):
+                return "Not now: you are asked again once your VP and curse tokens are taken"
             if action.kind == "skip":
                 return "The ability is not used this time"
             return ("Pay " + cost_text(ability.cost) + " · " if ability.cost else "") + "uses it"

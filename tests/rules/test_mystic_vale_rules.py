@@ -1655,6 +1655,27 @@ def test_titan_magmaborn_starting_side_may_pay_one_mana_to_go_to_the_bottom_of_t
     assert (ada.vp, ada.curses) == (0, 0)
 
 
+def test_titan_magmaborn_starting_side_may_go_to_the_bottom_after_its_tokens_too():
+    """Magmaborn Titan (starting side): its bottom-of-deck ability may be used "either
+    before or after" its curse and VP tokens are gained: declined before, it is offered
+    again once they are taken, and both are kept."""
+    state = new_game(leaders={ADA: "magmaborn-titan"})
+    titan = leader_card(state, ADA)
+    soil = one(state, ADA, "fertile")
+    arrange(state, ADA, field=[titan, soil], on_deck=one(state, ADA, "blank"))
+    state = harvesting(state)
+    assert frame_kind(state) == "use"
+    state = play(state, "skip")  # not before the tokens
+    ada = state.players[ADA]
+    assert (ada.vp, ada.curses) == (1, 1)
+    assert frame_kind(state) == "use"  # after them
+    state = play(state, "use")
+    ada = state.players[ADA]
+    assert ada.deck[0] == titan and ada.field == [soil] and (ada.vp, ada.curses) == (1, 1)
+    assert harvest_of(state).mana == 2 + 1 - 1
+    assert not state.frames and "done" in keys(state)
+
+
 def test_titan_magmaborn_upgraded_fills_the_field_to_seven_cards_from_the_deck():
     """Magmaborn Titan (upgraded, Harvest): once, you may spend 1 VP to put a field card at
     the bottom of your deck; then, with fewer than seven cards in the field, the deck's top
