@@ -440,7 +440,7 @@ def run_op(state: State, pending: Pending, op: Op, rng: random.Random) -> Events
                     events += gain_curses(state, seat, amount)
             return events
         case ShedCurses(amount=n, per=per):
-            return shed_curses(state, seat, n * count(state, pending, per))
+            return shed_up_to(state, seat, n * count(state, pending, per))
         case ExtraTurn():
             if no_turn_follows(state):
                 return [_ev("fizzle", LAST_TURN, seat)]
@@ -485,6 +485,24 @@ def run_op(state: State, pending: Pending, op: Op, rng: random.Random) -> Events
         case Special(name=name):
             return SPECIALS[name](state, pending, rng)
     raise AssertionError(op)
+
+
+def shed_up_to(state: State, seat: int, most: int) -> Events | None:
+    """Return up to `most` curse tokens to the pool: the player chooses how many, from 0
+    to what they may return (asked only when that is more than one: one was agreed to
+    with the ability)."""
+    most = min(most, state.players[seat].curses)
+    if most <= 1:
+        return shed_curses(state, seat, most)
+    state.frames.append(
+        Frame(
+            kind="shed",
+            deciders=[seat],
+            prompt=f"choose how many of your curse tokens to return to the pool (up to {most})",
+            options=[str(n) for n in range(most + 1)],
+        )
+    )
+    return None
 
 
 def _ask(
@@ -706,6 +724,8 @@ def answer(state: State, seat: int, option: str, rng: random.Random) -> Events:
             # search your deck, you must shuffle it" (Murkwater Stalker), whatever was taken.
             if player.deck:
                 shuffle(player.deck, rng)
+        case "shed":
+            events += shed_curses(state, seat, int(option))
         case "free_row" if option == "none":  # a Fertile Soil one may take, left
             events.append(_ev("decline", f"{player.name} takes no Fertile Soil.", seat))
         case "free_row":

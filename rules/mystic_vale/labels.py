@@ -119,6 +119,8 @@ def option_label(state: State, frame: Frame, option: str) -> str:
             return f"Sacrifice {name_of(state, int(option))}"
         case "cancel_spirit":
             return f"Cancel 1 {option}"
+        case "shed":
+            return f"Return {option} curse token{'' if option == '1' else 's'}"
     return option
 
 
@@ -203,6 +205,8 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
         case "toll_vale":
             vale = pack_of(state).vale(state.cards[int(option)])
             return shorten(f"Removed from the game · {card_text(vale)}")
+        case "shed":
+            return f"{option} fewer points off at the end; back to the pool"
         case "cancel_spirit":
             left = getattr(state.harvest, option, 0)
             return f"You have {left} {option} this Harvest; it can't be spent once cancelled"

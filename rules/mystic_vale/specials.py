@@ -478,17 +478,28 @@ def discard_on_deck(state: State, p: Pending, rng: random.Random) -> Events | No
     return events + turn.turn_up(state, p.seat, rng)
 
 
-def shed_per_growth(state: State, p: Pending, rng: random.Random) -> Events | None:
-    player = state.players[p.seat]
-    growth = field_total(state, p.seat)["growth"] + (state.harvest.growth if state.harvest else 0)
+def _growth(state: State, seat: int) -> int:
+    """Oakenstride Titan's count: the growth of the field and the on-deck card, and the
+    growth gained from abilities this turn."""
+    player = state.players[seat]
+    growth = field_total(state, seat)["growth"] + (state.harvest.growth if state.harvest else 0)
     if player.on_deck is not None:
         growth += shown(state, state.card(player.on_deck))["growth"]
-    return shed_curses(state, p.seat, growth)
+    return growth
+
+
+def _guardians(state: State, seat: int) -> int:
+    """Tidal Wave Titan's count: the guardians of the field and those gained."""
+    gained = state.harvest.guardian if state.harvest else 0
+    return max(gained, field_total(state, seat)["guardian"])
+
+
+def shed_per_growth(state: State, p: Pending, rng: random.Random) -> Events | None:
+    return abilities.shed_up_to(state, p.seat, _growth(state, p.seat))
 
 
 def shed_per_guardian(state: State, p: Pending, rng: random.Random) -> Events | None:
-    gained = state.harvest.guardian if state.harvest else 0
-    return shed_curses(state, p.seat, max(gained, field_total(state, p.seat)["guardian"]))
+    return abilities.shed_up_to(state, p.seat, _guardians(state, p.seat))
 
 
 def vale_then_upgrade(state: State, p: Pending, rng: random.Random) -> Events | None:
@@ -764,8 +775,12 @@ READY.update(
         "discard_any_for_curse": lambda state, p: bool(_discardable(state, p.seat)),
         "store_curses": lambda state, p: state.players[p.seat].curses > 0,
         "free_reserved": lambda state, p: bool(state.players[p.seat].reserved),
-        "shed_per_growth": lambda state, p: state.players[p.seat].curses > 0,
-        "shed_per_guardian": lambda state, p: state.players[p.seat].curses > 0,
+        "shed_per_growth": lambda state, p: (
+            min(state.players[p.seat].curses, _growth(state, p.seat)) > 0
+        ),
+        "shed_per_guardian": lambda state, p: (
+            min(state.players[p.seat].curses, _guardians(state, p.seat)) > 0
+        ),
         "discard_on_deck": lambda state, p: (
             state.players[p.seat].on_deck is not None
             and state.card(state.players[p.seat].on_deck).nemesis is None  # type: ignore[arg-type]

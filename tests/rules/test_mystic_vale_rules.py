@@ -661,7 +661,7 @@ def test_an_upgraded_titan_acts_from_the_next_turn_its_starting_side_in_the_upgr
     bare(state, ADA, guarded)
     state = harvesting(state)
     assert frame_kind(state) == "use"  # Tidal Wave, upgraded: shed curses per guardian
-    state = play(state, "use")
+    state = choose(play(state, "use"), 2)
     assert state.players[ADA].curses == 2
     fund(state, mana=4)
     assert refused(state, f"buy|{second}").code == "cost"  # no starting side any more
@@ -1789,8 +1789,30 @@ def test_titan_oakenstride_upgraded_returns_curses_up_to_the_growth():
     hedge = made(state, ADA, "Thornbriar Hedge")  # 1 growth
     tiller = made(state, ADA, "Rootsong Tiller")  # 1 growth, on deck
     arrange(state, ADA, field=[warden, hedge], on_deck=tiller)
-    state = play(harvesting(state), "use")
+    state = choose(play(harvesting(state), "use"), 3)
     assert state.players[ADA].curses == 2
+
+
+@pytest.mark.parametrize(
+    ("titan", "field", "most"),
+    [
+        ("oakenstride-titan", ("Mossback Warden", "Thornbriar Hedge"), 2),  # 1 growth each
+        ("tidal-wave-titan", ("Deeptide Sentinel",), 2),  # 2 guardians
+    ],
+)
+def test_shed_up_to_n_curse_tokens_the_player_chooses_how_many(titan, field, most):
+    """Oakenstride Titan and Tidal Wave Titan (upgraded): "you may discard ... a number of
+    curse tokens ... up to" the growth, or the guardians: any number from 0 to that,
+    as the player chooses (not all or nothing)."""
+    state = new_game(leaders={ADA: titan})
+    upgraded_aside(state, ADA)
+    give(state, ADA, curses=5)
+    bare(state, ADA, *(made(state, ADA, name) for name in field))
+    state = play(harvesting(state), "use")
+    assert frame_kind(state) == "shed"
+    assert sorted(keys(state)) == [f"choose|{n}" for n in range(most + 1)]
+    state = choose(state, 1)
+    assert state.players[ADA].curses == 4 and not state.frames
 
 
 @pytest.mark.parametrize("gain", [True, False])
@@ -1935,7 +1957,7 @@ def test_titan_tidal_wave_upgraded_returns_curses_up_to_the_guardians():
     upgraded_aside(state, ADA)
     give(state, ADA, curses=5)
     bare(state, ADA, made(state, ADA, "Deeptide Sentinel"))  # 2 guardians
-    state = play(harvesting(state), "use")
+    state = choose(play(harvesting(state), "use"), 2)
     assert state.players[ADA].curses == 3
 
 
