@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from rules.core import Action, IllegalAction, passing
 from rules.mystic_vale import abilities, harvest, turn
 from rules.mystic_vale import specials as _specials  # noqa: F401 - the named rules register
-from rules.mystic_vale.commons import offered, one_of_each
+from rules.mystic_vale.commons import one_of_each
 from rules.mystic_vale.nemesis import settle_abomination
 from rules.mystic_vale.setup import Events, _ev, sleeve_leader
 from rules.mystic_vale.state import Frame, State
@@ -70,7 +70,7 @@ def candidates(state: State, seat: int) -> Iterator[Action]:
             for instance in state.commons.vale_rows[level]:
                 if instance is not None:
                     yield Action(kind="vale", args=(str(instance),))
-        for instance in [*offered(state), *one_of_each(state, player.reserved)]:
+        for instance in harvest.buyable(state, seat):
             yield Action(kind="buy", args=(str(instance),))
         yield Action(kind="upgrade")
         if state.harvest is not None:

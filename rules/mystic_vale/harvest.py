@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from rules.core import IllegalAction
 from rules.mystic_vale import abilities
 from rules.mystic_vale.cards import Advancement, Cost, Special, Vale
-from rules.mystic_vale.commons import offered, take
+from rules.mystic_vale.commons import offered, one_of_each, take
 from rules.mystic_vale.moves import (
     all_fit,
     card_label,
@@ -124,11 +124,22 @@ def _cost_text(cost: Cost) -> str:
     return ", ".join(f"{n} {k}" for k, n in cost.counts().items()) or "nothing"
 
 
+def buyable(state: State, seat: int) -> list[int]:
+    """The advancements the seat may choose to buy: the commons' and its own Reserved
+    ones, copies of one card being one choice (the first of them)."""
+    return [*offered(state), *one_of_each(state, state.players[seat].reserved)]
+
+
 def check_buy(state: State, seat: int, instance: int) -> Advancement:
     """Buying an advancement: one of the two buys, its cost paid, room in the field."""
     harvest = _require_buying(state, seat)
-    player = state.players[seat]
-    if instance not in offered(state) and instance not in player.reserved:
+    if instance not in buyable(state, seat):
+        if instance in state.players[seat].reserved:
+            raise IllegalAction(
+                "not-offered",
+                f"Your Reserved copies of {name_of(state, instance)} are one choice: buy "
+                "the one your menu offers.",
+            )
         raise IllegalAction("not-offered", "That advancement isn't in the commons or your Reserve.")
     card = pack_of(state).advancement(state.cards[instance])
     if harvest.buys >= BUYS:
@@ -264,6 +275,12 @@ def check_sleeve_now(state: State, seat: int, instance: int, card_id: int) -> No
         raise IllegalAction("sleeve", "Advancements are sleeved in your Discard Phase.")
     if instance not in harvest.bought:
         raise IllegalAction("sleeve", "Sleeve an advancement you bought this Harvest.")
+    if instance not in one_of_each(state, harvest.bought):
+        raise IllegalAction(
+            "sleeve",
+            f"Your bought copies of {name_of(state, instance)} are one choice: sleeve the "
+            "one your menu offers.",
+        )
     if card_id not in state.players[seat].field or card_id not in homes(
         state, seat, instance, over_land=over_land(state, seat)
     ):

@@ -580,6 +580,23 @@ def test_reserve_any_advancement_of_the_commons_bought_later_as_if_in_the_common
     assert_conserved(state)
 
 
+def test_apply_accepts_exactly_the_listed_copy_of_a_reserved_or_bought_card():
+    """The engine contract: `apply` accepts exactly the actions `legal_actions` lists.
+    Copies of one card are one choice, listed once: buying a Reserved card, or sleeving a
+    bought one at once (Stormbrew Titan, upgraded), is offered with one copy, and the
+    other copy's key is refused."""
+    state = new_game(leaders={ADA: "stormbrew-titan"})
+    upgraded_aside(state, ADA)
+    first, second = (reserve(state, ADA, "Skylark Lookout") for _ in range(2))
+    state = buying(state, *blanks(state, ADA, 3), mana=20)
+    assert f"buy|{first}" in keys(state)
+    assert refused(state, f"buy|{second}").code == "not-offered"
+    state = play(state, f"buy|{first}", f"buy|{second}")
+    card = state.players[ADA].field[0]
+    assert f"sleeve|{first}|{card}" in keys(state)
+    assert refused(state, f"sleeve|{second}|{card}").code == "sleeve"
+
+
 def test_reserve_nobody_else_can_buy_an_advancement_you_reserved():
     """Reserve: you cannot buy or affect advancements that other players have Reserved."""
     state = new_game()
