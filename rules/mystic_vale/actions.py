@@ -31,7 +31,7 @@ def to_act(state: State) -> set[int]:
     if state.frames:
         return set(state.frames[-1].deciders)
     if state.phase == "leaders":
-        return {p.seat for p in state.players if p.leader is None}
+        return {p.seat for p in state.players if p.leader is None and not p.conceded}
     if state.phase in ("planting", "harvest") and not state.pending:
         return {state.active}
     return set()
@@ -164,10 +164,7 @@ def _act(state: State, seat: int, action: Action, rng: random.Random) -> Events:
     a = action.args
     match action.kind:
         case "leader":
-            events = sleeve_leader(state, seat, a[0])
-            if all(p.leader for p in state.players):
-                events += turn.leaders_chosen(state, rng)
-            return events
+            return sleeve_leader(state, seat, a[0])
         case "push":
             return turn.push(state, seat, rng)
         case "stop":
@@ -219,6 +216,10 @@ def advance(state: State, rng: random.Random) -> Events:
 def _next_step(state: State, rng: random.Random) -> Events | None:
     """One step the game takes by itself, or None when it waits for a player."""
     match state.phase:
+        case "leaders":
+            if turn.to_choose_leaders(state):
+                return None
+            return turn.leaders_chosen(state, rng)
         case "prep":
             return turn.prep_step(state, rng)
         case "planting":

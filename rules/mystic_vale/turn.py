@@ -47,10 +47,16 @@ def can_spoil(state: State, seat: int) -> bool:
 # --------------------------------------------------------------------------- set-up
 
 
+def to_choose_leaders(state: State) -> list[int]:
+    """The seats still at the table that have not chosen their leader."""
+    return [p.seat for p in state.players if p.leader is None and not p.conceded]
+
+
 def leaders_chosen(state: State, rng: random.Random) -> Events:
-    """Every leader is chosen: the decks are shuffled and the opening Preps begin."""
+    """Every leader at the table is chosen: the decks are shuffled and the opening Preps
+    begin (of the players still at the table)."""
     events = shuffle_decks(state, rng)
-    return events + begin_preps(state, [p.seat for p in turn_order(state)])
+    return events + begin_preps(state, [p.seat for p in turn_order(state) if not p.conceded])
 
 
 def begin_preps(state: State, seats: list[int]) -> Events:
@@ -140,6 +146,9 @@ def _after_preps(state: State) -> Events:
     events = nemesis_phase(state) if state.nemesis is not None else []
     if state.opening:
         state.opening = False
+        n = len(state.players)
+        while state.players[state.active].conceded:  # the first player left: the next
+            state.active = (state.active + 1) % n
         return events + begin_turn(state)
     return events + end_turn(state)
 
@@ -391,7 +400,8 @@ def end_turn(state: State) -> Events:
 def concede(state: State, seat: int) -> Events:
     """A player leaves the table and loses: with one player left, they win; otherwise the
     others play on and the conceder's turns are skipped (their turn, if it was theirs,
-    ends at once)."""
+    ends at once; before the first turn, their leader choice and opening Prep are
+    dropped, and the first turn goes to the next seat if they were the first player)."""
     if state.phase == "over":
         raise IllegalAction("over", "This game is already over.")
     player = state.players[seat]
@@ -402,7 +412,7 @@ def concede(state: State, seat: int) -> Events:
     left = [p.seat for p in state.players if not p.conceded]
     if len(left) == 1 or state.nemesis is not None:
         return events + finish_game(state, by_concession=True)
-    if state.active == seat and state.phase != "leaders":
+    if state.active == seat and not state.opening:
         if state.harvest is not None:  # what they bought and hadn't sleeved leaves with them
             state.boxed += state.harvest.bought
             state.harvest.bought = []
@@ -413,6 +423,8 @@ def concede(state: State, seat: int) -> Events:
         return events + end_turn(state)
     state.frames = [f for f in state.frames if seat not in f.deciders]
     state.pending = [p for p in state.pending if p.seat != seat]
+    if state.prepping[:1] == [seat]:  # their opening Prep was under way
+        state.prep_step = "start"
     state.prepping = [s for s in state.prepping if s != seat]
     return events
 

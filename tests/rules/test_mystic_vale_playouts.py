@@ -154,10 +154,17 @@ def options_for(mode: str, seed: int, leaders: str) -> dict[str, str]:
 
 
 def play(
-    mode: str, seed: int, leaders: str, concede_at: int | None = None, *, snapshots: bool = True
+    mode: str,
+    seed: int,
+    leaders: str,
+    concede_at: int | None = None,
+    *,
+    snapshots: bool = True,
+    first_concedes: bool = False,
 ) -> tuple[State, list[tuple[int, Action]], list[str]]:
-    """A random game; with `concede_at`, a random seat concedes before that action. The
-    snapshot after each action comes back too, unless not asked for."""
+    """A random game; with `concede_at`, a random seat (the first player, with
+    `first_concedes`) concedes before that action. The snapshot after each action comes
+    back too, unless not asked for."""
     variant, players, _ = MODES[mode]
     seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(players)]
     state = GAME.setup(variant, seats, options_for(mode, seed, leaders), seed)
@@ -165,12 +172,14 @@ def play(
     log: list[tuple[int, Action]] = []
     saved = [state.model_dump_json()] if snapshots else []
     offered = check_invariants(state)
+    gone: set[int] = set()  # seats that conceded: never asked to decide again
     while GAME.outcome(state) is None and len(log) < MAX_ACTIONS:
         rng = rng_for(seed, len(log) + 1)
         if len(log) == concede_at:
-            seat = chooser.randrange(players)
+            seat = state.first if first_concedes else chooser.randrange(players)
             state, events = GAME.concede(state, seat, rng)
             log.append((seat, CONCEDE))
+            gone.add(seat)
         else:
             seat = chooser.choice(sorted(offered))
             legal = offered[seat]
@@ -184,6 +193,7 @@ def play(
         if snapshots:
             saved.append(state.model_dump_json())
         offered = check_invariants(state)
+        assert not gone & set(offered), f"a seat that conceded is asked to decide: {gone}"
         if len(log) % HIDDEN_EVERY == 0:
             check_hidden(state, seed)
     return state, log, saved
@@ -244,3 +254,22 @@ def test_a_concession_at_any_moment_ends_the_game_or_lets_the_others_play_on(mod
         if mode.startswith("solo"):
             assert outcome.winners == []
         assert replay(mode, seed, "on" if seed % 2 else "off", log) == snapshots
+
+
+@pytest.mark.parametrize("mode", ["3p", "4p"])
+def test_a_concession_during_the_leader_choice_lets_the_others_choose_and_play_on(
+    mode: str,
+) -> None:
+    """Leaders on: a seat concedes while the leaders are being chosen: the first player
+    once all but one have chosen (theirs chosen, most often), a random seat before anyone
+    has. The others choose theirs and play the game to its end (the first turn going to
+    the next seat when the first player left), and the conceder is never asked to decide
+    again."""
+    players = MODES[mode][1]
+    for seed, moment in enumerate((players - 1, 0)):  # leaders chosen before it
+        state, log, snapshots = play(mode, seed, "on", moment, first_concedes=moment > 0)
+        assert log[moment][1] == CONCEDE
+        conceder = log[moment][0]
+        outcome = GAME.outcome(state)
+        assert outcome is not None and conceder in outcome.losers and outcome.winners
+        assert replay(mode, seed, "on", log) == snapshots

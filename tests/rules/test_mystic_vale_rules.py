@@ -29,6 +29,7 @@ from tests.rules.mv_helpers import (
     ADA,
     BASIL,
     CLEO,
+    DOV,
     NAMES,
     PLAYERS,
     act,
@@ -54,6 +55,7 @@ from tests.rules.mv_helpers import (
     pool_to,
     put,
     reserve,
+    seed_with_first,
     settle,
     upgraded_aside,
 )
@@ -1000,6 +1002,25 @@ def test_end_the_last_seat_emptying_the_pool_ends_the_game_after_their_turn():
     bare(state, BASIL, prospector)
     state = play(state, "stop", "done")
     assert state.phase == "over" and [p.turns for p in state.players] == [1, 1]
+
+
+def test_a_concession_during_the_leader_choice_leaves_the_others_to_choose_and_play_on():
+    """A player who concedes leaves the table and the others play on (the README's
+    reading): the leader choice waits only for those still at the table, and the first
+    turn is the first player's, or the next seat's once the first player has left."""
+    seats = [SeatSpec(seat=i, name=NAMES[i]) for i in range(4)]
+    state = GAME.setup("4p", seats, {"leaders": "on"}, seed_with_first("4p", ADA))
+    assert state.phase == "leaders"
+    state, _ = act(state, f"leader|{state.players[ADA].leader_options[0]}", ADA)
+    state, _ = GAME.concede(state, ADA, rng_for(0, 1))  # the first player, having chosen
+    state, _ = GAME.concede(state, DOV, rng_for(0, 2))  # before choosing
+    assert GAME.to_act(state) == {BASIL, CLEO}
+    for seat in (BASIL, CLEO):
+        state, _ = act(state, f"leader|{state.players[seat].leader_options[0]}", seat)
+    assert state.phase == "planting" and state.active == BASIL
+    assert GAME.to_act(state) == {BASIL}
+    assert not state.players[ADA].field and not state.players[DOV].field  # no Prep
+    assert state.players[CLEO].field
 
 
 def test_scoring_vp_tokens_end_vp_of_every_card_wherever_it_is_vales_and_leader_less_curses():
