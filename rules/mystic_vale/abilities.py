@@ -629,16 +629,25 @@ def _free_buy(state: State, pending: Pending, op: FreeBuy, rng: random.Random) -
                 pending.seat,
             )
         ]
-    if op.may_decline:
-        return _ask(
-            state,
-            pending,
-            "free_top",
-            f"take {name_of(state, top)} for free, or put it back on its deck?",
-            ["take", "decline"],
+    if op.may_decline:  # looked at by its taker alone: the question doesn't name it
+        state.frames.append(
+            Frame(
+                kind="free_top",
+                deciders=[pending.seat],
+                prompt=f"take the top card of the {deck_name(op)}, which you looked at, for "
+                "free, or put it back?",
+                options=["take", "decline"],
+                subject=top,
+            )
         )
+        return None
     deck.pop()
     return acquire(state, pending.seat, top, free=True, from_deck=True)
+
+
+def deck_name(op: FreeBuy) -> str:
+    """The deck a free card is taken from the top of: "level-1 advancement deck"."""
+    return f"level-{op.level} {op.kind} deck"
 
 
 def _bought(state: State) -> list[int]:
@@ -741,12 +750,13 @@ def answer(state: State, seat: int, option: str, rng: random.Random) -> Events:
                 if op.kind == "vale"
                 else state.commons.decks[op.level]
             )
-            if option == "take":  # (the question named it for everyone to read)
-                events += acquire(state, seat, deck.pop(), free=True)
+            if option == "take":  # the card only its taker had seen: now everyone does
+                events += acquire(state, seat, deck.pop(), free=True, from_deck=True)
             else:
-                events.append(
-                    _ev("decline", f"{player.name} puts the card back on its deck.", seat)
-                )
+                where = f"on top of the {deck_name(op)}"
+                text = f"{player.name} puts the card they looked at back {where}."
+                mine = f"You put {name_of(state, deck[-1])} back {where}."
+                events.append(_ev("decline", text, seat, **{str(seat): mine}))
         case _:
             handler = ANSWERS.get(frame.kind)
             if handler is None:

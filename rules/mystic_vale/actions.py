@@ -143,8 +143,8 @@ def apply_action(state: State, seat: int, action: Action, rng: random.Random) ->
 
 def shows_hidden(state: State, frame: Frame) -> bool:
     """Whether a question shows its decider hidden cards as it is asked: the top card of a
-    deck to take for free (the prompt names it), a deck to search (its cards are among
-    the choices), the leaders Gargoyle Summoner drew from the box (the choices)."""
+    deck to take for free (the decider's view names it), a deck to search (its cards are
+    among the choices), the leaders Gargoyle Summoner drew from the box (the choices)."""
     match frame.kind:
         case "free_top" | "gargoyle_leader":
             return True

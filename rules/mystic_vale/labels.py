@@ -196,8 +196,9 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
             card = pack_of(state).card(state.cards[int(option)])
             verb = "Removed from the game" if frame.kind == "sacrifice" else "Free"
             return shorten(f"{verb} · {card_text(card)}")
-        case "free_top":
-            return "Yours for free" if option == "take" else "Back on top of its deck"
+        case "free_top" if frame.subject is not None:  # (a private menu: it names the card)
+            name = name_of(state, frame.subject)
+            return f"{name}, yours for free" if option == "take" else f"{name} goes back on top"
         case "discard_clean":
             return "It shows no decay: it goes to your discard pile"
         case "toll":

@@ -4,8 +4,10 @@ action: every advancement, vale and player card in exactly one place (the nemesi
 score pile is one); no slot holding two advancements but a covered eclipse, none on a
 nemesis; the VP pool and the tokens accounted for (the nemesis' too); the log
 replaying to the same states (one game in three, and every concession); and, every
-few actions, that nothing the table sees depends on the order of any deck (the decks
-are shuffled on a copy and the public view, the prompt and every question compared)."""
+few actions and at every question that shows its decider hidden cards (a card looked
+at, a deck searched), that nothing the table sees depends on the order of any deck (the
+decks are shuffled on a copy and the public view, the prompt and every question
+compared), and that a card looked at is named by no question nor the prompt."""
 
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ import pytest
 
 from rules.core import Action, SeatSpec, fresh_copy, rng_for, shuffle
 from rules.mystic_vale import GAME, State
+from rules.mystic_vale.actions import shows_hidden
 from rules.mystic_vale.cards import get_pack
+from rules.mystic_vale.moves import name_of
 from rules.mystic_vale.symbols import advancement_of, decay_count
 
 GAMES = 200  # per variant: the issue's bar
@@ -116,22 +120,40 @@ def check_invariants(state: State) -> dict[int, list[Action]]:
 def table_sees(state: State) -> str:
     """Everything the table may see: the public view, the prompt, each seat's question."""
     shown = GAME.view(state, None)
-    questions = [GAME.question(state, s) for s in range(len(state.players))]
-    return json.dumps([shown, questions], sort_keys=True, default=str)
+    return json.dumps([shown, table_questions(state)], sort_keys=True, default=str)
 
 
 def check_hidden(state: State, seed: int) -> None:
     """Shuffling every deck (the players' and the commons') changes nothing the table
-    sees: no deck's order shows anywhere."""
+    sees: no deck's order shows anywhere (a deck of two cards or more gets another top
+    card, the one a leak would name)."""
     seen = table_sees(state)
     scrambled = fresh_copy(state)
     mixer = random.Random(seed)
-    for player in scrambled.players:
-        shuffle(player.deck, mixer)
-    for deck in (*scrambled.commons.decks.values(), *scrambled.commons.vale_decks.values()):
+    decks = [p.deck for p in scrambled.players]
+    decks += [*scrambled.commons.decks.values(), *scrambled.commons.vale_decks.values()]
+    for deck in decks:
+        top = deck[-1:]
         shuffle(deck, mixer)
+        if len(deck) > 1 and deck[-1:] == top:
+            deck[0], deck[-1] = deck[-1], deck[0]
     assert table_sees(scrambled) == seen, "the table sees the order of a deck"
     assert '"deck": [' not in seen
+
+
+def check_looked_at(state: State) -> None:
+    """A card a player looks at (the top card of a deck, to take for free or put back) is
+    theirs alone to see: neither their question, which the table reads in the ping, nor
+    the public prompt names it (they name no deck's top card)."""
+    commons = state.commons
+    tops = [d[-1] for d in (*commons.decks.values(), *commons.vale_decks.values()) if d]
+    asked = [GAME.view(state, None)["prompt"], *map(str, table_questions(state))]
+    for top in tops:
+        assert all(name_of(state, top) not in text for text in asked), (top, asked)
+
+
+def table_questions(state: State) -> list[str | None]:
+    return [GAME.question(state, s) for s in range(len(state.players))]
 
 
 def check_words(state: State, seat: int, legal: list[Action]) -> None:
@@ -194,8 +216,11 @@ def play(
             saved.append(state.model_dump_json())
         offered = check_invariants(state)
         assert not gone & set(offered), f"a seat that conceded is asked to decide: {gone}"
-        if len(log) % HIDDEN_EVERY == 0:
+        asks_hidden = bool(state.frames) and shows_hidden(state, state.frames[-1])
+        if len(log) % HIDDEN_EVERY == 0 or asks_hidden:
             check_hidden(state, seed)
+        if asks_hidden:
+            check_looked_at(state)
     return state, log, saved
 
 

@@ -13,6 +13,7 @@ Ada is seat 0 and the first player; Basil is seat 1 (Cleo 2, Dov 3).
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -1530,6 +1531,33 @@ def test_card_sacrosanct_nests_may_take_the_top_level_1_advancement_for_free():
     state = buying(state, cursed(state, ADA, "top")[0], sky=2, animal=1)
     state = play(state, f"vale|{nests}")
     assert not state.frames and state.commons.decks[1][-1] == skylark
+
+
+@pytest.mark.parametrize(
+    ("vale", "cost"),
+    [("Sacrosanct Nests", {"sky": 2, "animal": 1}), ("Celestial Observatory", {"sky": 5})],
+)
+def test_a_card_looked_at_stays_in_the_lookers_private_view(vale, cost):
+    """Sacrosanct Nests, Celestial Observatory: look at the top card of a deck, "you do
+    not have to reveal it to other players". It shows in the looker's private view only:
+    the question (the table reads it in the ping), the public view and the public lines
+    say that a card was looked at, never which; put back, it stays unseen by the others."""
+    state = new_game()
+    bought = in_row(state, vale, 0)
+    state = buying(state, *blanks(state, ADA, 2), **cost)
+    seen = json.dumps([GAME.view(state, None), GAME.view(state, ADA)])
+    pile = PACK.vales if vale == "Celestial Observatory" else PACK.advancements
+    looked = next(c.name for c in pile if c.level == 1 and c.name not in seen)
+    on_top(state, looked)
+    state, events = act(state, f"vale|{bought}")
+    assert frame_kind(state) == "free_top" and events[0].reveals
+    public = json.dumps([GAME.view(state, None), GAME.question(state, ADA)])
+    public += events_text(events)
+    assert "looked at" in public and looked not in public
+    assert looked in json.dumps(GAME.view(state, ADA))  # what it is about, for Ada alone
+    state, events = act(state, "choose|decline")
+    assert looked not in events_text(events)
+    assert looked in " ".join(e.text_for(ADA) for e in events)
 
 
 def test_card_sacrosanct_nests_with_the_level_1_deck_empty_a_fertile_soil_may_be_taken():
