@@ -31,7 +31,7 @@ def to_act(state: State) -> set[int]:
     if state.frames:
         return set(state.frames[-1].deciders)
     if state.phase == "leaders":
-        return {p.seat for p in state.players if p.leader is None and not p.conceded}
+        return set(turn.to_choose_leaders(state))
     if state.phase in ("planting", "harvest") and not state.pending:
         return {state.active}
     return set()

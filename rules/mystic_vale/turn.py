@@ -6,8 +6,9 @@ and Prep (build the next field); then the next player, and the end of the game.
   growth, reaches 4. The Harvest is skipped, the mana token turns active, and the turn
   goes on with its Discard Phase.
 - Prep: the on-deck card moves into the field and the next card turns face up, again
-  and again while the decay is below 3; at 4 or more the player has Spoiled in Prep and
-  skips their next Harvest (the turn then goes from Planting straight to Discard).
+  and again while the decay is below 3; at 4 or more the player has Spoiled in Prep (a
+  Spoil like any other: its When you Spoil abilities go off) and skips their next
+  Harvest (the turn then goes from Planting straight to Discard).
 - The end: once the VP pool has run out, the round is finished (the player before the
   first player takes the last turn) and the game is scored.
 - Solitaire: a Nemesis Phase follows every Prep (see `nemesis.py`); once the pool has run
