@@ -377,7 +377,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "prompt": labels.prompt(state),
         "to_act": sorted(actions.to_act(state)),
         "harvest": {
-            **pool.model_dump(exclude={"bought", "sleeved_now", "no_curses"}),
+            **pool.model_dump(exclude={"bought", "sleeved_now", "no_curses", "after_tokens"}),
             "buys_left": BUYS - pool.buys,
             "vale_buys_left": 0 if pool.advancements_started else VALE_BUYS - pool.vale_buys,
         }
@@ -473,15 +473,18 @@ def _own_texts(state: State, seat: int) -> dict[str, str]:
 
 
 def _decision(state: State, seat: int) -> dict[str, Any] | None:
-    """What a decision of `seat` is about: the card whose ability asks, or the card the
-    decision concerns, with its text (None when the seat decides nothing now, or the
-    decision is about no card)."""
+    """What a decision of `seat` is about: the card they looked at (theirs alone to see),
+    the card whose ability asks, or the card the decision concerns, with its text (None
+    when the seat decides nothing now, or the decision is about no card)."""
     if seat not in actions.to_act(state) or not state.frames:
         return None
     frame = state.frames[-1]
     about: dict[str, Any] | None = None
     pending = next((p for p in state.pending if p.seat == seat), None)
-    if pending is not None:
+    if frame.kind == "free_top" and frame.subject is not None:  # the card they looked at
+        card = pack_of(state).card(state.cards[frame.subject])
+        about = {"name": card.shown_name, "text": card_text(card)}
+    elif pending is not None:
         ability = abilities.abilities_of(state, pending.source)[pending.ability]
         about = {
             "name": abilities.source_name(state, pending.source),

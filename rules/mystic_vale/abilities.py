@@ -63,6 +63,7 @@ from rules.mystic_vale.symbols import (
 )
 
 USE, SKIP = "use", "skip"
+LAST_TURN = "The VP pool has run out: no turn follows this one, an extra one neither."
 HARVEST_SYMBOLS = ("mana", "sky", "animal", "water", "plant", "guardian", "growth")
 
 Handler = Callable[[State, Pending, random.Random], Events | None]
@@ -288,7 +289,7 @@ def resolve(state: State, rng: random.Random) -> Events:
                 Frame(
                     kind="use",
                     deciders=[pending.seat],
-                    prompt=f"use {source_name(state, pending.source)}'s ability?",
+                    prompt=_use_prompt(state, pending, ability),
                     options=[USE, SKIP],
                 )
             )
@@ -300,10 +301,32 @@ def resolve(state: State, rng: random.Random) -> Events:
     return events
 
 
+def _use_prompt(state: State, pending: Pending, ability: Ability) -> str:
+    """The question whether to use an ability (one usable before or after the Harvest's
+    tokens says which this is)."""
+    name = source_name(state, pending.source)
+    if before_tokens(state, ability):
+        return (
+            f"use {name}'s ability now, before your field's VP and curse tokens are taken "
+            "(not now: you are asked again after them)?"
+        )
+    return f"use {name}'s ability?"
+
+
+def before_tokens(state: State, ability: Ability) -> bool:
+    """Whether an ability usable before or after the Harvest's VP and curse tokens comes
+    up before them (declined, it comes up again after them)."""
+    harvest = state.harvest
+    return ability.around_tokens and harvest is not None and not harvest.scored
+
+
 def _affordable(state: State, pending: Pending, ability: Ability) -> bool:
     """Whether the owner could use the ability now: its cost payable, something to
     sacrifice, and (for a named rule) something for it to do."""
     if not can_pay(state, pending.seat, ability.cost):
+        return False
+    extra_turn = any(isinstance(op, ExtraTurn) for op in ability.ops)
+    if extra_turn and not extra_turn_open(state, pending.seat):  # nothing to pay for
         return False
     if ability.sacrifice in ("advancement", "vale"):
         return bool(sacrifice_options(state, pending.seat, ability.sacrifice))
@@ -338,7 +361,12 @@ def agree(state: State, seat: int, use: bool, rng: random.Random) -> Events:
     name = state.players[seat].name
     if not use:
         state.pending.pop(0)
-        text = f"{name} doesn't use {source_name(state, pending.source)}'s ability."
+        later = ""
+        if before_tokens(state, ability):
+            assert state.harvest is not None
+            state.harvest.after_tokens.append(pending)
+            later = " before the tokens"
+        text = f"{name} doesn't use {source_name(state, pending.source)}'s ability{later}."
         return [_ev("skip", text, seat), *resolve(state, rng)]
     pending.agreed = True
     pay(state, seat, ability.cost)
@@ -357,6 +385,23 @@ def agree(state: State, seat: int, use: bool, rng: random.Random) -> Events:
         )
         return events
     return events + resolve(state, rng)
+
+
+def extra_turn_open(state: State, seat: int) -> bool:
+    """Whether the seat may still take an extra turn after this one: one extra turn a
+    round at most (Executioner, Hunter's Hall), and none once no turn follows."""
+    player = state.players[seat]
+    return (
+        player.extra_turn_round != state.round
+        and not state.extra_turn
+        and not no_turn_follows(state)
+    )
+
+
+def no_turn_follows(state: State) -> bool:
+    """Solitaire: once the VP pool has run out, the turn under way is the last (its
+    Nemesis Phase finished, the game ends); no turn follows it, an extra one neither."""
+    return state.nemesis is not None and state.last_round
 
 
 def count(state: State, pending: Pending, per: Per | None) -> int:
@@ -395,9 +440,11 @@ def run_op(state: State, pending: Pending, op: Op, rng: random.Random) -> Events
                     events += gain_curses(state, seat, amount)
             return events
         case ShedCurses(amount=n, per=per):
-            return shed_curses(state, seat, n * count(state, pending, per))
+            return shed_up_to(state, seat, n * count(state, pending, per))
         case ExtraTurn():
-            if player.extra_turn_round == state.round or state.extra_turn:
+            if no_turn_follows(state):
+                return [_ev("fizzle", LAST_TURN, seat)]
+            if not extra_turn_open(state, seat):
                 return [_ev("fizzle", f"{player.name} has had an extra turn this round.", seat)]
             state.extra_turn = True
             player.extra_turn_round = state.round
@@ -438,6 +485,24 @@ def run_op(state: State, pending: Pending, op: Op, rng: random.Random) -> Events
         case Special(name=name):
             return SPECIALS[name](state, pending, rng)
     raise AssertionError(op)
+
+
+def shed_up_to(state: State, seat: int, most: int) -> Events | None:
+    """Return up to `most` curse tokens to the pool: the player chooses how many, from 0
+    to what they may return (asked only when that is more than one: one was agreed to
+    with the ability)."""
+    most = min(most, state.players[seat].curses)
+    if most <= 1:
+        return shed_curses(state, seat, most)
+    state.frames.append(
+        Frame(
+            kind="shed",
+            deciders=[seat],
+            prompt=f"choose how many of your curse tokens to return to the pool (up to {most})",
+            options=[str(n) for n in range(most + 1)],
+        )
+    )
+    return None
 
 
 def _ask(
@@ -564,16 +629,25 @@ def _free_buy(state: State, pending: Pending, op: FreeBuy, rng: random.Random) -
                 pending.seat,
             )
         ]
-    if op.may_decline:
-        return _ask(
-            state,
-            pending,
-            "free_top",
-            f"take {name_of(state, top)} for free, or put it back on its deck?",
-            ["take", "decline"],
+    if op.may_decline:  # looked at by its taker alone: the question doesn't name it
+        state.frames.append(
+            Frame(
+                kind="free_top",
+                deciders=[pending.seat],
+                prompt=f"take the top card of the {deck_name(op)}, which you looked at, for "
+                "free, or put it back?",
+                options=["take", "decline"],
+                subject=top,
+            )
         )
+        return None
     deck.pop()
     return acquire(state, pending.seat, top, free=True, from_deck=True)
+
+
+def deck_name(op: FreeBuy) -> str:
+    """The deck a free card is taken from the top of: "level-1 advancement deck"."""
+    return f"level-{op.level} {op.kind} deck"
 
 
 def _bought(state: State) -> list[int]:
@@ -659,6 +733,8 @@ def answer(state: State, seat: int, option: str, rng: random.Random) -> Events:
             # search your deck, you must shuffle it" (Murkwater Stalker), whatever was taken.
             if player.deck:
                 shuffle(player.deck, rng)
+        case "shed":
+            events += shed_curses(state, seat, int(option))
         case "free_row" if option == "none":  # a Fertile Soil one may take, left
             events.append(_ev("decline", f"{player.name} takes no Fertile Soil.", seat))
         case "free_row":
@@ -674,12 +750,13 @@ def answer(state: State, seat: int, option: str, rng: random.Random) -> Events:
                 if op.kind == "vale"
                 else state.commons.decks[op.level]
             )
-            if option == "take":  # (the question named it for everyone to read)
-                events += acquire(state, seat, deck.pop(), free=True)
+            if option == "take":  # the card only its taker had seen: now everyone does
+                events += acquire(state, seat, deck.pop(), free=True, from_deck=True)
             else:
-                events.append(
-                    _ev("decline", f"{player.name} puts the card back on its deck.", seat)
-                )
+                where = f"on top of the {deck_name(op)}"
+                text = f"{player.name} puts the card they looked at back {where}."
+                mine = f"You put {name_of(state, deck[-1])} back {where}."
+                events.append(_ev("decline", text, seat, **{str(seat): mine}))
         case _:
             handler = ANSWERS.get(frame.kind)
             if handler is None:

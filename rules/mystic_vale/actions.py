@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from rules.core import Action, IllegalAction, passing
 from rules.mystic_vale import abilities, harvest, turn
 from rules.mystic_vale import specials as _specials  # noqa: F401 - the named rules register
-from rules.mystic_vale.commons import offered, one_of_each
+from rules.mystic_vale.commons import one_of_each
 from rules.mystic_vale.nemesis import settle_abomination
 from rules.mystic_vale.setup import Events, _ev, sleeve_leader
 from rules.mystic_vale.state import Frame, State
@@ -31,7 +31,7 @@ def to_act(state: State) -> set[int]:
     if state.frames:
         return set(state.frames[-1].deciders)
     if state.phase == "leaders":
-        return {p.seat for p in state.players if p.leader is None}
+        return set(turn.to_choose_leaders(state))
     if state.phase in ("planting", "harvest") and not state.pending:
         return {state.active}
     return set()
@@ -70,7 +70,7 @@ def candidates(state: State, seat: int) -> Iterator[Action]:
             for instance in state.commons.vale_rows[level]:
                 if instance is not None:
                     yield Action(kind="vale", args=(str(instance),))
-        for instance in [*offered(state), *one_of_each(state, player.reserved)]:
+        for instance in harvest.buyable(state, seat):
             yield Action(kind="buy", args=(str(instance),))
         yield Action(kind="upgrade")
         if state.harvest is not None:
@@ -143,8 +143,8 @@ def apply_action(state: State, seat: int, action: Action, rng: random.Random) ->
 
 def shows_hidden(state: State, frame: Frame) -> bool:
     """Whether a question shows its decider hidden cards as it is asked: the top card of a
-    deck to take for free (the prompt names it), a deck to search (its cards are among
-    the choices), the leaders Gargoyle Summoner drew from the box (the choices)."""
+    deck to take for free (the decider's view names it), a deck to search (its cards are
+    among the choices), the leaders Gargoyle Summoner drew from the box (the choices)."""
     match frame.kind:
         case "free_top" | "gargoyle_leader":
             return True
@@ -164,10 +164,7 @@ def _act(state: State, seat: int, action: Action, rng: random.Random) -> Events:
     a = action.args
     match action.kind:
         case "leader":
-            events = sleeve_leader(state, seat, a[0])
-            if all(p.leader for p in state.players):
-                events += turn.leaders_chosen(state, rng)
-            return events
+            return sleeve_leader(state, seat, a[0])
         case "push":
             return turn.push(state, seat, rng)
         case "stop":
@@ -219,6 +216,10 @@ def advance(state: State, rng: random.Random) -> Events:
 def _next_step(state: State, rng: random.Random) -> Events | None:
     """One step the game takes by itself, or None when it waits for a player."""
     match state.phase:
+        case "leaders":
+            if turn.to_choose_leaders(state):
+                return None
+            return turn.leaders_chosen(state, rng)
         case "prep":
             return turn.prep_step(state, rng)
         case "planting":

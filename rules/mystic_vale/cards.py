@@ -25,7 +25,8 @@ Abilities (`Ability`): `when` they act --
   spoiled    when its owner Spoils with the card in their field or play area;
   discard    in its owner's Discard Phase, with the card in the field;
   end        at the end of the game, wherever the card is;
--- an optional `cost` (paid to use it, which makes it optional), and `ops`:
+-- an optional `cost` (paid to use it, which makes it optional), `around_tokens` (a
+Harvest ability usable before or after the field's VP and curse tokens), and `ops`:
   gain              symbols for this Harvest (mana, spirits, guardian) or tokens
                     (vp, curse), `per` a count of something when given;
   shed_curses       return curse tokens to the pool;
@@ -403,6 +404,9 @@ class Ability(_Model):
     sacrifice: Literal["self", "advancement", "vale"] | None = None
     optional: bool = False
     not_on_turn_bought: bool = False  # unusable the turn the card is bought
+    # a Harvest ability its owner may use before the field's VP and curse tokens are taken
+    # or, declined then, after them
+    around_tokens: bool = False
     hourglass: int = Field(default=0, ge=0, le=20)  # a nemesis': acts from this turn on
 
     @property

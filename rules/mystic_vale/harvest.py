@@ -12,10 +12,12 @@ mana token is worth 1 mana, spent after the Harvest's own mana.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules.core import IllegalAction
 from rules.mystic_vale import abilities
 from rules.mystic_vale.cards import Advancement, Cost, Special, Vale
-from rules.mystic_vale.commons import offered, take
+from rules.mystic_vale.commons import offered, one_of_each, take
 from rules.mystic_vale.moves import (
     all_fit,
     card_label,
@@ -53,17 +55,32 @@ def begin_harvest(state: State, seat: int) -> Events:
 
 def score_field(state: State, seat: int) -> Events:
     """The VP tokens and curse tokens the field shows (cards whose curses an ability
-    cancelled give none)."""
+    cancelled give none); then an ability usable before or after them that was declined
+    before them comes up again, while its card is still in the field."""
     harvest = state.harvest
     assert harvest is not None
     harvest.scored = True
+    field = state.players[seat].field
     vp = curses = 0
-    for card_id in state.players[seat].field:
+    for card_id in field:
         symbols = shown(state, state.card(card_id))
         vp += symbols["vp"]
         if card_id not in harvest.no_curses:
             curses += symbols["curse"]
+    again = [p.model_copy(update={"op": 0}) for p in harvest.after_tokens if p.card in field]
+    harvest.after_tokens = []
+    state.pending.extend(again)
     return gain_vp(state, seat, vp) + gain_curses(state, seat, curses)
+
+
+def late_tokens(state: State, seat: int, card_id: int, more: Mapping[str, int]) -> Events:
+    """The VP and curse tokens a field card shows `more` of once the field's were taken
+    (a card placed into the field, an advancement sleeved during the Harvest): they are
+    taken as the field's were (a card whose curses were cancelled gives none)."""
+    harvest = state.harvest
+    assert harvest is not None
+    curses = 0 if card_id in harvest.no_curses else more.get("curse", 0)
+    return gain_vp(state, seat, more.get("vp", 0)) + gain_curses(state, seat, curses)
 
 
 def _require_buying(state: State, seat: int) -> Harvest:
@@ -107,11 +124,22 @@ def _cost_text(cost: Cost) -> str:
     return ", ".join(f"{n} {k}" for k, n in cost.counts().items()) or "nothing"
 
 
+def buyable(state: State, seat: int) -> list[int]:
+    """The advancements the seat may choose to buy: the commons' and its own Reserved
+    ones, copies of one card being one choice (the first of them)."""
+    return [*offered(state), *one_of_each(state, state.players[seat].reserved)]
+
+
 def check_buy(state: State, seat: int, instance: int) -> Advancement:
     """Buying an advancement: one of the two buys, its cost paid, room in the field."""
     harvest = _require_buying(state, seat)
-    player = state.players[seat]
-    if instance not in offered(state) and instance not in player.reserved:
+    if instance not in buyable(state, seat):
+        if instance in state.players[seat].reserved:
+            raise IllegalAction(
+                "not-offered",
+                f"Your Reserved copies of {name_of(state, instance)} are one choice: buy "
+                "the one your menu offers.",
+            )
         raise IllegalAction("not-offered", "That advancement isn't in the commons or your Reserve.")
     card = pack_of(state).advancement(state.cards[instance])
     if harvest.buys >= BUYS:
@@ -247,6 +275,12 @@ def check_sleeve_now(state: State, seat: int, instance: int, card_id: int) -> No
         raise IllegalAction("sleeve", "Advancements are sleeved in your Discard Phase.")
     if instance not in harvest.bought:
         raise IllegalAction("sleeve", "Sleeve an advancement you bought this Harvest.")
+    if instance not in one_of_each(state, harvest.bought):
+        raise IllegalAction(
+            "sleeve",
+            f"Your bought copies of {name_of(state, instance)} are one choice: sleeve the "
+            "one your menu offers.",
+        )
     if card_id not in state.players[seat].field or card_id not in homes(
         state, seat, instance, over_land=over_land(state, seat)
     ):
@@ -274,7 +308,7 @@ def sleeve_now(state: State, seat: int, instance: int, card_id: int) -> Events:
             seat,
         )
     ]
-    events += gain_vp(state, seat, after["vp"] - before["vp"])
+    events += late_tokens(state, seat, card_id, after - before)
     sources = [(f"a:{instance}", card_id)]
     abilities.set_front(state, seat, "harvest", sources)
     return events

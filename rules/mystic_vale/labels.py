@@ -119,6 +119,8 @@ def option_label(state: State, frame: Frame, option: str) -> str:
             return f"Sacrifice {name_of(state, int(option))}"
         case "cancel_spirit":
             return f"Cancel 1 {option}"
+        case "shed":
+            return f"Return {option} curse token{'' if option == '1' else 's'}"
     return option
 
 
@@ -166,6 +168,8 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
         case "use" | "skip":
             pending = state.pending[0]
             ability = abilities.abilities_of(state, pending.source)[pending.ability]
+            if action.kind == "skip" and abilities.before_tokens(state, ability):
+                return "Not now: you are asked again once your VP and curse tokens are taken"
             if action.kind == "skip":
                 return "The ability is not used this time"
             return ("Pay " + cost_text(ability.cost) + " · " if ability.cost else "") + "uses it"
@@ -192,8 +196,9 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
             card = pack_of(state).card(state.cards[int(option)])
             verb = "Removed from the game" if frame.kind == "sacrifice" else "Free"
             return shorten(f"{verb} · {card_text(card)}")
-        case "free_top":
-            return "Yours for free" if option == "take" else "Back on top of its deck"
+        case "free_top" if frame.subject is not None:  # (a private menu: it names the card)
+            name = name_of(state, frame.subject)
+            return f"{name}, yours for free" if option == "take" else f"{name} goes back on top"
         case "discard_clean":
             return "It shows no decay: it goes to your discard pile"
         case "toll":
@@ -201,6 +206,8 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
         case "toll_vale":
             vale = pack_of(state).vale(state.cards[int(option)])
             return shorten(f"Removed from the game · {card_text(vale)}")
+        case "shed":
+            return f"{option} fewer points off at the end; back to the pool"
         case "cancel_spirit":
             left = getattr(state.harvest, option, 0)
             return f"You have {left} {option} this Harvest; it can't be spent once cancelled"

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 
 from rules.core.rng import pick, shuffle
-from rules.mystic_vale import abilities, harvest
+from rules.mystic_vale import abilities, harvest, turn
 from rules.mystic_vale.abilities import ANSWERS, READY, SPECIALS
 from rules.mystic_vale.commons import one_of_each, take
 from rules.mystic_vale.moves import (
@@ -41,7 +41,6 @@ from rules.mystic_vale.moves import (
     gain_curses,
     gain_vp,
     name_of,
-    reveal,
     shed_curses,
     sleeve,
     slot_takes,
@@ -99,7 +98,7 @@ def _into_field(state: State, seat: int, card_id: int, *, from_deck: bool) -> Ev
     for key in harvest.SPENDABLE:
         setattr(pool, key, getattr(pool, key) + symbols[key])
     if pool.scored:
-        events += gain_vp(state, seat, symbols["vp"]) + gain_curses(state, seat, symbols["curse"])
+        events += harvest.late_tokens(state, seat, card_id, symbols)
     abilities.set_off(
         state, seat, "harvest", [(s, card_id) for s in abilities.card_sources(state, card_id)]
     )
@@ -476,20 +475,31 @@ def discard_on_deck(state: State, p: Pending, rng: random.Random) -> Events | No
             p.seat,
         )
     ]
-    return events + reveal(state, p.seat, rng)
+    return events + turn.turn_up(state, p.seat, rng)
+
+
+def _growth(state: State, seat: int) -> int:
+    """Oakenstride Titan's count: the growth of the field and the on-deck card, and the
+    growth gained from abilities this turn."""
+    player = state.players[seat]
+    growth = field_total(state, seat)["growth"] + (state.harvest.growth if state.harvest else 0)
+    if player.on_deck is not None:
+        growth += shown(state, state.card(player.on_deck))["growth"]
+    return growth
+
+
+def _guardians(state: State, seat: int) -> int:
+    """Tidal Wave Titan's count: the guardians of the field and those gained."""
+    gained = state.harvest.guardian if state.harvest else 0
+    return max(gained, field_total(state, seat)["guardian"])
 
 
 def shed_per_growth(state: State, p: Pending, rng: random.Random) -> Events | None:
-    player = state.players[p.seat]
-    growth = field_total(state, p.seat)["growth"] + (state.harvest.growth if state.harvest else 0)
-    if player.on_deck is not None:
-        growth += shown(state, state.card(player.on_deck))["growth"]
-    return shed_curses(state, p.seat, growth)
+    return abilities.shed_up_to(state, p.seat, _growth(state, p.seat))
 
 
 def shed_per_guardian(state: State, p: Pending, rng: random.Random) -> Events | None:
-    gained = state.harvest.guardian if state.harvest else 0
-    return shed_curses(state, p.seat, max(gained, field_total(state, p.seat)["guardian"]))
+    return abilities.shed_up_to(state, p.seat, _guardians(state, p.seat))
 
 
 def vale_then_upgrade(state: State, p: Pending, rng: random.Random) -> Events | None:
@@ -765,8 +775,12 @@ READY.update(
         "discard_any_for_curse": lambda state, p: bool(_discardable(state, p.seat)),
         "store_curses": lambda state, p: state.players[p.seat].curses > 0,
         "free_reserved": lambda state, p: bool(state.players[p.seat].reserved),
-        "shed_per_growth": lambda state, p: state.players[p.seat].curses > 0,
-        "shed_per_guardian": lambda state, p: state.players[p.seat].curses > 0,
+        "shed_per_growth": lambda state, p: (
+            min(state.players[p.seat].curses, _growth(state, p.seat)) > 0
+        ),
+        "shed_per_guardian": lambda state, p: (
+            min(state.players[p.seat].curses, _guardians(state, p.seat)) > 0
+        ),
         "discard_on_deck": lambda state, p: (
             state.players[p.seat].on_deck is not None
             and state.card(state.players[p.seat].on_deck).nemesis is None  # type: ignore[arg-type]

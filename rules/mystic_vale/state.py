@@ -63,6 +63,19 @@ class Player(BaseModel):
     conceded: bool = False  # left the table: their turns are skipped, they lose
 
 
+class Pending(BaseModel):
+    """An ability waiting to resolve: whose, from where (`source`: "a:<instance>" an
+    advancement, "v:<instance>" a vale, "l:<leader id>:<side>" a leader), which of its
+    abilities, the field card it acts from, how far it got."""
+
+    seat: int
+    source: str
+    ability: int
+    card: int | None = None
+    op: int = 0
+    agreed: bool = False  # an ability its owner chooses to use: they said yes and paid
+
+
 class Harvest(BaseModel):
     """What the active player has to spend in this Harvest, and what they bought."""
 
@@ -80,19 +93,8 @@ class Harvest(BaseModel):
     sleeved_now: list[int] = Field(default_factory=list)  # sleeved during this Harvest
     scored: bool = False  # the field's VP and curse tokens have been taken
     no_curses: list[int] = Field(default_factory=list)  # cards whose curses were cancelled
-
-
-class Pending(BaseModel):
-    """An ability waiting to resolve: whose, from where (`source`: "a:<instance>" an
-    advancement, "v:<instance>" a vale, "l:<leader id>:<side>" a leader), which of its
-    abilities, the field card it acts from, how far it got."""
-
-    seat: int
-    source: str
-    ability: int
-    card: int | None = None
-    op: int = 0
-    agreed: bool = False  # an ability its owner chooses to use: they said yes and paid
+    # abilities usable before or after the tokens, declined before: offered again after
+    after_tokens: list[Pending] = Field(default_factory=list)
 
 
 class Frame(BaseModel):

@@ -207,6 +207,8 @@ def ability_text(ability: Ability, *, aside: bool = False) -> str:
         body = _may(body)
     if ability.not_on_turn_bought:
         body += " (not the turn you buy it)"
+    if ability.around_tokens:
+        body += " (before or after your tokens)"
     if ability.hourglass:
         head = f"{head} (from ⌛{ability.hourglass})"
     return f"{head}: {body}."

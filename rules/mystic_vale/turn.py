@@ -6,12 +6,14 @@ and Prep (build the next field); then the next player, and the end of the game.
   growth, reaches 4. The Harvest is skipped, the mana token turns active, and the turn
   goes on with its Discard Phase.
 - Prep: the on-deck card moves into the field and the next card turns face up, again
-  and again while the decay is below 3; at 4 or more the player has Spoiled in Prep and
-  skips their next Harvest (the turn then goes from Planting straight to Discard).
+  and again while the decay is below 3; at 4 or more the player has Spoiled in Prep (a
+  Spoil like any other: its When you Spoil abilities go off) and skips their next
+  Harvest (the turn then goes from Planting straight to Discard).
 - The end: once the VP pool has run out, the round is finished (the player before the
   first player takes the last turn) and the game is scored.
 - Solitaire: a Nemesis Phase follows every Prep (see `nemesis.py`); once the pool has run
-  out, the turn is finished, its Nemesis Phase included, and the game is scored.
+  out, the turn is finished, its Nemesis Phase included, and the game is scored (an
+  extra turn the last turn earned is not taken: the pack's reading).
 """
 
 from __future__ import annotations
@@ -46,10 +48,16 @@ def can_spoil(state: State, seat: int) -> bool:
 # --------------------------------------------------------------------------- set-up
 
 
+def to_choose_leaders(state: State) -> list[int]:
+    """The seats still at the table that have not chosen their leader."""
+    return [p.seat for p in state.players if p.leader is None and not p.conceded]
+
+
 def leaders_chosen(state: State, rng: random.Random) -> Events:
-    """Every leader is chosen: the decks are shuffled and the opening Preps begin."""
+    """Every leader at the table is chosen: the decks are shuffled and the opening Preps
+    begin (of the players still at the table)."""
     events = shuffle_decks(state, rng)
-    return events + begin_preps(state, [p.seat for p in turn_order(state)])
+    return events + begin_preps(state, [p.seat for p in turn_order(state) if not p.conceded])
 
 
 def begin_preps(state: State, seats: list[int]) -> Events:
@@ -73,10 +81,9 @@ def prep_step(state: State, rng: random.Random) -> Events:
         case "start":
             state.prep_step = "move"
             if player.on_deck is None:
-                events = reveal(state, seat, rng)
+                events = turn_up(state, seat, rng)
                 if player.on_deck is None:
                     return events + _prep_done(state, seat)
-                abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
                 return events
             return []
         case "move":
@@ -87,24 +94,33 @@ def prep_step(state: State, rng: random.Random) -> Events:
             state.prep_step = "reveal"
             return events
         case "reveal":
-            events = reveal(state, seat, rng)
             state.prep_step = "check"
-            if player.on_deck is not None:
-                abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
-            return events
+            return turn_up(state, seat, rng)
     decay = decay_count(state, seat)
     if player.on_deck is None:
         return _prep_done(state, seat)
-    if (decay >= SPOIL_AT or forced_spoil(state)) and can_spoil(state, seat):
+    if spoils(state, seat, decay):
         player.skip_harvest = True
         player.mana_token = True
         text = f"{player.name} Spoils in their Prep Phase ({decay} decay): no Harvest next turn."
-        abilities.set_off(state, seat, "spoiled", nemesis_sources(state, seat, field=True))
+        abilities.set_off(state, seat, "spoiled", spoil_sources(state, seat))
         return [_ev("spoil", text, seat), *_prep_done(state, seat)]
     if decay >= PREP_STOPS_AT:
         return _prep_done(state, seat)
     state.prep_step = "move"
     return []
+
+
+def turn_up(state: State, seat: int, rng: random.Random) -> Events:
+    """The next card turns face up on deck (however the last one left): its When revealed
+    abilities go off, and in Planting the Spoil test follows once they resolved (Prep
+    tests in its own step)."""
+    events = reveal(state, seat, rng)
+    if state.players[seat].on_deck is not None:
+        abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
+    if state.phase == "planting":
+        state.check_spoil = True
+    return events
 
 
 def _sources(state: State, card_id: int) -> list[tuple[str, int | None]]:
@@ -131,6 +147,9 @@ def _after_preps(state: State) -> Events:
     events = nemesis_phase(state) if state.nemesis is not None else []
     if state.opening:
         state.opening = False
+        n = len(state.players)
+        while state.players[state.active].conceded:  # the first player left: the next
+            state.active = (state.active + 1) % n
         return events + begin_turn(state)
     return events + end_turn(state)
 
@@ -197,19 +216,23 @@ def push(state: State, seat: int, rng: random.Random) -> Events:
         state.nemesis.pushes += 1
     events = to_field(state, seat)
     abilities.set_off(state, seat, "played", _sources(state, player.field[-1]))
-    events += reveal(state, seat, rng)
-    if player.on_deck is not None:
-        abilities.set_off(state, seat, "revealed", _on_deck(state, seat))
-    state.check_spoil = True
-    return events
+    return events + turn_up(state, seat, rng)
 
 
 def spoil_test(state: State) -> Events:
     seat = state.active
     decay = decay_count(state, seat)
-    if (decay >= SPOIL_AT or forced_spoil(state)) and can_spoil(state, seat):
+    if spoils(state, seat, decay):
         return spoil(state, seat, decay)
     return []
+
+
+def spoils(state: State, seat: int, decay: int) -> bool:
+    """The Spoil test (after a push, and in Prep): 4 decay, or Corrupted Centaur turned
+    over; unless the seat cannot Spoil. The test spends the Centaur's mark whatever it
+    finds, so one Centaur causes one Spoil."""
+    forced = forced_spoil(state)
+    return (decay >= SPOIL_AT or forced) and can_spoil(state, seat)
 
 
 def forced_spoil(state: State) -> bool:
@@ -231,27 +254,18 @@ def spoil(state: State, seat: int, decay: int) -> Events:
         f"{player.name} Spoils with {decay} decay: no Harvest this turn, and the mana token "
         "turns active."
     )
-    sources = [
-        *abilities.play_area_sources(state, seat),
-        *nemesis_sources(state, seat, on_deck=True),
-    ]
-    abilities.set_off(state, seat, "spoiled", sources)
+    abilities.set_off(state, seat, "spoiled", spoil_sources(state, seat))
     return [_ev("spoil", text, seat), *begin_discard(state)]
 
 
-def nemesis_sources(
-    state: State, seat: int, *, on_deck: bool = True, field: bool = False
-) -> list[tuple[str, int | None]]:
-    """The nemesis card as a source of abilities when it is on deck (or in the field):
-    a Spoil sets off its abilities from there too."""
+def spoil_sources(state: State, seat: int) -> list[tuple[str, int | None]]:
+    """What a Spoil sets off, in Planting or in Prep: the When you Spoil abilities of the
+    play area (the field, the vales, a titan beside it), and of the nemesis on deck."""
     player = state.players[seat]
-    spots = ([player.on_deck] if on_deck else []) + (player.field if field else [])
-    return [
-        (source, card_id)
-        for card_id in spots
-        if card_id is not None and state.card(card_id).nemesis is not None
-        for source in abilities.card_sources(state, card_id)
-    ]
+    sources = list(abilities.play_area_sources(state, seat))
+    if player.on_deck is not None and state.card(player.on_deck).nemesis is not None:
+        sources += _on_deck(state, seat)
+    return sources
 
 
 # --------------------------------------------------------------------------- Discard
@@ -366,25 +380,29 @@ def end_turn(state: State) -> Events:
     player.turns += 1
     state.turn += 1
     state.harvest = None
+    events: Events = []
     if state.extra_turn:
         state.extra_turn = False
-        return [_ev("extra", f"{player.name} takes another turn.", seat), *begin_turn(state)]
+        if not abilities.no_turn_follows(state):
+            return [_ev("extra", f"{player.name} takes another turn.", seat), *begin_turn(state)]
+        events.append(_ev("fizzle", abilities.LAST_TURN, seat))
     n = len(state.players)
     for _ in range(n):
         state.active = (state.active + 1) % n
         if state.active == state.first:
             if state.last_round:
-                return begin_end(state)
+                return events + begin_end(state)
             state.round += 1
         if not state.players[state.active].conceded:
             break
-    return begin_turn(state)
+    return events + begin_turn(state)
 
 
 def concede(state: State, seat: int) -> Events:
     """A player leaves the table and loses: with one player left, they win; otherwise the
     others play on and the conceder's turns are skipped (their turn, if it was theirs,
-    ends at once)."""
+    ends at once; before the first turn, their leader choice and opening Prep are
+    dropped, and the first turn goes to the next seat if they were the first player)."""
     if state.phase == "over":
         raise IllegalAction("over", "This game is already over.")
     player = state.players[seat]
@@ -395,7 +413,7 @@ def concede(state: State, seat: int) -> Events:
     left = [p.seat for p in state.players if not p.conceded]
     if len(left) == 1 or state.nemesis is not None:
         return events + finish_game(state, by_concession=True)
-    if state.active == seat and state.phase != "leaders":
+    if state.active == seat and not state.opening:
         if state.harvest is not None:  # what they bought and hadn't sleeved leaves with them
             state.boxed += state.harvest.bought
             state.harvest.bought = []
@@ -406,6 +424,8 @@ def concede(state: State, seat: int) -> Events:
         return events + end_turn(state)
     state.frames = [f for f in state.frames if seat not in f.deciders]
     state.pending = [p for p in state.pending if p.seat != seat]
+    if state.prepping[:1] == [seat]:  # their opening Prep was under way
+        state.prep_step = "start"
     state.prepping = [s for s in state.prepping if s != seat]
     return events
 

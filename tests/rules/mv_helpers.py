@@ -385,3 +385,19 @@ def assert_conserved(state: State) -> None:
     assert state.pool_start + state.pool_added == state.pool + state.from_pool
     held = sum(p.vp for p in state.players) + (state.nemesis.vp if state.nemesis else 0)
     assert held == state.from_pool + state.from_box - state.spent_vp
+
+
+def copies_to_choose(variant: str) -> list[State]:
+    """Harvests where copies of one card are one choice, listed once (`apply` must refuse
+    the other copy's key): Ada holds two Reserved copies of an advancement, then has bought
+    both, with Stormbrew Titan upgraded (she may sleeve one of them at once)."""
+    if variant not in PLAYERS:
+        return []
+    state = new_game(variant, leaders={ADA: "stormbrew-titan"})
+    upgraded_aside(state, ADA)
+    # A card of two copies: their instances are numbered in a row.
+    first, second = (reserve(state, ADA, "Bristleback Charger") for _ in range(2))
+    arrange(state, ADA, field=pick(state, ADA, "blank", 3), on_deck=one(state, ADA, "fertile"))
+    state = harvesting(state)
+    fund(state, mana=20)
+    return [state, play(state, f"buy|{first}", f"buy|{second}")]

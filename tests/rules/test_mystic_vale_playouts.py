@@ -4,8 +4,10 @@ action: every advancement, vale and player card in exactly one place (the nemesi
 score pile is one); no slot holding two advancements but a covered eclipse, none on a
 nemesis; the VP pool and the tokens accounted for (the nemesis' too); the log
 replaying to the same states (one game in three, and every concession); and, every
-few actions, that nothing the table sees depends on the order of any deck (the decks
-are shuffled on a copy and the public view, the prompt and every question compared)."""
+few actions and at every question that shows its decider hidden cards (a card looked
+at, a deck searched), that nothing the table sees depends on the order of any deck (the
+decks are shuffled on a copy and the public view, the prompt and every question
+compared), and that a card looked at is named by no question nor the prompt."""
 
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ import pytest
 
 from rules.core import Action, SeatSpec, fresh_copy, rng_for, shuffle
 from rules.mystic_vale import GAME, State
+from rules.mystic_vale.actions import shows_hidden
 from rules.mystic_vale.cards import get_pack
+from rules.mystic_vale.moves import name_of
 from rules.mystic_vale.symbols import advancement_of, decay_count
 
 GAMES = 200  # per variant: the issue's bar
@@ -116,22 +120,40 @@ def check_invariants(state: State) -> dict[int, list[Action]]:
 def table_sees(state: State) -> str:
     """Everything the table may see: the public view, the prompt, each seat's question."""
     shown = GAME.view(state, None)
-    questions = [GAME.question(state, s) for s in range(len(state.players))]
-    return json.dumps([shown, questions], sort_keys=True, default=str)
+    return json.dumps([shown, table_questions(state)], sort_keys=True, default=str)
 
 
 def check_hidden(state: State, seed: int) -> None:
     """Shuffling every deck (the players' and the commons') changes nothing the table
-    sees: no deck's order shows anywhere."""
+    sees: no deck's order shows anywhere (a deck of two cards or more gets another top
+    card, the one a leak would name)."""
     seen = table_sees(state)
     scrambled = fresh_copy(state)
     mixer = random.Random(seed)
-    for player in scrambled.players:
-        shuffle(player.deck, mixer)
-    for deck in (*scrambled.commons.decks.values(), *scrambled.commons.vale_decks.values()):
+    decks = [p.deck for p in scrambled.players]
+    decks += [*scrambled.commons.decks.values(), *scrambled.commons.vale_decks.values()]
+    for deck in decks:
+        top = deck[-1:]
         shuffle(deck, mixer)
+        if len(deck) > 1 and deck[-1:] == top:
+            deck[0], deck[-1] = deck[-1], deck[0]
     assert table_sees(scrambled) == seen, "the table sees the order of a deck"
     assert '"deck": [' not in seen
+
+
+def check_looked_at(state: State) -> None:
+    """A card a player looks at (the top card of a deck, to take for free or put back) is
+    theirs alone to see: neither their question, which the table reads in the ping, nor
+    the public prompt names it (they name no deck's top card)."""
+    commons = state.commons
+    tops = [d[-1] for d in (*commons.decks.values(), *commons.vale_decks.values()) if d]
+    asked = [GAME.view(state, None)["prompt"], *map(str, table_questions(state))]
+    for top in tops:
+        assert all(name_of(state, top) not in text for text in asked), (top, asked)
+
+
+def table_questions(state: State) -> list[str | None]:
+    return [GAME.question(state, s) for s in range(len(state.players))]
 
 
 def check_words(state: State, seat: int, legal: list[Action]) -> None:
@@ -154,10 +176,17 @@ def options_for(mode: str, seed: int, leaders: str) -> dict[str, str]:
 
 
 def play(
-    mode: str, seed: int, leaders: str, concede_at: int | None = None, *, snapshots: bool = True
+    mode: str,
+    seed: int,
+    leaders: str,
+    concede_at: int | None = None,
+    *,
+    snapshots: bool = True,
+    first_concedes: bool = False,
 ) -> tuple[State, list[tuple[int, Action]], list[str]]:
-    """A random game; with `concede_at`, a random seat concedes before that action. The
-    snapshot after each action comes back too, unless not asked for."""
+    """A random game; with `concede_at`, a random seat (the first player, with
+    `first_concedes`) concedes before that action. The snapshot after each action comes
+    back too, unless not asked for."""
     variant, players, _ = MODES[mode]
     seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(players)]
     state = GAME.setup(variant, seats, options_for(mode, seed, leaders), seed)
@@ -165,12 +194,14 @@ def play(
     log: list[tuple[int, Action]] = []
     saved = [state.model_dump_json()] if snapshots else []
     offered = check_invariants(state)
+    gone: set[int] = set()  # seats that conceded: never asked to decide again
     while GAME.outcome(state) is None and len(log) < MAX_ACTIONS:
         rng = rng_for(seed, len(log) + 1)
         if len(log) == concede_at:
-            seat = chooser.randrange(players)
+            seat = state.first if first_concedes else chooser.randrange(players)
             state, events = GAME.concede(state, seat, rng)
             log.append((seat, CONCEDE))
+            gone.add(seat)
         else:
             seat = chooser.choice(sorted(offered))
             legal = offered[seat]
@@ -184,8 +215,12 @@ def play(
         if snapshots:
             saved.append(state.model_dump_json())
         offered = check_invariants(state)
-        if len(log) % HIDDEN_EVERY == 0:
+        assert not gone & set(offered), f"a seat that conceded is asked to decide: {gone}"
+        asks_hidden = bool(state.frames) and shows_hidden(state, state.frames[-1])
+        if len(log) % HIDDEN_EVERY == 0 or asks_hidden:
             check_hidden(state, seed)
+        if asks_hidden:
+            check_looked_at(state)
     return state, log, saved
 
 
@@ -244,3 +279,22 @@ def test_a_concession_at_any_moment_ends_the_game_or_lets_the_others_play_on(mod
         if mode.startswith("solo"):
             assert outcome.winners == []
         assert replay(mode, seed, "on" if seed % 2 else "off", log) == snapshots
+
+
+@pytest.mark.parametrize("mode", ["3p", "4p"])
+def test_a_concession_during_the_leader_choice_lets_the_others_choose_and_play_on(
+    mode: str,
+) -> None:
+    """Leaders on: a seat concedes while the leaders are being chosen: the first player
+    once all but one have chosen (theirs chosen, most often), a random seat before anyone
+    has. The others choose theirs and play the game to its end (the first turn going to
+    the next seat when the first player left), and the conceder is never asked to decide
+    again."""
+    players = MODES[mode][1]
+    for seed, moment in enumerate((players - 1, 0)):  # leaders chosen before it
+        state, log, snapshots = play(mode, seed, "on", moment, first_concedes=moment > 0)
+        assert log[moment][1] == CONCEDE
+        conceder = log[moment][0]
+        outcome = GAME.outcome(state)
+        assert outcome is not None and conceder in outcome.losers and outcome.winners
+        assert replay(mode, seed, "on", log) == snapshots

@@ -13,6 +13,7 @@ Ada is seat 0 and the first player; Basil is seat 1 (Cleo 2, Dov 3).
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -29,6 +30,7 @@ from tests.rules.mv_helpers import (
     ADA,
     BASIL,
     CLEO,
+    DOV,
     NAMES,
     PLAYERS,
     act,
@@ -54,6 +56,7 @@ from tests.rules.mv_helpers import (
     pool_to,
     put,
     reserve,
+    seed_with_first,
     settle,
     upgraded_aside,
 )
@@ -580,6 +583,23 @@ def test_reserve_any_advancement_of_the_commons_bought_later_as_if_in_the_common
     assert_conserved(state)
 
 
+def test_apply_accepts_exactly_the_listed_copy_of_a_reserved_or_bought_card():
+    """The engine contract: `apply` accepts exactly the actions `legal_actions` lists.
+    Copies of one card are one choice, listed once: buying a Reserved card, or sleeving a
+    bought one at once (Stormbrew Titan, upgraded), is offered with one copy, and the
+    other copy's key is refused."""
+    state = new_game(leaders={ADA: "stormbrew-titan"})
+    upgraded_aside(state, ADA)
+    first, second = (reserve(state, ADA, "Skylark Lookout") for _ in range(2))
+    state = buying(state, *blanks(state, ADA, 3), mana=20)
+    assert f"buy|{first}" in keys(state)
+    assert refused(state, f"buy|{second}").code == "not-offered"
+    state = play(state, f"buy|{first}", f"buy|{second}")
+    card = state.players[ADA].field[0]
+    assert f"sleeve|{first}|{card}" in keys(state)
+    assert refused(state, f"sleeve|{second}|{card}").code == "sleeve"
+
+
 def test_reserve_nobody_else_can_buy_an_advancement_you_reserved():
     """Reserve: you cannot buy or affect advancements that other players have Reserved."""
     state = new_game()
@@ -661,7 +681,7 @@ def test_an_upgraded_titan_acts_from_the_next_turn_its_starting_side_in_the_upgr
     bare(state, ADA, guarded)
     state = harvesting(state)
     assert frame_kind(state) == "use"  # Tidal Wave, upgraded: shed curses per guardian
-    state = play(state, "use")
+    state = choose(play(state, "use"), 2)
     assert state.players[ADA].curses == 2
     fund(state, mana=4)
     assert refused(state, f"buy|{second}").code == "cost"  # no starting side any more
@@ -806,6 +826,29 @@ def test_prep_four_decay_spoils_and_the_next_harvest_is_skipped():
     ada = state.players[ADA]
     assert ada.vp == 0 and ada.turns == 2 and prospector in ada.discard
     assert state.active == BASIL and state.phase == "planting"
+    assert_conserved(state)
+
+
+def test_a_prep_spoil_is_a_spoil_its_when_you_spoil_abilities_go_off():
+    """A Spoil in the Prep Phase is a Spoil (notes 3.2.3; Hunter's Hall, "If you Spoil"):
+    the player's When you Spoil abilities go off, those of the new field's cards and of
+    the vales, as after a push."""
+    state = new_game()
+    hall = give_vale(state, ADA, "Hunter's Hall")
+    lantern = made(state, ADA, "Mirewisp Lantern")  # When you Spoil: 1 VP
+    bramble = made(state, ADA, "Bramble Tumbleworld")  # 2 decay
+    prospector = made(state, ADA, "Cindervein Prospector")  # 1 decay
+    land = one(state, ADA, "cursed")
+    b = one(state, ADA, "blank")
+    arrange(state, ADA, field=[b], on_deck=land, deck_top=[lantern, prospector, bramble])
+    state = play(state, "stop", "done")  # Prep: Cursed Land, Lantern, Prospector; Bramble up
+    ada = state.players[ADA]
+    assert ada.field == [land, lantern, prospector] and ada.skip_harvest
+    assert ada.vp == 1  # the Lantern's
+    assert frame_kind(state) == "use"  # Hunter's Hall: another turn for the Sacrifice
+    state = play(state, "use")
+    ada = state.players[ADA]
+    assert hall in state.boxed and ada.turns == 2  # the extra turn, its Harvest skipped
     assert_conserved(state)
 
 
@@ -960,6 +1003,25 @@ def test_end_the_last_seat_emptying_the_pool_ends_the_game_after_their_turn():
     bare(state, BASIL, prospector)
     state = play(state, "stop", "done")
     assert state.phase == "over" and [p.turns for p in state.players] == [1, 1]
+
+
+def test_a_concession_during_the_leader_choice_leaves_the_others_to_choose_and_play_on():
+    """A player who concedes leaves the table and the others play on (the README's
+    reading): the leader choice waits only for those still at the table, and the first
+    turn is the first player's, or the next seat's once the first player has left."""
+    seats = [SeatSpec(seat=i, name=NAMES[i]) for i in range(4)]
+    state = GAME.setup("4p", seats, {"leaders": "on"}, seed_with_first("4p", ADA))
+    assert state.phase == "leaders"
+    state, _ = act(state, f"leader|{state.players[ADA].leader_options[0]}", ADA)
+    state, _ = GAME.concede(state, ADA, rng_for(0, 1))  # the first player, having chosen
+    state, _ = GAME.concede(state, DOV, rng_for(0, 2))  # before choosing
+    assert GAME.to_act(state) == {BASIL, CLEO}
+    for seat in (BASIL, CLEO):
+        state, _ = act(state, f"leader|{state.players[seat].leader_options[0]}", seat)
+    assert state.phase == "planting" and state.active == BASIL
+    assert GAME.to_act(state) == {BASIL}
+    assert not state.players[ADA].field and not state.players[DOV].field  # no Prep
+    assert state.players[CLEO].field
 
 
 def test_scoring_vp_tokens_end_vp_of_every_card_wherever_it_is_vales_and_leader_less_curses():
@@ -1427,6 +1489,24 @@ def test_card_hunters_hall_sacrificed_on_a_spoil_for_another_turn():
     assert_conserved(state)
 
 
+def test_hunters_hall_is_not_offered_for_an_extra_turn_that_cannot_happen():
+    """Hunter's Hall: "You may only take one additional turn per round." Spoiling in the
+    extra turn Executioner gave, there is no other turn to Sacrifice it for: it isn't
+    offered, and stays."""
+    state = new_game()
+    hall = give_vale(state, ADA, "Hunter's Hall")
+    executioner = made(state, ADA, "Executioner")
+    lands = pick(state, ADA, "cursed", 4)
+    b = one(state, ADA, "blank")
+    arrange(state, ADA, field=[executioner], on_deck=b, deck_top=lands)
+    state = play(state, "stop", "done")  # Executioner: another turn; Prep up to 3 decay
+    assert state.active == ADA and state.players[ADA].turns == 1
+    state, events = act(state, "push")  # 4 decay: a Spoil in the extra turn
+    assert any(e.kind == "spoil" for e in events)
+    assert frame_kind(state) != "use"
+    assert state.players[ADA].vales == [hall] and state.active == BASIL
+
+
 def test_card_sacrosanct_nests_may_take_the_top_level_1_advancement_for_free():
     """Sacrosanct Nests (When Bought): look at the top level-1 advancement; you may buy it
     for free (not one of the turn's buys) or put it back; one that can't be sleeved into
@@ -1451,6 +1531,33 @@ def test_card_sacrosanct_nests_may_take_the_top_level_1_advancement_for_free():
     state = buying(state, cursed(state, ADA, "top")[0], sky=2, animal=1)
     state = play(state, f"vale|{nests}")
     assert not state.frames and state.commons.decks[1][-1] == skylark
+
+
+@pytest.mark.parametrize(
+    ("vale", "cost"),
+    [("Sacrosanct Nests", {"sky": 2, "animal": 1}), ("Celestial Observatory", {"sky": 5})],
+)
+def test_a_card_looked_at_stays_in_the_lookers_private_view(vale, cost):
+    """Sacrosanct Nests, Celestial Observatory: look at the top card of a deck, "you do
+    not have to reveal it to other players". It shows in the looker's private view only:
+    the question (the table reads it in the ping), the public view and the public lines
+    say that a card was looked at, never which; put back, it stays unseen by the others."""
+    state = new_game()
+    bought = in_row(state, vale, 0)
+    state = buying(state, *blanks(state, ADA, 2), **cost)
+    seen = json.dumps([GAME.view(state, None), GAME.view(state, ADA)])
+    pile = PACK.vales if vale == "Celestial Observatory" else PACK.advancements
+    looked = next(c.name for c in pile if c.level == 1 and c.name not in seen)
+    on_top(state, looked)
+    state, events = act(state, f"vale|{bought}")
+    assert frame_kind(state) == "free_top" and events[0].reveals
+    public = json.dumps([GAME.view(state, None), GAME.question(state, ADA)])
+    public += events_text(events)
+    assert "looked at" in public and looked not in public
+    assert looked in json.dumps(GAME.view(state, ADA))  # what it is about, for Ada alone
+    state, events = act(state, "choose|decline")
+    assert looked not in events_text(events)
+    assert looked in " ".join(e.text_for(ADA) for e in events)
 
 
 def test_card_sacrosanct_nests_with_the_level_1_deck_empty_a_fertile_soil_may_be_taken():
@@ -1614,6 +1721,27 @@ def test_titan_magmaborn_starting_side_may_pay_one_mana_to_go_to_the_bottom_of_t
     assert (ada.vp, ada.curses) == (0, 0)
 
 
+def test_titan_magmaborn_starting_side_may_go_to_the_bottom_after_its_tokens_too():
+    """Magmaborn Titan (starting side): its bottom-of-deck ability may be used "either
+    before or after" its curse and VP tokens are gained: declined before, it is offered
+    again once they are taken, and both are kept."""
+    state = new_game(leaders={ADA: "magmaborn-titan"})
+    titan = leader_card(state, ADA)
+    soil = one(state, ADA, "fertile")
+    arrange(state, ADA, field=[titan, soil], on_deck=one(state, ADA, "blank"))
+    state = harvesting(state)
+    assert frame_kind(state) == "use"
+    state = play(state, "skip")  # not before the tokens
+    ada = state.players[ADA]
+    assert (ada.vp, ada.curses) == (1, 1)
+    assert frame_kind(state) == "use"  # after them
+    state = play(state, "use")
+    ada = state.players[ADA]
+    assert ada.deck[0] == titan and ada.field == [soil] and (ada.vp, ada.curses) == (1, 1)
+    assert harvest_of(state).mana == 2 + 1 - 1
+    assert not state.frames and "done" in keys(state)
+
+
 def test_titan_magmaborn_upgraded_fills_the_field_to_seven_cards_from_the_deck():
     """Magmaborn Titan (upgraded, Harvest): once, you may spend 1 VP to put a field card at
     the bottom of your deck; then, with fewer than seven cards in the field, the deck's top
@@ -1699,6 +1827,24 @@ def test_titan_oakenstride_upgraded_may_discard_the_on_deck_card_before_pushing(
     assert sorted(keys(state)) == ["push", "stop"]
 
 
+def test_titan_oakenstride_upgraded_the_card_turned_up_next_is_tested_for_a_spoil():
+    """Oakenstride Titan (upgraded) discards the on-deck card and the next one turns face
+    up: the Spoil test follows every card turned up on deck (notes 3.1.3), so 4 decay
+    showing Spoils before any push."""
+    state = new_game(leaders={BASIL: "oakenstride-titan"})
+    upgraded_aside(state, BASIL)
+    lands = pick(state, BASIL, "cursed", 4)
+    b = one(state, BASIL, "blank")
+    arrange(state, BASIL, field=lands[:3], on_deck=b, deck_top=[lands[3]])
+    state = play(state, "stop", "done")  # Ada's turn
+    assert state.active == BASIL and frame_kind(state) == "use"
+    state, events = act(state, "use")  # the blank goes; a Cursed Land turns up: 4 decay
+    assert any(e.kind == "spoil" for e in events)
+    basil = state.players[BASIL]
+    assert b in basil.discard and basil.mana_token and basil.turns == 1
+    assert state.active == ADA
+
+
 def test_titan_oakenstride_upgraded_returns_curses_up_to_the_growth():
     """Oakenstride Titan (upgraded, Harvest): discard (to the pool) up to as many curse
     tokens as the growth of your field and on-deck card and the growth gained."""
@@ -1709,8 +1855,30 @@ def test_titan_oakenstride_upgraded_returns_curses_up_to_the_growth():
     hedge = made(state, ADA, "Thornbriar Hedge")  # 1 growth
     tiller = made(state, ADA, "Rootsong Tiller")  # 1 growth, on deck
     arrange(state, ADA, field=[warden, hedge], on_deck=tiller)
-    state = play(harvesting(state), "use")
+    state = choose(play(harvesting(state), "use"), 3)
     assert state.players[ADA].curses == 2
+
+
+@pytest.mark.parametrize(
+    ("titan", "field", "most"),
+    [
+        ("oakenstride-titan", ("Mossback Warden", "Thornbriar Hedge"), 2),  # 1 growth each
+        ("tidal-wave-titan", ("Deeptide Sentinel",), 2),  # 2 guardians
+    ],
+)
+def test_shed_up_to_n_curse_tokens_the_player_chooses_how_many(titan, field, most):
+    """Oakenstride Titan and Tidal Wave Titan (upgraded): "you may discard ... a number of
+    curse tokens ... up to" the growth, or the guardians: any number from 0 to that,
+    as the player chooses (not all or nothing)."""
+    state = new_game(leaders={ADA: titan})
+    upgraded_aside(state, ADA)
+    give(state, ADA, curses=5)
+    bare(state, ADA, *(made(state, ADA, name) for name in field))
+    state = play(harvesting(state), "use")
+    assert frame_kind(state) == "shed"
+    assert sorted(keys(state)) == [f"choose|{n}" for n in range(most + 1)]
+    state = choose(state, 1)
+    assert state.players[ADA].curses == 4 and not state.frames
 
 
 @pytest.mark.parametrize("gain", [True, False])
@@ -1812,6 +1980,20 @@ def test_titan_stormbrew_upgraded_sleeves_a_bought_advancement_during_the_harves
     assert not any(k.startswith("sleeve|") for k in keys(state))  # one a Harvest
 
 
+def test_titan_stormbrew_upgraded_sleeved_now_its_curse_tokens_are_gained():
+    """Stormbrew Titan (upgraded): the advancement sleeved at once is used that turn, and
+    "Curse Tokens": a field card showing a curse token symbol in the Harvest gives that
+    many curse tokens, as its VP symbols give VP."""
+    state = new_game(leaders={ADA: "stormbrew-titan"})
+    upgraded_aside(state, ADA)
+    bargain = in_row(state, "Gloomcap Bargain", 0)  # 3 mana, 1 decay, 1 curse
+    card = one(state, ADA, "blank")
+    state = buying(state, card, mana=3)
+    state = play(state, f"buy|{bargain}", f"sleeve|{bargain}|{card}")
+    assert harvest_of(state).mana == 3
+    assert state.players[ADA].curses == 1
+
+
 def test_titan_stormbrew_upgraded_acts_only_from_the_turn_after_its_upgrade():
     """Upgrading Your Leader: the upgraded ability cannot be used in the Harvest the titan
     was upgraded in (Stormbrew's sleeving at once)."""
@@ -1841,7 +2023,7 @@ def test_titan_tidal_wave_upgraded_returns_curses_up_to_the_guardians():
     upgraded_aside(state, ADA)
     give(state, ADA, curses=5)
     bare(state, ADA, made(state, ADA, "Deeptide Sentinel"))  # 2 guardians
-    state = play(harvesting(state), "use")
+    state = choose(play(harvesting(state), "use"), 2)
     assert state.players[ADA].curses == 3
 
 

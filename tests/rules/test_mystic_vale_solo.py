@@ -198,6 +198,22 @@ def test_the_pool_running_out_ends_the_game_after_the_turn_its_nemesis_phase_inc
     assert state.nemesis.score == nemesis_score(state)  # type: ignore[union-attr]
 
 
+def test_solitaire_no_turn_follows_the_one_the_pool_runs_out_in_not_even_an_extra_turn() -> None:
+    """ "End of the Game" (solitaire): once the pool runs out, the current turn is
+    finished, its Nemesis Phase included, and the game ends. The turn is the last even
+    when it earned another (Executioner): the pack's reading."""
+    state = solo()
+    pool_to(state, 1)
+    nemesis_at(state, 8)  # the next space claims 1 VP: the pool runs out this turn
+    executioner = made(state, ADA, "Executioner")
+    arrange(state, ADA, field=[executioner], on_deck=blank(state)[0])
+    state, events = act(state, "stop")
+    assert state.extra_turn
+    state, events = act(state, "done")  # Discard, Prep, the Nemesis Phase: the end
+    assert state.phase == "over" and state.turn == 1 and state.players[ADA].turns == 1
+    assert "no turn follows" in " ".join(e.text for e in events)
+
+
 def test_the_corruption_track_never_claims_a_level_4_advancement() -> None:
     for track in PACK.tracks:
         for space in track.spaces:
@@ -310,6 +326,32 @@ def test_nemesis_blight_troll_discards_two_field_cards_without_decay() -> None:
     state = choose(state, clean[0])
     state = choose(state, clean[2])
     assert state.players[ADA].field == [land, clean[1]]
+
+
+def test_nemesis_blight_troll_turned_over_after_oakenstride_discards_the_on_deck_card() -> None:
+    """Blight Troll acts "when turned over as your on-deck card", however the card before
+    it left: Oakenstride Titan (upgraded) discarding the on-deck card turns it over."""
+    state = solo("blight-troll")
+    nemesis_at(state, 3)
+    ada = state.players[ADA]
+    ada.leader, ada.leader_upgraded, ada.titan_aside = "oakenstride-titan", True, True
+    lands = pick(state, ADA, "cursed", 3, avoid=(the_nemesis(state),))
+    clean = blank(state, 3)
+    arrange(
+        state,
+        ADA,
+        field=[clean[2]],
+        on_deck=lands[0],
+        deck_top=[clean[0], clean[1], lands[1], lands[2], the_nemesis(state)],
+    )
+    state = play(state, "stop", "done")  # Prep: Cursed Land, two blanks, Cursed Land, ...
+    ada = state.players[ADA]
+    assert ada.field == [lands[0], *clean[:2], lands[1]] and ada.on_deck == lands[2]
+    assert frame_kind(state) == "use"  # Oakenstride, before the first push
+    state = play(state, "use")  # the Troll turns over: the two blanks go
+    ada = state.players[ADA]
+    assert ada.on_deck == the_nemesis(state) and ada.field == [lands[0], lands[1]]
+    assert_conserved(state)
 
 
 def test_nemesis_blight_troll_with_every_field_card_showing_decay_does_nothing() -> None:
@@ -464,6 +506,27 @@ def test_nemesis_corrupted_centaur_turned_over_in_prep_skips_the_next_harvest() 
     assert "Ada Spoils in their Prep Phase (1 decay): no Harvest next turn." in told
     assert "Ada Spoiled in Prep: no Harvest this turn." in told  # the next turn, at once
     assert state.turn == 2 and state.phase == "planting"  # then the turn after begins
+
+
+def test_corrupted_centaur_causes_one_spoil() -> None:
+    """ "Nemesis Cards", Corrupted Centaur: turned over, it makes you Spoil, once. Turned
+    over by a push that reaches 4 decay anyway, that push's Spoil is the one it causes:
+    the Prep that follows does not Spoil again, and the next Harvest is played."""
+    state = solo("corrupted-centaur")
+    nemesis_at(state, 5)
+    lands = pick(state, ADA, "cursed", 3, avoid=(the_nemesis(state),))
+    arrange(
+        state,
+        ADA,
+        field=lands[:2],
+        on_deck=lands[2],
+        deck_top=[the_nemesis(state), *blank(state, 3)],
+    )
+    state, events = act(state, "push")  # three Cursed Lands and the Centaur: 4 decay
+    assert [e.kind for e in events].count("spoil") == 1
+    assert state.phase == "planting" and state.turn == 1
+    assert not state.players[ADA].skip_harvest
+    assert not state.nemesis.forced_spoil  # type: ignore[union-attr]
 
 
 def test_nemesis_corrupted_centaur_has_no_effect_when_you_cannot_spoil() -> None:

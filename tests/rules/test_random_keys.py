@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import NamedTuple
 
@@ -38,6 +38,7 @@ from pydantic import BaseModel
 
 from rules.core import Action, Game, IllegalAction, SeatSpec, rng_for
 from rules.registry import GAMES
+from tests.rules.mv_helpers import copies_to_choose
 
 VARIANTS = [(game_id, variant) for game_id, game in GAMES.items() for variant in game.variants]
 VARIANT_IDS = [f"{game_id}-{variant}" for game_id, variant in VARIANTS]
@@ -114,12 +115,18 @@ TYPED: dict[str, tuple[str, ...]] = {
     ),
 }
 TYPED_SHARE = 0.4  # how often the random play types words instead of picking from the menu
+# Positions the random play seldom reaches, built by hand, by game (for a variant): kept
+# beside the played ones.
+BUILT: dict[str, Callable[[str], list[BaseModel]]] = {
+    "mystic-vale": copies_to_choose,  # copies of a card Reserved, and bought
+}
 
 
 class Pool(NamedTuple):
     """What the keys of one variant are drawn from."""
 
-    states: list[BaseModel]  # positions of seeded random games
+    states: list[BaseModel]  # positions of seeded random games (and built ones)
+    built: int  # how many of them, the last ones, were built (every legal key is probed)
     vocabulary: list[str]  # every key legal in any of them
     kinds: list[str]  # the kinds of those keys
     args: list[str]  # the arguments of those keys
@@ -200,8 +207,13 @@ def pool(game_id: str, variant: str) -> Pool:
                 action = chooser.choice(onward if onward and chooser.random() < 0.85 else legal)
             state, _ = game.apply(state, seat, action, rng_for(seed, n))
         kept.setdefault(("over",), []).append(state)
+    built = BUILT.get(game_id, lambda variant: [])(variant)
+    for state in built:
+        for seat in acting(game, state, n_seats):
+            vocabulary.update(a.key for a in game.legal_actions(state, seat))
     return Pool(
-        states=[s for group in kept.values() for s in group],
+        states=[s for group in kept.values() for s in group] + built,
+        built=len(built),
         vocabulary=sorted(vocabulary),
         kinds=sorted({k.split("|")[0] for k in vocabulary}),
         args=sorted({a for k in vocabulary for a in k.split("|")[1:]}),
@@ -223,10 +235,21 @@ def near_misses(arg: str) -> Iterator[str]:
             yield arg[: match.start()] + rewrite(match.group()) + arg[match.end() :]
 
 
+def neighbours(arg: str) -> Iterator[str]:
+    """`arg` with one of its numbers one less or one more: the next card, or another copy
+    of the same card (copies are numbered in a row), which is one choice with it."""
+    for match in DIGITS.finditer(arg):
+        for step in (-1, 1):
+            number = int(match.group()) + step
+            if number >= 0:
+                yield arg[: match.start()] + str(number) + arg[match.end() :]
+
+
 def corruptions(key: str, known: Pool, chooser: random.Random) -> Iterator[str]:
     """A real key with one part changed: each argument (replaced, a piece of it replaced,
     its pieces in another order, its number written another way, dropped), an argument
-    too many, the arguments in another order, the kind, the separators."""
+    too many, the arguments in another order, the kind, the separators; each number of an
+    argument one less and one more."""
     kind, *args = key.split("|")
 
     def with_arg(i: int, value: str) -> str:
@@ -245,6 +268,8 @@ def corruptions(key: str, known: Pool, chooser: random.Random) -> Iterator[str]:
         misses = list(near_misses(arg))
         for miss in chooser.sample(misses, min(4, len(misses))):
             yield with_arg(i, miss)
+        for neighbour in neighbours(arg):
+            yield with_arg(i, neighbour)
         yield "|".join((kind, *args[:i], *args[i + 1 :]))
     for extra in (chooser.choice(BAD_ARGS), chooser.choice(known.args or BAD_ARGS)):
         yield "|".join((kind, *args, extra))
@@ -297,9 +322,10 @@ def test_apply_accepts_exactly_the_legal_actions_and_refuses_the_rest_cleanly(
     game_id: str, variant: str
 ) -> None:
     """From every kept position: legal keys of each waiting seat (accepted), each of
-    them and two keys from elsewhere corrupted every way above (refused unless the
-    corruption happens to make another legal key), and legal keys sent from a seat the
-    game does not wait for and from a seat that is not at the table (refused)."""
+    them (every legal key, in a built position) and two keys from elsewhere corrupted
+    every way above (refused unless the corruption happens to make another legal key),
+    and legal keys sent from a seat the game does not wait for and from a seat that is
+    not at the table (refused)."""
     game = GAMES[game_id]
     known = pool(game_id, variant)
     n = seats_of(game, variant)
@@ -307,6 +333,7 @@ def test_apply_accepts_exactly_the_legal_actions_and_refuses_the_rest_cleanly(
     failures: dict[tuple[str, str], list[str]] = {}
     tried = Counter[str]()
     typed = list(TYPED.get(game_id, ()))
+    first_built = len(known.states) - known.built
     for index, state in enumerate(known.states):
         everyones = {s: [a.key for a in game.legal_actions(state, s)] for s in range(n)}
         # The seats waited for, and any other that may act unasked.
@@ -318,7 +345,8 @@ def test_apply_accepts_exactly_the_legal_actions_and_refuses_the_rest_cleanly(
             legal = everyones[seat]
             firsts = one_of_each_kind(legal, chooser)
             sends += [(seat, k) for k in firsts[:LEGAL_KEYS_TRIED]]
-            bases = firsts + chooser.sample(known.vocabulary, 2)
+            probed = legal if index >= first_built else firsts  # a built one: every key
+            bases = probed + chooser.sample(known.vocabulary, 2)
             if typed:
                 sends += [(seat, k) for k in chooser.sample(typed, 3)]
                 bases += chooser.sample(typed, 2)

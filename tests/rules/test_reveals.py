@@ -20,9 +20,10 @@ Who may see a card there (`Table.seen`), game by game, as the views show it:
   enters one face up, in view or named) and the box, everyone. A Champion waiting face
   down on a Sage board is no secret: a Sage pack holds one Champion of each level (the
   pack check says so), so which one waits is printed in the pack.
-- Mystic Vale: a deck and the commons' decks, nobody, but the top card a question names
-  for everyone (a free card to take or put back), and a deck being searched or picked
-  from (a Nightvale Agent's final Harvest), its player; the on-deck card, the fields,
+- Mystic Vale: a deck and the commons' decks, nobody, but the top card a player looks
+  at (a free card to take or put back: their private view names it, nothing public
+  does), and a deck being searched or picked from (a Nightvale Agent's final Harvest),
+  its player; the on-deck card, the fields,
   the discard piles (every card enters one from the field or the on-deck spot), the
   commons' rows, vales, Reserves and advancements bought or sleeved, everyone; the box,
   nobody (nothing comes out of it). Leaders: the two dealt, their player; a chosen one,
@@ -233,11 +234,11 @@ def mystic_vale(state: Any) -> Table:
     drawn = frame is not None and frame.kind == "gargoyle_leader"  # the choices show them
     model.see(ids("leader", state.gargoyle), deciders if drawn else NOBODY)
     model.see(ids("leader", [leader.id for leader in pack_of(state).leaders]), NOBODY)
-    named = frame.prompt if frame is not None and frame.kind == "free_top" else None
+    looked = frame.subject if frame is not None and frame.kind == "free_top" else None
     for deck in (*commons.decks.values(), *commons.vale_decks.values()):
         model.see(ids("adv", deck), NOBODY)
-        if deck and named is not None and name_of(state, deck[-1]) in named:
-            model.public(ids("adv", deck[-1:]))
+        if deck and deck[-1] == looked:  # the top card its taker looks at, alone
+            model.see(ids("adv", deck[-1:]), deciders, [name_of(state, looked)])
     for row in (*commons.rows.values(), *commons.vale_rows.values()):
         shown = [i for i in row if i is not None]
         model.public(ids("adv", shown), [f'"instance": {i},' for i in shown])
