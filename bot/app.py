@@ -24,6 +24,7 @@ from bot.service.matches import MatchService
 from bot.service.stats import Stats
 from bot.service.store import Store
 from bot.ui import PERSISTENT_ITEMS
+from cogs.cards import CardsCog
 from cogs.clock import NotifyCog
 from cogs.help import HelpCog
 from cogs.historia import HistoriaCog
@@ -85,6 +86,7 @@ class ArbiterBot(commands.Bot):
             await self.add_cog(cog)
         await self.add_cog(NotifyCog(self))
         await self.add_cog(ProfileCog(self))
+        await self.add_cog(CardsCog(self))
         await self.add_cog(HistoriaCog(self))
         self.add_dynamic_items(*PERSISTENT_ITEMS, *history.PERSISTENT_ITEMS)
         if self.settings.arbiter_guild is not None:

@@ -72,7 +72,7 @@ NEVER = {10003: "the channel is gone", 10013: "the user is gone", 50001: "no acc
 NEVER |= {50013: "no permission to post there", DM_CLOSED: "their direct messages are closed"}
 BACKOFF = 2.0  # seconds before the first retry; doubled each time
 MAX_WAIT = 300.0  # the longest wait between two tries
-BURIED_AFTER = 15  # messages posted under a board before it is reposted at the bottom
+BURIED_AFTER = 8  # messages posted under a board (about a phone's screen) before it is reposted
 OLD_AFTER = timedelta(hours=24)  # a board older than this is reposted too
 LOOK_BACK = 20  # messages searched for a send that was under way at a crash
 SAVE_AFTER = timedelta(minutes=5)  # the longest the delivery bookkeeping waits to be saved
@@ -275,8 +275,8 @@ class Publisher:
             if notice.kind == "start" and posted is None:
                 await self._retire_lobby(table)
                 await self._post(table)
-            else:
-                await self._show(table)  # the same edit again changes nothing
+            else:  # the same edit again changes nothing
+                await self._show(table, posting=await self._posts_anew(table, row))
             progress["board"] = True
             store.note_progress(row.id, progress)
         if notice.kind == "board":
@@ -420,12 +420,27 @@ class Publisher:
         await self._unarchive(table.match.channel_id)
         return await call()
 
-    def _stale(self, table: Table, message_id: int) -> bool:
-        """Whether a board in play is buried under messages or old enough to repost."""
+    def _stale(self, table: Table, message_id: int, *, posting: bool) -> bool:
+        """Whether a board in play is old enough to repost, or buried under messages
+        while a new message is posted anyway (`posting`): a turn's lines edited into its
+        message never move the board."""
         if table.match.status != "active":
             return False
         age = discord.utils.utcnow() - discord.utils.snowflake_time(message_id)
-        return self._posted.get(table.match.id, 0) >= BURIED_AFTER or age > OLD_AFTER
+        buried = posting and self._posted.get(table.match.id, 0) >= BURIED_AFTER
+        return buried or age > OLD_AFTER
+
+    async def _posts_anew(self, table: Table, row: OutboxRow) -> bool:
+        """Whether delivering this notice posts a message (rather than editing the turn's
+        one), as far as can be told before it is delivered."""
+        notice = row.notice
+        if notice.kind != "action":
+            return notice.kind != "board"
+        body = notice.body
+        if body["finished"] or any(s in table.to_act for s in body["called"]):
+            return True
+        current = await self.bot.matches.store.turn_message(table.match.id)
+        return current is None or current.turn != str(body["turn"])
 
     async def _retire_lobby(self, table: Table) -> None:
         """Take the buttons off the lobby message of a match that started."""
@@ -438,15 +453,16 @@ class Publisher:
         except discord.HTTPException:
             log.info("match %s: its lobby message is gone", table.match.id)
 
-    async def _show(self, table: Table) -> None:
-        """Bring the match's message up to date (posting it when it has none or is gone)."""
+    async def _show(self, table: Table, *, posting: bool = False) -> None:
+        """Bring the match's message up to date (posting it when it has none or is gone;
+        reposting it when it is stale, see `_stale`)."""
         message_id = table.match.board_message_id
         if message_id is None:
             await self._post(table)
             return
         if table.match.status != "active":
             self._posted.pop(table.match.id, None)
-        if self._stale(table, message_id):
+        if self._stale(table, message_id, posting=posting):
             await self._repost(table, message_id)
             return
         message = self._channel(table).get_partial_message(message_id)

@@ -57,8 +57,10 @@ WELCOME = f"""\
 says what each one is.
 2. Switch player with **Viewing as** at the top of the page: the others press **Join**, \
 then Ada presses **Start**.
-3. On your turn: `/play action:` offers your legal moves as you type; `/hand` (or **My hand** \
-on the board) shows your cards, for your eyes only. `/help` lists every command."""
+3. On your turn: `/hand` (or **My hand** on the board) opens your panel, for your eyes only: \
+your cards and a menu of your moves, updated in place as you play; `/play action:` offers the \
+same moves as you type. `/match status` says whose turn it is and links to the board; \
+`/card` shows any card's text; `/help` lists every command."""
 
 
 @dataclass(frozen=True)

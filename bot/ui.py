@@ -37,8 +37,10 @@ from bot.render.generic import clip
 from bot.replies import guard, where
 from bot.service import errors
 from bot.service.matches import ActResult, Choice, MatchService, PrivateView, Table
+from bot.service.moderation import jump_url
 from bot.service.store import MatchRow, SeatRow
 from rules.core import Game, OptionError, OptionInfo, Outcome, find_option
+from rules.core.text import shorten
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -238,12 +240,20 @@ def choice_name(choice: Choice) -> str:
     return named if len(named) <= 100 else clip(choice.label, 100)
 
 
+OPTION_TEXT = 100  # Discord: a select option's label and description
+SEE_CARD = " … /card"  # ends a description cut short: the card's full text is there
+
+
 def choice_option(choice: Choice) -> discord.SelectOption:
-    """An action as the menu of a private view offers it, its detail underneath."""
+    """An action as the menu of a private view offers it, its detail underneath (cut
+    short, it says where the full text is)."""
+    detail = choice.detail
+    if len(detail) > OPTION_TEXT:
+        detail = shorten(detail, OPTION_TEXT - len(SEE_CARD)).removesuffix("…") + SEE_CARD
     return discord.SelectOption(
-        label=clip(choice.label, 100),
+        label=clip(choice.label, OPTION_TEXT),
         value=choice.key,
-        description=clip(choice.detail, 100) if choice.detail else None,
+        description=detail or None,
     )
 
 
@@ -897,14 +907,23 @@ def carries_buttons(table: Table) -> bool:
 
 def turn_view(table: Table) -> discord.ui.View | None:
     """The components under a message calling players to decide: the game's quick actions
-    for the active player, the Dispute button of the latest report, and Respond for a
-    player answering out of turn."""
+    for the active player, the Dispute button of the latest report, Respond for a player
+    answering out of turn, and a link to the board."""
     view = discord.ui.View(timeout=None)
     for button in [*quick_buttons(table), *dispute_buttons(table)]:
         view.add_item(button)
     if table.outcome is None and set(table.to_act) & set(table.responders):
         view.add_item(HandButton(table.match.id, respond=True))
+    if table.match.board_message_id is not None and table.outcome is None:
+        view.add_item(board_button(table))
     return view if view.children else None
+
+
+def board_button(table: Table) -> discord.ui.Button[Any]:
+    """A link to the match's board, under each turn message: the board stays in reach."""
+    return discord.ui.Button(
+        style=discord.ButtonStyle.link, label="Board", emoji="📋", url=jump_url(table)
+    )
 
 
 def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any]:

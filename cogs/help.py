@@ -21,8 +21,9 @@ HELP = """\
 others press **Join**, the host presses **Start**. One open match per channel or thread.
 **/match join · leave · start · cancel** — the lobby buttons, as commands; \
 **/match option** `name` `value` — the host changes one of the game's options.
-**/hand** (or **My hand** on the board) — your hand and your choices, only for you; \
-**Send to my DMs** keeps a copy you can play from.
+**/hand** (or **My hand** on the board) — your panel, only for you: your hand and your \
+choices, updated in place as you play; **Send to my DMs** keeps a copy you can play from.
+**/card** `name` — any card's full text.
 **/play** `action` — take an action: type some of its words, in any order, and pick \
 from your legal actions (or type one's name in full).
 **/historia** — a Historia table reports what it plays (The Ways of Command): \
@@ -35,7 +36,8 @@ from your legal actions (or type one's name in full).
 **/match nudge** — remind whoever must decide (after half their clock) · \
 **/match pause · resume** — when every player agrees · **/match vacation** — freeze \
 your clock for a while (3 days per match).
-**/notify on · off** — your turns and reminders by DM.
+**/notify on · off** — your turns and reminders by DM · **/profile answer · show** — \
+your standing answers (the game answers for you when one applies).
 **/stats** · **/leaderboard** — results in this server · **/rules** `game` — how a turn goes \
 · **/help** — this list.
 Moderators: **/mod** abort · kick · replace · undo · pause · resume · extend · matches; \

@@ -161,7 +161,12 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             table = await self.bot.matches.table(match.id)
             embed = lobby_embed(table) if match.status == "lobby" else board_embed(table)
             clocks = "\n".join(await self.bot.clock.status_lines(match.id))
-            await interaction.response.send_message(clocks or None, embed=embed, ephemeral=True)
+            view = discord.ui.View()
+            if match.board_message_id is not None:
+                view.add_item(ui.board_button(table))  # where the board stands in the channel
+            await interaction.response.send_message(
+                clocks or None, embed=embed, view=view, ephemeral=True
+            )
 
     @app_commands.command(
         name="concede", description="Give up this channel's match (you confirm with a button)."

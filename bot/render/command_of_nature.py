@@ -20,6 +20,7 @@ ROW_HINTS = (" (front)", "", " (back)")
 SAGE = "👑"
 DANGER = "⚠️"
 LOW_SAGE_HP = 4  # a Sage this close to falling is marked as in danger
+UNLOCKS = (4, 6, 8)  # the levels that unlock a faction action
 LEGEND = (
     f"⚔ STR · ♥ HP left/HP · 🛡 shields · ⚡ boosts · {SAGE} Sage: when it falls, its side "
     f"loses · {PROJECT_LEGEND}"
@@ -70,19 +71,33 @@ def player_line(player: dict[str, Any], *, named: bool = True) -> str:
         return f"{name}no Sage yet"
     if player.get("sage_defeated"):
         sage = f"☠ {player['sage_name']} has fallen"
+    elif player.get("sage_placed") is False:
+        sage = f"{SAGE} {player['sage_name']} ♥{player.get('sage_hp', 0)} (not set up yet)"
     else:
         left, hp = player.get("sage_hp_left", 0), player.get("sage_hp", 0)
         danger = f" {DANGER}" if left <= LOW_SAGE_HP else ""
         sage = f"{SAGE} {player['sage_name']} ♥{left}/{hp}{danger}"
+    return f"{name}{sage} · {level_text(player)} · {cards_text(player)}"
+
+
+def level_text(player: dict[str, Any]) -> str:
+    """A level and where the faction actions stand: "level 4 (1 faction action; next
+    at 6)"."""
+    level = player.get("level", 1)
     unlock = player.get("next_unlock")
-    level = f"level {player.get('level', 1)}" + (
-        f" (faction action unlocks at {unlock})" if unlock else " (all faction actions)"
-    )
-    cards = (
+    unlocked = sum(1 for n in UNLOCKS if n <= level)
+    if not unlocked:
+        return f"level {level} (first faction action at {unlock})"
+    held = f"{unlocked} faction action{'s' * (unlocked != 1)}"
+    return f"level {level} ({held}; next at {unlock})" if unlock else f"level {level} ({held})"
+
+
+def cards_text(player: dict[str, Any]) -> str:
+    """A player's card counts."""
+    return (
         f"hand {player.get('hand_count', 0)} · deck {player.get('deck_count', 0)} · "
         f"discard {player.get('discard_count', 0)}"
     )
-    return f"{name}{sage} · {level} · {cards}"
 
 
 def market_line(title: str, cards: list[dict[str, Any]], left: Any) -> str:
@@ -151,6 +166,14 @@ class CommandOfNatureRenderer(Renderer):
         if mine and side:
             wallet = f"Your side: {side.get('gold', 0)} gold · {side.get('ap', 0)} AP"
             fields.append(Field("You", clip(f"{player_line(mine)}\n{wallet}", FIELD_LIMIT)))
+            rows = side.get("formation") or []
+            if any(any(row) for row in rows):
+                lines = formation_lines(rows, side.get("names") or [])
+                fields.append(Field("Your formation", clip("\n".join(lines), FIELD_LIMIT)))
+        offered = [c for c in view.get("to_choose") or [] if isinstance(c, dict)]
+        if offered:
+            lines = [self.card_line(c) for c in offered]
+            fields.extend(chunked_fields("To choose from", lines))
         for seat, cards in sorted(hands.items(), key=lambda item: item[0] != me):
             owner = players.get(seat, {}).get("name", "Teammate")
             title = "Your hand" if seat == me else f"{owner}'s hand"

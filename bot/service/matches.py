@@ -1333,6 +1333,15 @@ class MatchService:
             if words_fit(wanted, c.label) or wanted in c.key.casefold()
         ]
 
+    async def card_texts(self, channel_id: int) -> list[tuple[Game, dict[str, str]]]:
+        """The cards `/card` looks up from a channel: its match's pack (its latest match
+        in the channel), else every game's bundled pack."""
+        match = await self.store.latest_match_in(channel_id)
+        if match is not None and match.game in self.games:
+            game = self.game(match.game)
+            return [(game, game.card_texts(match.pack))]
+        return [(game, game.card_texts(None)) for game in self.games.values()]
+
     async def lately(self, match_id: int, *, lines: int = LATELY) -> list[str]:
         """The last public lines of a match, oldest first (undone actions left out)."""
         shown: list[str] = []

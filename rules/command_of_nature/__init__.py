@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from rules.command_of_nature import actions, labels, turn
 from rules.command_of_nature.cards import ElementalCard, bundled_pack, get_pack
-from rules.command_of_nature.setup import setup_game
+from rules.command_of_nature.setup import sage_options, setup_game, warriors_of
 from rules.command_of_nature.state import State
 from rules.command_of_nature.table import (
     CHAMPION_LEVELS,
@@ -141,6 +141,9 @@ class CommandOfNature:
     ) -> Action | None:
         return actions.standing_answer(state, seat, chosen)
 
+    def card_texts(self, pack: str | None) -> dict[str, str]:
+        return _card_texts(pack or bundled_pack().name)
+
     def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
         return state.players[seat].team
 
@@ -159,6 +162,16 @@ class CommandOfNature:
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         return view(state, seat)
+
+
+@cache
+def _card_texts(pack: str) -> dict[str, str]:
+    """Every card of a pack and every Sage's faction actions, with their text."""
+    cards = get_pack(pack)
+    texts = {card.shown_name: card_text(card) for card in cards.cards}
+    for action in cards.faction_actions:
+        texts[f"{action.sage}, level {action.level} faction action"] = faction_action_text(action)
+    return texts
 
 
 @cache
@@ -205,8 +218,17 @@ def _sage_view(state: State, seat: int, faces: dict[str, dict[str, Any]]) -> dic
         return {"sage_name": None, "sage_hp": 0, "sage_hp_left": 0}
     face = faces[player.sage]
     standing = elemental_at(state, own_sage(state, seat))
-    left = 0 if standing is None else face["hp"] - standing.damage
-    return {"sage_name": face["name"], "sage_hp": face["hp"], "sage_hp_left": left}
+    placed = standing is not None
+    if player.sage_defeated:
+        left = 0
+    else:
+        left = face["hp"] - standing.damage if standing is not None else face["hp"]
+    return {
+        "sage_name": face["name"],
+        "sage_hp": face["hp"],
+        "sage_hp_left": left,
+        "sage_placed": placed,
+    }
 
 
 def _card_view(state: State, card: int, faces: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -284,7 +306,29 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         }
         out["faction_actions"] = _faction_actions(state, seat)
         out["together"] = _together(state, seat, defs)
+        out["to_choose"] = _to_choose(state, seat, defs)
     return out
+
+
+def _to_choose(state: State, seat: int, faces: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
+    """What a seat chooses among in the set-up, in full: the Sages left (each with its
+    faction actions), then the Warriors of its Sage pack."""
+    frame = state.frames[-1] if state.frames else None
+    if frame is None or seat not in frame.deciders:
+        return []
+    pack = get_pack(state.pack)
+    if frame.kind == "sage":
+        found = []
+        for sage_id in sage_options(state):
+            face = faces[sage_id]
+            acts = [faction_action_text(a) for a in pack.faction_actions if a.sage == face["name"]]
+            found.append({"name": face["name"], "text": " ".join([face["text"], *acts])})
+        return found
+    if frame.kind == "formation":
+        return [
+            {"name": faces[w]["name"], "text": faces[w]["text"]} for w in warriors_of(state, seat)
+        ]
+    return []
 
 
 def _quick(state: State) -> list[dict[str, str]]:

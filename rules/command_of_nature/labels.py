@@ -15,7 +15,7 @@ from rules.command_of_nature.actions import PHASE_OF, parse_pos, to_act
 from rules.command_of_nature.cards import ChooseOne, CommandCard, ElementalCard
 from rules.command_of_nature.combat import incoming_attack_dmg
 from rules.command_of_nature.formation import ROW_NAMES, Pos
-from rules.command_of_nature.setup import card_of, pack_of
+from rules.command_of_nature.setup import card_of, pack_of, warriors_of
 from rules.command_of_nature.state import Frame, State
 from rules.command_of_nature.text import card_text, effect_text, faction_action_text
 from rules.command_of_nature.turn import HAND_SIZE, INTO_FORMATION_GOLD, REFRESH_GOLD, sell_price
@@ -88,7 +88,11 @@ def describe(state: State, action: Action) -> str:
             return f"Choose {sage.shown_name} ({sage.faction.capitalize()})"
         case "formation":
             left, right = _card(state, a[0]), _card(state, a[1])
-            return f"Set up with {left.shown_name} left and {right.shown_name} right of your Sage"
+            assert isinstance(left, ElementalCard) and isinstance(right, ElementalCard)
+            return (
+                f"Set up: {left.shown_name} {stats(left)} left, "
+                f"{right.shown_name} {stats(right)} right of your Sage"
+            )
         case "let":
             return "Let the attack through"
         case "instant":
@@ -227,11 +231,12 @@ def _explain(state: State, action: Action, seat: int) -> str:
     a = action.args
     match action.kind:
         case "sage":
-            sage = _card(state, a[0])
-            assert isinstance(sage, ElementalCard)
-            return f"Sage {stats(sage)} · {card_text(sage).split(' — ', 1)[-1]}"
+            return _sage_choice(state, a[0])
         case "formation":
-            return "The third Warrior is shuffled into your deck"
+            third = next(w for w in warriors_of(state, seat) if w not in a)
+            card = _card(state, third)
+            assert isinstance(card, ElementalCard)
+            return f"{card.shown_name} {stats(card)} is shuffled into your deck"
         case "let":
             return incoming(state) or "The attack's DMG lands"
         case "instant" | "play":
@@ -283,6 +288,20 @@ def _explain(state: State, action: Action, seat: int) -> str:
         case "end":
             return _end_turn(state, action)
     return ""
+
+
+def _sage_choice(state: State, sage_id: str) -> str:
+    """What sets a Sage apart: its faction, and what its first faction action does."""
+    sage = _card(state, sage_id)
+    first = min(
+        (f for f in pack_of(state).faction_actions if f.sage == sage.name),
+        key=lambda f: f.level,
+        default=None,
+    )
+    head = f"{sage.faction.capitalize()} Sage pack"
+    if first is None:
+        return head
+    return f"{head} · level {first.level}: {effect_text(first.ops)}"
 
 
 def _effect_of(card: ElementalCard | CommandCard) -> str:

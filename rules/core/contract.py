@@ -267,6 +267,10 @@ class Game(Protocol):
         """The legal action `seat` takes by itself now under the standing answers its
         player `chosen` (ids of `preferences`), if one applies; None otherwise."""
 
+    def card_texts(self, pack: str | None) -> dict[str, str]:
+        """Every card of a pack (None: the bundled one), by the name players read, with
+        its full text: what `/card` shows. A game without cards has none."""
+
     def candidates(self, state: BaseModel, seat: Seat) -> list[Action]:
         """Everything `seat` might try now: the legal actions and more, each of the others
         refused by `apply` with the rule it breaks, so that text naming an action which

@@ -137,6 +137,9 @@ class HistoriaCommand:
     ) -> Action | None:
         return None
 
+    def card_texts(self, pack: str | None) -> dict[str, str]:
+        return {}  # no cards to look up
+
     def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
         return seat
 

@@ -23,7 +23,7 @@ from rules.core import (
 )
 from rules.core.rng import rng_for
 from rules.mystic_vale import abilities, actions, labels
-from rules.mystic_vale.cards import DIFFICULTY, SLOTS, get_pack
+from rules.mystic_vale.cards import DIFFICULTY, SLOTS, bundled_pack, get_pack
 from rules.mystic_vale.harvest import BUYS, VALE_BUYS
 from rules.mystic_vale.moves import card_label, name_of
 from rules.mystic_vale.nemesis import (
@@ -211,6 +211,9 @@ class MysticVale:
         self, state: State, seat: int, chosen: frozenset[str]
     ) -> Action | None:
         return None
+
+    def card_texts(self, pack: str | None) -> dict[str, str]:
+        return _card_texts(pack or bundled_pack().name)
 
     def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
         return seat
@@ -499,3 +502,13 @@ def _decision(state: State, seat: int) -> dict[str, Any] | None:
 GAME = MysticVale()
 
 __all__ = ["GAME", "MysticVale", "State", "view"]
+
+
+@cache
+def _card_texts(pack: str) -> dict[str, str]:
+    """Every advancement, vale, leader and nemesis of a pack, with its text."""
+    cards = get_pack(pack)
+    texts: dict[str, str] = {}
+    for card in (*cards.advancements, *cards.vales, *cards.leaders, *cards.nemeses):
+        texts.setdefault(card.name, card_text(card))
+    return texts

@@ -148,6 +148,9 @@ class ToothAndNail:
     ) -> Action | None:
         return None
 
+    def card_texts(self, pack: str | None) -> dict[str, str]:
+        return _card_texts(pack or bundled_pack().name)
+
     def team_of(self, state: State, seat: int) -> int:  # type: ignore[override]
         return state.players[seat].team
 
@@ -309,3 +312,14 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 GAME = ToothAndNail()
 
 __all__ = ["GAME", "State", "ToothAndNail", "view"]
+
+
+@cache
+def _card_texts(pack: str) -> dict[str, str]:
+    """Every Faction Command card and Troop of a pack, with its text."""
+    texts: dict[str, str] = {}
+    for faction in get_pack(pack).factions:
+        texts[f"{faction.name} (Faction Command card)"] = faction_text(faction)
+        for troop in faction.troops:
+            texts[troop_label(troop, shown=True)] = f"{faction.name} Troop. {troop_text(troop)}"
+    return texts

@@ -105,6 +105,9 @@ class Tally:
     def standing_answer(self, state: BaseModel, seat: int, chosen: frozenset[str]) -> Action | None:
         return None
 
+    def card_texts(self, pack: str | None) -> dict[str, str]:
+        return {}  # no cards to look up
+
     def team_of(self, state: BaseModel, seat: int) -> int:
         return _s(state).players[seat].team
 

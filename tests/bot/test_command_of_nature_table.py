@@ -12,7 +12,7 @@ import discord
 
 from rules.command_of_nature import GAME as CON
 from rules.command_of_nature.labels import place
-from rules.command_of_nature.setup import card_of
+from rules.command_of_nature.setup import card_of, pack_of, warriors_of
 from rules.command_of_nature.state import State
 from tests.bot.test_command_of_nature import act, opening_seed, set_up_both
 from tests.bot.world import World
@@ -142,3 +142,53 @@ async def test_a_team_board_shows_both_halves_and_the_team_hands(world: World) -
     assert hand.response is not None
     shown = board_text(hand.response.embeds[0])
     assert "Your hand" in shown and "'s hand" in shown  # a team sees both its hands
+
+
+async def test_the_set_up_shows_what_each_choice_is_and_no_sage_in_danger(world: World) -> None:
+    """During the set-up a newcomer reads what sets each Sage apart (its faction actions),
+    the Warriors of their Sage pack with their numbers, and a Sage not yet in play shows
+    its health, not "♥0" with a warning."""
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=opening_seed())
+    (chooser,) = await world.to_act()
+    hand = await chooser.slash(world.channel, "hand")
+    assert hand.response is not None
+    shown = board_text(hand.response.embeds[0])
+    assert "To choose from" in shown
+    for sage in ("Cedar", "Gravel", "Porella", "Torrent"):
+        assert f"**{sage}**" in shown and f"{sage}, level 4 (1 AP):" in shown
+    descriptions = [o["description"] for o in select_options(hand.response)]
+    assert len(set(descriptions)) == len(descriptions) == 4, descriptions
+    await act(world, chooser, select_options(hand.response)[0]["value"])
+
+    (chooser,) = await world.to_act()
+    board = board_text((await world.board()).embeds[0])
+    assert "♥0/" not in board and "(not set up yet)" in board
+    offered = await chooser.autocomplete(world.channel, "play", "action", "")
+    await act(world, chooser, offered[0]["value"])  # the second Sage
+    (chooser,) = await world.to_act()
+    hand = await chooser.slash(world.channel, "hand")
+    assert hand.response is not None
+    state = await state_of(world)
+    seat = next(p.seat for p in state.players if p.name == chooser.name)
+    warriors = [pack_of(state).card(w) for w in warriors_of(state, seat)]
+    shown = board_text(hand.response.embeds[0])
+    for warrior in warriors:
+        assert f"**{warrior.shown_name}**" in shown
+    options = select_options(hand.response)
+    assert len({o["description"] for o in options}) == 3  # each names the Warrior left out
+    assert all("⚔" in o["label"] and "♥" in o["label"] for o in options)
+
+
+async def test_your_own_formation_is_in_your_hand_view(world: World) -> None:
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=opening_seed())
+    await set_up_both(world)
+    hand = await world.alice.slash(world.channel, "hand")
+    assert hand.response is not None
+    fields = {f.name: f.value or "" for f in hand.response.embeds[0].fields}
+    state = await state_of(world)
+    formation = fields["Your formation"]
+    for pos in state.sides[state.players[0].team].formation.occupied():
+        standing = state.sides[state.players[0].team].formation.at(pos)
+        assert standing is not None
+        assert f"`{place(state, state.players[0].team, pos)}` " in formation
+    assert "level 1 (first faction action at 4)" in fields["You"]

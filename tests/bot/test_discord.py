@@ -298,7 +298,8 @@ async def test_help_and_rules(world: World) -> None:
         await world.eve.slash(world.channel, "rules", game="chess")
     # In DMs: help, the rules, and what a solitaire game played there needs.
     in_dms = sorted(world.eve.user.available_commands())
-    assert in_dms[:3] == ["hand", "help", "match cancel"] and "rules" in in_dms and "play" in in_dms
+    assert in_dms[:4] == ["card", "hand", "help", "match cancel"]
+    assert "rules" in in_dms and "play" in in_dms
     assert not any(c.startswith(("mod ", "settings", "stats", "leaderboard")) for c in in_dms)
     in_dm = await world.eve.user.slash("rules", game="tooth-and-nail")
     assert in_dm.response is not None

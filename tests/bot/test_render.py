@@ -216,6 +216,7 @@ def test_the_command_of_nature_board_shows_formations_tokens_wallets_and_markets
     private = renderer.private_fields(CON.view(state, 0))
     assert [f.name for f in private] == [
         "You",
+        "Your formation",
         "Your hand (5)",
         f"{state.players[2].name}'s hand (5)",
         "Your faction actions (1 AP, one a turn)",

@@ -334,7 +334,7 @@ async def test_a_response_window_calls_the_defender_with_a_respond_button(world:
         f"➡️ {world.bob.mention}, alice plays a {big[-1]} — challenge it?"
     )
     labels = [c.label for row in line.components for c in row.children]  # type: ignore[union-attr]
-    assert labels == ["Respond"]
+    assert labels == ["Respond", "Board"]
 
 
 # ------------------------------------------------------------------------ the board

@@ -78,7 +78,7 @@ def check_invariants(state: State) -> None:
         view = GAME.view(state, seat)
         # A seat's view is the public one plus who it is and its side's hands (encoding
         # only what differs keeps this check cheap enough to run after every action).
-        private = ("me", "hands", "faction_actions", "together")
+        private = ("me", "hands", "faction_actions", "together", "to_choose")
         assert {k: v for k, v in view.items() if k not in private} == public
         assert '"deck": [' not in json.dumps(view["hands"])
         mates = set(state.sides[state.players[seat].team].seats)
