@@ -1,6 +1,6 @@
 """What a newcomer sees around a match, through simcord: `/match new`'s variant
 suggestions, the lobby's count and Start button, the confirmation `/match concede`
-asks for, and the sandbox's bot by its name."""
+asks for, the end of a match said once, and the sandbox's bot by its name."""
 
 from __future__ import annotations
 
@@ -237,6 +237,21 @@ async def test_only_the_asking_players_confirmation_concedes(world: World) -> No
     await world.alice.click(message, label="Concede")
     board = await world.board()
     assert board.embeds[0].description == "🏆 **bob** won (alice conceded)."
+
+
+@pytest.mark.parametrize(
+    "game", ["tooth-and-nail", "command-of-nature", "mystic-vale", "historia-command"]
+)
+async def test_the_end_of_every_game_is_announced_once(world: World, game: str) -> None:
+    """The end is said once, in the line that frees the channel: the game's own sentence
+    (who lost, why, who won) is not posted again above it."""
+    await world.start(game, "2p", [world.alice, world.bob])
+    await world.concede(world.bob)
+    table = await world.bot.matches.table(world.match_id or 0)
+    assert table.outcome is not None and table.outcome.text
+    last = world.public_lines()[-1]
+    assert last.count(table.outcome.text) == 1, last
+    assert last.endswith(f"🏆 {table.outcome.text} The channel is free for a new match.")
 
 
 async def test_a_stale_confirmation_is_refused(world: World) -> None:

@@ -62,6 +62,7 @@ async def test_a_two_player_game_to_a_winner_through_play_and_hand(
     assert table.outcome.text.endswith(f"{winner_name} wins.")
     assert final.components == []
     assert world.public_lines()[-1].endswith("The channel is free for a new match.")
+    assert world.public_lines()[-1].count(table.outcome.text) == 1  # the end said once
     assert await world.bot.matches.verify(match.id)
     again = await world.bob.slash(world.channel, "match new", game="tooth-and-nail")
     assert again.response is not None and not again.response.ephemeral
