@@ -281,6 +281,30 @@ REFUSALS = [
         "Troops attack.",
     ),
     (
+        "attacker still in the hand",
+        [],
+        ["thunderfoot"],
+        "attack|thunderfoot|none",
+        "no-troop",
+        "Thunderfoot is not in your War Zone (it is in your hand): only War Zone Troops attack.",
+    ),
+    (
+        "attacker still in the hand, boosted",
+        [],
+        ["thunderfoot", "tuh-tusk-shaman"],
+        "attack|thunderfoot|tuh-tusk-shaman",
+        "no-troop",
+        "Thunderfoot is not in your War Zone (it is in your hand): only War Zone Troops attack.",
+    ),
+    (
+        "attacker not in play",
+        [],
+        [],
+        "attack|thunderfoot|none",
+        "no-troop",
+        "Thunderfoot is not in your War Zone: only War Zone Troops attack.",
+    ),
+    (
         "full Command Zone",
         [("command", t, False) for t in ("tuh-tusk-shaman", "icewind-captain", "red-claw-elder")],
         ["thunderfoot"],
@@ -345,7 +369,8 @@ REFUSALS = [
         [],
         "formation|icewind-captain,thunderfoot",
         "formation",
-        "Icewind Captain is not in your War Zone.",
+        "Icewind Captain is not in your War Zone (it is in your Command Zone): only War Zone "
+        "Troops attack.",
     ),
 ]
 
