@@ -59,7 +59,7 @@ from rules.tooth_and_nail.rules import (
     troop_def,
 )
 from rules.tooth_and_nail.state import Frame, State, Step, Troop
-from rules.tooth_and_nail.text import short_troop
+from rules.tooth_and_nail.text import short_troop, troops_listed
 
 NO_BOOST = "none"
 
@@ -280,14 +280,9 @@ def use_faction_ability(state: State, seat: int, first: str, second: str) -> Eve
     faction = state.players[seat].command_card
     assert faction is not None
     queue_effect(state, seat, f"ability:{faction}", state.opponents(seat))
-    return [
-        _ev(
-            "faction",
-            f"{_name(state, seat)} drains {troop_def(state, first).name} and "
-            f"{troop_def(state, second).name} to use {source_label(state, 'ability:' + faction)}.",
-            seat,
-        )
-    ]
+    drained = troops_listed([troop_def(state, first).name, troop_def(state, second).name])
+    used = source_label(state, "ability:" + faction)
+    return [_ev("faction", f"{_name(state, seat)} drains {drained} to use {used}.", seat)]
 
 
 def attack_targets(state: State, seat: int) -> list[int]:
@@ -465,7 +460,7 @@ def formation_attack(
         _ev(
             "formation",
             f"{player.name} launches {formation.name} at {_name(state, victim)} "
-            f"with {', '.join(troop_def(state, t).name for t in troops)}.",
+            f"with {troops_listed([troop_def(state, t).name for t in troops])}.",
             seat,
         )
     ]

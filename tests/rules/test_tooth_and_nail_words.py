@@ -111,6 +111,33 @@ def test_labels_name_each_troop_with_its_troop_type_and_strength():
     assert label(state, "end") == "End your turn"
 
 
+def test_troops_used_together_name_copies_once_with_their_count():
+    """A Faction Ability drains 2 Command Zone Troops and a Formation Attack needs several
+    War Zone Troops: copies of one Troop are alike, so the menu and the table name them
+    once, counted ("both Pyre-Mane Chanters"), never "X and X"."""
+    state = drafted("2p", picks=["ostra-vulture", "scorchmane-riders"])
+    set_hand(state, JEB)
+    for _ in range(2):
+        field(state, JEB, "command", "pyre-mane-chanter")
+        field(state, JEB, "war", "emberhide-bruiser")
+    field(state, JEB, "war", "cinder-cub")
+    drain = "faction_ability|pyre-mane-chanter|pyre-mane-chanter"
+    assert label(state, drain) == (
+        "Use Stoke the Blaze (Faction Ability), draining both Pyre-Mane Chanters"
+    )
+    rush = "formation|cinder-cub,emberhide-bruiser,emberhide-bruiser"
+    assert label(state, rush) == (
+        "Formation Attack Wildfire Rush with Cinder Cub (Arcane 1) and two Emberhide "
+        "Bruisers (Tech 3)"
+    )
+    _, drained = act(state, drain)
+    assert drained[0].text == "Jeb drains both Pyre-Mane Chanters to use Stoke the Blaze."
+    _, launched = act(state, rush)
+    assert launched[0].text == (
+        "Jeb launches Wildfire Rush at Justin with Cinder Cub and two Emberhide Bruisers."
+    )
+
+
 def test_labels_of_3_players_name_the_opponent_attacked():
     """Standard 3 Player Game: the Alpha player attacks the opponent of his choice."""
     state = drafted("3p")
