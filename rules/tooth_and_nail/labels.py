@@ -232,10 +232,17 @@ def _explain(state: State, action: Action, seat: int) -> str:
     team = state.team_of(seat)
     match action.kind:
         case "faction":
+            # Shortened, the Troop Types give way first (the draft lists them), then the
+            # identity's last words: both names stay.
             f = _faction(state, a[0])
-            who = f"{f.identity} · " if f.identity else ""
-            formation = f"{f.formation.name} ({requirement(f)})"
-            return _first_fit(f"{who}{formation} · {f.ability.name}", f"{who}{formation}")
+            names = f"{f.formation.name} · {f.ability.name}"
+            full = f"{f.formation.name} ({requirement(f)}) · {f.ability.name}"
+            if not f.identity:
+                return _first_fit(full, names)
+            short = fit(f.identity, EXPLAIN_LIMIT - len(names) - 3)
+            return _first_fit(
+                f"{f.identity} · {full}", f"{f.identity} · {names}", f"{short} · {names}"
+            )
         case "command_card":
             f = _faction(state, a[0])
             formation = f"{f.formation.name} ({requirement(f)})"

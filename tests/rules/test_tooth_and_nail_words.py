@@ -194,6 +194,21 @@ def test_explain_of_a_faction_gives_its_identity_and_its_command_card():
     )
 
 
+def test_explain_of_a_faction_shortened_keeps_its_identity_and_both_names():
+    """The draft's menu says what each Faction is and names its Formation Attack and its
+    Faction Ability; when all of it doesn't fit the 100 characters, the Formation
+    Attack's Troop Types give way (the draft above the menu lists them), never a name."""
+    state = new_game("2p")
+    for faction in PACK.factions:
+        text = explained(state, f"faction|{faction.id}")
+        assert len(text) <= EXPLAIN_LIMIT, text
+        assert text.startswith(f"{faction.identity} · {faction.formation.name}"), text
+        assert text.endswith(f" · {faction.ability.name}"), text
+    assert explained(state, "faction|scorchmane-riders") == (
+        "aggression: direct damage and extra Action Points · Wildfire Rush · Stoke the Blaze"
+    )
+
+
 # =========================================================================== questions
 
 
