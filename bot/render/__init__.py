@@ -242,8 +242,8 @@ def board_embed(
     if isinstance(view.get("turn"), int):
         footer += f" · turn {view['turn']}"
     renderer = renderer_for(table.match.game)
-    if renderer.legend:
-        footer += f" · {renderer.legend}"
+    if renderer.legend:  # on lines of its own (a renderer may split it in several)
+        footer += f"\n{renderer.legend}"
     options = options_footer(table)
     if options:
         footer += f"\n{options}"
