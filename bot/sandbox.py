@@ -54,11 +54,13 @@ GAME_IDS = ", ".join(f"`{game_id}`" for game_id in GAMES)
 WELCOME = f"""\
 **Welcome to the Arbiter sandbox.** You can play every seat here: {SEATS}.
 1. As Ada, type `/match new`, choose a game ({GAME_IDS}), then a variant: the menu \
-says what each one is.
+says what each one is. On this page a menu of suggestions opens once you type in the box: \
+type a space to see them all.
 2. Switch player with **Viewing as** at the top of the page: the others press **Join**, \
 then Ada presses **Start**.
-3. On your turn: `/play action:` offers your legal moves as you type; `/hand` (or **My hand** \
-on the board) shows your cards, for your eyes only. `/help` lists every command."""
+3. On your turn: `/play action:` offers your legal moves as you type (a space: all of them); \
+`/hand` (or **My hand** on the board) shows your cards, for your eyes only. `/help` lists \
+every command."""
 
 
 @dataclass(frozen=True)

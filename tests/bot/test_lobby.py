@@ -326,3 +326,22 @@ async def test_the_sandbox_bot_is_called_arbiter(tmp_path: Path) -> None:
         assert authors == {"Sandbox guide", "Arbiter"}
         assert "TestBot" not in json.dumps(page)
         assert not sandbox.env.errors
+
+
+async def test_the_sandbox_guide_says_a_space_opens_the_suggestions(tmp_path: Path) -> None:
+    """The sandbox's page asks for suggestions only once something is typed in an option
+    (Discord asks as soon as it is focused): its guide says a space shows them all, and
+    the bot offers every choice for a space as for nothing typed."""
+    async with open_sandbox(tmp_path / "sandbox.db") as sandbox:
+        host = sandbox.players[0]
+        guide = sandbox.channel.history(viewer=host)[0].content
+        assert "type a space to see them all" in guide
+        every = {v for g in GAMES.values() for v in g.variants}
+        for game, offered in (
+            ({"game": "tooth-and-nail"}, {"2p", "3p", "alliance", "4p"}),
+            ({}, every),
+        ):
+            spaced = await host.autocomplete(sandbox.channel, "match new", "variant", " ", **game)
+            empty = await host.autocomplete(sandbox.channel, "match new", "variant", "", **game)
+            assert spaced == empty and {c["value"] for c in empty} == offered
+        assert not sandbox.env.errors
