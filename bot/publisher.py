@@ -36,7 +36,7 @@ import discord
 from bot.render import (
     MESSAGE_LIMIT,
     board_embed,
-    end_line,
+    end_lines,
     lobby_embed,
     ping_lines,
     renderer_for,
@@ -348,7 +348,7 @@ class Publisher:
             await self._quick_on(table, None)
             outcome = table.outcome
             winners = [table.user_of(s).user_id for s in outcome.winners] if outcome else []
-            text = _joined([*lines, end_line(table)] if outcome else lines)
+            text = _joined(end_lines(table, lines))
             message = await self._send(row, progress, table, text, winners)
             progress["message"] = message.id
             store.note_progress(row.id, progress)

@@ -54,13 +54,14 @@ GAME_IDS = ", ".join(f"`{game_id}`" for game_id in GAMES)
 WELCOME = f"""\
 **Welcome to the Arbiter sandbox.** You can play every seat here: {SEATS}.
 1. As Ada, type `/match new`, choose a game ({GAME_IDS}), then a variant: the menu \
-says what each one is.
+says what each one is. On this page a menu of suggestions opens once you type in the box: \
+type a space to see them all.
 2. Switch player with **Viewing as** at the top of the page: the others press **Join**, \
 then Ada presses **Start**.
 3. On your turn: `/hand` (or **My hand** on the board) opens your panel, for your eyes only: \
 your cards and a menu of your moves, updated in place as you play; `/play action:` offers the \
-same moves as you type. `/match status` says whose turn it is and links to the board; \
-`/card` shows any card's text; `/help` lists every command."""
+same moves as you type (a space: all of them). `/match status` says whose turn it is and \
+links to the board; `/card` shows any card's text; `/help` lists every command."""
 
 
 @dataclass(frozen=True)

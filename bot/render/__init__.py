@@ -46,6 +46,7 @@ __all__ = [
     "action_text",
     "board_embed",
     "end_line",
+    "end_lines",
     "lobby_embed",
     "option_lines",
     "options_footer",
@@ -241,8 +242,8 @@ def board_embed(
     if isinstance(view.get("turn"), int):
         footer += f" · turn {view['turn']}"
     renderer = renderer_for(table.match.game)
-    if renderer.legend:
-        footer += f" · {renderer.legend}"
+    if renderer.legend:  # on lines of its own (a renderer may split it in several)
+        footer += f"\n{renderer.legend}"
     options = options_footer(table)
     if options:
         footer += f"\n{options}"
@@ -320,6 +321,15 @@ def end_line(table: Table) -> str:
     return f"🏆 {winners or 'Nobody'} won! {free}"
 
 
+def end_lines(table: Table, lines: list[str]) -> list[str]:
+    """The public lines of the action that ended a match, then the end line: a line that
+    restates the game's own end sentence is left out, so the end is announced once."""
+    said = table.outcome.text if table.outcome is not None else ""
+    if not said:
+        return [*lines, end_line(table)] if table.outcome is not None else lines
+    return [*(line for line in lines if said not in line), end_line(table)]
+
+
 def turn_text(table: Table) -> str:
     """Who decides now, each told what to do (as mentions), or how the match ended."""
     if table.outcome is not None:
@@ -340,9 +350,10 @@ def action_text(result: ActResult) -> str:
     calls to decide (the player carrying on with their own turn is not called), or how
     the match ended."""
     table = result.table
+    lines = action_lines(result)
     if table.outcome is not None:
-        tail = end_line(table)
+        *lines, tail = end_lines(table, lines)
     else:
         tail = "\n".join(ping_lines(table, result.called))
-    body = clip("\n".join(action_lines(result)), MESSAGE_LIMIT - len(tail) - 2)
-    return f"{body}\n{tail}" if tail else body
+    body = clip("\n".join(lines), MESSAGE_LIMIT - len(tail) - 2)
+    return f"{body}\n{tail}" if body and tail else body or tail

@@ -54,7 +54,7 @@ class Renderer:
     """Turns views into embed fields. Subclass per game for a richer board."""
 
     hidden_player_keys: frozenset[str] = frozenset({"seat", "name"})
-    legend: str = ""
+    legend: str = ""  # the board footer's key to its marks, below the match's number
     # The most lines one public turn message holds before the next lines start a new one
     # (None: as many as fit in a message).
     turn_lines: int | None = None

@@ -23,8 +23,8 @@ LOW = "⚠️"
 TO_ACT = "▶️"
 OUT = "☠"
 LOW_DECK = 5  # the rules mark a deck this small as low too (view key "low")
-LEGEND = (
-    f"{DRAINED} drained (used; it recharges later) · (Arcane 1) Troop Type and Strength · "
+LEGEND = (  # a few marks to a line, under the match's number
+    f"{DRAINED} drained (used; it recharges later) · (Arcane 1) Troop Type and Strength\n"
     f"{LOW} {LOW_DECK} cards or fewer left · {TO_ACT} decides now · {PROJECT_LEGEND}"
 )
 NAME_LIMIT = 256

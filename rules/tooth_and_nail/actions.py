@@ -59,7 +59,7 @@ from rules.tooth_and_nail.rules import (
     troop_def,
 )
 from rules.tooth_and_nail.state import Frame, State, Step, Troop
-from rules.tooth_and_nail.text import short_troop
+from rules.tooth_and_nail.text import short_troop, troops_listed
 
 NO_BOOST = "none"
 
@@ -280,14 +280,9 @@ def use_faction_ability(state: State, seat: int, first: str, second: str) -> Eve
     faction = state.players[seat].command_card
     assert faction is not None
     queue_effect(state, seat, f"ability:{faction}", state.opponents(seat))
-    return [
-        _ev(
-            "faction",
-            f"{_name(state, seat)} drains {troop_def(state, first).name} and "
-            f"{troop_def(state, second).name} to use {source_label(state, 'ability:' + faction)}.",
-            seat,
-        )
-    ]
+    drained = troops_listed([troop_def(state, first).name, troop_def(state, second).name])
+    used = source_label(state, "ability:" + faction)
+    return [_ev("faction", f"{_name(state, seat)} drains {drained} to use {used}.", seat)]
 
 
 def attack_targets(state: State, seat: int) -> list[int]:
@@ -334,14 +329,10 @@ def check_attack(
                 f"{attacker.name} is drained: it can't attack until it is recharged (your "
                 "Recharge Step recharges one War Zone Troop).",
             )
-        where = (
-            " (it is in your Command Zone)"
-            if _find(player.command_zone, state, troop_id) >= 0
-            else ""
-        )
         raise IllegalAction(
             "no-troop",
-            f"{attacker.name} is not in your War Zone{where}: only War Zone Troops attack.",
+            f"{attacker.name} is not in your War Zone{_where(state, seat, troop_id)}: only "
+            "War Zone Troops attack.",
         )
     _spend_ap(state, seat, "An attack")
     if boost_with != NO_BOOST:
@@ -356,6 +347,17 @@ def check_attack(
             )
     _target(state, seat, target)
     return i
+
+
+def _where(state: State, seat: int, troop_id: str) -> str:
+    """Where a Troop of the player's that isn't in their War Zone is, said after its
+    name: " (it is in your Command Zone)", " (it is in your hand)", or nothing."""
+    player = state.players[seat]
+    if _find(player.command_zone, state, troop_id) >= 0:
+        return " (it is in your Command Zone)"
+    if hand_card(state, seat, troop_id) is not None:
+        return " (it is in your hand)"
+    return ""
 
 
 def boost_options(state: State, seat: int, attacker: str) -> list[str]:
@@ -423,7 +425,11 @@ def check_formation(state: State, seat: int, troops: tuple[str, ...], target: st
             raise IllegalAction(
                 "formation", f"{name} is drained: {formation.name} needs non-drained Troops."
             )
-        raise IllegalAction("formation", f"{name} is not in your War Zone.")
+        raise IllegalAction(
+            "formation",
+            f"{name} is not in your War Zone{_where(state, seat, troop_id)}: only War Zone "
+            "Troops attack.",
+        )
     if troops not in formation_options(state, seat, faction):
         needs = " + ".join(formation.requires)
         raise IllegalAction(
@@ -454,7 +460,7 @@ def formation_attack(
         _ev(
             "formation",
             f"{player.name} launches {formation.name} at {_name(state, victim)} "
-            f"with {', '.join(troop_def(state, t).name for t in troops)}.",
+            f"with {troops_listed([troop_def(state, t).name for t in troops])}.",
             seat,
         )
     ]
@@ -625,9 +631,9 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 
 def candidates(state: State, seat: int) -> list[Action]:
     """Everything `seat` might try now, legal or not: the offers first, then every action
-    a player could name from the table and their hand (a drained attacker, a Troop not in
-    the Command Zone, a full zone, someone else's decision...), so that each can be
-    refused with the rule it breaks."""
+    a player could name from the table and their hand (a drained attacker, an attacker
+    still in the hand, a Troop not in the Command Zone, a full zone, someone else's
+    decision...), so that each can be refused with the rule it breaks."""
     found = dict.fromkeys(offers(state, seat))
     found.update(dict.fromkeys(_tries(state, seat)))
     return list(found)
@@ -672,9 +678,9 @@ def _action_step_tries(state: State, seat: int) -> Iterator[Action]:
         targets: list[tuple[str, ...]] = [(str(p.seat),) for p in state.players if p.seat != seat]
     else:
         targets = [()]
-    for troop_id in sorted(set(war) | set(command)):
-        boosts = [NO_BOOST, *owned] if troop_id in war else [NO_BOOST]
-        for boost_with in boosts:
+    for troop_id in sorted(set(owned) | set(war)):  # in play or not: only War Zone ones attack
+        boosts = owned if troop_id in war else hand  # elsewhere, its zone is refused first
+        for boost_with in [NO_BOOST, *boosts]:
             for target in targets:
                 yield Action(kind="attack", args=(troop_id, boost_with, *target))
     if player.command_card is not None:

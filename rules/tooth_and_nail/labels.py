@@ -34,7 +34,6 @@ from rules.tooth_and_nail.rules import (
     card_name,
     command_card_options,
     hand_card,
-    listing,
     pack_of,
     seat_names,
     taken_factions,
@@ -49,6 +48,7 @@ from rules.tooth_and_nail.text import (
     requirement,
     short_troop,
     troop_label,
+    troops_listed,
 )
 
 EXPLAIN_LIMIT = 100  # a select option's description holds 100 characters
@@ -124,7 +124,7 @@ def describe(state: State, action: Action) -> str:
         case "faction_ability":
             card = state.players[_actor(state)].command_card
             ability = _faction(state, card).ability.name if card else "your Faction Ability"
-            both = listing([troop_def(state, t).name for t in a])
+            both = troops_listed([troop_def(state, t).name for t in a])
             return f"Use {ability} (Faction Ability), draining {both}"
         case "attack":
             at = f" {state.players[int(a[2])].name}" if len(a) > 2 else ""
@@ -137,8 +137,8 @@ def describe(state: State, action: Action) -> str:
             name = f" {_faction(state, card).formation.name}" if card else ""
             at = f" on {state.players[int(a[1])].name}" if len(a) > 1 else ""
             ids = a[0].split(",")
-            shown = listing([_troop(state, t) for t in ids])
-            named = listing([troop_def(state, t).name for t in ids])
+            shown = troops_listed([_troop(state, t) for t in ids])
+            named = troops_listed([troop_def(state, t).name for t in ids])
             return _first_fit(
                 f"Formation Attack{name}{at} with {shown}",
                 f"Formation Attack{name}{at} with {named}",
@@ -232,10 +232,17 @@ def _explain(state: State, action: Action, seat: int) -> str:
     team = state.team_of(seat)
     match action.kind:
         case "faction":
+            # Shortened, the Troop Types give way first (the draft lists them), then the
+            # identity's last words: both names stay.
             f = _faction(state, a[0])
-            who = f"{f.identity} · " if f.identity else ""
-            formation = f"{f.formation.name} ({requirement(f)})"
-            return _first_fit(f"{who}{formation} · {f.ability.name}", f"{who}{formation}")
+            names = f"{f.formation.name} · {f.ability.name}"
+            full = f"{f.formation.name} ({requirement(f)}) · {f.ability.name}"
+            if not f.identity:
+                return _first_fit(full, names)
+            short = fit(f.identity, EXPLAIN_LIMIT - len(names) - 3)
+            return _first_fit(
+                f"{f.identity} · {full}", f"{f.identity} · {names}", f"{short} · {names}"
+            )
         case "command_card":
             f = _faction(state, a[0])
             formation = f"{f.formation.name} ({requirement(f)})"

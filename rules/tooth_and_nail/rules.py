@@ -20,7 +20,7 @@ from rules.tooth_and_nail.cards import (
     get_pack,
 )
 from rules.tooth_and_nail.state import Frame, Player, State, Step, Team, Troop
-from rules.tooth_and_nail.text import possessive
+from rules.tooth_and_nail.text import listing, possessive
 
 MAX_AP = 5
 ZONE_NAMES = {"command": "Command Zone", "war": "War Zone"}
@@ -84,11 +84,6 @@ def _ev(
 
 def _name(state: State, seat: int) -> str:
     return state.players[seat].name
-
-
-def listing(words: list[str]) -> str:
-    """ "Ada", "Ada and Basil", "Ada, Basil and Cleo"."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def seat_names(state: State, seats: list[int]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 
 from rules.tooth_and_nail.cards import (
@@ -149,6 +150,32 @@ def faction_text(faction: Faction) -> str:
 
 
 # --------------------------------------------------------------------------- in short
+
+
+def listing(words: list[str]) -> str:
+    """ "Ada", "Ada and Basil", "Ada, Basil and Cleo"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+NUMBERS = {2: "two", 3: "three", 4: "four"}  # copies of one Troop used together
+
+
+def plural(troop: str) -> str:
+    """A Troop's name, or its label, for several copies: "Pyre-Mane Chanters", "Emberhide
+    Bruisers (Tech 3)"."""
+    name, paren, rest = troop.partition(" (")
+    ending = "es" if name.endswith(("s", "x", "z", "sh")) else "s"
+    return f"{name}{ending}{paren}{rest}"
+
+
+def troops_listed(troops: list[str]) -> str:
+    """Troops used together, each name once with its copies counted (copies of a Troop
+    are alike): "Cinder Cub and Emberhide Bruiser", "both Pyre-Mane Chanters", "Cinder
+    Cub (Arcane 1) and two Emberhide Bruisers (Tech 3)"."""
+    counts = Counter(troops)
+    if len(counts) == 1 and len(troops) == 2:
+        return f"both {plural(troops[0])}"
+    return listing([t if n == 1 else f"{NUMBERS.get(n, n)} {plural(t)}" for t, n in counts.items()])
 
 
 def possessive(who: str) -> str:

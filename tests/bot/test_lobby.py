@@ -1,6 +1,6 @@
 """What a newcomer sees around a match, through simcord: `/match new`'s variant
 suggestions, the lobby's count and Start button, the confirmation `/match concede`
-asks for, and the sandbox's bot by its name."""
+asks for, the end of a match said once, and the sandbox's bot by its name."""
 
 from __future__ import annotations
 
@@ -239,6 +239,21 @@ async def test_only_the_asking_players_confirmation_concedes(world: World) -> No
     assert board.embeds[0].description == "🏆 **bob** won (alice conceded)."
 
 
+@pytest.mark.parametrize(
+    "game", ["tooth-and-nail", "command-of-nature", "mystic-vale", "historia-command"]
+)
+async def test_the_end_of_every_game_is_announced_once(world: World, game: str) -> None:
+    """The end is said once, in the line that frees the channel: the game's own sentence
+    (who lost, why, who won) is not posted again above it."""
+    await world.start(game, "2p", [world.alice, world.bob])
+    await world.concede(world.bob)
+    table = await world.bot.matches.table(world.match_id or 0)
+    assert table.outcome is not None and table.outcome.text
+    last = world.public_lines()[-1]
+    assert last.count(table.outcome.text) == 1, last
+    assert last.endswith(f"🏆 {table.outcome.text} The channel is free for a new match.")
+
+
 async def test_a_stale_confirmation_is_refused(world: World) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
     late = (await world.bob.slash(world.channel, "match concede")).response
@@ -310,4 +325,23 @@ async def test_the_sandbox_bot_is_called_arbiter(tmp_path: Path) -> None:
         authors = {m["author"]["name"] for m in page["messages"].values()}
         assert authors == {"Sandbox guide", "Arbiter"}
         assert "TestBot" not in json.dumps(page)
+        assert not sandbox.env.errors
+
+
+async def test_the_sandbox_guide_says_a_space_opens_the_suggestions(tmp_path: Path) -> None:
+    """The sandbox's page asks for suggestions only once something is typed in an option
+    (Discord asks as soon as it is focused): its guide says a space shows them all, and
+    the bot offers every choice for a space as for nothing typed."""
+    async with open_sandbox(tmp_path / "sandbox.db") as sandbox:
+        host = sandbox.players[0]
+        guide = sandbox.channel.history(viewer=host)[0].content
+        assert "type a space to see them all" in guide
+        every = {v for g in GAMES.values() for v in g.variants}
+        for game, offered in (
+            ({"game": "tooth-and-nail"}, {"2p", "3p", "alliance", "4p"}),
+            ({}, every),
+        ):
+            spaced = await host.autocomplete(sandbox.channel, "match new", "variant", " ", **game)
+            empty = await host.autocomplete(sandbox.channel, "match new", "variant", "", **game)
+            assert spaced == empty and {c["value"] for c in empty} == offered
         assert not sandbox.env.errors

@@ -62,6 +62,7 @@ async def test_a_two_player_game_to_a_winner_through_play_and_hand(
     assert table.outcome.text.endswith(f"{winner_name} wins.")
     assert final.components == []
     assert world.public_lines()[-1].endswith("The channel is free for a new match.")
+    assert world.public_lines()[-1].count(table.outcome.text) == 1  # the end said once
     assert await world.bot.matches.verify(match.id)
     again = await world.bob.slash(world.channel, "match new", game="tooth-and-nail")
     assert again.response is not None and not again.response.ephemeral
@@ -147,3 +148,21 @@ async def test_every_mode_starts_and_takes_actions(
         await player.slash(world.channel, "play", action=offered[0]["value"])
     assert (await world.match()).version == 6
     assert await world.bot.matches.verify((await world.match()).id)
+
+
+async def test_the_board_footer_lays_its_legend_out_line_by_line(
+    simcord_env: simcord.Env,
+) -> None:
+    """The footer reads as short lines: the match and turn, then the legend's marks a few
+    to a line, then the clock and the seed's warning; no line crams them all."""
+    world = World.build(simcord_env)
+    await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=11)
+    footer = (await world.board()).embeds[0].footer.text or ""
+    lines = footer.splitlines()
+    assert lines[:3] == [
+        f"Match #{world.match_id} · turn 0",
+        "💤 drained (used; it recharges later) · (Arcane 1) Troop Type and Strength",
+        "⚠️ 5 cards or fewer left · ▶️ decides now · ✦ a card of Arbiter's own design",
+    ]
+    assert lines[3].startswith("⏱️ ") and lines[4].startswith("🎲 Seed 11")
+    assert max(len(line) for line in lines) <= 80, lines

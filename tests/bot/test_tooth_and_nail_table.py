@@ -274,3 +274,36 @@ async def test_typing_a_move_the_rules_refuse_gets_the_reason_naming_the_card(
         assert text.startswith("✅ ")  # a non-drained copy attacks instead
     else:
         assert f"{name} is drained" in text, text
+
+
+async def test_typing_an_attack_with_a_troop_still_in_the_hand_gets_the_rule(
+    simcord_env: simcord.Env,
+) -> None:
+    """Only Troops in the War Zone attack: naming one still in the hand is refused with
+    that rule, not with "isn't one of your actions"."""
+    world = World.build(simcord_env)
+    await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=11)
+    for move in range(20):
+        state = await state_of(world)
+        alpha = state.alpha
+        if alpha is not None and GAME.to_act(state) == {alpha} and not state.frames:
+            break
+        player = (await world.to_act())[0]
+        await player.slash(
+            world.channel, "play", action=choose(state, next(iter(GAME.to_act(state))), move)
+        )
+    else:
+        raise AssertionError("no Action Step came up")
+    war = {state.cards[t.card] for t in state.players[alpha].war_zone}
+    card = next(c for c in state.players[alpha].hand if state.cards[c] not in war)
+    troop = card_def(state, card)
+    player = world.by_id(
+        (await world.bot.matches.table(world.match_id or 0)).user_of(alpha).user_id
+    )
+    result = await player.slash(world.channel, "play", action=f"attack with {troop.name}")
+    messages = result.followups or [result.response]
+    text = messages[-1].content if messages[-1] is not None else ""
+    assert text == (
+        f"“Attack with {troop.name} ({troop.type} {troop.strength})” isn't possible now: "
+        f"{troop.name} is not in your War Zone (it is in your hand): only War Zone Troops attack."
+    )

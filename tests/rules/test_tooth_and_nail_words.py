@@ -111,6 +111,33 @@ def test_labels_name_each_troop_with_its_troop_type_and_strength():
     assert label(state, "end") == "End your turn"
 
 
+def test_troops_used_together_name_copies_once_with_their_count():
+    """A Faction Ability drains 2 Command Zone Troops and a Formation Attack needs several
+    War Zone Troops: copies of one Troop are alike, so the menu and the table name them
+    once, counted ("both Pyre-Mane Chanters"), never "X and X"."""
+    state = drafted("2p", picks=["ostra-vulture", "scorchmane-riders"])
+    set_hand(state, JEB)
+    for _ in range(2):
+        field(state, JEB, "command", "pyre-mane-chanter")
+        field(state, JEB, "war", "emberhide-bruiser")
+    field(state, JEB, "war", "cinder-cub")
+    drain = "faction_ability|pyre-mane-chanter|pyre-mane-chanter"
+    assert label(state, drain) == (
+        "Use Stoke the Blaze (Faction Ability), draining both Pyre-Mane Chanters"
+    )
+    rush = "formation|cinder-cub,emberhide-bruiser,emberhide-bruiser"
+    assert label(state, rush) == (
+        "Formation Attack Wildfire Rush with Cinder Cub (Arcane 1) and two Emberhide "
+        "Bruisers (Tech 3)"
+    )
+    _, drained = act(state, drain)
+    assert drained[0].text == "Jeb drains both Pyre-Mane Chanters to use Stoke the Blaze."
+    _, launched = act(state, rush)
+    assert launched[0].text == (
+        "Jeb launches Wildfire Rush at Justin with Cinder Cub and two Emberhide Bruisers."
+    )
+
+
 def test_labels_of_3_players_name_the_opponent_attacked():
     """Standard 3 Player Game: the Alpha player attacks the opponent of his choice."""
     state = drafted("3p")
@@ -164,6 +191,21 @@ def test_explain_of_a_faction_gives_its_identity_and_its_command_card():
     assert explained(state, "faction|marauders") == (
         "frost control: drain, bounce and finish off Troops · Dread March (Arcane + Tech) · "
         "Spreading Chill"
+    )
+
+
+def test_explain_of_a_faction_shortened_keeps_its_identity_and_both_names():
+    """The draft's menu says what each Faction is and names its Formation Attack and its
+    Faction Ability; when all of it doesn't fit the 100 characters, the Formation
+    Attack's Troop Types give way (the draft above the menu lists them), never a name."""
+    state = new_game("2p")
+    for faction in PACK.factions:
+        text = explained(state, f"faction|{faction.id}")
+        assert len(text) <= EXPLAIN_LIMIT, text
+        assert text.startswith(f"{faction.identity} · {faction.formation.name}"), text
+        assert text.endswith(f" · {faction.ability.name}"), text
+    assert explained(state, "faction|scorchmane-riders") == (
+        "aggression: direct damage and extra Action Points · Wildfire Rush · Stoke the Blaze"
     )
 
 
@@ -281,6 +323,30 @@ REFUSALS = [
         "Troops attack.",
     ),
     (
+        "attacker still in the hand",
+        [],
+        ["thunderfoot"],
+        "attack|thunderfoot|none",
+        "no-troop",
+        "Thunderfoot is not in your War Zone (it is in your hand): only War Zone Troops attack.",
+    ),
+    (
+        "attacker still in the hand, boosted",
+        [],
+        ["thunderfoot", "tuh-tusk-shaman"],
+        "attack|thunderfoot|tuh-tusk-shaman",
+        "no-troop",
+        "Thunderfoot is not in your War Zone (it is in your hand): only War Zone Troops attack.",
+    ),
+    (
+        "attacker not in play",
+        [],
+        [],
+        "attack|thunderfoot|none",
+        "no-troop",
+        "Thunderfoot is not in your War Zone: only War Zone Troops attack.",
+    ),
+    (
         "full Command Zone",
         [("command", t, False) for t in ("tuh-tusk-shaman", "icewind-captain", "red-claw-elder")],
         ["thunderfoot"],
@@ -345,7 +411,8 @@ REFUSALS = [
         [],
         "formation|icewind-captain,thunderfoot",
         "formation",
-        "Icewind Captain is not in your War Zone.",
+        "Icewind Captain is not in your War Zone (it is in your Command Zone): only War Zone "
+        "Troops attack.",
     ),
 ]
 
