@@ -24,8 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.generic import FIELD_LIMIT, Field, Renderer, chunked_fields, clip
+from bot.service.matches import words_fit
 
 NAME_LIMIT = 256
+SUGGESTIONS = 25  # an autocomplete offers at most this many
 CATEGORIES = ("territory", "military", "technology")
 CATEGORY_NAMES = {"territory": "Territory", "military": "Military", "technology": "Technology"}
 TRACKS = ("military", "technology")
@@ -108,6 +110,32 @@ def civ_name(view: dict[str, Any], seat: Any) -> str:
 def _names(view: dict[str, Any], seats: list[Any]) -> str:
     shown = [civ_name(view, s) for s in seats]
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} & {shown[-1]}"
+
+
+def territory_suggestions(view: dict[str, Any], seat: Any, typed: str) -> list[tuple[str, str]]:
+    """What `territory add` suggests to `seat` as `typed` is typed, (name, value): first
+    the territories other civilizations hold that the typed words fit (adding one shares
+    it), then the typed name as a new territory, marked so, unless a civilization holds a
+    territory of that name (a typo would otherwise make a new one unnoticed). Nothing the
+    seat holds already."""
+    mine = {str(t).casefold() for t in _civ(view, seat).get("territories") or []}
+    held: dict[str, tuple[str, list[Any]]] = {}  # folded name -> (name, holders' seats)
+    for civ in _civs(view):
+        if civ.get("conceded"):
+            continue
+        for territory in civ.get("territories") or []:
+            name = str(territory)
+            held.setdefault(name.casefold(), (name, []))[1].append(civ.get("seat"))
+    offered = [
+        (f"{name} — shared with {_names(view, seats)}", name)
+        for folded, (name, seats) in held.items()
+        if folded not in mine and words_fit(typed, name)
+    ]
+    name = " ".join(typed.split())
+    if name and name.casefold() not in held and name.casefold() not in mine:
+        offered = offered[: SUGGESTIONS - 1]
+        offered.append((f"{name} — a new territory (nobody holds it)", name))
+    return offered[:SUGGESTIONS]
 
 
 def standing_line(view: dict[str, Any], category: str) -> str:

@@ -307,8 +307,8 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     await done(world, alice, "territory add", name="Macedonia")
     offered = await bob.autocomplete(world.channel, "historia territory add", "name", "att")
     assert offered == [
-        {"name": "att", "value": "att"},
-        {"name": "Attica (shared with Greeks)", "value": "Attica"},
+        {"name": "Attica — shared with Greeks", "value": "Attica"},
+        {"name": "att — a new territory (nobody holds it)", "value": "att"},
     ]
     await done(world, bob, "territory add", name="Nile")
     await done(world, bob, "territory add", name="Attica")
@@ -890,3 +890,39 @@ async def test_the_board_says_in_one_line_who_can_activate_now_and_why(world: Wo
         "✅ **Can activate now**: Greeks (first in Territory, not last in Military) · "
         "Egyptians (first in Military, not last in Technology)"
     ) in standing.splitlines()
+
+
+# ------------------------------------------------------------------ what a newcomer met (issue 21)
+
+
+async def test_territory_add_suggests_the_territory_held_first_and_the_typed_name_below_as_new(
+    world: World,
+) -> None:
+    """A typo doesn't make a new territory unnoticed: `territory add` suggests the
+    territories others hold that fit the typed words first, and the typed name only
+    below them, marked as a new territory (not at all when a civilization holds it)."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    await named_table(world, [alice, bob, carol], ["Greeks", "Carthage", "Persians"])
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, carol, "territory add", name="Attica")
+
+    async def offered(player: simcord.MemberActor, typed: str) -> list[dict[str, str]]:
+        return await player.autocomplete(world.channel, "historia territory add", "name", typed)
+
+    shared = {"name": "Attica — shared with Greeks & Persians", "value": "Attica"}
+    assert await offered(bob, "att") == [
+        shared,
+        {"name": "att — a new territory (nobody holds it)", "value": "att"},
+    ]
+    assert await offered(bob, " attica ") == [shared]  # held already: not offered as new
+    assert await offered(bob, "Sicily") == [
+        {"name": "Sicily — a new territory (nobody holds it)", "value": "Sicily"}
+    ]
+    assert await offered(alice, "attica") == []  # hers already: nothing to add
+    assert await offered(alice, "att") == [
+        {"name": "att — a new territory (nobody holds it)", "value": "att"}
+    ]
+    # The first suggestion picked shares the territory.
+    picked = (await offered(bob, "att"))[0]["value"]
+    await done(world, bob, "territory add", name=picked)
+    assert (await world.state()).civ(1).territories == ["Attica"]
