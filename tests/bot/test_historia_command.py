@@ -926,3 +926,32 @@ async def test_territory_add_suggests_the_territory_held_first_and_the_typed_nam
     picked = (await offered(bob, "att"))[0]["value"]
     await done(world, bob, "territory add", name=picked)
     assert (await world.state()).civ(1).territories == ["Attica"]
+
+
+async def test_each_cubes_power_choice_is_described_with_the_cubes_its_label_names(
+    world: World,
+) -> None:
+    """Label and description agree: in the /hand menu each choice of the cubes power is
+    described with the number of cubes its label takes ("Take no cube…" is never
+    described as "up to 2 of your cubes")."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")  # first in Territory
+    hand = (await alice.slash(world.channel, "hand")).response
+    assert hand is not None
+    menu = [
+        o
+        for row in hand.components
+        for c in row["components"]
+        if c["type"] == 3
+        for o in c["options"]
+        if o["value"].startswith("command|cubes|")
+    ]
+    assert len(menu) == 9  # 0, 1 or 2 cubes, the token's cube from each of 3 places
+    taken = {0: "no cube", 1: "1 cube", 2: "2 cubes"}
+    for option in menu:
+        n = int(option["value"].rsplit("|", 1)[1])
+        label, detail = option["label"], option.get("description") or ""
+        assert label.startswith(f"Command: Take {taken[n]} from the general supply"), label
+        assert detail.startswith(f"{taken[n]} "), (label, detail)
+        assert "up to" not in detail, (label, detail)
