@@ -177,12 +177,18 @@ def check_board(embed: discord.Embed, state: State) -> None:
         _, value = field(embed, civ_title(civ))
         check_civ(value, state, civ.seat)
     if state.reports:
+        # The latest reports, each line whole (as many of the last five as fit).
         _, value = field(embed, "Recent reports")
-        for shown in state.reports[-5:]:
-            assert f"`#{shown.number}` " in value
-            mark = {"disputed": "⚠️ disputed", "stands": "✅ stands", "retracted": "↩️ taken back"}
-            if shown.status:
-                assert mark[shown.status] in value
+        assert "…" not in value
+        recent = state.reports[-5:]
+        shown = [r for r in recent if f"`#{r.number}` " in value]
+        assert shown and shown == recent[len(recent) - len(shown) :], value
+        mark = {"disputed": "⚠️ disputed", "stands": "✅ stands", "retracted": "↩️ taken back"}
+        for report in shown:
+            line = next(x for x in value.splitlines() if x.startswith(f"`#{report.number}` "))
+            assert report.text in line
+            if report.status:
+                assert mark[report.status] in line
     else:
         assert not has_field(embed, "Recent reports")
     assert has_field(embed, "⚠️ Paused — report #") == (state.dispute is not None)
@@ -955,3 +961,34 @@ async def test_each_cubes_power_choice_is_described_with_the_cubes_its_label_nam
         assert label.startswith(f"Command: Take {taken[n]} from the general supply"), label
         assert detail.startswith(f"{taken[n]} "), (label, detail)
         assert "up to" not in detail, (label, detail)
+
+
+async def test_the_boards_recent_reports_are_whole_lines_never_cut(world: World) -> None:
+    """The board's recent reports show each report's line whole: when they don't all fit,
+    fewer of them, the latest kept and the earlier ones pointed to in `/match log`;
+    never a line cut with "…"."""
+    alice, bob = world.alice, world.bob
+    greeks, carthage = "The Hellenic Cities Of Antiquity", "The Many Peoples Of Old Carthage"
+    land = "The Territory Of Far Reaches One"
+    await named_table(world, [alice, bob], [greeks, carthage])
+    await done(world, alice, "territory add", name=land)
+    # Activations whose lines say where the cubes were counted: long lines.
+    for source in ("reserve", "bank", "used"):
+        await done(world, alice, "command", power=f"command|cubes|{source}|2")
+        if source != "used":
+            number = (await world.state()).reports[-1].number
+            await done(world, alice, "retract", report=str(number))
+    await done(world, bob, "territory add", name=land)
+    state = await look(world, alice, bob)
+    recent = state.reports[-5:]
+    assert sum(len(r.text) for r in recent) > 1024  # more than a field holds
+    _, value = field((await world.board()).embeds[0], "Recent reports")
+    assert "…" not in value
+    shown = [r for r in recent if f"`#{r.number}` " in value]
+    assert 0 < len(shown) < len(recent) and shown == recent[len(recent) - len(shown) :]
+    for r in shown:
+        assert r.text in value, (r.text, value)  # whole
+    earlier = recent[: len(recent) - len(shown)]
+    assert value.splitlines()[0] == (
+        f"*Earlier: {', '.join(f'#{r.number}' for r in earlier)} — in `/match log`*"
+    )
