@@ -40,6 +40,7 @@ PLACE_NAMES = {
     "reserve": "reserve",
     "map": "map",
 }
+ON_TOKEN = "Command token"  # where an activated token's cube sits
 FIRST, LAST, SHARED = "🥇", "🔻", "⇄"
 READY, BLOCKED, ACTIVE, USED = "✅", "🔒", "⚡", "▪️"
 STATUS_MARKS = {"disputed": "⚠️ disputed", "stands": "✅ stands", "retracted": "↩️ taken back"}
@@ -245,9 +246,12 @@ def levels_line(civ: dict[str, Any]) -> str:
 
 
 def cubes_line(civ: dict[str, Any]) -> str:
-    """Where the civilization's cubes are (the places holding none left out)."""
+    """Where the civilization's cubes are (the places holding none left out), the one on
+    its activated token included."""
     cubes = civ.get("cubes") or {}
     held = [f"{PLACE_NAMES[p]} {cubes[p]}" for p in PLACES if cubes.get(p)]
+    if (civ.get("token") or {}).get("status") == "active":
+        held.append(f"{ON_TOKEN} 1")
     return "🧊 Cubes: " + (" · ".join(held) or "none")
 
 

@@ -247,7 +247,9 @@ def move_cubes(
 
 
 def cube_line(civ: Civilization) -> str:
-    return ", ".join(f"{PLACE_NAMES[p]} {civ.cubes[p]}" for p in PLACES)
+    """Where the civilization's cubes are, the one on its activated token included."""
+    on_token = ", Command token 1" if civ.token.status == "active" else ""
+    return ", ".join(f"{PLACE_NAMES[p]} {civ.cubes[p]}" for p in PLACES) + on_token
 
 
 def next_turn(state: State, seat: int, check: bool) -> tuple[list[Event], str | None]:

@@ -158,8 +158,9 @@ def check_civ(value: str, state: State, seat: int) -> None:
         if now != base:
             shown += f" +{now - base} Command = **{now}**"
         assert shown in value, (shown, value)
-    cubes = " · ".join(f"{PLACES[p]} {civ.cubes[p]}" for p in PLACES if civ.cubes[p])
-    assert f"🧊 Cubes: {cubes}\n" in value
+    held = [f"{PLACES[p]} {civ.cubes[p]}" for p in PLACES if civ.cubes[p]]
+    held += ["Command token 1"] if token.status == "active" else []  # its cube
+    assert f"🧊 Cubes: {' · '.join(held)}\n" in value
 
 
 def check_board(embed: discord.Embed, state: State) -> None:
@@ -992,3 +993,36 @@ async def test_the_boards_recent_reports_are_whole_lines_never_cut(world: World)
     assert value.splitlines()[0] == (
         f"*Earlier: {', '.join(f'#{r.number}' for r in earlier)} — in `/match log`*"
     )
+
+
+async def test_the_cubes_line_counts_the_cube_on_an_activated_token(world: World) -> None:
+    """A civilization's cubes on the board, in /hand and in a cube move's line count the
+    cube sitting on its activated token, so all ten are there; once the token leaves at
+    the end of the Era, that cube is back where it came from."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, alice, "command", power="command|military|reserve")
+
+    def cubes_of(value: str) -> str:
+        return next(line for line in value.splitlines() if line.startswith("🧊 "))
+
+    _, greeks = field((await world.board()).embeds[0], "🏛️ Greeks (alice)")
+    assert cubes_of(greeks) == "🧊 Cubes: personal supply 9 · Command token 1"
+    hand = (await alice.slash(world.channel, "hand")).response
+    assert hand is not None
+    _, mine = field(hand.embeds[0], "🏛️ You — Greeks (alice)")
+    assert cubes_of(mine) == "🧊 Cubes: personal supply 9 · Command token 1"
+    await done(world, alice, "cubes", count=2, **{"from": "supply", "to": "used"})
+    line = (await turn_message(world)).content.splitlines()[-1]
+    assert line.endswith(
+        "(personal supply 7, Bank 0, Used Pool 2, reserve 0, map 0, Command token 1)."
+    ), line
+    for _ in range(3):
+        await done(world, alice, "turn")
+    await done(world, alice, "era-end")
+    await done(world, bob, "agree")
+    state = await look(world, alice)
+    _, greeks = field((await world.board()).embeds[0], "🏛️ Greeks (alice)")
+    assert cubes_of(greeks) == "🧊 Cubes: personal supply 7 · Used Pool 2 · reserve 1"
+    assert sum(state.civ(0).cubes.values()) == 10
