@@ -13,6 +13,10 @@ button kept after a restart and under the latest report; `/mod undo` of a report
 from __future__ import annotations
 
 import dataclasses
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -27,6 +31,7 @@ from rules.core import Action, SeatSpec, rng_for
 from rules.historia_command import GAME as HC
 from rules.historia_command import State
 from rules.historia_command.standings import CATEGORY_NAMES, eligible_by, level, standings, why_not
+from tests.bot.test_moderation import admin
 from tests.bot.test_render import table as sample_table
 from tests.bot.world import World, custom_ids, option_values
 
@@ -1026,3 +1031,89 @@ async def test_the_cubes_line_counts_the_cube_on_an_activated_token(world: World
     _, greeks = field((await world.board()).embeds[0], "🏛️ Greeks (alice)")
     assert cubes_of(greeks) == "🧊 Cubes: personal supply 7 · Used Pool 2 · reserve 1"
     assert sum(state.civ(0).cubes.values()) == 10
+
+
+async def test_reports_are_numbered_once_for_the_whole_game(world: World) -> None:
+    """Report numbers run on across the Eras, one numbering for the whole game: Era II's
+    first report follows Era I's last on its line, on the board, on its Dispute button,
+    in `/historia dispute` and `retract`, and in `/match log`, where no number is given
+    twice."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")  # #1
+    await done(world, bob, "territory add", name="Sicily")  # #2
+    for _ in range(3):
+        await done(world, alice, "turn")  # #3, #4, #5
+    await done(world, alice, "era-end")
+    await done(world, bob, "agree")
+    assert (await world.state()).era == 2
+    await done(world, alice, "level", track="military", value=2)
+    lines = (await turn_message(world)).content.splitlines()
+    assert "`#6` 📈 Greeks: Military 0 → 2." in lines, lines
+    _, reports = field((await world.board()).embeds[0], "Recent reports")
+    assert reports.startswith("`#6` Greeks: Military 0 → 2."), reports
+    assert dispute_ids(await turn_message(world)) == [f"arbiter:dispute:{world.match_id}:2:6:0"]
+    offered = await bob.autocomplete(world.channel, "historia dispute", "report", "")
+    assert [o["value"] for o in offered] == ["6"]
+    offered = await alice.autocomplete(world.channel, "historia retract", "report", "")
+    assert [o["value"] for o in offered] == ["6"]
+    await done(world, alice, "level", track="technology", value=1)  # #7
+    clicked = await bob.click(
+        await turn_message(world), custom_id=dispute_ids(await turn_message(world))[0]
+    )
+    assert said(clicked).startswith("✅ Dispute #7: ")
+    await done(world, alice, "retract")
+    await done(world, alice, "retract", report="6")
+    state = await look(world, alice, bob)
+    assert [(r.number, r.status) for r in state.reports] == [(6, "retracted"), (7, "retracted")]
+    log = await whole_log(world)
+    numbers = [line.split("`")[1] for line in log if line.startswith("`#")]
+    assert numbers == [f"#{n}" for n in range(1, 8)], log
+
+
+async def whole_log(world: World) -> list[str]:
+    """Every line of `/match log`, its pages turned back to the first."""
+    shown = await world.eve.slash(world.channel, "match log")
+    message = shown.response
+    assert message is not None
+    pages = [message.embeds[0].description or ""]
+    while not (message.embeds[0].footer.text or "").startswith("Log page 1 of"):
+        await world.eve.click(message, label="Older")
+        pages.insert(0, message.embeds[0].description or "")
+    return "\n".join(pages).splitlines()
+
+
+def saved_as_before_one_numbering(db_path: Path, match_id: int) -> None:
+    """The match's snapshot as a release before reports were numbered once for the whole
+    game saved it: without the count of reports."""
+    with closing(sqlite3.connect(db_path)) as db:
+        (snapshot,) = db.execute(
+            "SELECT snapshot FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+        old = json.loads(snapshot)
+        del old["reported"]
+        db.execute("UPDATE matches SET snapshot = ? WHERE id = ?", (json.dumps(old), match_id))
+        db.commit()
+
+
+async def test_a_match_saved_before_one_numbering_numbers_on_and_can_be_undone(
+    world: World, db_path: Path
+) -> None:
+    """Old matches stay readable and playable: a match saved before reports were numbered
+    once for the game numbers its next report after its latest one, and its log still
+    replays to its board, so a moderator can undo."""
+    alice, bob = world.alice, world.bob
+    mona = admin(world)
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "level", track="military", value=2)
+    mid = world.match_id or 0
+    saved_as_before_one_numbering(db_path, mid)
+    await done(world, alice, "territory add", name="Thrace")
+    assert "`#3` 🗺️ Greeks add Thrace (2 territories)." in (await turn_message(world)).content
+    saved_as_before_one_numbering(db_path, mid)
+    assert said(await mona.slash(world.channel, "mod undo")) == "The last action is undone."
+    assert await world.bot.matches.verify(mid)
+    await done(world, bob, "territory add", name="Sicily")
+    state = await look(world, alice, bob)
+    assert [r.number for r in state.reports] == [1, 2, 3]

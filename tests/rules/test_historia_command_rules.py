@@ -947,6 +947,31 @@ def test_only_the_disputer_withdraws_and_only_the_reporter_retracts() -> None:
     assert "No dispute is open" in refused(roman_table(), ADA, "withdraw")
 
 
+def test_reports_are_numbered_once_for_the_whole_game() -> None:
+    """One numbering for the whole game: the first report of an Era follows the last of
+    the Era before (the Era's reports themselves can no longer be disputed)."""
+    state = go(roman_table(), (ADA, "territory|add|Gaul"))
+    last = last_report(state)
+    state, _ = end_era(state)
+    assert state.era == 2 and state.reports == []
+    state, text = said(state, BASIL, "level|military|4")
+    assert text.startswith(f"`#{last + 4}` ")  # after the 3 turns reported
+    assert last_report(state) == state.reported == last + 4
+
+
+def test_a_match_saved_before_one_numbering_numbers_on_from_its_latest_report() -> None:
+    """A match saved before reports were numbered once for the game (its state has no
+    count of reports) loads with its latest report's number, so its next report
+    follows it and its log replays to the same state."""
+    state = go(roman_table(), (ADA, "territory|add|Gaul"))
+    saved = json.loads(state.model_dump_json())
+    del saved["reported"]
+    old = State.model_validate_json(json.dumps(saved))
+    assert old == state and old.reported == last_report(state)
+    old, text = said(old, BASIL, "level|military|4")
+    assert text.startswith(f"`#{last_report(state) + 1}` ")
+
+
 def test_only_another_players_recent_unsettled_report_is_disputed() -> None:
     """Your own report is corrected by another report, not disputed; only the latest
     five can be; the end of the Era closes the Era's reports."""
