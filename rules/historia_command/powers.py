@@ -186,9 +186,7 @@ def check_token(state: State, seat: int) -> None:
             "token-removed", "Your token was used in an earlier Era and is out of the game."
         )
     if eligible_by(state, seat) is None:
-        raise IllegalAction(
-            "not-eligible", f"Your token can't be activated now: {why_not(state, seat)}."
-        )
+        raise IllegalAction("not-eligible", f"Your token is blocked: {why_not(state, seat)}.")
 
 
 def check_payment(power: Power, source: Place, cubes: int) -> None:

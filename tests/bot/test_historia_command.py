@@ -36,8 +36,8 @@ from tests.bot.test_render import table as sample_table
 from tests.bot.world import World, custom_ids, option_values
 
 EMBED_LIMIT = 6000
-PAUSED = "The match is paused: "
-OWN = "Report #{n} is yours: you can't dispute it."
+PAUSED = "Paused by "
+OWN = "Report #{n} is yours: if it is wrong, take it back with `/historia retract report:{n}`."
 STALE = "This Dispute button is out of date (report #{n} is no longer the latest report"
 PLACES = {
     "supply": "personal supply",
@@ -341,13 +341,13 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     # The Greeks' token is blocked by the tie: the menu offers nothing, the rule is cited.
     offered = await alice.autocomplete(world.channel, "historia command", "power", "")
     reason = why_not(state, 0)
-    assert reason.startswith("tied for first in Territory with Egyptians (2): a tie for first")
+    assert reason.startswith("tied for first in Territory with Egyptians (2); not first in")
     assert [o["name"] for o in offered] == [clip(f"Not now: {reason}", 100)]
     version = (await world.match()).version
     refused = await report(world, alice, "command", power=offered[0]["value"])
-    assert refused == f"Your token can't be activated now: {reason}."
+    assert refused == f"Your token is blocked: {reason}."
     typed = await report(world, alice, "command", power="military")
-    assert typed.endswith(f"isn't possible now: Your token can't be activated now: {reason}.")
+    assert typed.endswith(f"isn't possible now: Your token is blocked: {reason}.")
     assert (await world.match()).version == version  # nothing changed
 
     # The Egyptians lead Military alone: their menu offers each power, with what it does.
@@ -447,7 +447,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     assert called["allowed_mentions"]["users"] == sorted([alice.id, bob.id])
     _, ending = field((await world.board()).embeds[0], "⏳ End of Era I reported")
     assert "Waiting for: alice, bob" in ending
-    assert (await report(world, alice, "turn")).startswith("The end of Era I waits for the table")
+    assert (await report(world, alice, "turn")).startswith("The end of Era I waits for alice")
     await done(world, alice, "agree")
     await done(world, bob, "agree")
     state = await look(world, alice, bob, carol)
@@ -827,14 +827,11 @@ async def test_the_not_now_suggestion_explains_and_never_activates_the_token(
     (suggestion,) = await alice.autocomplete(world.channel, "historia command", "power", "")
     assert suggestion["name"].startswith("Not now: ")
     blocked = await report(world, alice, "command", power=suggestion["value"])
-    assert blocked.startswith("Your token can't be activated now: ")
+    assert blocked.startswith("Your token is blocked: ")
     await done(world, alice, "territory add", name="Attica")  # first in Territory now
     version = (await world.match()).version
     answer = await report(world, alice, "command", power=suggestion["value"])
-    assert answer == (
-        "Your token can be activated now: pick a power among the suggestions of "
-        "`/historia command`."
-    )
+    assert answer == "Your token can be activated now: pick a power in `/historia command`."
     assert (await world.match()).version == version
     assert (await world.state()).civ(0).token.status == "available"
 
@@ -1117,3 +1114,74 @@ async def test_a_match_saved_before_one_numbering_numbers_on_and_can_be_undone(
     await done(world, bob, "territory add", name="Sicily")
     state = await look(world, alice, bob)
     assert [r.number for r in state.reports] == [1, 2, 3]
+
+
+PHONE = 120  # characters: three short lines on a phone
+
+
+async def test_the_refusals_met_most_fit_a_phone_and_keep_their_reason(world: World) -> None:
+    """The refusals a table meets most are a sentence a player reads on a phone, each
+    still saying why: a token blocked (a tie for first, not first, last in the other
+    category), a report while the match is paused or the end of the Era waits, a report
+    of one's own disputed, one that can't be taken back, the "Not now" suggestion picked
+    once the token can be activated."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    players = [alice, bob, carol]
+    await named_table(world, players, ["Greeks", "Egyptians", "Persians"])
+    refusals: list[tuple[str, tuple[str, ...]]] = []
+
+    async def refused(player: simcord.MemberActor, command: str, *why: str, **options: Any) -> str:
+        version = (await world.match()).version
+        answer = await report(world, player, command, **options)
+        assert (await world.match()).version == version, answer  # nothing changed
+        refusals.append((answer, why))
+        return answer
+
+    # Territory: Greeks and Egyptians tied for first; Military: Egyptians first.
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "territory add", name="Nile")
+    await done(world, alice, "level", track="military", value=1)
+    await done(world, bob, "level", track="military", value=3)
+    await refused(
+        alice,
+        "command",
+        "tied for first in Territory with Egyptians (1)",
+        "not first in Military (1; Egyptians 3)",
+        power="command",
+    )
+    # Persians first in Technology, but alone last in Territory (their other symbol).
+    await done(world, carol, "level", track="technology", value=2)
+    await refused(carol, "command", "last in Territory (0)", power="command")
+    await done(world, alice, "territory add", name="Thrace")  # Greeks first in Territory
+    await refused(alice, "command", "can be activated now", "/historia command", power="command")
+    # A report of one's own disputed, or changed since: why not, and what to do instead.
+    await done(world, bob, "level", track="military", value=4)
+    n = (await world.state()).reports[-1].number
+    message = await turn_message(world)
+    mine = said(await bob.click(message, custom_id=dispute_ids(message)[0]))
+    refusals.append((mine, (f"#{n} is yours", f"/historia retract report:{n}")))
+    await done(world, bob, "level", track="military", value=5)
+    await refused(bob, "retract", f"#{n}", "later report", report=str(n))
+    # Paused by a dispute: who settles it, and how.
+    await done(world, carol, "dispute", report=str(n + 1))
+    await refused(
+        alice,
+        "territory add",
+        "Paused",
+        f"#{n + 1}",
+        "bob",
+        "carol",
+        "/historia retract",
+        "/historia withdraw",
+        name="Gaul",
+    )
+    await done(world, carol, "withdraw")
+    # The end of the Era reported: who it waits for.
+    for _ in range(3):
+        await done(world, alice, "turn")
+    await done(world, alice, "era-end")
+    await refused(bob, "turn", "Era I", "bob, carol", "/historia agree", "/historia object")
+    for answer, why in refusals:
+        assert len(answer) <= PHONE, (len(answer), answer)
+        for words in why:
+            assert words in answer, (words, answer)
