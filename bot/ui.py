@@ -101,10 +101,6 @@ STALE_DISPUTE = (
     "or it was disputed already), so nothing happened. To dispute a recent report, use "
     "`/historia dispute`."
 )
-OWN_REPORT = (
-    "Report #{number} is yours: you can't dispute it. If it is wrong, report the correction "
-    "(or, once someone disputes it, take it back with `/historia retract`)."
-)
 STALE_BUTTONS = (
     "These buttons are out of date (the game has moved on since they were posted), so "
     "nothing happened. Use the buttons under the latest message that calls you, or `/hand`."
@@ -1071,8 +1067,7 @@ async def dispute_step(
     )
     if not current or (table.view or {}).get("era", 0) != era:
         raise errors.StaleChoice(STALE_DISPUTE.format(number=number))
-    if mine.seat == seat:
-        raise errors.UserError(OWN_REPORT.format(number=number))
+    # Its reporter is refused by the rules, which say what to do instead.
     result = await matches.act(match_id, interaction.user.id, key)
     reply = interaction.followup.send(done_text(result), ephemeral=True)
     await reply_after_save(interaction, reply)

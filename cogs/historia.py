@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import ui
 from bot.render.generic import clip
+from bot.render.historia_command import territory_suggestions
 from bot.replies import guard
 from bot.service import errors
 from bot.service.matches import words_fit
@@ -185,37 +186,17 @@ class HistoriaCog(
         await self._act(interaction, f"territory|add|{name}")
 
     @territory_add.autocomplete("name")
-    async def territories_others_hold(
+    async def territories_to_add(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Territories other civilizations hold (to share one), and the name typed."""
+        """The territories others hold that fit the typed words (to share one), then the
+        typed name as a new territory."""
         table = await self._table(interaction)
         if table is None:
             return []
         mine = table.seat_of(interaction.user.id)
-        civs = (table.view or {}).get("civs") or []
-        held = {
-            str(t).casefold()
-            for c in civs
-            if mine and c.get("seat") == mine.seat
-            for t in c.get("territories") or []
-        }
-        offered: dict[str, str] = {}
-        typed = " ".join(current.split())
-        if typed:
-            offered[typed.casefold()] = typed
-        for civ in civs:
-            if mine is not None and civ.get("seat") == mine.seat:
-                continue
-            for territory in civ.get("territories") or []:
-                name = str(territory)
-                if name.casefold() in held or not words_fit(current, name):
-                    continue
-                offered.setdefault(name.casefold(), f"{name} (shared with {civ.get('name')})")
-        return [
-            app_commands.Choice(name=clip(label, 100), value=label.split(" (shared with ")[0])
-            for label in offered.values()
-        ][:AUTOCOMPLETE_LIMIT]
+        offered = territory_suggestions(table.view or {}, mine.seat if mine else None, current)
+        return [app_commands.Choice(name=clip(name, 100), value=value) for name, value in offered]
 
     @territory.command(name="remove", description="Your civilization no longer holds a territory.")
     @app_commands.describe(name="One of your territories")

@@ -24,8 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.generic import FIELD_LIMIT, Field, Renderer, chunked_fields, clip
+from bot.service.matches import words_fit
 
 NAME_LIMIT = 256
+SUGGESTIONS = 25  # an autocomplete offers at most this many
 CATEGORIES = ("territory", "military", "technology")
 CATEGORY_NAMES = {"territory": "Territory", "military": "Military", "technology": "Technology"}
 TRACKS = ("military", "technology")
@@ -38,6 +40,7 @@ PLACE_NAMES = {
     "reserve": "reserve",
     "map": "map",
 }
+ON_TOKEN = "Command token"  # where an activated token's cube sits
 FIRST, LAST, SHARED = "🥇", "🔻", "⇄"
 READY, BLOCKED, ACTIVE, USED = "✅", "🔒", "⚡", "▪️"
 STATUS_MARKS = {"disputed": "⚠️ disputed", "stands": "✅ stands", "retracted": "↩️ taken back"}
@@ -45,10 +48,10 @@ ROMANS = ("I", "II", "III", "IV", "V")
 # The board's own fields stay within this, so that the embed (6000 characters at most)
 # keeps room for its title, headline, footer, the last lines and the clock.
 BOARD_BUDGET = 4200
-REPORT_LINE = 120  # a report's line on the board at most
 COMPACT_SHARED = 3  # shared territories named in a civilization's field past the budget
 SHORT_SHARED = 6  # territories the shared field lists at most when even that is too long
 SHORT_TOKEN = 220  # a token's line at most, then
+REPORTS_TITLE = "Recent reports (Dispute one that is wrong)"
 LEGEND = (
     f"{FIRST} first · {LAST} last (a tie for first blocks a token, a tie for last doesn't) · "
     f"{SHARED} shared territory · {READY} token can be activated now · {BLOCKED} not now · "
@@ -84,13 +87,6 @@ def plural(count: Any, word: str, many: str = "") -> str:
     return f"{count} {word if count == 1 else many or word + 's'}"
 
 
-def shortened(text: str, limit: int) -> str:
-    """`text` cut at a word to `limit` characters, with an ellipsis when cut."""
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;(") + "…"
-
-
 def _civs(view: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in view.get("civs") or [] if isinstance(c, dict)]
 
@@ -108,6 +104,32 @@ def civ_name(view: dict[str, Any], seat: Any) -> str:
 def _names(view: dict[str, Any], seats: list[Any]) -> str:
     shown = [civ_name(view, s) for s in seats]
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} & {shown[-1]}"
+
+
+def territory_suggestions(view: dict[str, Any], seat: Any, typed: str) -> list[tuple[str, str]]:
+    """What `territory add` suggests to `seat` as `typed` is typed, (name, value): first
+    the territories other civilizations hold that the typed words fit (adding one shares
+    it), then the typed name as a new territory, marked so, unless a civilization holds a
+    territory of that name (a typo would otherwise make a new one unnoticed). Nothing the
+    seat holds already."""
+    mine = {str(t).casefold() for t in _civ(view, seat).get("territories") or []}
+    held: dict[str, tuple[str, list[Any]]] = {}  # folded name -> (name, holders' seats)
+    for civ in _civs(view):
+        if civ.get("conceded"):
+            continue
+        for territory in civ.get("territories") or []:
+            name = str(territory)
+            held.setdefault(name.casefold(), (name, []))[1].append(civ.get("seat"))
+    offered = [
+        (f"{name} — shared with {_names(view, seats)}", name)
+        for folded, (name, seats) in held.items()
+        if folded not in mine and words_fit(typed, name)
+    ]
+    name = " ".join(typed.split())
+    if name and name.casefold() not in held and name.casefold() not in mine:
+        offered = offered[: SUGGESTIONS - 1]
+        offered.append((f"{name} — a new territory (nobody holds it)", name))
+    return offered[:SUGGESTIONS]
 
 
 def standing_line(view: dict[str, Any], category: str) -> str:
@@ -224,9 +246,12 @@ def levels_line(civ: dict[str, Any]) -> str:
 
 
 def cubes_line(civ: dict[str, Any]) -> str:
-    """Where the civilization's cubes are (the places holding none left out)."""
+    """Where the civilization's cubes are (the places holding none left out), the one on
+    its activated token included."""
     cubes = civ.get("cubes") or {}
     held = [f"{PLACE_NAMES[p]} {cubes[p]}" for p in PLACES if cubes.get(p)]
+    if (civ.get("token") or {}).get("status") == "active":
+        held.append(f"{ON_TOKEN} 1")
     return "🧊 Cubes: " + (" · ".join(held) or "none")
 
 
@@ -264,19 +289,21 @@ class HistoriaCommandRenderer(Renderer):
 
     def board_fields(self, view: dict[str, Any], to_act: tuple[int, ...]) -> list[Field]:
         """The board's fields, made more compact step by step while they exceed the
-        budget: the territories counted, then the shared ones and the reasons shortened."""
+        budget: the territories counted, then the shared ones and the reasons shortened
+        and the recent reports fewer (each still whole), to the room left."""
         fields: list[Field] = []
         for step in range(3):
             head = [f for f in (self.dispute_field(view), self.proposal_field(view)) if f]
             head.append(self.standings_field(view))
             civs = [self.civ_field(view, c, compact=step > 0, short=step > 1) for c in _civs(view)]
-            rest = [
-                self.powers_field(view),
-                self.shared_field(view, short=step > 1),
-                self.reports_field(view),
-                self.eras_field(view),
-            ]
+            rest = [self.powers_field(view), self.shared_field(view, short=step > 1)]
             fields = [*head, *civs, *(f for f in rest if f)]
+            eras = self.eras_field(view)
+            room = FIELD_LIMIT
+            if step > 1:  # what the other fields leave
+                room = BOARD_BUDGET - _size([*fields, *(f for f in [eras] if f)])
+            reports = self.reports_field(view, limit=min(FIELD_LIMIT, room))
+            fields += [f for f in (reports, eras) if f]
             if _size(fields) <= BOARD_BUDGET:
                 break
         return fields
@@ -434,23 +461,31 @@ class HistoriaCommandRenderer(Renderer):
             )
         return Field("Shared territories", clip("\n".join(lines), FIELD_LIMIT))
 
-    def reports_field(self, view: dict[str, Any]) -> Field | None:
-        """The recent reports, numbered, with who made them and their status."""
+    def reports_field(self, view: dict[str, Any], limit: int = FIELD_LIMIT) -> Field | None:
+        """The recent reports, numbered, with who made them and their status, each line
+        whole: as many of the latest as fit in `limit` characters (the latest always),
+        the earlier ones pointed to in `/match log`."""
         reports = [r for r in view.get("reports") or [] if isinstance(r, dict)]
         if not reports:
             return None
         lines = []
         for report in reports:
             player = _civ(view, report.get("seat")).get("player", "?")
-            text = shortened(str(report.get("text", "")), REPORT_LINE)
+            text = str(report.get("text", ""))
             status = str(report.get("status") or "")
             if status == "retracted":
                 text = f"~~{text}~~"
             mark = f" — {STATUS_MARKS[status]}" if status in STATUS_MARKS else ""
             lines.append(f"`#{report.get('number')}` {text} · by {player}{mark}")
-        return Field(
-            "Recent reports (Dispute one that is wrong)", clip("\n".join(lines), FIELD_LIMIT)
-        )
+
+        def kept(shown: int) -> list[str]:
+            latest = lines[len(lines) - shown :]
+            return latest if shown == len(lines) else [_earlier(reports, shown), *latest]
+
+        shown = len(lines)
+        while shown > 1 and len(REPORTS_TITLE) + len("\n".join(kept(shown))) > limit:
+            shown -= 1
+        return Field(REPORTS_TITLE, clip("\n".join(kept(shown)), FIELD_LIMIT))
 
     def eras_field(self, view: dict[str, Any]) -> Field | None:
         """The tokens used in the Eras played so far."""
@@ -551,6 +586,13 @@ class HistoriaCommandRenderer(Renderer):
             numbers = ", ".join(f"#{n}" for n in retractable)
             lines.append(f"Your reports you may take back: {numbers} (`/historia retract report:`)")
         return lines
+
+
+def _earlier(reports: list[dict[str, Any]], shown: int) -> str:
+    """The line pointing to the recent reports left off the board (all but the last
+    `shown`)."""
+    numbers = ", ".join(f"#{r.get('number')}" for r in reports[: len(reports) - shown])
+    return f"*Earlier: {numbers} — in `/match log`*"
 
 
 def _size(fields: list[Field]) -> int:

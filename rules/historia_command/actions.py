@@ -257,9 +257,7 @@ def _command(state: State, seat: int, args: tuple[str, ...], only_check: bool) -
     if not args:  # the token, no power named: why it can't be activated, never an activation
         powers.check_token(state, seat)
         raise IllegalAction(
-            "no-power",
-            "Your token can be activated now: pick a power among the suggestions of "
-            "`/historia command`.",
+            "no-power", "Your token can be activated now: pick a power in `/historia command`."
         )
     power, source = args[0], args[1]
     if power not in POWERS:
@@ -289,9 +287,8 @@ def ending_text(state: State) -> str:
     assert proposal is not None
     waiting = [c.player for c in state.in_play() if c.seat not in proposal.agreed]
     return (
-        f"The end of Era {roman(state.era)} waits for the table: "
-        f"{state.civ(proposal.by).player} reported it; waiting for {', '.join(waiting)} to "
-        "agree (`/historia agree`) or object (`/historia object`)."
+        f"The end of Era {roman(state.era)} waits for {', '.join(waiting)} to agree or "
+        "object (`/historia agree`, `/historia object`)."
     )
 
 
@@ -300,11 +297,10 @@ def paused_text(state: State) -> str:
     assert dispute is not None
     report = state.report(dispute.report)
     reporter = state.civ(report.seat).player if report else "the reporter"
+    by = state.civ(dispute.by).player
     return (
-        f"The match is paused: {state.civ(dispute.by).player} disputes report "
-        f"#{dispute.report} ({report.text if report else ''}). Settle it at the table: "
-        f"{reporter} can take it back (`/historia retract`), or "
-        f"{state.civ(dispute.by).player} withdraws the dispute (`/historia withdraw`)."
+        f"Paused by {by}'s dispute of #{dispute.report}: {reporter} takes it back "
+        f"(`/historia retract`) or {by} withdraws it (`/historia withdraw`)."
     )
 
 
@@ -316,7 +312,11 @@ def _dispute(state: State, seat: int, which: str, only_check: bool) -> list[Even
     if report is None:
         raise IllegalAction("no-report", f"There is no recent report #{number} to dispute.")
     if report.seat == seat:
-        raise IllegalAction("own", "That report is yours: report the change that corrects it.")
+        raise IllegalAction(
+            "own",
+            f"Report #{number} is yours: if it is wrong, take it back with "
+            f"`/historia retract report:{number}`.",
+        )
     if report not in reports.disputable(state, seat):
         settled = {"stands": "it was settled: it stands", "retracted": "it was taken back"}
         why = settled.get(report.status, "only the latest few reports can be")
@@ -354,8 +354,7 @@ def _withdraw(state: State, seat: int, only_check: bool) -> list[Event]:
 
 
 CANNOT_RETRACT = (
-    "Report #{n} can't be taken back as it was made (later reports changed the same "
-    "thing): report the correction, or ask a moderator to undo."
+    "Report #{n} can't be taken back: a later report changed the same thing. Report the correction."
 )
 
 

@@ -105,7 +105,8 @@ def explain(state: State, action: Action, seat: int | None) -> str:
     if kind == "command" and seat is not None:
         by = eligible_by(state, seat)
         why = f"you are first in {CATEGORY_NAMES[by]}" if by else ""
-        return shorten(f"{POWER_TEXTS[args[0]]} · {why}")  # type: ignore[index]
+        cubes = int(args[2]) if len(args) == 3 else 0
+        return shorten(f"{power_text(args[0], cubes)} · {why}")  # type: ignore[arg-type]
     if kind == "territory" and seat is not None and args[0] == "remove":
         left = len(state.civ(seat).territories) - 1
         return f"you hold {left} territor{'y' if left == 1 else 'ies'} after it"
@@ -136,6 +137,16 @@ def explain(state: State, action: Action, seat: int | None) -> str:
     if kind == "object":
         return "the result is dropped: someone reports it again"
     return ""
+
+
+def power_text(power: Power, cubes: int = 0) -> str:
+    """What a power does; the cubes power's with the number of cubes it takes, as its
+    label says it (0 allowed: the token is used all the same)."""
+    if power != "cubes":
+        return POWER_TEXTS[power]
+    if not cubes:
+        return "no cube moves; the token is used all the same"
+    return f"{plural(cubes, 'cube')} from your reserve into your personal supply until the Era ends"
 
 
 def question(state: State, seat: int) -> str | None:

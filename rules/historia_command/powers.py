@@ -43,9 +43,8 @@ POWER_NAMES: dict[Power, str] = {
     "technology": "+2 Technology",
     "military": "+2 Military",
 }
+# What each power does (the cubes power's, which says how many, is `labels.power_text`).
 POWER_TEXTS: dict[Power, str] = {
-    "cubes": "up to 2 of your cubes from the general supply (your reserve) into your "
-    "personal supply, returned at the end of the Era before the Turn End procedure",
     "shared": "score the territories you share in this Era's Territory Bonus steps; the "
     "others can't count them for the Leader bonus or cube recovery (two civilizations "
     "with this power on one territory cancel out)",
@@ -187,9 +186,7 @@ def check_token(state: State, seat: int) -> None:
             "token-removed", "Your token was used in an earlier Era and is out of the game."
         )
     if eligible_by(state, seat) is None:
-        raise IllegalAction(
-            "not-eligible", f"Your token can't be activated now: {why_not(state, seat)}."
-        )
+        raise IllegalAction("not-eligible", f"Your token is blocked: {why_not(state, seat)}.")
 
 
 def check_payment(power: Power, source: Place, cubes: int) -> None:

@@ -247,7 +247,9 @@ def move_cubes(
 
 
 def cube_line(civ: Civilization) -> str:
-    return ", ".join(f"{PLACE_NAMES[p]} {civ.cubes[p]}" for p in PLACES)
+    """Where the civilization's cubes are, the one on its activated token included."""
+    on_token = ", Command token 1" if civ.token.status == "active" else ""
+    return ", ".join(f"{PLACE_NAMES[p]} {civ.cubes[p]}" for p in PLACES) + on_token
 
 
 def next_turn(state: State, seat: int, check: bool) -> tuple[list[Event], str | None]:
@@ -291,8 +293,9 @@ def record(
     """Keep a report (its first line) for disputes, with what it set that must still
     stand to take it back (a level, the turn) and the reporter's highest levels before
     it (`reached`). The events, their first line numbered as the board and the Dispute
-    button name the report: the number is part of the line from the moment it is made."""
-    number = state.reports[-1].number + 1 if state.reports else 1
+    button name the report: the number is part of the line from the moment it is made.
+    Reports are numbered once for the whole game."""
+    number = state.reported = state.reported + 1
     text = plain(events[0].text) if events else ""
     after = None
     if inverse is not None and inverse.startswith("level|"):

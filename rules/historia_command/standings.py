@@ -112,9 +112,11 @@ def eligible_by(
 
 
 def why_not(state: State, seat: int, table: dict[Category, Standing] | None = None) -> str:
-    """Why `seat`'s token can't be activated by the standings, one reason per symbol,
-    citing the rule ("tied for first in Territory with the Greeks: a tie for first
-    blocks the token")."""
+    """Why `seat`'s token can't be activated by the standings, in the rule's own terms,
+    short: first in one symbol but last in the other ("first in Military but last in
+    Territory (0)", which says all), else one reason per symbol ("tied for first in
+    Territory with Greeks (2)": a tie for first blocks; "not first in Military (1;
+    Greeks 3)")."""
     table = table or standings(state)
     civ = state.civ(seat)
     reasons = []
@@ -123,17 +125,11 @@ def why_not(state: State, seat: int, table: dict[Category, Standing] | None = No
         here = CATEGORY_NAMES[lead]
         mine = row.values[seat]
         if row.strictly_first(seat):
-            reasons.append(
-                f"first in {here} but last in {CATEGORY_NAMES[other]} "
-                f"({table[other].values[seat]}, everyone else higher): the last in the "
-                "other symbol can't activate"
-            )
-        elif seat in row.first:
+            last = f"{CATEGORY_NAMES[other]} ({table[other].values[seat]})"
+            return f"first in {here} but last in {last}"
+        if seat in row.first:
             others = [state.civ(s) for s in row.first if s != seat]
-            reasons.append(
-                f"tied for first in {here} with {names(others)} ({mine}): a tie for first "
-                "blocks the token"
-            )
+            reasons.append(f"tied for first in {here} with {names(others)} ({mine})")
         else:
             leaders = [state.civ(s) for s in row.first]
             top = row.values[row.first[0]]

@@ -8,9 +8,9 @@ else of Historia is played on the table.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 Category = Literal["territory", "military", "technology"]
 CATEGORIES: tuple[Category, ...] = ("territory", "military", "technology")
@@ -111,12 +111,27 @@ class State(BaseModel):
     era: int = 1
     turn: int = 1
     civs: list[Civilization]
-    reports: list[Report] = Field(default_factory=list)
+    reports: list[Report] = Field(default_factory=list)  # the recent ones, of this Era
+    # The number of the game's latest report: one numbering for the whole game, on from
+    # one Era to the next.
+    reported: int = 0
     dispute: Dispute | None = None
     proposal: Proposal | None = None
     history: list[EraRecord] = Field(default_factory=list)
     winners: list[int] = Field(default_factory=list)
     end_text: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _numbered_on(cls, data: Any) -> Any:
+        """A match saved before the count of reports was kept numbers on from its latest
+        report (its numbers had started again with each Era): a match of the first Era
+        reads as if the count had always been kept, so its log replays to it."""
+        if isinstance(data, dict) and "reported" not in data and data.get("reports"):
+            latest = data["reports"][-1]
+            number = latest.get("number") if isinstance(latest, dict) else latest.number
+            data = {**data, "reported": number}
+        return data
 
     def civ(self, seat: int) -> Civilization:
         return self.civs[seat]

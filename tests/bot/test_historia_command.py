@@ -13,6 +13,10 @@ button kept after a restart and under the latest report; `/mod undo` of a report
 from __future__ import annotations
 
 import dataclasses
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -27,12 +31,13 @@ from rules.core import Action, SeatSpec, rng_for
 from rules.historia_command import GAME as HC
 from rules.historia_command import State
 from rules.historia_command.standings import CATEGORY_NAMES, eligible_by, level, standings, why_not
+from tests.bot.test_moderation import admin
 from tests.bot.test_render import table as sample_table
 from tests.bot.world import World, custom_ids, option_values
 
 EMBED_LIMIT = 6000
-PAUSED = "The match is paused: "
-OWN = "Report #{n} is yours: you can't dispute it."
+PAUSED = "Paused by "
+OWN = "Report #{n} is yours: if it is wrong, take it back with `/historia retract report:{n}`."
 STALE = "This Dispute button is out of date (report #{n} is no longer the latest report"
 PLACES = {
     "supply": "personal supply",
@@ -158,8 +163,9 @@ def check_civ(value: str, state: State, seat: int) -> None:
         if now != base:
             shown += f" +{now - base} Command = **{now}**"
         assert shown in value, (shown, value)
-    cubes = " · ".join(f"{PLACES[p]} {civ.cubes[p]}" for p in PLACES if civ.cubes[p])
-    assert f"🧊 Cubes: {cubes}\n" in value
+    held = [f"{PLACES[p]} {civ.cubes[p]}" for p in PLACES if civ.cubes[p]]
+    held += ["Command token 1"] if token.status == "active" else []  # its cube
+    assert f"🧊 Cubes: {' · '.join(held)}\n" in value
 
 
 def check_board(embed: discord.Embed, state: State) -> None:
@@ -177,12 +183,18 @@ def check_board(embed: discord.Embed, state: State) -> None:
         _, value = field(embed, civ_title(civ))
         check_civ(value, state, civ.seat)
     if state.reports:
+        # The latest reports, each line whole (as many of the last five as fit).
         _, value = field(embed, "Recent reports")
-        for shown in state.reports[-5:]:
-            assert f"`#{shown.number}` " in value
-            mark = {"disputed": "⚠️ disputed", "stands": "✅ stands", "retracted": "↩️ taken back"}
-            if shown.status:
-                assert mark[shown.status] in value
+        assert "…" not in value
+        recent = state.reports[-5:]
+        shown = [r for r in recent if f"`#{r.number}` " in value]
+        assert shown and shown == recent[len(recent) - len(shown) :], value
+        mark = {"disputed": "⚠️ disputed", "stands": "✅ stands", "retracted": "↩️ taken back"}
+        for report in shown:
+            line = next(x for x in value.splitlines() if x.startswith(f"`#{report.number}` "))
+            assert report.text in line
+            if report.status:
+                assert mark[report.status] in line
     else:
         assert not has_field(embed, "Recent reports")
     assert has_field(embed, "⚠️ Paused — report #") == (state.dispute is not None)
@@ -307,8 +319,8 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     await done(world, alice, "territory add", name="Macedonia")
     offered = await bob.autocomplete(world.channel, "historia territory add", "name", "att")
     assert offered == [
-        {"name": "att", "value": "att"},
-        {"name": "Attica (shared with Greeks)", "value": "Attica"},
+        {"name": "Attica — shared with Greeks", "value": "Attica"},
+        {"name": "att — a new territory (nobody holds it)", "value": "att"},
     ]
     await done(world, bob, "territory add", name="Nile")
     await done(world, bob, "territory add", name="Attica")
@@ -329,13 +341,13 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     # The Greeks' token is blocked by the tie: the menu offers nothing, the rule is cited.
     offered = await alice.autocomplete(world.channel, "historia command", "power", "")
     reason = why_not(state, 0)
-    assert reason.startswith("tied for first in Territory with Egyptians (2): a tie for first")
+    assert reason.startswith("tied for first in Territory with Egyptians (2); not first in")
     assert [o["name"] for o in offered] == [clip(f"Not now: {reason}", 100)]
     version = (await world.match()).version
     refused = await report(world, alice, "command", power=offered[0]["value"])
-    assert refused == f"Your token can't be activated now: {reason}."
+    assert refused == f"Your token is blocked: {reason}."
     typed = await report(world, alice, "command", power="military")
-    assert typed.endswith(f"isn't possible now: Your token can't be activated now: {reason}.")
+    assert typed.endswith(f"isn't possible now: Your token is blocked: {reason}.")
     assert (await world.match()).version == version  # nothing changed
 
     # The Egyptians lead Military alone: their menu offers each power, with what it does.
@@ -436,7 +448,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     assert called["allowed_mentions"]["users"] == sorted([alice.id, bob.id])
     _, ending = field((await world.board()).embeds[0], "⏳ End of Era I reported")
     assert "Waiting for: alice, bob" in ending
-    assert (await report(world, alice, "turn")).startswith("The end of Era I waits for the table")
+    assert (await report(world, alice, "turn")).startswith("The end of Era I waits for alice")
     await done(world, alice, "agree")
     await done(world, bob, "agree")
     state = await look(world, alice, bob, carol)
@@ -816,14 +828,11 @@ async def test_the_not_now_suggestion_explains_and_never_activates_the_token(
     (suggestion,) = await alice.autocomplete(world.channel, "historia command", "power", "")
     assert suggestion["name"].startswith("Not now: ")
     blocked = await report(world, alice, "command", power=suggestion["value"])
-    assert blocked.startswith("Your token can't be activated now: ")
+    assert blocked.startswith("Your token is blocked: ")
     await done(world, alice, "territory add", name="Attica")  # first in Territory now
     version = (await world.match()).version
     answer = await report(world, alice, "command", power=suggestion["value"])
-    assert answer == (
-        "Your token can be activated now: pick a power among the suggestions of "
-        "`/historia command`."
-    )
+    assert answer == "Your token can be activated now: pick a power in `/historia command`."
     assert (await world.match()).version == version
     assert (await world.state()).civ(0).token.status == "available"
 
@@ -891,3 +900,289 @@ async def test_the_board_says_in_one_line_who_can_activate_now_and_why(world: Wo
         "✅ **Can activate now**: Greeks (first in Territory, not last in Military) · "
         "Egyptians (first in Military, not last in Technology)"
     ) in standing.splitlines()
+
+
+# ------------------------------------------------------------------ what a newcomer met (issue 21)
+
+
+async def test_territory_add_suggests_the_territory_held_first_and_the_typed_name_below_as_new(
+    world: World,
+) -> None:
+    """A typo doesn't make a new territory unnoticed: `territory add` suggests the
+    territories others hold that fit the typed words first, and the typed name only
+    below them, marked as a new territory (not at all when a civilization holds it)."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    await named_table(world, [alice, bob, carol], ["Greeks", "Carthage", "Persians"])
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, carol, "territory add", name="Attica")
+
+    async def offered(player: simcord.MemberActor, typed: str) -> list[dict[str, str]]:
+        return await player.autocomplete(world.channel, "historia territory add", "name", typed)
+
+    shared = {"name": "Attica — shared with Greeks & Persians", "value": "Attica"}
+    assert await offered(bob, "att") == [
+        shared,
+        {"name": "att — a new territory (nobody holds it)", "value": "att"},
+    ]
+    assert await offered(bob, " attica ") == [shared]  # held already: not offered as new
+    assert await offered(bob, "Sicily") == [
+        {"name": "Sicily — a new territory (nobody holds it)", "value": "Sicily"}
+    ]
+    assert await offered(alice, "attica") == []  # hers already: nothing to add
+    assert await offered(alice, "att") == [
+        {"name": "att — a new territory (nobody holds it)", "value": "att"}
+    ]
+    # The first suggestion picked shares the territory.
+    picked = (await offered(bob, "att"))[0]["value"]
+    await done(world, bob, "territory add", name=picked)
+    assert (await world.state()).civ(1).territories == ["Attica"]
+
+
+async def test_each_cubes_power_choice_is_described_with_the_cubes_its_label_names(
+    world: World,
+) -> None:
+    """Label and description agree: in the /hand menu each choice of the cubes power is
+    described with the number of cubes its label takes ("Take no cube…" is never
+    described as "up to 2 of your cubes")."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")  # first in Territory
+    hand = (await alice.slash(world.channel, "hand")).response
+    assert hand is not None
+    menu = [
+        o
+        for row in hand.components
+        for c in row["components"]
+        if c["type"] == 3
+        for o in c["options"]
+        if o["value"].startswith("command|cubes|")
+    ]
+    assert len(menu) == 9  # 0, 1 or 2 cubes, the token's cube from each of 3 places
+    taken = {0: "no cube", 1: "1 cube", 2: "2 cubes"}
+    for option in menu:
+        n = int(option["value"].rsplit("|", 1)[1])
+        label, detail = option["label"], option.get("description") or ""
+        assert label.startswith(f"Command: Take {taken[n]} from the general supply"), label
+        assert detail.startswith(f"{taken[n]} "), (label, detail)
+        assert "up to" not in detail, (label, detail)
+
+
+async def test_the_boards_recent_reports_are_whole_lines_never_cut(world: World) -> None:
+    """The board's recent reports show each report's line whole: when they don't all fit,
+    fewer of them, the latest kept and the earlier ones pointed to in `/match log`;
+    never a line cut with "…"."""
+    alice, bob = world.alice, world.bob
+    greeks, carthage = "The Hellenic Cities Of Antiquity", "The Many Peoples Of Old Carthage"
+    land = "The Territory Of Far Reaches One"
+    await named_table(world, [alice, bob], [greeks, carthage])
+    await done(world, alice, "territory add", name=land)
+    # Activations whose lines say where the cubes were counted: long lines.
+    for source in ("reserve", "bank", "used"):
+        await done(world, alice, "command", power=f"command|cubes|{source}|2")
+        if source != "used":
+            number = (await world.state()).reports[-1].number
+            await done(world, alice, "retract", report=str(number))
+    await done(world, bob, "territory add", name=land)
+    state = await look(world, alice, bob)
+    recent = state.reports[-5:]
+    assert sum(len(r.text) for r in recent) > 1024  # more than a field holds
+    _, value = field((await world.board()).embeds[0], "Recent reports")
+    assert "…" not in value
+    shown = [r for r in recent if f"`#{r.number}` " in value]
+    assert 0 < len(shown) < len(recent) and shown == recent[len(recent) - len(shown) :]
+    for r in shown:
+        assert r.text in value, (r.text, value)  # whole
+    earlier = recent[: len(recent) - len(shown)]
+    assert value.splitlines()[0] == (
+        f"*Earlier: {', '.join(f'#{r.number}' for r in earlier)} — in `/match log`*"
+    )
+
+
+async def test_the_cubes_line_counts_the_cube_on_an_activated_token(world: World) -> None:
+    """A civilization's cubes on the board, in /hand and in a cube move's line count the
+    cube sitting on its activated token, so all ten are there; once the token leaves at
+    the end of the Era, that cube is back where it came from."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, alice, "command", power="command|military|reserve")
+
+    def cubes_of(value: str) -> str:
+        return next(line for line in value.splitlines() if line.startswith("🧊 "))
+
+    _, greeks = field((await world.board()).embeds[0], "🏛️ Greeks (alice)")
+    assert cubes_of(greeks) == "🧊 Cubes: personal supply 9 · Command token 1"
+    hand = (await alice.slash(world.channel, "hand")).response
+    assert hand is not None
+    _, mine = field(hand.embeds[0], "🏛️ You — Greeks (alice)")
+    assert cubes_of(mine) == "🧊 Cubes: personal supply 9 · Command token 1"
+    await done(world, alice, "cubes", count=2, **{"from": "supply", "to": "used"})
+    line = (await turn_message(world)).content.splitlines()[-1]
+    assert line.endswith(
+        "(personal supply 7, Bank 0, Used Pool 2, reserve 0, map 0, Command token 1)."
+    ), line
+    for _ in range(3):
+        await done(world, alice, "turn")
+    await done(world, alice, "era-end")
+    await done(world, bob, "agree")
+    state = await look(world, alice)
+    _, greeks = field((await world.board()).embeds[0], "🏛️ Greeks (alice)")
+    assert cubes_of(greeks) == "🧊 Cubes: personal supply 7 · Used Pool 2 · reserve 1"
+    assert sum(state.civ(0).cubes.values()) == 10
+
+
+async def test_reports_are_numbered_once_for_the_whole_game(world: World) -> None:
+    """Report numbers run on across the Eras, one numbering for the whole game: Era II's
+    first report follows Era I's last on its line, on the board, on its Dispute button,
+    in `/historia dispute` and `retract`, and in `/match log`, where no number is given
+    twice."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")  # #1
+    await done(world, bob, "territory add", name="Sicily")  # #2
+    for _ in range(3):
+        await done(world, alice, "turn")  # #3, #4, #5
+    await done(world, alice, "era-end")
+    await done(world, bob, "agree")
+    assert (await world.state()).era == 2
+    await done(world, alice, "level", track="military", value=2)
+    lines = (await turn_message(world)).content.splitlines()
+    assert "`#6` 📈 Greeks: Military 0 → 2." in lines, lines
+    _, reports = field((await world.board()).embeds[0], "Recent reports")
+    assert reports.startswith("`#6` Greeks: Military 0 → 2."), reports
+    assert dispute_ids(await turn_message(world)) == [f"arbiter:dispute:{world.match_id}:2:6:0"]
+    offered = await bob.autocomplete(world.channel, "historia dispute", "report", "")
+    assert [o["value"] for o in offered] == ["6"]
+    offered = await alice.autocomplete(world.channel, "historia retract", "report", "")
+    assert [o["value"] for o in offered] == ["6"]
+    await done(world, alice, "level", track="technology", value=1)  # #7
+    clicked = await bob.click(
+        await turn_message(world), custom_id=dispute_ids(await turn_message(world))[0]
+    )
+    assert said(clicked).startswith("✅ Dispute #7: ")
+    await done(world, alice, "retract")
+    await done(world, alice, "retract", report="6")
+    state = await look(world, alice, bob)
+    assert [(r.number, r.status) for r in state.reports] == [(6, "retracted"), (7, "retracted")]
+    log = await whole_log(world)
+    numbers = [line.split("`")[1] for line in log if line.startswith("`#")]
+    assert numbers == [f"#{n}" for n in range(1, 8)], log
+
+
+async def whole_log(world: World) -> list[str]:
+    """Every line of `/match log`, its pages turned back to the first."""
+    shown = await world.eve.slash(world.channel, "match log")
+    message = shown.response
+    assert message is not None
+    pages = [message.embeds[0].description or ""]
+    while not (message.embeds[0].footer.text or "").startswith("Log page 1 of"):
+        await world.eve.click(message, label="Older")
+        pages.insert(0, message.embeds[0].description or "")
+    return "\n".join(pages).splitlines()
+
+
+def saved_as_before_one_numbering(db_path: Path, match_id: int) -> None:
+    """The match's snapshot as a release before reports were numbered once for the whole
+    game saved it: without the count of reports."""
+    with closing(sqlite3.connect(db_path)) as db:
+        (snapshot,) = db.execute(
+            "SELECT snapshot FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+        old = json.loads(snapshot)
+        del old["reported"]
+        db.execute("UPDATE matches SET snapshot = ? WHERE id = ?", (json.dumps(old), match_id))
+        db.commit()
+
+
+async def test_a_match_saved_before_one_numbering_numbers_on_and_can_be_undone(
+    world: World, db_path: Path
+) -> None:
+    """Old matches stay readable and playable: a match saved before reports were numbered
+    once for the game numbers its next report after its latest one, and its log still
+    replays to its board, so a moderator can undo."""
+    alice, bob = world.alice, world.bob
+    mona = admin(world)
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "level", track="military", value=2)
+    mid = world.match_id or 0
+    saved_as_before_one_numbering(db_path, mid)
+    await done(world, alice, "territory add", name="Thrace")
+    assert "`#3` 🗺️ Greeks add Thrace (2 territories)." in (await turn_message(world)).content
+    saved_as_before_one_numbering(db_path, mid)
+    assert said(await mona.slash(world.channel, "mod undo")) == "The last action is undone."
+    assert await world.bot.matches.verify(mid)
+    await done(world, bob, "territory add", name="Sicily")
+    state = await look(world, alice, bob)
+    assert [r.number for r in state.reports] == [1, 2, 3]
+
+
+PHONE = 120  # characters: three short lines on a phone
+
+
+async def test_the_refusals_met_most_fit_a_phone_and_keep_their_reason(world: World) -> None:
+    """The refusals a table meets most are a sentence a player reads on a phone, each
+    still saying why: a token blocked (a tie for first, not first, last in the other
+    category), a report while the match is paused or the end of the Era waits, a report
+    of one's own disputed, one that can't be taken back, the "Not now" suggestion picked
+    once the token can be activated."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    players = [alice, bob, carol]
+    await named_table(world, players, ["Greeks", "Egyptians", "Persians"])
+    refusals: list[tuple[str, tuple[str, ...]]] = []
+
+    async def refused(player: simcord.MemberActor, command: str, *why: str, **options: Any) -> str:
+        version = (await world.match()).version
+        answer = await report(world, player, command, **options)
+        assert (await world.match()).version == version, answer  # nothing changed
+        refusals.append((answer, why))
+        return answer
+
+    # Territory: Greeks and Egyptians tied for first; Military: Egyptians first.
+    await done(world, alice, "territory add", name="Attica")
+    await done(world, bob, "territory add", name="Nile")
+    await done(world, alice, "level", track="military", value=1)
+    await done(world, bob, "level", track="military", value=3)
+    await refused(
+        alice,
+        "command",
+        "tied for first in Territory with Egyptians (1)",
+        "not first in Military (1; Egyptians 3)",
+        power="command",
+    )
+    # Persians first in Technology, but alone last in Territory (their other symbol).
+    await done(world, carol, "level", track="technology", value=2)
+    await refused(carol, "command", "last in Territory (0)", power="command")
+    await done(world, alice, "territory add", name="Thrace")  # Greeks first in Territory
+    await refused(alice, "command", "can be activated now", "/historia command", power="command")
+    # A report of one's own disputed, or changed since: why not, and what to do instead.
+    await done(world, bob, "level", track="military", value=4)
+    n = (await world.state()).reports[-1].number
+    message = await turn_message(world)
+    mine = said(await bob.click(message, custom_id=dispute_ids(message)[0]))
+    refusals.append((mine, (f"#{n} is yours", f"/historia retract report:{n}")))
+    await done(world, bob, "level", track="military", value=5)
+    await refused(bob, "retract", f"#{n}", "later report", report=str(n))
+    # Paused by a dispute: who settles it, and how.
+    await done(world, carol, "dispute", report=str(n + 1))
+    await refused(
+        alice,
+        "territory add",
+        "Paused",
+        f"#{n + 1}",
+        "bob",
+        "carol",
+        "/historia retract",
+        "/historia withdraw",
+        name="Gaul",
+    )
+    await done(world, carol, "withdraw")
+    # The end of the Era reported: who it waits for.
+    for _ in range(3):
+        await done(world, alice, "turn")
+    await done(world, alice, "era-end")
+    await refused(bob, "turn", "Era I", "bob, carol", "/historia agree", "/historia object")
+    for answer, why in refusals:
+        assert len(answer) <= PHONE, (len(answer), answer)
+        for words in why:
+            assert words in answer, (words, answer)

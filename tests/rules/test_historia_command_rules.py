@@ -281,8 +281,7 @@ def test_the_roman_example_blocked_when_last_in_military() -> None:
     state = go(roman_table(), (ADA, "level|military|0"))
     assert commands(state, ADA) == []
     message = refused(state, ADA, "command|military|bank")
-    assert "first in Territory but last in Military" in message
-    assert "the last in the other symbol can't activate" in message
+    assert message == "Your token is blocked: first in Territory but last in Military (0)."
 
 
 def test_the_roman_example_or_the_highest_military_and_not_last_in_territories() -> None:
@@ -302,8 +301,8 @@ def test_a_tie_for_first_blocks_the_token() -> None:
     assert commands(state, ADA) == []
     message = refused(state, ADA, "command|military|bank")
     assert message == (
-        "Your token can't be activated now: tied for first in Territory with Greeks (3): a "
-        "tie for first blocks the token; not first in Military (2; Greeks 3)."
+        "Your token is blocked: tied for first in Territory with Greeks (3); not first in "
+        "Military (2; Greeks 3)."
     )
 
 
@@ -371,7 +370,7 @@ def test_with_six_players_the_ties_read_the_same() -> None:
         territories={ADA: 5, BASIL: 5, CLEO: 3, DOV: 2, EVE: 1},
         military={ADA: 1, BASIL: 1, CLEO: 1, DOV: 1, EVE: 4, FINN: 3},
     )
-    assert "a tie for first blocks" in refused(state, ADA, "command|military|bank")
+    assert "tied for first in Territory" in refused(state, ADA, "command|military|bank")
     state = go(state, (BASIL, "territory|remove|Greeks 5"))
     assert commands(state, ADA), "first in Territory, tied last (of four) in Military"
     state = go(state, (BASIL, "level|military|2"), (CLEO, "level|military|2"))
@@ -440,8 +439,8 @@ def test_the_token_named_without_a_power_explains_and_never_activates() -> None:
     nothing, whatever the standings: it is refused with why the token can't be
     activated, or, once it can, with what to do."""
     tied = table(territories={ADA: 3, BASIL: 3, CLEO: 1}, military={ADA: 2, BASIL: 3, CLEO: 1})
-    assert "a tie for first blocks the token" in refused(tied, ADA, "command")
-    assert "pick a power among the suggestions" in refused(roman_table(), ADA, "command")
+    assert "tied for first in Territory" in refused(tied, ADA, "command")
+    assert "pick a power in `/historia command`" in refused(roman_table(), ADA, "command")
     used = go(roman_table(), (ADA, "command|military|bank"))
     assert "already active this Era (+2 Military)" in refused(used, ADA, "command")
     assert "command" not in keys(roman_table(), ADA)
@@ -708,7 +707,7 @@ def test_the_end_of_an_era_takes_effect_once_the_others_agree() -> None:
     assert state.civs[ADA].token.status == "active" and state.reports
     assert GAME.to_act(state) == {ADA, CLEO}
     assert "Greeks report the end of Era I" in (GAME.question(state, CLEO) or "")
-    assert "The end of Era I waits for the table" in refused(state, CLEO, "territory|add|Gaul")
+    assert "The end of Era I waits for Ada, Cleo" in refused(state, CLEO, "territory|add|Gaul")
     assert "agreed to the end of the Era already" in refused(state, BASIL, "agree")
     state, text = said(state, CLEO, "object")
     assert "Cleo objects: Era I goes on" in text
@@ -806,12 +805,12 @@ def test_a_dispute_pauses_the_match_until_it_is_settled() -> None:
     state, text = said(state, CLEO, f"dispute|{number}")
     assert state.phase == "dispute" and GAME.to_act(state) == {CLEO}
     assert f"Cleo disputes report #{number}" in text
-    assert "The match is paused" in refused(state, ADA, "territory|add|Gaul")
-    assert "The match is paused" in refused(state, ADA, "command|military|bank")
-    assert "The match is paused" in refused(state, BASIL, "turn")
+    assert "Paused by Cleo's dispute" in refused(state, ADA, "territory|add|Gaul")
+    assert "Paused by Cleo's dispute" in refused(state, ADA, "command|military|bank")
+    assert "Paused by Cleo's dispute" in refused(state, BASIL, "turn")
     assert keys(state, CLEO) == ["withdraw"] and keys(state, BASIL) == ["retract"]
     assert keys(state, ADA) == []
-    assert "Cleo disputes report" in GAME.view(state, None)["prompt"]
+    assert f"Paused by Cleo's dispute of #{number}" in GAME.view(state, None)["prompt"]
 
 
 def test_withdrawing_a_dispute_lets_the_report_stand() -> None:
@@ -872,7 +871,7 @@ def test_a_report_cannot_be_retracted_after_a_later_change_to_the_same_thing() -
         state = go(base, (BASIL, key))
         number = last_report(state)
         state = go(state, (BASIL, later), (ADA, f"dispute|{number}"))
-        assert "can't be taken back as it was made" in refused(state, BASIL, "retract"), key
+        assert "a later report changed the same thing" in refused(state, BASIL, "retract"), key
         assert GAME.view(state, BASIL)["can_retract"] is False
         state = go(state, (ADA, "withdraw"))
         assert state.phase == "era"
@@ -898,11 +897,11 @@ def test_a_reporter_takes_back_their_own_report_without_a_dispute() -> None:
     assert "taken back already" in refused(state, BASIL, f"retract|{number}")
     assert "no recent report #99" in refused(state, BASIL, "retract|99")
     state = go(state, (BASIL, "level|military|6"), (BASIL, "level|military|7"))
-    assert "can't be taken back as it was made" in refused(
+    assert "a later report changed the same thing" in refused(
         state, BASIL, f"retract|{last_report(state) - 1}"
     )
     state = go(state, (ADA, f"dispute|{last_report(state)}"))
-    assert "The match is paused" in refused(state, CLEO, f"retract|{last_report(state) - 3}")
+    assert "Paused by " in refused(state, CLEO, f"retract|{last_report(state) - 3}")
 
 
 def test_an_activation_that_rested_on_a_report_taken_back_is_undone() -> None:
@@ -947,12 +946,39 @@ def test_only_the_disputer_withdraws_and_only_the_reporter_retracts() -> None:
     assert "No dispute is open" in refused(roman_table(), ADA, "withdraw")
 
 
+def test_reports_are_numbered_once_for_the_whole_game() -> None:
+    """One numbering for the whole game: the first report of an Era follows the last of
+    the Era before (the Era's reports themselves can no longer be disputed)."""
+    state = go(roman_table(), (ADA, "territory|add|Gaul"))
+    last = last_report(state)
+    state, _ = end_era(state)
+    assert state.era == 2 and state.reports == []
+    state, text = said(state, BASIL, "level|military|4")
+    assert text.startswith(f"`#{last + 4}` ")  # after the 3 turns reported
+    assert last_report(state) == state.reported == last + 4
+
+
+def test_a_match_saved_before_one_numbering_numbers_on_from_its_latest_report() -> None:
+    """A match saved before reports were numbered once for the game (its state has no
+    count of reports) loads with its latest report's number, so its next report
+    follows it and its log replays to the same state."""
+    state = go(roman_table(), (ADA, "territory|add|Gaul"))
+    saved = json.loads(state.model_dump_json())
+    del saved["reported"]
+    old = State.model_validate_json(json.dumps(saved))
+    assert old == state and old.reported == last_report(state)
+    old, text = said(old, BASIL, "level|military|4")
+    assert text.startswith(f"`#{last_report(state) + 1}` ")
+
+
 def test_only_another_players_recent_unsettled_report_is_disputed() -> None:
     """Your own report is corrected by another report, not disputed; only the latest
     five can be; the end of the Era closes the Era's reports."""
     state = go(roman_table(), (BASIL, "territory|add|Crete"))
     number = last_report(state)
-    assert "That report is yours" in refused(state, BASIL, f"dispute|{number}")
+    assert f"Report #{number} is yours: if it is wrong, take it back" in refused(
+        state, BASIL, f"dispute|{number}"
+    )
     assert "no recent report #99" in refused(state, ADA, "dispute|99")
     for n in range(1, 6):
         state = go(state, (CLEO, f"territory|add|Babylon {n}"))
@@ -1143,12 +1169,11 @@ def test_the_prompt_says_where_the_table_is() -> None:
     assert prompts[0] == "Set-up — waiting for Ada, Basil, Cleo to name a civilization"
     assert prompts[2] == "Set-up — Ada begins Era I"
     assert prompts[3] == "Era I, turn 1 of 4 — report changes as you play"
-    assert prompts[5].startswith("The match is paused: Ada disputes report #19")
+    assert prompts[5].startswith("Paused by Ada's dispute of #19: ")
     assert prompts[7] == "Result reported — waiting for Basil, Cleo to agree"
     assert prompts[9] == "The table agrees: Persians won (Cleo)."
     assert prompts[-1] == (
-        "The end of Era I waits for the table: Basil reported it; waiting for Ada to agree "
-        "(`/historia agree`) or object (`/historia object`)."
+        "The end of Era I waits for Ada to agree or object (`/historia agree`, `/historia object`)."
     )
 
 
@@ -1167,8 +1192,8 @@ def test_the_view_says_who_may_activate_and_why_not() -> None:
     assert not civs[CLEO]["token"]["eligible"]
     why = civs[CLEO]["token"]["why_not"]
     assert why == (
-        "tied for first in Technology with Romans and Greeks (0): a tie for first blocks "
-        "the token; not first in Territory (1; Romans 3)"
+        "tied for first in Technology with Romans and Greeks (0); not first in Territory "
+        "(1; Romans 3)"
     )
 
 
