@@ -1,0 +1,70 @@
+"""A whole turn of each game played from one `/hand` panel: every choice is a select on
+the same ephemeral message, which is updated in place with the outcome on top, and no
+other private reply is made (after an answer out of turn, Refresh brings it up to date);
+when the turn passes, the panel says whom the table waits for."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.registry import GAMES
+from tests.bot.world import World, menu_id, option_values
+
+MOVE_ON = ("end", "done", "stop", "phase")  # what ends a turn, best first
+MOST = 40  # selects in one turn, at most
+
+
+async def set_up(world: World) -> None:
+    """Take the set-up decisions (a Sage, a formation, a leader, a faction…) with /play,
+    until someone has the turn."""
+    for _ in range(12):
+        table = await world.bot.matches.table(world.match_id or 0)
+        if table.active is not None:
+            return
+        (player, *_) = await world.to_act()
+        offered = await player.autocomplete(world.channel, "play", "action", "")
+        await player.slash(world.channel, "play", action=offered[0]["value"])
+    raise AssertionError("the set-up never ended")
+
+
+@pytest.mark.parametrize(
+    ("game", "variant"),
+    [("tooth-and-nail", "2p"), ("command-of-nature", "2p"), ("mystic-vale", "2p")],
+)
+async def test_a_whole_turn_is_played_from_one_panel(world: World, game: str, variant: str) -> None:
+    await world.start(game, variant, [world.alice, world.bob], seed=5)
+    await set_up(world)
+    table = await world.bot.matches.table(world.match_id or 0)
+    active, turn = table.active, table.turn
+    assert active is not None
+    player = world.by_id(table.user_of(active).user_id)
+    opened = await player.slash(world.channel, "hand")
+    panel = opened.response
+    assert panel is not None and panel.ephemeral
+    selects = 0
+    while True:
+        table = await world.bot.matches.table(world.match_id or 0)
+        if (table.active, table.turn) != (active, turn) or table.outcome is not None:
+            break
+        assert selects < MOST, "the turn never ended"
+        if active not in table.to_act:  # an answer out of turn (a response window)
+            (other, *_) = await world.to_act()
+            offered = await other.autocomplete(world.channel, "play", "action", "")
+            keys = [o["value"] for o in offered]
+            await other.slash(world.channel, "play", action="let" if "let" in keys else keys[0])
+            await player.click(panel, label="Refresh")
+            continue
+        values = option_values(panel)
+        assert values, f"{player.name} has the turn but the panel offers nothing"
+        # Two of the game's own actions, then the choice that moves on.
+        moving_on = [v for k in MOVE_ON for v in values if v.split("|")[0] == k]
+        chosen = moving_on[0] if moving_on and selects >= 2 else values[0]
+        await player.select(panel, [chosen], custom_id=menu_id(panel))
+        selects += 1
+        assert panel.content.startswith("✅ "), panel.content  # the outcome, on top
+    assert not opened.followups, "every answer was the panel itself"
+    assert 1 <= selects <= MOST
+    waiting = GAMES[game].name
+    assert panel.embeds[0].title == f"Your view — {waiting}"
+    if table.outcome is None and player.id not in [table.user_of(s).user_id for s in table.to_act]:
+        assert (panel.embeds[0].description or "").startswith("Not your decision now")
