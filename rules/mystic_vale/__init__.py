@@ -284,14 +284,14 @@ def _growth(state: State, seat: int) -> int:
 
 
 def _push_label(state: State, seat: int) -> str:
-    """The Push button's label with the Spoil risk: the field's decay, what the on-deck
-    card adds as it joins the field, and the total against the threshold."""
+    """The Push button's label with the Spoil risk: the decay against the threshold, as
+    the board counts it (field and on-deck card), then its two parts, each named."""
     field = field_total(state, seat)
     before = max(0, field["decay"] - field["growth"])
     after = decay_count(state, seat)
     if not can_spoil(state, seat):
-        return f"Push (decay {after}: you can't Spoil)"
-    return f"Push (decay {before}, on deck {after - before:+d} → {after} of {SPOIL_AT})"
+        return f"Push (decay {after} of {SPOIL_AT}: you can't Spoil now)"
+    return f"Push (decay {after} of {SPOIL_AT}: field {before}, on deck {after - before:+d})"
 
 
 def _quick(state: State) -> list[dict[str, str]]:

@@ -28,7 +28,7 @@ from rules.mystic_vale import State
 from rules.mystic_vale.cards import SLOTS
 from rules.mystic_vale.moves import name_of
 from rules.mystic_vale.state import CURSED_LAND
-from rules.mystic_vale.symbols import decay_count, pack_of
+from rules.mystic_vale.symbols import decay_count, field_total, pack_of
 from rules.mystic_vale.text import card_text, cost_text
 from rules.mystic_vale.turn import can_spoil
 from tests.bot.test_render import table as sample_table
@@ -320,9 +320,10 @@ async def play_out(world: World, players: list[simcord.MemberActor]) -> dict[str
             buttons = quick(message)
             assert set(buttons) == set(labels.values()), (buttons, labels)
             if key == "push" and can_spoil(state, seat):
-                assert f"→ {decay_count(state, seat)} of {SPOIL_AT})" in labels["push"]
+                assert labels["push"].startswith(f"Push (decay {decay_count(state, seat)} of 4: ")
             elif key == "push":
-                assert labels["push"] == f"Push (decay {decay_count(state, seat)}: you can't Spoil)"
+                decay = decay_count(state, seat)
+                assert labels["push"] == f"Push (decay {decay} of 4: you can't Spoil now)"
             clicked = await player.click(message, custom_id=buttons[labels[key]])
             assert not told(clicked), told(clicked)
             ways["button"] += 1
@@ -447,11 +448,26 @@ async def test_the_decider_is_called_with_push_and_stop_showing_the_spoil_risk(
     assert message.content.endswith(f"<@{planter.id}>, {question}")
     buttons = quick(message)
     push = next(label for label in buttons if label.startswith("Push"))
-    assert re.fullmatch(r"Push \(decay \d, on deck [+-]\d → \d of 4\)", push), push
+    assert re.fullmatch(r"Push \(decay \d of 4: field \d, on deck [+-]\d\)", push), push
     assert "Stop and harvest" in buttons
     decisions = (await world.bot.matches.table(world.match_id or 0)).user_of(seat).decisions
     assert buttons[push] == f"arbiter:quick:{world.match_id}:{seat}:{decisions}:push"
     assert "arbiter:hand:" in " ".join(custom_ids(await world.board()))  # the board keeps My hand
+
+
+async def test_the_push_button_counts_the_decay_as_the_board_does_and_names_its_parts(
+    world: World,
+) -> None:
+    """The Push button's first number is the board's "Decay N of 4" (field and on-deck
+    card together), and the two parts that add up to it say what they are."""
+    state, planter, _ = await opening(world)
+    seat = await seat_of(world, planter)
+    _, value = player_text((await world.board()).embeds[0], state.players[seat].name)
+    (decay,) = re.findall(r"\*\*Decay (\d) of 4\*\*", value)
+    push = next(label for label in quick(await turn_message(world, planter)) if "Push" in label)
+    shows = field_total(state, seat)
+    field = max(0, shows["decay"] - shows["growth"])
+    assert push == f"Push (decay {decay} of 4: field {field}, on deck {int(decay) - field:+d})"
 
 
 async def test_quick_buttons_refuse_others_and_are_stale_once_used(world: World) -> None:
