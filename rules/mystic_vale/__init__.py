@@ -25,7 +25,7 @@ from rules.core.rng import rng_for
 from rules.mystic_vale import abilities, actions, labels
 from rules.mystic_vale.cards import DIFFICULTY, SLOTS, get_pack
 from rules.mystic_vale.harvest import BUYS, VALE_BUYS
-from rules.mystic_vale.moves import card_label, name_of
+from rules.mystic_vale.moves import card_label, fold_lines, name_of
 from rules.mystic_vale.nemesis import (
     is_active,
     nemesis_card,
@@ -180,7 +180,7 @@ class MysticVale:
     def concede(self, state: State, seat: int, rng: random.Random) -> tuple[State, list[Event]]:  # type: ignore[override]
         new = fresh_copy(state)
         events = concede_game(new, seat)
-        return new, events + actions.advance(new, rng)
+        return new, fold_lines(new, events + actions.advance(new, rng))
 
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]
         if state.phase != "over":

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from rules.core import Event
 from rules.core.rng import shuffle
 from rules.mystic_vale.cards import Advancement
 from rules.mystic_vale.setup import Events, _ev
@@ -64,13 +65,8 @@ def reveal(state: State, seat: int, rng: random.Random) -> Events:
     if not player.deck:
         return events
     player.on_deck = player.deck.pop()
-    events.append(
-        _ev(
-            "reveal",
-            f"{player.name} turns {card_label(state, player.on_deck)} face up on deck.",
-            seat,
-        )
-    )
+    label = card_label(state, player.on_deck)
+    events.append(_ev("reveal", f"{player.name} {_TURNED.format(label)}.", seat))
     return events
 
 
@@ -81,7 +77,76 @@ def to_field(state: State, seat: int) -> Events:
     card = player.on_deck
     player.field.append(card)
     player.on_deck = None
-    return [_ev("field", f"{player.name} plants {card_label(state, card)}.", seat)]
+    return [_ev("field", f"{player.name} {_PLANTED.format(card_label(state, card))}.", seat)]
+
+
+# What a card turned up and a card planted read (after the player's name).
+_TURNED, _PLANTED = "turns {} face up on deck", "plants {}"
+
+
+def fold_lines(state: State, events: Events) -> Events:
+    """The cards a player plants and turns up one after another (a push, a Prep) told
+    in one line, in the order they came: "Ada plants X, then turns up and plants Y and
+    Z, and turns W face up on deck." Anything else between them (a shuffle, an ability)
+    keeps its own line and starts a new one."""
+    folded: Events = []
+    run: list[tuple[str, str]] = []  # ("R" turned up | "P" planted, the card's label)
+    seat: int | None = None
+    for event in [*events, None]:
+        step = _step(state, event) if event is not None else None
+        if step is not None and event is not None and (not run or event.seat == seat):
+            run.append(step)
+            seat = event.seat
+            continue
+        if run and seat is not None:
+            folded += _run_lines(state, seat, run)
+        run, seat = [], None
+        if event is None:
+            break
+        if step is not None:
+            run, seat = [step], event.seat
+        else:
+            folded.append(event)
+    return folded
+
+
+def _step(state: State, event: Event) -> tuple[str, str] | None:
+    """A card turned up or planted, as ("R" or "P", its label); None for any other line."""
+    if event.kind not in ("reveal", "field") or event.seat is None or event.private:
+        return None
+    name = f"{state.players[event.seat].name} "
+    said = event.text.removeprefix(name).removesuffix(".")
+    template = _TURNED if event.kind == "reveal" else _PLANTED
+    head, tail = template.split("{}")
+    if not event.text.startswith(name) or not said.startswith(head) or not said.endswith(tail):
+        return None
+    return ("R" if event.kind == "reveal" else "P", said[len(head) : len(said) - len(tail)])
+
+
+def _run_lines(state: State, seat: int, run: list[tuple[str, str]]) -> Events:
+    """One line for a run of cards planted and turned up (more lines only where a card
+    planted is not the one turned up before it)."""
+    lead = run[0][1] if run[0][0] == "P" else None
+    i = 1 if lead is not None else 0
+    pairs = []
+    while i + 1 < len(run) and run[i][0] == "R" and run[i + 1] == ("P", run[i][1]):
+        pairs.append(run[i][1])
+        i += 2
+    tail = run[i][1] if i < len(run) and run[i][0] == "R" else None
+    i += tail is not None
+    said = _PLANTED.format(lead) if lead is not None else ""
+    if pairs:
+        said += (", then " if said else "") + f"turns up and plants {listed(pairs)}"
+    if tail is not None:
+        said += (", and " if pairs else " and " if said else "") + _TURNED.format(tail)
+    kind = "reveal" if pairs or tail is not None else "field"
+    line = _ev(kind, f"{state.players[seat].name} {said}.", seat)
+    return [line, *(_run_lines(state, seat, run[i:]) if i < len(run) else [])]
+
+
+def listed(words: list[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def discard_from_field(state: State, seat: int, card_id: int) -> Events:

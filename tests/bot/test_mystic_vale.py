@@ -26,7 +26,7 @@ from rules.core import Action, SeatSpec, rng_for
 from rules.mystic_vale import GAME as MV
 from rules.mystic_vale import State
 from rules.mystic_vale.cards import SLOTS
-from rules.mystic_vale.moves import name_of
+from rules.mystic_vale.moves import card_label, name_of
 from rules.mystic_vale.state import CURSED_LAND
 from rules.mystic_vale.symbols import decay_count, field_total, pack_of
 from rules.mystic_vale.text import card_text, cost_text
@@ -468,6 +468,26 @@ async def test_the_push_button_counts_the_decay_as_the_board_does_and_names_its_
     shows = field_total(state, seat)
     field = max(0, shows["decay"] - shows["growth"])
     assert push == f"Push (decay {decay} of 4: field {field}, on deck {int(decay) - field:+d})"
+
+
+async def test_a_turn_message_tells_each_prep_in_one_line_naming_every_card(
+    world: World,
+) -> None:
+    """The Prep that ends a turn turns up a card at a time; the turn message tells it in
+    one line (every card named, planted and left on deck), not a line per card."""
+    state, planter, _ = await opening(world)
+    for key in ("stop", "done"):
+        played = await planter.slash(world.channel, "play", action=key)
+        assert played.response is not None and played.response.content.startswith("✅ ")
+    state = await state_of(world)
+    prepped = state.players[1 - state.active]
+    assert len(prepped.field) >= 2
+    lines = "\n".join(world.public_lines()[-2:]).splitlines()
+    told = [line for line in lines if " plants " in line or " face up" in line]
+    assert len(told) == 1, lines
+    labels = [card_label(state, c) for c in [*prepped.field, prepped.on_deck or 0]]
+    assert told[0].startswith(f"{prepped.name} plants {labels[0]}, then turns up and plants ")
+    assert told[0].endswith(f", and turns {labels[-1]} face up on deck."), told[0]
 
 
 async def test_quick_buttons_refuse_others_and_are_stale_once_used(world: World) -> None:

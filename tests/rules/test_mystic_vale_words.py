@@ -1,0 +1,49 @@
+"""What Mystic Vale says to a newcomer (issue 21): the lines of a turn, the labels and
+descriptions of its menus, the question put to the decider, the end of a game, each
+read as the rules write them (`describe`, `explain`, `question`, events).
+
+Ada is seat 0 and the first player; Basil is seat 1.
+"""
+
+from __future__ import annotations
+
+from rules.core import Event
+from rules.mystic_vale.moves import card_label
+from tests.rules.mv_helpers import ADA, act, arrange, new_game, one, pick, play
+
+
+def lines_of(events: list[Event], name: str) -> list[str]:
+    return [e.text for e in events if e.text.startswith(name)]
+
+
+def test_a_prep_names_the_cards_it_turns_up_in_one_line():
+    """A Prep that turns up six cards tells it in one line, every card named in the order
+    it came (planted, then the one left on deck), not a line per card."""
+    state = new_game()
+    b = pick(state, ADA, "blank", 4)
+    c = pick(state, ADA, "cursed", 4)
+    order = [b[1], c[0], b[2], c[1], c[2], b[3]]
+    arrange(state, ADA, field=[c[3]], on_deck=b[0], deck_top=order)
+    state = play(state, "stop")
+    state, events = act(state, "done")
+    ada = state.players[ADA]
+    assert ada.field == [b[0], b[1], c[0], b[2], c[1]] and ada.on_deck == c[2]
+    planted = [card_label(state, card) for card in ada.field]
+    told = [line for line in lines_of(events, "Ada") if "plants" in line or "face up" in line]
+    assert told == [
+        f"Ada plants {planted[0]}, then turns up and plants {', '.join(planted[1:-1])} and "
+        f"{planted[-1]}, and turns {card_label(state, c[2])} face up on deck."
+    ]
+    assert any(e.reveals for e in events)
+
+
+def test_a_push_tells_the_card_planted_and_the_card_turned_up_in_one_line():
+    state = new_game()
+    b = one(state, ADA, "blank")
+    c = one(state, ADA, "cursed")
+    arrange(state, ADA, field=[], on_deck=b, deck_top=[c])
+    state, events = act(state, "push")
+    assert [e.text for e in events] == [
+        f"Ada plants a blank card and turns {card_label(state, c)} face up on deck."
+    ]
+    assert events[0].reveals
