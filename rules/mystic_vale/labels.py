@@ -5,6 +5,7 @@ does, the question put to the decider, and the table's public prompt."""
 from __future__ import annotations
 
 from rules.core import Action, IllegalAction
+from rules.core.contract import NAME_LIMIT
 from rules.core.text import shorten
 from rules.mystic_vale import abilities
 from rules.mystic_vale.actions import to_act
@@ -14,7 +15,7 @@ from rules.mystic_vale.harvest import BUYS, VALE_BUYS, price, upgrade_cost
 from rules.mystic_vale.moves import card_label, name_of
 from rules.mystic_vale.state import Frame, State
 from rules.mystic_vale.symbols import decay_count, pack_of
-from rules.mystic_vale.text import card_text, cost_text
+from rules.mystic_vale.text import card_text, cost_text, what_it_does
 from rules.mystic_vale.turn import check_stop
 
 PHASES = {
@@ -76,6 +77,17 @@ def describe(state: State, action: Action) -> str:
         case "choose":
             return option_label(state, state.frames[-1], a[0])
     return action.key
+
+
+MORE = "… full text: /card"  # ends a description cut to fit a menu option
+
+
+def in_menu(text: str) -> str:
+    """A description as a menu option holds it: whole when it fits, else cut at a word
+    and pointing to `/card`, which shows a card's whole text."""
+    if len(text) <= NAME_LIMIT:
+        return text
+    return shorten(text, NAME_LIMIT - len(MORE) + 1).removesuffix("…") + MORE
 
 
 def option_label(state: State, frame: Frame, option: str) -> str:
@@ -145,7 +157,7 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
     player = state.players[seat]
     match action.kind:
         case "leader":
-            return shorten(card_text(pack.leader(a[0])))
+            return in_menu(card_text(pack.leader(a[0])))
         case "push":
             on_deck = player.on_deck
             risk = decay_count(state, seat)
@@ -155,10 +167,10 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
             return f"Harvest your {len(player.field)} cards: count mana and spirits, then buy"
         case "buy":
             card = pack.advancement(state.cards[int(a[0])])
-            return shorten(f"{cost_text(price(state, seat, card))} · {card_text(card)}")
+            return in_menu(f"{cost_text(price(state, seat, card))} · {what_it_does(card)}")
         case "vale":
             vale = pack.vale(state.cards[int(a[0])])
-            return shorten(f"{cost_text(vale.cost)} · {card_text(vale)}")
+            return in_menu(f"{cost_text(vale.cost)} · {what_it_does(vale)}")
         case "upgrade":
             return f"{cost_text(upgrade_cost(state, seat))} · one of your two buys"
         case "done":
@@ -195,7 +207,7 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
         case "free_row" | "sacrifice":
             card = pack_of(state).card(state.cards[int(option)])
             verb = "Removed from the game" if frame.kind == "sacrifice" else "Free"
-            return shorten(f"{verb} · {card_text(card)}")
+            return in_menu(f"{verb} · {what_it_does(card)}")
         case "free_top" if frame.subject is not None:  # (a private menu: it names the card)
             name = name_of(state, frame.subject)
             return f"{name}, yours for free" if option == "take" else f"{name} goes back on top"
@@ -205,7 +217,7 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
             return "Removed from the game" if option == "vale" else "Back to the box"
         case "toll_vale":
             vale = pack_of(state).vale(state.cards[int(option)])
-            return shorten(f"Removed from the game · {card_text(vale)}")
+            return in_menu(f"Removed from the game · {what_it_does(vale)}")
         case "shed":
             return f"{option} fewer points off at the end; back to the pool"
         case "cancel_spirit":

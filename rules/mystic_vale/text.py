@@ -229,19 +229,23 @@ def _shows(symbols: Symbols) -> list[str]:
 
 def _advancement_text(card: Advancement) -> str:
     kind = "Fertile Soil" if card.fertile_soil else "Advancement"
-    parts = [f"{kind}, level {card.level}, {card.slot} slot. Cost {cost_text(card.cost)}."]
-    parts += _shows(card.symbols)
-    if card.eclipse:
-        parts.append("Eclipse: may be covered, never covers.")
-    if card.ritual is not None:
-        parts.append(ritual_text(card.ritual))
-    return " ".join([*parts, *_abilities_and_players(card)])
+    head = f"{kind}, level {card.level}, {card.slot} slot. Cost {cost_text(card.cost)}."
+    return f"{head} {what_it_does(card)}"
 
 
 def _vale_text(card: Vale) -> str:
-    parts = [f"Vale, level {card.level}. Cost {cost_text(card.cost)}."]
-    parts += _shows(card.symbols)
-    return " ".join([*parts, *_abilities_and_players(card)])
+    return f"Vale, level {card.level}. Cost {cost_text(card.cost)}. {what_it_does(card)}"
+
+
+def what_it_does(card: Advancement | Vale) -> str:
+    """A card's text after what it is (kind, level, slot, cost): what it shows and does,
+    as a menu gives it under a label that names the rest."""
+    parts = _shows(card.symbols)
+    if isinstance(card, Advancement) and card.eclipse:
+        parts.append("Eclipse: may be covered, never covers.")
+    if isinstance(card, Advancement) and card.ritual is not None:
+        parts.append(ritual_text(card.ritual))
+    return " ".join([*parts, *_abilities_and_players(card)]) or "Shows nothing."
 
 
 def _abilities_and_players(card: Advancement | Vale) -> list[str]:

@@ -490,6 +490,24 @@ async def test_a_turn_message_tells_each_prep_in_one_line_naming_every_card(
     assert told[0].endswith(f", and turns {labels[-1]} face up on deck."), told[0]
 
 
+async def test_the_harvest_menu_says_what_each_card_does_and_where_a_cut_one_is_whole(
+    world: World,
+) -> None:
+    """Under each card to buy, the `/hand` menu gives its price and what it shows and
+    does (its slot and level are in the label, not said again); a text too long for the
+    option ends pointing to `/card`, where it is whole."""
+    _, planter, _ = await opening(world)
+    await planter.slash(world.channel, "play", action="stop")
+    private = (await planter.slash(world.channel, "hand")).response
+    assert private is not None
+    options = [o for row in private.components for o in _select_options(row)]
+    buys = [o for o in options if o["value"].startswith(("buy|", "vale|"))]
+    assert buys and all(len(o.get("description") or "") <= 100 for o in options)
+    assert not any("slot. Cost" in o["description"] for o in buys)
+    cut = [o["description"] for o in buys if not o["description"].endswith(".")]
+    assert cut and all(d.endswith("… full text: /card") for d in cut), cut
+
+
 async def test_quick_buttons_refuse_others_and_are_stale_once_used(world: World) -> None:
     state, planter, other = await opening(world)
     message = await turn_message(world, planter)

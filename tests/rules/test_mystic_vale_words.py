@@ -7,9 +7,23 @@ Ada is seat 0 and the first player; Basil is seat 1.
 
 from __future__ import annotations
 
-from rules.core import Event
+from rules.core import Action, Event
+from rules.mystic_vale import GAME, State
 from rules.mystic_vale.moves import card_label
-from tests.rules.mv_helpers import ADA, act, arrange, new_game, one, pick, play
+from tests.rules.mv_helpers import (
+    ADA,
+    act,
+    arrange,
+    fund,
+    harvesting,
+    in_row,
+    new_game,
+    one,
+    pick,
+    play,
+)
+
+MENU = 100  # what a menu option's label and description hold
 
 
 def lines_of(events: list[Event], name: str) -> list[str]:
@@ -47,3 +61,29 @@ def test_a_push_tells_the_card_planted_and_the_card_turned_up_in_one_line():
         f"Ada plants a blank card and turns {card_label(state, c)} face up on deck."
     ]
     assert events[0].reveals
+
+
+def explained(state: State, key: str) -> str:
+    return GAME.explain(Action.from_key(key), state, state.active)
+
+
+def test_a_buy_says_its_price_and_what_the_card_does_not_the_slot_and_level_again():
+    """The label names the card, its slot and where it lies; the description under it
+    gives the price, then what the card shows and does, whole when it fits."""
+    state = new_game()
+    falconer = in_row(state, "Stormcrest Falconer")
+    state = harvesting(state)
+    fund(state, mana=9)
+    assert explained(state, f"buy|{falconer}") == "5 mana · Shows 2 mana · 1 decay · 2 sky."
+
+
+def test_a_description_too_long_for_a_menu_ends_pointing_to_the_full_text():
+    """A card whose text doesn't fit in a menu option is cut at a word and points to
+    `/card`, where its whole text is."""
+    state = new_game()
+    forge = in_row(state, "Earthbound Titan Forge")
+    state = harvesting(state)
+    fund(state, animal=2, plant=1)
+    said = explained(state, f"vale|{forge}")
+    assert len(said) <= MENU and said.endswith("… full text: /card"), said
+    assert said.startswith("2 animal · 1 plant · Shows 1 end VP. When bought: with 6+ curse")
