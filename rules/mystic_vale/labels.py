@@ -30,19 +30,28 @@ PHASES = {
 
 
 def where(state: State, instance: int) -> str:
-    """Where an advancement or vale for sale is: "level 2 row, 3rd", "Fertile Soils"."""
+    """Where an advancement or vale for sale lies: "level-2 row, 3 of 3", "Fertile Soils"
+    (a row refilled from the next level's deck holds cards of that level)."""
     commons = state.commons
     for level, row in commons.rows.items():
         if instance in row:
-            return f"level {level}, {row.index(instance) + 1} of 3"
+            return f"level-{level} row, {row.index(instance) + 1} of 3"
     for level, row in commons.vale_rows.items():
         if instance in row:
             return f"level-{level} vales, {row.index(instance) + 1} of 4"
     if instance in commons.level4:
-        return "level 4"
+        return "level-4 row"
     if instance in commons.fertile:
         return "Fertile Soils"
     return "your Reserve"
+
+
+def offer_label(state: State, instance: int) -> str:
+    """An advancement or vale for sale, with its own level (and slot) and where it lies:
+    "Gravemoss Shrine ✦ (level 2, top; level-1 row, 1 of 3)"."""
+    card = pack_of(state).card(state.cards[instance])
+    slot = f", {card.slot}" if isinstance(card, Advancement) else ""
+    return f"{card.shown_name} (level {card.level}{slot}; {where(state, instance)})"  # type: ignore[union-attr]
 
 
 def describe(state: State, action: Action) -> str:
@@ -57,10 +66,9 @@ def describe(state: State, action: Action) -> str:
         case "stop":
             return "Stop and harvest"
         case "buy":
-            card = pack.advancement(state.cards[int(a[0])])
-            return f"Buy {card.shown_name} ({card.slot}; {where(state, int(a[0]))})"
+            return f"Buy {offer_label(state, int(a[0]))}"
         case "vale":
-            return f"Buy the vale {name_of(state, int(a[0]))} ({where(state, int(a[0]))})"
+            return f"Buy the vale {offer_label(state, int(a[0]))}"
         case "upgrade":
             seat = state.active
             leader = pack.leader(state.players[seat].leader or "")
@@ -115,7 +123,7 @@ def option_label(state: State, frame: Frame, option: str) -> str:
             whose = f"on {card_number(holder)}" if holder is not None else "a vale"
             return f"{name_of(state, int(option))} ({whose})"
         case "reserve" | "free_row" | "free_reserved" | "curse_commons" | "shardlord_vale":
-            return f"{name_of(state, int(option))} ({where(state, int(option))})"
+            return offer_label(state, int(option))
         case "resleeve_move":
             holder = holder_of(state, int(option))
             return f"Move {name_of(state, int(option))} (from {card_number(holder or 0)})"

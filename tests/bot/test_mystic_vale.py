@@ -93,9 +93,13 @@ def shown_cost(counts: Any) -> str:
     return cost_text(counts).replace(" · ", " + ")
 
 
-def for_sale(state: State, instance: int, *, slot: bool = True) -> str:
+def for_sale(state: State, instance: int, *, slot: bool = True, row: int | None = None) -> str:
+    """A card of the commons as the board writes it (its level too in a row of another
+    level)."""
     card = pack_of(state).card(state.cards[instance])
     where = f"{card.slot}, " if slot else ""  # type: ignore[union-attr]
+    if row is not None and card.level != row:  # type: ignore[union-attr]
+        where = f"level {card.level}, {where}"  # type: ignore[union-attr]
     return f"{card.shown_name} ({where}{shown_cost(card.cost)})"  # type: ignore[union-attr]
 
 
@@ -168,7 +172,7 @@ def check_board(embed: discord.Embed, state: State) -> None:
             assert f"Leader: **{pack_of(state).leader(player.leader).shown_name}**" in value
     commons = field_value(embed, "Commons")
     for level, row in state.commons.rows.items():
-        shown = [for_sale(state, i) if i is not None else "–" for i in row]
+        shown = [for_sale(state, i, row=level) if i is not None else "–" for i in row]
         assert f"**{level}** ({len(state.commons.decks[level])} left): {' · '.join(shown)}" in (
             commons
         )
@@ -177,10 +181,10 @@ def check_board(embed: discord.Embed, state: State) -> None:
     if state.commons.fertile:
         assert f"**Fertile Soils** ({len(state.commons.fertile)} left, 2 mana each)" in commons
     vales = field_value(embed, "Vales")
-    for row in state.commons.vale_rows.values():
+    for level, row in state.commons.vale_rows.items():
         for instance in row:
             if instance is not None:
-                assert for_sale(state, instance, slot=False) in vales
+                assert for_sale(state, instance, slot=False, row=level) in vales
     harvest = state.harvest
     if state.phase == "harvest" and harvest is not None:
         pool_text = field_value(embed, "🌾")
@@ -621,6 +625,32 @@ def test_a_large_four_player_board_stays_within_discord_s_limits() -> None:
     for seat in range(4):
         private = private_embed(_private(table, state, seat))
         assert len(private) <= EMBED_LIMIT and len(private.fields) <= 25
+
+
+def posted_board(state: State) -> discord.Embed:
+    """The board the bot posts for this position (of a 2-player match)."""
+    sample = sample_table({}, len(state.players))
+    match = dataclasses.replace(sample.match, game=MV.id, variant=state.variant, options={})
+    seats = [SeatRow(p.seat, 100 + p.seat, p.name, p.seat) for p in state.players]
+    table = Table(match, seats, MV, MV.view(state, None), tuple(MV.to_act(state)), None)
+    return board_embed(table, [], [])
+
+
+def test_the_board_gives_the_level_of_a_card_refilled_from_the_next_level() -> None:
+    """A row whose deck ran out is refilled from the next level's deck: the board shows
+    the level of a level-2 card lying in the level-1 row."""
+    seats = [SeatSpec(seat=0, name="alice"), SeatSpec(seat=1, name="bob")]
+    state = MV.setup("2p", seats, {}, 7)
+    shrine = next(i for i, c in enumerate(state.cards) if c == "gravemoss-shrine")
+    for pile in [*state.commons.decks.values(), *state.commons.rows.values()]:
+        if shrine in pile:
+            pile[pile.index(shrine)] = state.commons.rows[1][0]
+    state.commons.rows[1][0] = shrine
+    commons = field_value(posted_board(state), "Commons")
+    level_one = commons.splitlines()[0]
+    assert level_one.startswith(
+        "**1** ("
+    ) and "left): Gravemoss Shrine ✦ (level 2, top, 4 mana) · " in (level_one)
 
 
 def _private(table: Table, state: State, seat: int) -> Any:

@@ -21,6 +21,7 @@ from tests.rules.mv_helpers import (
     one,
     pick,
     play,
+    take,
 )
 
 MENU = 100  # what a menu option's label and description hold
@@ -87,3 +88,18 @@ def test_a_description_too_long_for_a_menu_ends_pointing_to_the_full_text():
     said = explained(state, f"vale|{forge}")
     assert len(said) <= MENU and said.endswith("… full text: /card"), said
     assert said.startswith("2 animal · 1 plant · Shows 1 end VP. When bought: with 6+ curse")
+
+
+def test_a_card_refilled_from_the_next_level_is_labelled_with_its_own_level():
+    """A row whose deck ran out is refilled from the next level's deck: Gravemoss Shrine
+    (level 2, as the pack has it) lying in the level-1 row is offered as level 2, in the
+    level-1 row, as it is for Reserve."""
+    state = new_game()
+    shrine = take(state, "Gravemoss Shrine")
+    row = state.commons.rows[1]
+    state.commons.decks[1].insert(0, row[0])
+    row[0] = shrine
+    state = harvesting(state)
+    fund(state, mana=9)
+    label = GAME.describe(Action.from_key(f"buy|{shrine}"), state)
+    assert label == "Buy Gravemoss Shrine ✦ (level 2, top; level-1 row, 1 of 3)"
