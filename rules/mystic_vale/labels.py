@@ -9,13 +9,13 @@ from rules.core.contract import NAME_LIMIT
 from rules.core.text import shorten
 from rules.mystic_vale import abilities
 from rules.mystic_vale.actions import to_act
-from rules.mystic_vale.cards import Advancement, Vale
+from rules.mystic_vale.cards import SLOTS, Advancement, Vale
 from rules.mystic_vale.commons import offered
 from rules.mystic_vale.harvest import BUYS, VALE_BUYS, price, upgrade_cost
-from rules.mystic_vale.moves import card_label, name_of
+from rules.mystic_vale.moves import card_label, layer_name, name_of, sleeved
 from rules.mystic_vale.state import Frame, State
-from rules.mystic_vale.symbols import decay_count, pack_of
-from rules.mystic_vale.text import card_text, cost_text, what_it_does
+from rules.mystic_vale.symbols import advancement_of, decay_count, pack_of, shown
+from rules.mystic_vale.text import card_text, cost_text, counts_text, what_it_does
 from rules.mystic_vale.turn import check_stop
 
 PHASES = {
@@ -202,8 +202,8 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
     if option == "none":
         return "Nothing is placed"
     match frame.kind:
-        case "sleeve":
-            return "Sleeved there for the rest of the game"
+        case "sleeve" if frame.subject is not None:
+            return sleeve_detail(state, frame.subject, int(option))
         case "final_pick":
             return "One of the two cards of your final Harvest"
         case "discard_field":
@@ -232,6 +232,28 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
             left = getattr(state.harvest, option, 0)
             return f"You have {left} {option} this Harvest; it can't be spent once cancelled"
     return option
+
+
+def sleeve_detail(state: State, instance: int, card_id: int) -> str:
+    """Where an advancement goes in this card and what the card then is: "Fills the top
+    slot, covering Duskwing Oracle ✦; it will show 2 mana · 3 sky (top + bottom filled)"
+    (what fills the slots is left out where it doesn't fit)."""
+    slot = advancement_of(state, instance).slot
+    before = state.card(card_id).slots[slot]
+    after = sleeved(state, card_id, instance)
+    placed = after.slots[slot].index(instance)
+    if placed < len(before):  # an eclipse slid under what is there
+        how = f", under {layer_name(state, before[-1])}"
+    elif before:
+        how = f", covering {layer_name(state, before[-1])}"
+    else:
+        how = ""
+    filled = [s for s in SLOTS if after.slots[s]]
+    held = "all three slots" if len(filled) == len(SLOTS) else " + ".join(filled)
+    shows = counts_text(shown(state, after)) or "nothing"
+    said = f"Fills the {slot} slot{how}; it will show {shows}"
+    full = f"{said} ({held} filled)"
+    return full if len(full) <= NAME_LIMIT else shorten(said)
 
 
 def question(state: State, seat: int) -> str | None:

@@ -41,10 +41,16 @@ def card_label(state: State, card_id: int) -> str:
     for slot, stack in card.slots.items():
         for layer in stack:
             if isinstance(layer, str):
-                parts.append(
-                    f"{'Cursed Land' if layer == CURSED_LAND else 'Fertile Soil'} ({slot})"
-                )
+                parts.append(f"{layer_name(state, layer)} ({slot})")
     return " + ".join(parts) if parts else "a blank card"
+
+
+def layer_name(state: State, layer: int | str) -> str:
+    """What lies in a slot: an advancement's name, or the printed Cursed Land or Fertile
+    Soil."""
+    if isinstance(layer, int):
+        return name_of(state, layer)
+    return "Cursed Land" if layer == CURSED_LAND else "Fertile Soil"
 
 
 # --------------------------------------------------------------------------- the deck
@@ -233,7 +239,18 @@ def slot_takes(
 def sleeve(state: State, card_id: int, instance: int) -> None:
     """Sleeve an advancement into a card (under the one there, if it is an eclipse going
     under)."""
-    card = state.card(card_id)
+    _into(state, state.card(card_id), instance)
+
+
+def sleeved(state: State, card_id: int, instance: int) -> Card:
+    """A copy of the card as it would be with the advancement sleeved in (the card
+    itself unchanged): what a choice of where to sleeve leads to."""
+    card = state.card(card_id).model_copy(deep=True)
+    _into(state, card, instance)
+    return card
+
+
+def _into(state: State, card: Card, instance: int) -> None:
     advancement = advancement_of(state, instance)
     stack = card.slots[advancement.slot]
     if advancement.eclipse and stack and isinstance(stack[-1], int):

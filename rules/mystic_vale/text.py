@@ -12,6 +12,8 @@ object, so a moderator's pack with a card of the same name gets its own text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules.mystic_vale.cards import (
     DIFFICULTY,
     SPECIALS,
@@ -83,18 +85,19 @@ def _count(name: str, n: int) -> str:
     return f"{n} {one if abs(n) == 1 else many}"
 
 
-def _counts(counts: dict[str, int]) -> str:
+def counts_text(counts: Mapping[str, int]) -> str:
+    """Counts of symbols by name: '2 mana · 1 decay · 1 sky' ('' for none)."""
     return SEPARATOR.join(_count(k, counts[k]) for k in SYMBOL_WORDS if counts.get(k))
 
 
 def symbols_text(symbols: Symbols) -> str:
     """'2 mana · 1 decay · 1 sky' ('' when the card shows nothing)."""
-    return _counts(symbols.counts())
+    return counts_text(symbols.counts())
 
 
 def cost_text(cost: Cost) -> str:
     """'4 mana · 2 VP', in the symbols' notation ('free' when it costs nothing)."""
-    return _counts(cost.counts()) or "free"
+    return counts_text(cost.counts()) or "free"
 
 
 def _per(per: Per) -> str:

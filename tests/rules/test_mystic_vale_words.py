@@ -17,6 +17,7 @@ from tests.rules.mv_helpers import (
     fund,
     harvesting,
     in_row,
+    made,
     new_game,
     one,
     pick,
@@ -103,3 +104,26 @@ def test_a_card_refilled_from_the_next_level_is_labelled_with_its_own_level():
     fund(state, mana=9)
     label = GAME.describe(Action.from_key(f"buy|{shrine}"), state)
     assert label == "Buy Gravemoss Shrine ✦ (level 2, top; level-1 row, 1 of 3)"
+
+
+def test_each_place_to_sleeve_says_the_slot_it_fills_and_what_the_card_will_show():
+    """Choosing where a bought advancement goes: each card of the field offered says the
+    slot it fills (and what it covers there), what the card will show, and which of its
+    slots will then be filled."""
+    state = new_game()
+    blank = one(state, ADA, "blank")
+    cursed = one(state, ADA, "cursed:bottom")
+    oracle = made(state, ADA, "Duskwing Oracle", avoid=(blank,))  # an eclipse, top
+    falconer = in_row(state, "Stormcrest Falconer")  # top: 2 mana · 1 decay · 2 sky
+    on_deck = one(state, ADA, "blank", avoid=(blank, oracle))
+    arrange(state, ADA, field=[blank, cursed, oracle], on_deck=on_deck)
+    state = harvesting(state)
+    fund(state, mana=9)
+    state = play(state, f"buy|{falconer}", "done")
+    said = {card: explained(state, f"choose|{card}") for card in (blank, cursed, oracle)}
+    assert said == {
+        blank: "Fills the top slot; it will show 2 mana · 1 decay · 2 sky (top filled)",
+        cursed: "Fills the top slot; it will show 3 mana · 2 decay · 2 sky (top + bottom filled)",
+        oracle: "Fills the top slot, covering Duskwing Oracle ✦; it will show 2 mana · 1 decay · "
+        "3 sky (top filled)",
+    }
