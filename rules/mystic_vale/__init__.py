@@ -24,7 +24,7 @@ from rules.core import (
 from rules.core.rng import rng_for
 from rules.mystic_vale import abilities, actions, labels
 from rules.mystic_vale.cards import DIFFICULTY, SLOTS, get_pack
-from rules.mystic_vale.harvest import BUYS, VALE_BUYS
+from rules.mystic_vale.harvest import buys_left
 from rules.mystic_vale.moves import card_label, fold_lines, name_of
 from rules.mystic_vale.nemesis import (
     is_active,
@@ -378,8 +378,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "to_act": sorted(actions.to_act(state)),
         "harvest": {
             **pool.model_dump(exclude={"bought", "sleeved_now", "no_curses", "after_tokens"}),
-            "buys_left": BUYS - pool.buys,
-            "vale_buys_left": 0 if pool.advancements_started else VALE_BUYS - pool.vale_buys,
+            **dict(zip(("vale_buys_left", "buys_left"), buys_left(pool), strict=True)),
         }
         if pool is not None
         else None,

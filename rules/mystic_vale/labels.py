@@ -11,11 +11,11 @@ from rules.mystic_vale import abilities
 from rules.mystic_vale.actions import to_act
 from rules.mystic_vale.cards import SLOTS, Advancement, Vale
 from rules.mystic_vale.commons import offered
-from rules.mystic_vale.harvest import BUYS, VALE_BUYS, price, upgrade_cost
+from rules.mystic_vale.harvest import buys_left, price, upgrade_cost
 from rules.mystic_vale.moves import card_label, layer_name, name_of, sleeved
 from rules.mystic_vale.state import Frame, State
 from rules.mystic_vale.symbols import advancement_of, decay_count, pack_of, shown
-from rules.mystic_vale.text import card_text, cost_text, counts_text, what_it_does
+from rules.mystic_vale.text import card_text, cost_text, counts_text, plural, what_it_does
 from rules.mystic_vale.turn import check_stop
 
 PHASES = {
@@ -172,7 +172,8 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
             shows = card_label(state, on_deck) if on_deck is not None else "nothing"
             return f"{shows} joins your field · decay now {risk}; 4 Spoils"
         case "stop":
-            return f"Harvest your {len(player.field)} cards: count mana and spirits, then buy"
+            harvested = plural(len(player.field), "card")
+            return f"Harvest your {harvested}: count mana and spirits, then buy"
         case "buy":
             card = pack.advancement(state.cards[int(a[0])])
             return in_menu(f"{cost_text(price(state, seat, card))} · {what_it_does(card)}")
@@ -286,11 +287,16 @@ def question(state: State, seat: int) -> str | None:
                 if getattr(pool, s)
             )
             token = " + your mana token" if player.mana_token else ""
+            vales, advancements = buys_left(pool)
+            buys = [f"{plural(vales, 'vale')} (spirits)"] if vales else []
+            if advancements:
+                buys.append(f"{plural(advancements, 'advancement')} (mana)")
+            offer = (
+                f"buy up to {', then up to '.join(buys)}, then" if buys else "nothing left to buy:"
+            )
             return (
                 f"your Harvest — {pool.mana} mana{token}{', ' + spirits if spirits else ''}: "
-                f"buy up to {BUYS - pool.buys} advancements and "
-                f"{VALE_BUYS - pool.vale_buys} vales, "
-                "then end your Harvest"
+                f"{offer} end your Harvest"
             )
     return None
 

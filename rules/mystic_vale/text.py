@@ -85,6 +85,11 @@ def _count(name: str, n: int) -> str:
     return f"{n} {one if abs(n) == 1 else many}"
 
 
+def plural(count: int, word: str) -> str:
+    """'1 card', '2 cards', '0 cards'."""
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def counts_text(counts: Mapping[str, int]) -> str:
     """Counts of symbols by name: '2 mana · 1 decay · 1 sky' ('' for none)."""
     return SEPARATOR.join(_count(k, counts[k]) for k in SYMBOL_WORDS if counts.get(k))

@@ -512,6 +512,25 @@ async def test_the_harvest_menu_says_what_each_card_does_and_where_a_cut_one_is_
     assert cut and all(d.endswith("… full text: /card") for d in cut), cut
 
 
+async def test_the_harvest_question_and_the_board_count_the_same_buys_left(
+    world: World,
+) -> None:
+    """Once an advancement is bought no vale can be: `/hand` asks for one more
+    advancement, as the board's Harvest counts it, in words that agree with the number."""
+    state, planter, _ = await opening(world)
+    await planter.slash(world.channel, "play", action="stop")
+    state = await state_of(world)
+    seat = await seat_of(world, planter)
+    buy = next(a.key for a in MV.legal_actions(state, seat) if a.kind == "buy")
+    await planter.slash(world.channel, "play", action=buy)
+    private = (await planter.slash(world.channel, "hand")).response
+    assert private is not None
+    asked = private.embeds[0].description or ""
+    assert asked.endswith(": buy up to 1 advancement (mana), then end your Harvest**"), asked
+    harvest = field_value((await world.board()).embeds[0], "🌾")
+    assert "Buys left: 0 vales (spirits), then 1 advancement (mana)" in harvest, harvest
+
+
 async def test_quick_buttons_refuse_others_and_are_stale_once_used(world: World) -> None:
     state, planter, other = await opening(world)
     message = await turn_message(world, planter)

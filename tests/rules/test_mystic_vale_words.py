@@ -127,3 +127,34 @@ def test_each_place_to_sleeve_says_the_slot_it_fills_and_what_the_card_will_show
         oracle: "Fills the top slot, covering Duskwing Oracle ✦; it will show 2 mana · 1 decay · "
         "3 sky (top filled)",
     }
+
+
+def test_the_harvest_question_offers_vales_then_advancements_as_the_board_counts_them():
+    """The question of a Harvest counts the buys left as the board does (vales first;
+    none once an advancement is bought), each word agreeing with its number."""
+    state = new_game()
+    falconer = in_row(state, "Stormcrest Falconer")
+    state = harvesting(state)
+    pool = fund(state, mana=9 - state.harvest.mana)
+    spirits = "".join(
+        f", {getattr(pool, s)} {s}" for s in ("sky", "animal", "water", "plant") if getattr(pool, s)
+    )
+    head = f"your Harvest — 9 mana{spirits}: "
+    assert GAME.question(state, ADA) == (
+        head + "buy up to 2 vales (spirits), then up to 2 advancements (mana), "
+        "then end your Harvest"
+    )
+    state = play(state, f"buy|{falconer}")
+    assert GAME.view(state, None)["harvest"]["vale_buys_left"] == 0
+    assert GAME.question(state, ADA) == (
+        f"your Harvest — 4 mana{spirits}: buy up to 1 advancement (mana), then end your Harvest"
+    )
+
+
+def test_a_field_of_one_card_is_one_card_wherever_it_is_counted():
+    state = new_game()
+    arrange(state, ADA, field=[one(state, ADA, "blank")], on_deck=one(state, ADA, "cursed"))
+    stop = GAME.explain(Action(kind="stop"), state, ADA)
+    assert stop == "Harvest your 1 card: count mana and spirits, then buy"
+    state, events = act(state, "stop")
+    assert events[0].text == "Ada stops and harvests 1 card."
