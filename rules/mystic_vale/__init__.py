@@ -112,7 +112,8 @@ class MysticVale:
             choices={"off": "Leaders off", "on": "Leaders on"},
             default="off",
             variant_defaults={"solo": "on"},
-            blurb="each player keeps one of two titans dealt, sleeved into a blank card",
+            blurb="whether each player keeps one of two titans dealt as a leader, sleeved into "
+            "a blank card",
         ),
         OptionInfo(
             id="nemesis",

@@ -405,6 +405,19 @@ async def test_a_two_player_game_with_leaders_set_in_the_lobby_to_the_end(world:
     await finish(world)
 
 
+async def test_the_lobby_s_leaders_option_reads_as_off_when_it_is_off(world: World) -> None:
+    """The lobby's line for the leaders option, off by default, says what the option
+    decides rather than what playing with leaders is like (which read as on)."""
+    opened = await world.open(world.alice, MV.id, "2p")
+    assert opened.response is not None
+    lines = "\n".join(f.value or "" for f in opened.response.embeds[0].fields).splitlines()
+    (line,) = [line for line in lines if line.startswith("**Leaders:**")]
+    assert line == (
+        "**Leaders:** off — whether each player keeps one of two titans dealt as a leader, "
+        "sleeved into a blank card"
+    )
+
+
 async def test_a_four_player_game_with_leaders_set_by_command_to_the_end(world: World) -> None:
     players = [world.alice, world.bob, world.carol, world.dave]
     opened = await world.open(world.alice, MV.id, "4p", seed=5)
