@@ -15,7 +15,14 @@ from rules.mystic_vale.harvest import buys_left, price, upgrade_cost
 from rules.mystic_vale.moves import card_label, layer_name, name_of, sleeved
 from rules.mystic_vale.state import Frame, State
 from rules.mystic_vale.symbols import advancement_of, decay_count, pack_of, shown
-from rules.mystic_vale.text import card_text, cost_text, counts_text, plural, what_it_does
+from rules.mystic_vale.text import (
+    card_text,
+    cost_text,
+    counts_text,
+    plural,
+    use_text,
+    what_it_does,
+)
 from rules.mystic_vale.turn import check_stop
 
 PHASES = {
@@ -79,9 +86,9 @@ def describe(state: State, action: Action) -> str:
             into = f"{card_label(state, int(a[1]))} ({card_number(int(a[1]))})"
             return f"Sleeve {name_of(state, int(a[0]))} into {into} now"
         case "use":
-            return "Use it"
+            return f"Use {abilities.source_name(state, state.pending[0].source)}'s ability"
         case "skip":
-            return "Don't use it"
+            return f"Don't use {abilities.source_name(state, state.pending[0].source)}'s ability"
         case "choose":
             return option_label(state, state.frames[-1], a[0])
     return action.key
@@ -193,7 +200,7 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
                 return "Not now: you are asked again once your VP and curse tokens are taken"
             if action.kind == "skip":
                 return "The ability is not used this time"
-            return ("Pay " + cost_text(ability.cost) + " · " if ability.cost else "") + "uses it"
+            return in_menu(use_text(ability))
         case "choose":
             return _choice_detail(state, state.frames[-1], a[0])
     return ""
@@ -264,7 +271,8 @@ def question(state: State, seat: int) -> str | None:
     if state.frames:
         frame = state.frames[-1]
         if frame.kind == "use":
-            return f"{frame.prompt} (" + explain(state, Action(kind="use"), seat) + ")"
+            does = explain(state, Action(kind="use"), seat)
+            return f"{frame.prompt} ({does[:1].lower()}{does[1:]})"
         return frame.prompt
     player = state.players[seat]
     match state.phase:

@@ -222,6 +222,20 @@ def ability_text(ability: Ability, *, aside: bool = False) -> str:
     return f"{head}: {body}."
 
 
+def use_text(ability: Ability) -> str:
+    """What using an ability its owner may use does, its payment first: "Pay 3 mana:
+    gain 2 VP", "Return to the pool up to 1 curse token"."""
+    body = "; ".join(_clause(op) for op in ability.ops)
+    states_cost = len(ability.ops) == 1 and body.startswith("spend ")
+    payments = []
+    if ability.cost is not None and not states_cost:
+        payments.append(f"pay {cost_text(ability.cost)}")
+    if ability.sacrifice is not None:
+        payments.append(f"sacrifice {SACRIFICED[ability.sacrifice]}")
+    said = f"{' and '.join(payments)}: {body}" if payments else body
+    return said[:1].upper() + said[1:]
+
+
 def ritual_text(ritual: Ritual) -> str:
     """'Ritual: if this card shows 1 guardian, then also 1 mana · 1 guardian.'"""
     return (

@@ -15,6 +15,7 @@ from tests.rules.mv_helpers import (
     act,
     arrange,
     fund,
+    give,
     harvesting,
     in_row,
     made,
@@ -158,3 +159,30 @@ def test_a_field_of_one_card_is_one_card_wherever_it_is_counted():
     assert stop == "Harvest your 1 card: count mana and spirits, then buy"
     state, events = act(state, "stop")
     assert events[0].text == "Ada stops and harvests 1 card."
+
+
+def test_using_an_ability_says_whose_it_is_what_it_does_and_what_it_costs():
+    """An ability its owner may use is offered by its card's name, its description says
+    what it does (and what it costs), and the question says it too."""
+    state = new_game()
+    shrine = made(state, ADA, "Gravemoss Shrine")  # Harvest: may return 1 curse token
+    four = made(state, ADA, "Fourwinds Confluence", avoid=(shrine,))  # Harvest: 3 mana → 2 VP
+    soils = pick(state, ADA, "fertile", 3)
+    arrange(state, ADA, field=[shrine, four, *soils], on_deck=one(state, ADA, "blank"))
+    give(state, ADA, curses=2)
+    state = harvesting(state)
+    shown = {a.key: (GAME.describe(a, state), explained(state, a.key)) for a in legal(state)}
+    assert shown == {
+        "use": ("Use Gravemoss Shrine ✦'s ability", "Return to the pool up to 1 curse token"),
+        "skip": ("Don't use Gravemoss Shrine ✦'s ability", "The ability is not used this time"),
+    }
+    assert GAME.question(state, ADA) == (
+        "use Gravemoss Shrine ✦'s ability? (return to the pool up to 1 curse token)"
+    )
+    state = play(state, "use")
+    assert GAME.describe(Action(kind="use"), state) == "Use Fourwinds Confluence ✦'s ability"
+    assert explained(state, "use") == "Pay 3 mana: gain 2 VP"
+
+
+def legal(state: State) -> list[Action]:
+    return GAME.legal_actions(state, state.active)
