@@ -22,6 +22,7 @@ from rules.mystic_vale.cards import Advancement
 from rules.mystic_vale.setup import Events, _ev
 from rules.mystic_vale.state import CURSED_LAND, Card, State
 from rules.mystic_vale.symbols import advancement_of, advancements_on, pack_of
+from rules.mystic_vale.text import listed
 
 
 def name_of(state: State, instance: int) -> str:
@@ -148,11 +149,6 @@ def _run_lines(state: State, seat: int, run: list[tuple[str, str]]) -> Events:
     kind = "reveal" if pairs or tail is not None else "field"
     line = _ev(kind, f"{state.players[seat].name} {said}.", seat)
     return [line, *(_run_lines(state, seat, run[i:]) if i < len(run) else [])]
-
-
-def listed(words: list[str]) -> str:
-    """ "A", "A and B", "A, B and C"."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def discard_from_field(state: State, seat: int, card_id: int) -> Events:

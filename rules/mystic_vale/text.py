@@ -90,6 +90,11 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
+def listed(words: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def counts_text(counts: Mapping[str, int]) -> str:
     """Counts of symbols by name: '2 mana · 1 decay · 1 sky' ('' for none)."""
     return SEPARATOR.join(_count(k, counts[k]) for k in SYMBOL_WORDS if counts.get(k))

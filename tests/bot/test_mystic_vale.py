@@ -544,6 +544,14 @@ async def test_the_harvest_question_and_the_board_count_the_same_buys_left(
     assert "Buys left: 0 vales (spirits), then 1 advancement (mana)" in harvest, harvest
 
 
+async def test_a_two_player_concession_ends_naming_who_conceded(world: World) -> None:
+    """The other player conceding ends a 2-player game with a line that names them."""
+    await opening(world)
+    await world.concede(world.bob)
+    end = world.public_lines()[-1].splitlines()[-1]
+    assert end == "🏆 bob conceded: alice wins. The channel is free for a new match.", end
+
+
 async def test_quick_buttons_refuse_others_and_are_stale_once_used(world: World) -> None:
     state, planter, other = await opening(world)
     message = await turn_message(world, planter)
