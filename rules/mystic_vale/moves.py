@@ -56,6 +56,9 @@ def layer_name(state: State, layer: int | str) -> str:
 
 # --------------------------------------------------------------------------- the deck
 
+# What a card turned up and a card planted read (after the player's name).
+_TURNED, _PLANTED = "turns {} face up on deck", "plants {}"
+
 
 def reveal(state: State, seat: int, rng: random.Random) -> Events:
     """Turn the top card of the deck face up as the on-deck card (the discard pile is
@@ -87,10 +90,6 @@ def to_field(state: State, seat: int) -> Events:
     return [_ev("field", f"{player.name} {_PLANTED.format(card_label(state, card))}.", seat)]
 
 
-# What a card turned up and a card planted read (after the player's name).
-_TURNED, _PLANTED = "turns {} face up on deck", "plants {}"
-
-
 def fold_lines(state: State, events: Events) -> Events:
     """The cards a player plants and turns up one after another (a push, a Prep) told
     in one line, in the order they came: "Ada plants X, then turns up and plants Y and
@@ -98,22 +97,20 @@ def fold_lines(state: State, events: Events) -> Events:
     keeps its own line and starts a new one."""
     folded: Events = []
     run: list[tuple[str, str]] = []  # ("R" turned up | "P" planted, the card's label)
-    seat: int | None = None
-    for event in [*events, None]:
-        step = _step(state, event) if event is not None else None
-        if step is not None and event is not None and (not run or event.seat == seat):
-            run.append(step)
-            seat = event.seat
-            continue
-        if run and seat is not None:
-            folded += _run_lines(state, seat, run)
-        run, seat = [], None
-        if event is None:
-            break
-        if step is not None:
-            run, seat = [step], event.seat
-        else:
+    seat: int | None = None  # whose run it is
+    reveals = False  # whether the run showed a hidden card
+    for event in events:
+        step = _step(state, event)
+        if run and seat is not None and (step is None or event.seat != seat):
+            folded += _run_lines(state, seat, run, reveals)
+            run, reveals = [], False
+        if step is None:
             folded.append(event)
+        else:
+            run.append(step)
+            seat, reveals = event.seat, reveals or event.reveals
+    if run and seat is not None:
+        folded += _run_lines(state, seat, run, reveals)
     return folded
 
 
@@ -130,9 +127,9 @@ def _step(state: State, event: Event) -> tuple[str, str] | None:
     return ("R" if event.kind == "reveal" else "P", said[len(head) : len(said) - len(tail)])
 
 
-def _run_lines(state: State, seat: int, run: list[tuple[str, str]]) -> Events:
+def _run_lines(state: State, seat: int, run: list[tuple[str, str]], reveals: bool) -> Events:
     """One line for a run of cards planted and turned up (more lines only where a card
-    planted is not the one turned up before it)."""
+    planted is not the one turned up before it), revealing if any of them did."""
     lead = run[0][1] if run[0][0] == "P" else None
     i = 1 if lead is not None else 0
     pairs = []
@@ -147,8 +144,8 @@ def _run_lines(state: State, seat: int, run: list[tuple[str, str]]) -> Events:
     if tail is not None:
         said += (", and " if pairs else " and " if said else "") + _TURNED.format(tail)
     kind = "reveal" if pairs or tail is not None else "field"
-    line = _ev(kind, f"{state.players[seat].name} {said}.", seat)
-    return [line, *(_run_lines(state, seat, run[i:]) if i < len(run) else [])]
+    line = _ev(kind, f"{state.players[seat].name} {said}.", seat, reveals=reveals)
+    return [line, *(_run_lines(state, seat, run[i:], reveals) if i < len(run) else [])]
 
 
 def discard_from_field(state: State, seat: int, card_id: int) -> Events:
