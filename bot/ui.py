@@ -953,7 +953,8 @@ def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any
 
 
 def concede_question(table: Table, seat: SeatRow, outcome: Outcome | None) -> str:
-    """The confirmation `/match concede` asks for: what conceding leads to for the asker."""
+    """The confirmation `/match concede` asks for: what conceding leads to for the asker
+    (in a game against the game itself, its opponent wins: a solitaire nemesis)."""
 
     def names(seats: Iterable[int]) -> str:
         return " and ".join(f"**{table.user_of(s).name}**" for s in seats)
@@ -966,7 +967,8 @@ def concede_question(table: Table, seat: SeatRow, outcome: Outcome | None) -> st
         side = f"Your side — you and {names(mates)} —" if mates else "Your side"
         won = outcome.winners
         verb = "wins" if len(won) == 1 else "win"
-        stake = f"{side} loses ({names(won) + ' ' + verb if won else 'nobody wins'})."
+        winner = f"**{outcome.against}** wins" if outcome.against else "nobody wins"
+        stake = f"{side} loses ({names(won) + ' ' + verb if won else winner})."
     return (
         f"**Concede this match?** {stake}\n"
         "Nothing happens until you press **Concede**; **Keep playing** changes nothing."

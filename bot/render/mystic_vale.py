@@ -124,11 +124,15 @@ def grouped_lines(cards: list[dict[str, Any]], *, anywhere: bool = False) -> lis
     return [" ".join(f"`{n}`" for n in numbers) + f" {body}" for numbers, body in lines]
 
 
-def for_sale(card: dict[str, Any] | None, *, slot: bool = True) -> str:
-    """An advancement or vale of the commons: "Park Gardener (middle, 3 mana)"."""
+def for_sale(card: dict[str, Any] | None, *, slot: bool = True, row: int | None = None) -> str:
+    """An advancement or vale of the commons: "Park Gardener (middle, 3 mana)"; its level
+    too when it lies in a row of another level (`row`: refilled from the next deck)."""
     if not card:
         return EMPTY
     where = f"{card['slot']}, " if slot and card.get("slot") else ""
+    level = card.get("level")
+    if row is not None and isinstance(level, int) and level != row:
+        where = f"level {level}, {where}"
     return f"{card.get('name', '?')} ({where}{amounts(card.get('cost'))})"
 
 
@@ -420,7 +424,7 @@ class MysticValeRenderer(Renderer):
         decks = commons.get("decks") or {}
         lines = []
         for level in ("1", "2", "3"):
-            shown = " · ".join(for_sale(c) for c in rows.get(level) or [])
+            shown = " · ".join(for_sale(c, row=int(level)) for c in rows.get(level) or [])
             lines.append(f"**{level}** ({decks.get(level, '?')} left): {shown or EMPTY}")
         four = [c for c in commons.get("level4") or [] if isinstance(c, dict)]
         lines.append(f"**4**: {' · '.join(for_sale(c) for c in four) or 'none revealed yet'}")
@@ -447,7 +451,9 @@ class MysticValeRenderer(Renderer):
         decks = commons.get("vale_decks") or {}
         lines = []
         for level in ("1", "2"):
-            shown = " · ".join(for_sale(c, slot=False) for c in rows.get(level) or [])
+            shown = " · ".join(
+                for_sale(c, slot=False, row=int(level)) for c in rows.get(level) or []
+            )
             lines.append(f"**{level}** ({decks.get(level, '?')} left): {shown or EMPTY}")
         return Field("Vales — bought with spirits", clip("\n".join(lines), FIELD_LIMIT))
 

@@ -24,8 +24,8 @@ from rules.core import (
 from rules.core.rng import rng_for
 from rules.mystic_vale import abilities, actions, labels
 from rules.mystic_vale.cards import DIFFICULTY, SLOTS, bundled_pack, get_pack
-from rules.mystic_vale.harvest import BUYS, VALE_BUYS
-from rules.mystic_vale.moves import card_label, name_of
+from rules.mystic_vale.harvest import buys_left
+from rules.mystic_vale.moves import card_label, fold_lines, name_of
 from rules.mystic_vale.nemesis import (
     is_active,
     nemesis_card,
@@ -112,7 +112,8 @@ class MysticVale:
             choices={"off": "Leaders off", "on": "Leaders on"},
             default="off",
             variant_defaults={"solo": "on"},
-            blurb="each player keeps one of two titans dealt, sleeved into a blank card",
+            blurb="whether each player keeps one of two titans dealt as a leader, sleeved into "
+            "a blank card",
         ),
         OptionInfo(
             id="nemesis",
@@ -180,7 +181,7 @@ class MysticVale:
     def concede(self, state: State, seat: int, rng: random.Random) -> tuple[State, list[Event]]:  # type: ignore[override]
         new = fresh_copy(state)
         events = concede_game(new, seat)
-        return new, events + actions.advance(new, rng)
+        return new, fold_lines(new, events + actions.advance(new, rng))
 
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]
         if state.phase != "over":
@@ -287,14 +288,14 @@ def _growth(state: State, seat: int) -> int:
 
 
 def _push_label(state: State, seat: int) -> str:
-    """The Push button's label with the Spoil risk: the field's decay, what the on-deck
-    card adds as it joins the field, and the total against the threshold."""
+    """The Push button's label with the Spoil risk: the decay against the threshold, as
+    the board counts it (field and on-deck card), then its two parts, each named."""
     field = field_total(state, seat)
     before = max(0, field["decay"] - field["growth"])
     after = decay_count(state, seat)
     if not can_spoil(state, seat):
-        return f"Push (decay {after}: you can't Spoil)"
-    return f"Push (decay {before}, on deck {after - before:+d} → {after} of {SPOIL_AT})"
+        return f"Push (decay {after} of {SPOIL_AT}: you can't Spoil now)"
+    return f"Push (decay {after} of {SPOIL_AT}: field {before}, on deck {after - before:+d})"
 
 
 def _quick(state: State) -> list[dict[str, str]]:
@@ -381,8 +382,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "to_act": sorted(actions.to_act(state)),
         "harvest": {
             **pool.model_dump(exclude={"bought", "sleeved_now", "no_curses", "after_tokens"}),
-            "buys_left": BUYS - pool.buys,
-            "vale_buys_left": 0 if pool.advancements_started else VALE_BUYS - pool.vale_buys,
+            **dict(zip(("vale_buys_left", "buys_left"), buys_left(pool), strict=True)),
         }
         if pool is not None
         else None,

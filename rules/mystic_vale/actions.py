@@ -17,6 +17,7 @@ from rules.core import Action, IllegalAction, passing
 from rules.mystic_vale import abilities, harvest, turn
 from rules.mystic_vale import specials as _specials  # noqa: F401 - the named rules register
 from rules.mystic_vale.commons import one_of_each
+from rules.mystic_vale.moves import fold_lines
 from rules.mystic_vale.nemesis import settle_abomination
 from rules.mystic_vale.setup import Events, _ev, sleeve_leader
 from rules.mystic_vale.state import Frame, State
@@ -132,9 +133,10 @@ def check(state: State, seat: int, action: Action) -> None:
 def apply_action(state: State, seat: int, action: Action, rng: random.Random) -> Events:
     """Perform a checked action on `state` (mutated in place); the game then carries on
     by itself until the next decision. An action that leaves a question asked that shows
-    hidden cards (`shows_hidden`) is marked as revealing."""
+    hidden cards (`shows_hidden`) is marked as revealing. The cards planted and turned up
+    one after another are told in one line (`moves.fold_lines`)."""
     asked = state.frames[-1] if state.frames else None
-    events = _perform(state, seat, action, rng) + advance(state, rng)
+    events = fold_lines(state, _perform(state, seat, action, rng) + advance(state, rng))
     frame = state.frames[-1] if state.frames else None
     if frame is not None and frame != asked and shows_hidden(state, frame):
         events[0] = events[0].model_copy(update={"reveals": True})

@@ -31,11 +31,19 @@ from rules.mystic_vale.nemesis import spot
 from rules.mystic_vale.setup import Events, _ev
 from rules.mystic_vale.state import Harvest, State
 from rules.mystic_vale.symbols import field_total, pack_of, shown
+from rules.mystic_vale.text import plural
 from rules.mystic_vale.turn import begin_discard, over_land
 
 BUYS = 2  # advancements (and leader upgrades) a Harvest may buy
 VALE_BUYS = 2  # vales a Harvest may buy (the notes' default)
 SPENDABLE = ("mana", "sky", "animal", "water", "plant", "guardian")
+
+
+def buys_left(harvest: Harvest) -> tuple[int, int]:
+    """The vales, then the advancements, a Harvest may still buy (no vale once an
+    advancement is bought)."""
+    vales = 0 if harvest.advancements_started else VALE_BUYS - harvest.vale_buys
+    return vales, BUYS - harvest.buys
 
 
 def begin_harvest(state: State, seat: int) -> Events:
@@ -50,7 +58,8 @@ def begin_harvest(state: State, seat: int) -> Events:
         state.nemesis.spot = spot(state)
         # What the nemesis takes of the Harvest comes off last, after every gain.
         state.pending.sort(key=lambda p: p.source.startswith("n:"))
-    return [_ev("stop", f"{player.name} stops and harvests {len(player.field)} cards.", seat)]
+    harvested = plural(len(player.field), "card")
+    return [_ev("stop", f"{player.name} stops and harvests {harvested}.", seat)]
 
 
 def score_field(state: State, seat: int) -> Events:

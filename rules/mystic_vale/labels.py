@@ -5,16 +5,24 @@ does, the question put to the decider, and the table's public prompt."""
 from __future__ import annotations
 
 from rules.core import Action, IllegalAction
+from rules.core.contract import NAME_LIMIT
 from rules.core.text import shorten
 from rules.mystic_vale import abilities
 from rules.mystic_vale.actions import to_act
-from rules.mystic_vale.cards import Advancement, Vale
+from rules.mystic_vale.cards import SLOTS, Advancement, Vale
 from rules.mystic_vale.commons import offered
-from rules.mystic_vale.harvest import BUYS, VALE_BUYS, price, upgrade_cost
-from rules.mystic_vale.moves import card_label, name_of
+from rules.mystic_vale.harvest import buys_left, price, upgrade_cost
+from rules.mystic_vale.moves import card_label, layer_name, name_of, sleeved
 from rules.mystic_vale.state import Frame, State
-from rules.mystic_vale.symbols import decay_count, pack_of
-from rules.mystic_vale.text import card_text, cost_text
+from rules.mystic_vale.symbols import advancement_of, decay_count, pack_of, shown
+from rules.mystic_vale.text import (
+    card_text,
+    cost_text,
+    counts_text,
+    plural,
+    use_text,
+    what_it_does,
+)
 from rules.mystic_vale.turn import check_stop
 
 PHASES = {
@@ -29,19 +37,28 @@ PHASES = {
 
 
 def where(state: State, instance: int) -> str:
-    """Where an advancement or vale for sale is: "level 2 row, 3rd", "Fertile Soils"."""
+    """Where an advancement or vale for sale lies: "level-2 row, 3 of 3", "Fertile Soils"
+    (a row refilled from the next level's deck holds cards of that level)."""
     commons = state.commons
     for level, row in commons.rows.items():
         if instance in row:
-            return f"level {level}, {row.index(instance) + 1} of 3"
+            return f"level-{level} row, {row.index(instance) + 1} of 3"
     for level, row in commons.vale_rows.items():
         if instance in row:
             return f"level-{level} vales, {row.index(instance) + 1} of 4"
     if instance in commons.level4:
-        return "level 4"
+        return "level-4 row"
     if instance in commons.fertile:
         return "Fertile Soils"
     return "your Reserve"
+
+
+def offer_label(state: State, instance: int) -> str:
+    """An advancement or vale for sale, with its own level (and slot) and where it lies:
+    "Gravemoss Shrine ✦ (level 2, top; level-1 row, 1 of 3)"."""
+    card = pack_of(state).card(state.cards[instance])
+    slot = f", {card.slot}" if isinstance(card, Advancement) else ""
+    return f"{card.shown_name} (level {card.level}{slot}; {where(state, instance)})"  # type: ignore[union-attr]
 
 
 def describe(state: State, action: Action) -> str:
@@ -56,10 +73,9 @@ def describe(state: State, action: Action) -> str:
         case "stop":
             return "Stop and harvest"
         case "buy":
-            card = pack.advancement(state.cards[int(a[0])])
-            return f"Buy {card.shown_name} ({card.slot}; {where(state, int(a[0]))})"
+            return f"Buy {offer_label(state, int(a[0]))}"
         case "vale":
-            return f"Buy the vale {name_of(state, int(a[0]))} ({where(state, int(a[0]))})"
+            return f"Buy the vale {offer_label(state, int(a[0]))}"
         case "upgrade":
             seat = state.active
             leader = pack.leader(state.players[seat].leader or "")
@@ -70,12 +86,23 @@ def describe(state: State, action: Action) -> str:
             into = f"{card_label(state, int(a[1]))} ({card_number(int(a[1]))})"
             return f"Sleeve {name_of(state, int(a[0]))} into {into} now"
         case "use":
-            return "Use it"
+            return f"Use {abilities.source_name(state, state.pending[0].source)}'s ability"
         case "skip":
-            return "Don't use it"
+            return f"Don't use {abilities.source_name(state, state.pending[0].source)}'s ability"
         case "choose":
             return option_label(state, state.frames[-1], a[0])
     return action.key
+
+
+MORE = "… full text: /card"  # ends a description cut to fit a menu option
+
+
+def in_menu(text: str) -> str:
+    """A description as a menu option holds it: whole when it fits, else cut at a word
+    and pointing to `/card`, which shows a card's whole text."""
+    if len(text) <= NAME_LIMIT:
+        return text
+    return shorten(text, NAME_LIMIT - len(MORE) + 1).removesuffix("…") + MORE
 
 
 def option_label(state: State, frame: Frame, option: str) -> str:
@@ -103,7 +130,7 @@ def option_label(state: State, frame: Frame, option: str) -> str:
             whose = f"on {card_number(holder)}" if holder is not None else "a vale"
             return f"{name_of(state, int(option))} ({whose})"
         case "reserve" | "free_row" | "free_reserved" | "curse_commons" | "shardlord_vale":
-            return f"{name_of(state, int(option))} ({where(state, int(option))})"
+            return offer_label(state, int(option))
         case "resleeve_move":
             holder = holder_of(state, int(option))
             return f"Move {name_of(state, int(option))} (from {card_number(holder or 0)})"
@@ -145,20 +172,21 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
     player = state.players[seat]
     match action.kind:
         case "leader":
-            return shorten(card_text(pack.leader(a[0])))
+            return in_menu(card_text(pack.leader(a[0])))
         case "push":
             on_deck = player.on_deck
             risk = decay_count(state, seat)
             shows = card_label(state, on_deck) if on_deck is not None else "nothing"
             return f"{shows} joins your field · decay now {risk}; 4 Spoils"
         case "stop":
-            return f"Harvest your {len(player.field)} cards: count mana and spirits, then buy"
+            harvested = plural(len(player.field), "card")
+            return f"Harvest your {harvested}: count mana and spirits, then buy"
         case "buy":
             card = pack.advancement(state.cards[int(a[0])])
-            return shorten(f"{cost_text(price(state, seat, card))} · {card_text(card)}")
+            return in_menu(f"{cost_text(price(state, seat, card))} · {what_it_does(card)}")
         case "vale":
             vale = pack.vale(state.cards[int(a[0])])
-            return shorten(f"{cost_text(vale.cost)} · {card_text(vale)}")
+            return in_menu(f"{cost_text(vale.cost)} · {what_it_does(vale)}")
         case "upgrade":
             return f"{cost_text(upgrade_cost(state, seat))} · one of your two buys"
         case "done":
@@ -172,7 +200,7 @@ def explain(state: State, action: Action, seat: int | None = None) -> str:
                 return "Not now: you are asked again once your VP and curse tokens are taken"
             if action.kind == "skip":
                 return "The ability is not used this time"
-            return ("Pay " + cost_text(ability.cost) + " · " if ability.cost else "") + "uses it"
+            return in_menu(use_text(ability))
         case "choose":
             return _choice_detail(state, state.frames[-1], a[0])
     return ""
@@ -182,8 +210,8 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
     if option == "none":
         return "Nothing is placed"
     match frame.kind:
-        case "sleeve":
-            return "Sleeved there for the rest of the game"
+        case "sleeve" if frame.subject is not None:
+            return sleeve_detail(state, frame.subject, int(option))
         case "final_pick":
             return "One of the two cards of your final Harvest"
         case "discard_field":
@@ -195,7 +223,7 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
         case "free_row" | "sacrifice":
             card = pack_of(state).card(state.cards[int(option)])
             verb = "Removed from the game" if frame.kind == "sacrifice" else "Free"
-            return shorten(f"{verb} · {card_text(card)}")
+            return in_menu(f"{verb} · {what_it_does(card)}")
         case "free_top" if frame.subject is not None:  # (a private menu: it names the card)
             name = name_of(state, frame.subject)
             return f"{name}, yours for free" if option == "take" else f"{name} goes back on top"
@@ -205,13 +233,35 @@ def _choice_detail(state: State, frame: Frame, option: str) -> str:
             return "Removed from the game" if option == "vale" else "Back to the box"
         case "toll_vale":
             vale = pack_of(state).vale(state.cards[int(option)])
-            return shorten(f"Removed from the game · {card_text(vale)}")
+            return in_menu(f"Removed from the game · {what_it_does(vale)}")
         case "shed":
             return f"{option} fewer points off at the end; back to the pool"
         case "cancel_spirit":
             left = getattr(state.harvest, option, 0)
             return f"You have {left} {option} this Harvest; it can't be spent once cancelled"
     return option
+
+
+def sleeve_detail(state: State, instance: int, card_id: int) -> str:
+    """Where an advancement goes in this card and what the card then is: "Fills the top
+    slot, covering Duskwing Oracle ✦; it will show 2 mana · 3 sky (top + bottom filled)"
+    (what fills the slots is left out where it doesn't fit)."""
+    slot = advancement_of(state, instance).slot
+    before = state.card(card_id).slots[slot]
+    after = sleeved(state, card_id, instance)
+    placed = after.slots[slot].index(instance)
+    if placed < len(before):  # an eclipse slid under what is there
+        how = f", under {layer_name(state, before[-1])}"
+    elif before:
+        how = f", covering {layer_name(state, before[-1])}"
+    else:
+        how = ""
+    filled = [s for s in SLOTS if after.slots[s]]
+    held = "all three slots" if len(filled) == len(SLOTS) else " + ".join(filled)
+    shows = counts_text(shown(state, after)) or "nothing"
+    said = f"Fills the {slot} slot{how}; it will show {shows}"
+    full = f"{said} ({held} filled)"
+    return full if len(full) <= NAME_LIMIT else shorten(said)
 
 
 def question(state: State, seat: int) -> str | None:
@@ -221,7 +271,8 @@ def question(state: State, seat: int) -> str | None:
     if state.frames:
         frame = state.frames[-1]
         if frame.kind == "use":
-            return f"{frame.prompt} (" + explain(state, Action(kind="use"), seat) + ")"
+            does = explain(state, Action(kind="use"), seat)
+            return f"{frame.prompt} ({does[:1].lower()}{does[1:]})"
         return frame.prompt
     player = state.players[seat]
     match state.phase:
@@ -244,11 +295,16 @@ def question(state: State, seat: int) -> str | None:
                 if getattr(pool, s)
             )
             token = " + your mana token" if player.mana_token else ""
+            vales, advancements = buys_left(pool)
+            buys = [f"{plural(vales, 'vale')} (spirits)"] if vales else []
+            if advancements:
+                buys.append(f"{plural(advancements, 'advancement')} (mana)")
+            offer = (
+                f"buy up to {', then up to '.join(buys)}, then" if buys else "nothing left to buy:"
+            )
             return (
                 f"your Harvest — {pool.mana} mana{token}{', ' + spirits if spirits else ''}: "
-                f"buy up to {BUYS - pool.buys} advancements and "
-                f"{VALE_BUYS - pool.vale_buys} vales, "
-                "then end your Harvest"
+                f"{offer} end your Harvest"
             )
     return None
 

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import random
 
+from rules.core import Event
 from rules.core.rng import shuffle
 from rules.mystic_vale.cards import Advancement
 from rules.mystic_vale.setup import Events, _ev
 from rules.mystic_vale.state import CURSED_LAND, Card, State
 from rules.mystic_vale.symbols import advancement_of, advancements_on, pack_of
+from rules.mystic_vale.text import listed
 
 
 def name_of(state: State, instance: int) -> str:
@@ -40,13 +42,22 @@ def card_label(state: State, card_id: int) -> str:
     for slot, stack in card.slots.items():
         for layer in stack:
             if isinstance(layer, str):
-                parts.append(
-                    f"{'Cursed Land' if layer == CURSED_LAND else 'Fertile Soil'} ({slot})"
-                )
+                parts.append(f"{layer_name(state, layer)} ({slot})")
     return " + ".join(parts) if parts else "a blank card"
 
 
+def layer_name(state: State, layer: int | str) -> str:
+    """What lies in a slot: an advancement's name, or the printed Cursed Land or Fertile
+    Soil."""
+    if isinstance(layer, int):
+        return name_of(state, layer)
+    return "Cursed Land" if layer == CURSED_LAND else "Fertile Soil"
+
+
 # --------------------------------------------------------------------------- the deck
+
+# What a card turned up and a card planted read (after the player's name).
+_TURNED, _PLANTED = "turns {} face up on deck", "plants {}"
 
 
 def reveal(state: State, seat: int, rng: random.Random) -> Events:
@@ -64,13 +75,8 @@ def reveal(state: State, seat: int, rng: random.Random) -> Events:
     if not player.deck:
         return events
     player.on_deck = player.deck.pop()
-    events.append(
-        _ev(
-            "reveal",
-            f"{player.name} turns {card_label(state, player.on_deck)} face up on deck.",
-            seat,
-        )
-    )
+    label = card_label(state, player.on_deck)
+    events.append(_ev("reveal", f"{player.name} {_TURNED.format(label)}.", seat))
     return events
 
 
@@ -81,7 +87,65 @@ def to_field(state: State, seat: int) -> Events:
     card = player.on_deck
     player.field.append(card)
     player.on_deck = None
-    return [_ev("field", f"{player.name} plants {card_label(state, card)}.", seat)]
+    return [_ev("field", f"{player.name} {_PLANTED.format(card_label(state, card))}.", seat)]
+
+
+def fold_lines(state: State, events: Events) -> Events:
+    """The cards a player plants and turns up one after another (a push, a Prep) told
+    in one line, in the order they came: "Ada plants X, then turns up and plants Y and
+    Z, and turns W face up on deck." Anything else between them (a shuffle, an ability)
+    keeps its own line and starts a new one."""
+    folded: Events = []
+    run: list[tuple[str, str]] = []  # ("R" turned up | "P" planted, the card's label)
+    seat: int | None = None  # whose run it is
+    reveals = False  # whether the run showed a hidden card
+    for event in events:
+        step = _step(state, event)
+        if run and seat is not None and (step is None or event.seat != seat):
+            folded += _run_lines(state, seat, run, reveals)
+            run, reveals = [], False
+        if step is None:
+            folded.append(event)
+        else:
+            run.append(step)
+            seat, reveals = event.seat, reveals or event.reveals
+    if run and seat is not None:
+        folded += _run_lines(state, seat, run, reveals)
+    return folded
+
+
+def _step(state: State, event: Event) -> tuple[str, str] | None:
+    """A card turned up or planted, as ("R" or "P", its label); None for any other line."""
+    if event.kind not in ("reveal", "field") or event.seat is None or event.private:
+        return None
+    name = f"{state.players[event.seat].name} "
+    said = event.text.removeprefix(name).removesuffix(".")
+    template = _TURNED if event.kind == "reveal" else _PLANTED
+    head, tail = template.split("{}")
+    if not event.text.startswith(name) or not said.startswith(head) or not said.endswith(tail):
+        return None
+    return ("R" if event.kind == "reveal" else "P", said[len(head) : len(said) - len(tail)])
+
+
+def _run_lines(state: State, seat: int, run: list[tuple[str, str]], reveals: bool) -> Events:
+    """One line for a run of cards planted and turned up (more lines only where a card
+    planted is not the one turned up before it), revealing if any of them did."""
+    lead = run[0][1] if run[0][0] == "P" else None
+    i = 1 if lead is not None else 0
+    pairs = []
+    while i + 1 < len(run) and run[i][0] == "R" and run[i + 1] == ("P", run[i][1]):
+        pairs.append(run[i][1])
+        i += 2
+    tail = run[i][1] if i < len(run) and run[i][0] == "R" else None
+    i += tail is not None
+    said = _PLANTED.format(lead) if lead is not None else ""
+    if pairs:
+        said += (", then " if said else "") + f"turns up and plants {listed(pairs)}"
+    if tail is not None:
+        said += (", and " if pairs else " and " if said else "") + _TURNED.format(tail)
+    kind = "reveal" if pairs or tail is not None else "field"
+    line = _ev(kind, f"{state.players[seat].name} {said}.", seat, reveals=reveals)
+    return [line, *(_run_lines(state, seat, run[i:], reveals) if i < len(run) else [])]
 
 
 def discard_from_field(state: State, seat: int, card_id: int) -> Events:
@@ -168,7 +232,18 @@ def slot_takes(
 def sleeve(state: State, card_id: int, instance: int) -> None:
     """Sleeve an advancement into a card (under the one there, if it is an eclipse going
     under)."""
-    card = state.card(card_id)
+    _into(state, state.card(card_id), instance)
+
+
+def sleeved(state: State, card_id: int, instance: int) -> Card:
+    """A copy of the card as it would be with the advancement sleeved in (the card
+    itself unchanged): what a choice of where to sleeve leads to."""
+    card = state.card(card_id).model_copy(deep=True)
+    _into(state, card, instance)
+    return card
+
+
+def _into(state: State, card: Card, instance: int) -> None:
     advancement = advancement_of(state, instance)
     stack = card.slots[advancement.slot]
     if advancement.eclipse and stack and isinstance(stack[-1], int):

@@ -17,6 +17,7 @@ from rules.mystic_vale.nemesis import nemesis_card, nemesis_score
 from rules.mystic_vale.setup import Events, _ev
 from rules.mystic_vale.state import Pending, State
 from rules.mystic_vale.symbols import advancement_of, layers, pack_of
+from rules.mystic_vale.text import listed
 
 MOST_CURSES_TITAN_VP = 8  # Hailburst Titan, upgraded, with the most curse tokens
 
@@ -150,7 +151,8 @@ def finish_game(state: State, *, by_concession: bool = False) -> Events:
         state.winners = [seat]
         state.losers = [p.seat for p in state.players if p.seat != seat]
         name = state.players[seat].name
-        state.end_text = f"Everyone else conceded: {name} wins."
+        gone = listed([p.name for p in state.players if p.conceded])
+        state.end_text = f"{gone} conceded: {name} wins."
         return [_ev("over", state.end_text)]
     best = max(scores.values())
     top = [s for s, v in scores.items() if v == best]

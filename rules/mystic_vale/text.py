@@ -12,6 +12,8 @@ object, so a moderator's pack with a card of the same name gets its own text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules.mystic_vale.cards import (
     DIFFICULTY,
     SPECIALS,
@@ -83,18 +85,29 @@ def _count(name: str, n: int) -> str:
     return f"{n} {one if abs(n) == 1 else many}"
 
 
-def _counts(counts: dict[str, int]) -> str:
+def plural(count: int, word: str) -> str:
+    """'1 card', '2 cards', '0 cards'."""
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def listed(words: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def counts_text(counts: Mapping[str, int]) -> str:
+    """Counts of symbols by name: '2 mana · 1 decay · 1 sky' ('' for none)."""
     return SEPARATOR.join(_count(k, counts[k]) for k in SYMBOL_WORDS if counts.get(k))
 
 
 def symbols_text(symbols: Symbols) -> str:
     """'2 mana · 1 decay · 1 sky' ('' when the card shows nothing)."""
-    return _counts(symbols.counts())
+    return counts_text(symbols.counts())
 
 
 def cost_text(cost: Cost) -> str:
     """'4 mana · 2 VP', in the symbols' notation ('free' when it costs nothing)."""
-    return _counts(cost.counts()) or "free"
+    return counts_text(cost.counts()) or "free"
 
 
 def _per(per: Per) -> str:
@@ -214,6 +227,20 @@ def ability_text(ability: Ability, *, aside: bool = False) -> str:
     return f"{head}: {body}."
 
 
+def use_text(ability: Ability) -> str:
+    """What using an ability its owner may use does, its payment first: "Pay 3 mana:
+    gain 2 VP", "Return to the pool up to 1 curse token"."""
+    body = "; ".join(_clause(op) for op in ability.ops)
+    states_cost = len(ability.ops) == 1 and body.startswith("spend ")
+    payments = []
+    if ability.cost is not None and not states_cost:
+        payments.append(f"pay {cost_text(ability.cost)}")
+    if ability.sacrifice is not None:
+        payments.append(f"sacrifice {SACRIFICED[ability.sacrifice]}")
+    said = f"{' and '.join(payments)}: {body}" if payments else body
+    return said[:1].upper() + said[1:]
+
+
 def ritual_text(ritual: Ritual) -> str:
     """'Ritual: if this card shows 1 guardian, then also 1 mana · 1 guardian.'"""
     return (
@@ -229,19 +256,23 @@ def _shows(symbols: Symbols) -> list[str]:
 
 def _advancement_text(card: Advancement) -> str:
     kind = "Fertile Soil" if card.fertile_soil else "Advancement"
-    parts = [f"{kind}, level {card.level}, {card.slot} slot. Cost {cost_text(card.cost)}."]
-    parts += _shows(card.symbols)
-    if card.eclipse:
-        parts.append("Eclipse: may be covered, never covers.")
-    if card.ritual is not None:
-        parts.append(ritual_text(card.ritual))
-    return " ".join([*parts, *_abilities_and_players(card)])
+    head = f"{kind}, level {card.level}, {card.slot} slot. Cost {cost_text(card.cost)}."
+    return f"{head} {what_it_does(card)}"
 
 
 def _vale_text(card: Vale) -> str:
-    parts = [f"Vale, level {card.level}. Cost {cost_text(card.cost)}."]
-    parts += _shows(card.symbols)
-    return " ".join([*parts, *_abilities_and_players(card)])
+    return f"Vale, level {card.level}. Cost {cost_text(card.cost)}. {what_it_does(card)}"
+
+
+def what_it_does(card: Advancement | Vale) -> str:
+    """A card's text after what it is (kind, level, slot, cost): what it shows and does,
+    as a menu gives it under a label that names the rest."""
+    parts = _shows(card.symbols)
+    if isinstance(card, Advancement) and card.eclipse:
+        parts.append("Eclipse: may be covered, never covers.")
+    if isinstance(card, Advancement) and card.ritual is not None:
+        parts.append(ritual_text(card.ritual))
+    return " ".join([*parts, *_abilities_and_players(card)]) or "Shows nothing."
 
 
 def _abilities_and_players(card: Advancement | Vale) -> list[str]:

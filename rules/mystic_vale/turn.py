@@ -30,6 +30,7 @@ from rules.mystic_vale.scoring import end_abilities, finish_game
 from rules.mystic_vale.setup import Events, _ev, shuffle_decks, turn_order
 from rules.mystic_vale.state import Frame, Harvest, State
 from rules.mystic_vale.symbols import decay_count
+from rules.mystic_vale.text import plural
 
 SPOIL_AT = 4  # decay (less growth) that Spoils
 ABOMINATION_PUSHES = 2  # pushes one must make with the Abomination on deck or in the field
@@ -137,7 +138,7 @@ def _prep_done(state: State, seat: int) -> Events:
     state.prepping.pop(0)
     state.prep_step = "start"
     decay = decay_count(state, seat)
-    text = f"{player.name}'s field is ready: {len(player.field)} cards, {decay} decay."
+    text = f"{player.name}'s field is ready: {plural(len(player.field), 'card')}, {decay} decay."
     return [_ev("prep", text, seat)]
 
 
@@ -357,7 +358,8 @@ def _discard_field(state: State, rng: random.Random) -> Events:
     face_up = _face_up(state)
     refill(state)
     turned = _face_up(state) > face_up  # new cards turned face up from the decks
-    events = [_ev("discard", f"{player.name} discards their field ({len(gone)} cards).", seat)]
+    gone_text = plural(len(gone), "card")
+    events = [_ev("discard", f"{player.name} discards their field ({gone_text}).", seat)]
     events.append(_ev("refill", "The commons are refilled.", reveals=turned))
     return events + begin_preps(state, [seat])
 

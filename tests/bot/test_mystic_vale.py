@@ -26,9 +26,9 @@ from rules.core import Action, SeatSpec, rng_for
 from rules.mystic_vale import GAME as MV
 from rules.mystic_vale import State
 from rules.mystic_vale.cards import SLOTS
-from rules.mystic_vale.moves import name_of
+from rules.mystic_vale.moves import card_label, name_of
 from rules.mystic_vale.state import CURSED_LAND
-from rules.mystic_vale.symbols import decay_count, pack_of
+from rules.mystic_vale.symbols import decay_count, field_total, pack_of
 from rules.mystic_vale.text import card_text, cost_text
 from rules.mystic_vale.turn import can_spoil
 from tests.bot.test_render import table as sample_table
@@ -93,9 +93,13 @@ def shown_cost(counts: Any) -> str:
     return cost_text(counts).replace(" · ", " + ")
 
 
-def for_sale(state: State, instance: int, *, slot: bool = True) -> str:
+def for_sale(state: State, instance: int, *, slot: bool = True, row: int | None = None) -> str:
+    """A card of the commons as the board writes it (its level too in a row of another
+    level)."""
     card = pack_of(state).card(state.cards[instance])
     where = f"{card.slot}, " if slot else ""  # type: ignore[union-attr]
+    if row is not None and card.level != row:  # type: ignore[union-attr]
+        where = f"level {card.level}, {where}"  # type: ignore[union-attr]
     return f"{card.shown_name} ({where}{shown_cost(card.cost)})"  # type: ignore[union-attr]
 
 
@@ -168,7 +172,7 @@ def check_board(embed: discord.Embed, state: State) -> None:
             assert f"Leader: **{pack_of(state).leader(player.leader).shown_name}**" in value
     commons = field_value(embed, "Commons")
     for level, row in state.commons.rows.items():
-        shown = [for_sale(state, i) if i is not None else "–" for i in row]
+        shown = [for_sale(state, i, row=level) if i is not None else "–" for i in row]
         assert f"**{level}** ({len(state.commons.decks[level])} left): {' · '.join(shown)}" in (
             commons
         )
@@ -177,10 +181,10 @@ def check_board(embed: discord.Embed, state: State) -> None:
     if state.commons.fertile:
         assert f"**Fertile Soils** ({len(state.commons.fertile)} left, 2 mana each)" in commons
     vales = field_value(embed, "Vales")
-    for row in state.commons.vale_rows.values():
+    for level, row in state.commons.vale_rows.items():
         for instance in row:
             if instance is not None:
-                assert for_sale(state, instance, slot=False) in vales
+                assert for_sale(state, instance, slot=False, row=level) in vales
     harvest = state.harvest
     if state.phase == "harvest" and harvest is not None:
         pool_text = field_value(embed, "🌾")
@@ -320,9 +324,10 @@ async def play_out(world: World, players: list[simcord.MemberActor]) -> dict[str
             buttons = quick(message)
             assert set(buttons) == set(labels.values()), (buttons, labels)
             if key == "push" and can_spoil(state, seat):
-                assert f"→ {decay_count(state, seat)} of {SPOIL_AT})" in labels["push"]
+                assert labels["push"].startswith(f"Push (decay {decay_count(state, seat)} of 4: ")
             elif key == "push":
-                assert labels["push"] == f"Push (decay {decay_count(state, seat)}: you can't Spoil)"
+                decay = decay_count(state, seat)
+                assert labels["push"] == f"Push (decay {decay} of 4: you can't Spoil now)"
             clicked = await player.click(message, custom_id=buttons[labels[key]])
             assert not told(clicked), told(clicked)
             ways["button"] += 1
@@ -400,6 +405,19 @@ async def test_a_two_player_game_with_leaders_set_in_the_lobby_to_the_end(world:
     await finish(world)
 
 
+async def test_the_lobby_s_leaders_option_reads_as_off_when_it_is_off(world: World) -> None:
+    """The lobby's line for the leaders option, off by default, says what the option
+    decides rather than what playing with leaders is like (which read as on)."""
+    opened = await world.open(world.alice, MV.id, "2p")
+    assert opened.response is not None
+    lines = "\n".join(f.value or "" for f in opened.response.embeds[0].fields).splitlines()
+    (line,) = [line for line in lines if line.startswith("**Leaders:**")]
+    assert line == (
+        "**Leaders:** off — whether each player keeps one of two titans dealt as a leader, "
+        "sleeved into a blank card"
+    )
+
+
 async def test_a_four_player_game_with_leaders_set_by_command_to_the_end(world: World) -> None:
     players = [world.alice, world.bob, world.carol, world.dave]
     opened = await world.open(world.alice, MV.id, "4p", seed=5)
@@ -447,11 +465,91 @@ async def test_the_decider_is_called_with_push_and_stop_showing_the_spoil_risk(
     assert message.content.endswith(f"<@{planter.id}>, {question}")
     buttons = quick(message)
     push = next(label for label in buttons if label.startswith("Push"))
-    assert re.fullmatch(r"Push \(decay \d, on deck [+-]\d → \d of 4\)", push), push
+    assert re.fullmatch(r"Push \(decay \d of 4: field \d, on deck [+-]\d\)", push), push
     assert "Stop and harvest" in buttons
     decisions = (await world.bot.matches.table(world.match_id or 0)).user_of(seat).decisions
     assert buttons[push] == f"arbiter:quick:{world.match_id}:{seat}:{decisions}:push"
     assert "arbiter:hand:" in " ".join(custom_ids(await world.board()))  # the board keeps My hand
+
+
+async def test_the_push_button_counts_the_decay_as_the_board_does_and_names_its_parts(
+    world: World,
+) -> None:
+    """The Push button's first number is the board's "Decay N of 4" (field and on-deck
+    card together), and the two parts that add up to it say what they are."""
+    state, planter, _ = await opening(world)
+    seat = await seat_of(world, planter)
+    _, value = player_text((await world.board()).embeds[0], state.players[seat].name)
+    (decay,) = re.findall(r"\*\*Decay (\d) of 4\*\*", value)
+    push = next(label for label in quick(await turn_message(world, planter)) if "Push" in label)
+    shows = field_total(state, seat)
+    field = max(0, shows["decay"] - shows["growth"])
+    assert push == f"Push (decay {decay} of 4: field {field}, on deck {int(decay) - field:+d})"
+
+
+async def test_a_turn_message_tells_each_prep_in_one_line_naming_every_card(
+    world: World,
+) -> None:
+    """The Prep that ends a turn turns up a card at a time; the turn message tells it in
+    one line (every card named, planted and left on deck), not a line per card."""
+    state, planter, _ = await opening(world)
+    for key in ("stop", "done"):
+        played = await planter.slash(world.channel, "play", action=key)
+        assert played.response is not None and played.response.content.startswith("✅ ")
+    state = await state_of(world)
+    prepped = state.players[1 - state.active]
+    assert len(prepped.field) >= 2
+    lines = "\n".join(world.public_lines()[-2:]).splitlines()
+    told = [line for line in lines if " plants " in line or " face up" in line]
+    assert len(told) == 1, lines
+    labels = [card_label(state, c) for c in [*prepped.field, prepped.on_deck or 0]]
+    assert told[0].startswith(f"{prepped.name} plants {labels[0]}, then turns up and plants ")
+    assert told[0].endswith(f", and turns {labels[-1]} face up on deck."), told[0]
+
+
+async def test_the_harvest_menu_says_what_each_card_does_and_where_a_cut_one_is_whole(
+    world: World,
+) -> None:
+    """Under each card to buy, the `/hand` menu gives its price and what it shows and
+    does (its slot and level are in the label, not said again); a text too long for the
+    option ends pointing to `/card`, where it is whole."""
+    _, planter, _ = await opening(world)
+    await planter.slash(world.channel, "play", action="stop")
+    private = (await planter.slash(world.channel, "hand")).response
+    assert private is not None
+    options = [o for row in private.components for o in _select_options(row)]
+    buys = [o for o in options if o["value"].startswith(("buy|", "vale|"))]
+    assert buys and all(len(o.get("description") or "") <= 100 for o in options)
+    assert not any("slot. Cost" in o["description"] for o in buys)
+    cut = [o["description"] for o in buys if not o["description"].endswith(".")]
+    assert cut and all(d.endswith("… full text: /card") for d in cut), cut
+
+
+async def test_the_harvest_question_and_the_board_count_the_same_buys_left(
+    world: World,
+) -> None:
+    """Once an advancement is bought no vale can be: `/hand` asks for one more
+    advancement, as the board's Harvest counts it, in words that agree with the number."""
+    state, planter, _ = await opening(world)
+    await planter.slash(world.channel, "play", action="stop")
+    state = await state_of(world)
+    seat = await seat_of(world, planter)
+    buy = next(a.key for a in MV.legal_actions(state, seat) if a.kind == "buy")
+    await planter.slash(world.channel, "play", action=buy)
+    private = (await planter.slash(world.channel, "hand")).response
+    assert private is not None
+    asked = private.embeds[0].description or ""
+    assert asked.endswith(": buy up to 1 advancement (mana), then end your Harvest**"), asked
+    harvest = field_value((await world.board()).embeds[0], "🌾")
+    assert "Buys left: 0 vales (spirits), then 1 advancement (mana)" in harvest, harvest
+
+
+async def test_a_two_player_concession_ends_naming_who_conceded(world: World) -> None:
+    """The other player conceding ends a 2-player game with a line that names them."""
+    await opening(world)
+    await world.concede(world.bob)
+    end = world.public_lines()[-1].splitlines()[-1]
+    assert end == "🏆 bob conceded: alice wins. The channel is free for a new match.", end
 
 
 async def test_quick_buttons_refuse_others_and_are_stale_once_used(world: World) -> None:
@@ -567,6 +665,32 @@ def test_a_large_four_player_board_stays_within_discord_s_limits() -> None:
     for seat in range(4):
         private = private_embed(_private(table, state, seat))
         assert len(private) <= EMBED_LIMIT and len(private.fields) <= 25
+
+
+def posted_board(state: State) -> discord.Embed:
+    """The board the bot posts for this position (of a 2-player match)."""
+    sample = sample_table({}, len(state.players))
+    match = dataclasses.replace(sample.match, game=MV.id, variant=state.variant, options={})
+    seats = [SeatRow(p.seat, 100 + p.seat, p.name, p.seat) for p in state.players]
+    table = Table(match, seats, MV, MV.view(state, None), tuple(MV.to_act(state)), None)
+    return board_embed(table, [], [])
+
+
+def test_the_board_gives_the_level_of_a_card_refilled_from_the_next_level() -> None:
+    """A row whose deck ran out is refilled from the next level's deck: the board shows
+    the level of a level-2 card lying in the level-1 row."""
+    seats = [SeatSpec(seat=0, name="alice"), SeatSpec(seat=1, name="bob")]
+    state = MV.setup("2p", seats, {}, 7)
+    shrine = next(i for i, c in enumerate(state.cards) if c == "gravemoss-shrine")
+    for pile in [*state.commons.decks.values(), *state.commons.rows.values()]:
+        if shrine in pile:
+            pile[pile.index(shrine)] = state.commons.rows[1][0]
+    state.commons.rows[1][0] = shrine
+    commons = field_value(posted_board(state), "Commons")
+    level_one = commons.splitlines()[0]
+    assert level_one.startswith(
+        "**1** ("
+    ) and "left): Gravemoss Shrine ✦ (level 2, top, 4 mana) · " in (level_one)
 
 
 def _private(table: Table, state: State, seat: int) -> Any:

@@ -156,3 +156,20 @@ async def test_a_game_in_direct_messages_is_its_players_alone(world: World) -> N
     assert log.response is not None and "Dealt in" in str(log.response.embeds[0].to_dict())
     export = await ada.slash("match export", match=match.id)
     assert export.response is not None and export.response.attachments
+
+
+async def test_conceding_a_solitaire_game_is_said_to_hand_the_win_to_the_nemesis(
+    world: World,
+) -> None:
+    """The confirmation says the nemesis wins, as the end line then does (it said
+    "nobody wins", then "Blight Troll wins")."""
+    opened = await world.open(world.alice, MV.id, "solo")
+    assert opened.response is not None
+    await world.alice.slash(world.channel, "match option", name="nemesis", value="blight-troll")
+    await world.alice.click(opened.response, label="Start")
+    asked = await world.alice.slash(world.channel, "match concede")
+    assert asked.response is not None and asked.response.ephemeral
+    assert "(**Blight Troll** wins)" in asked.response.content, asked.response.content
+    assert "nobody" not in asked.response.content
+    await world.alice.click(asked.response, label="Concede")
+    assert "alice concedes: Blight Troll wins." in world.public_lines()[-1]
