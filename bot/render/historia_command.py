@@ -25,6 +25,7 @@ from typing import Any
 
 from bot.render.generic import FIELD_LIMIT, Field, Renderer, chunked_fields, clip
 from bot.service.matches import words_fit
+from rules.core.text import plural
 
 NAME_LIMIT = 256
 SUGGESTIONS = 25  # an autocomplete offers at most this many
@@ -81,10 +82,6 @@ SETTING_UP = (
 
 def roman(number: Any) -> str:
     return ROMANS[number - 1] if isinstance(number, int) and 0 < number <= len(ROMANS) else "?"
-
-
-def plural(count: Any, word: str, many: str = "") -> str:
-    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def _civs(view: dict[str, Any]) -> list[dict[str, Any]]:

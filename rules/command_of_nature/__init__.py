@@ -31,6 +31,7 @@ from rules.core import (
     fresh_copy,
 )
 from rules.core.rng import rng_for
+from rules.core.text import plural
 
 SUMMARY = """\
 **Goal.** Defeat the opposing Sage (a team: both opposing Sages).
@@ -365,7 +366,7 @@ def _together(state: State, seat: int, faces: dict[str, dict[str, Any]]) -> dict
     return {
         "kind": "end",
         "count": len(first),
-        "label": f"End turn: choose the {len(first)} cards to discard (you keep 5)",
+        "label": f"End turn: choose {plural(len(first), 'card')} to discard (you keep 5)",
         "cards": [{"id": card_id, "name": faces[card_id]["name"]} for card_id in hand],
     }
 

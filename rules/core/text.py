@@ -16,3 +16,8 @@ def shorten(text: str, limit: int = NAME_LIMIT) -> str:
 def clip(text: str, limit: int) -> str:
     """`text` cut to `limit` characters, with an ellipsis when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def plural(count: int, word: str, many: str = "") -> str:
+    """ "1 card", "2 cards", "0 cards"; `many` for a word whose plural isn't `word` + s."""
+    return f"{count} {word if count == 1 else many or word + 's'}"

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from rules.core import Action, IllegalAction
 from rules.core.contract import NAME_LIMIT
-from rules.core.text import shorten
+from rules.core.text import plural, shorten
 from rules.historia_command import reports
 from rules.historia_command.actions import OPEN_KINDS, ending_text, paused_text, to_act
 from rules.historia_command.powers import (
     POWER_NAMES,
     POWER_TEXTS,
     place_phrase,
-    plural,
     roman,
 )
 from rules.historia_command.standings import (

@@ -4,6 +4,7 @@ them back."""
 from __future__ import annotations
 
 from rules.core import Event, IllegalAction
+from rules.core.text import plural
 from rules.historia_command.standings import (
     CATEGORY_NAMES,
     civ_name,
@@ -64,11 +65,6 @@ SHARED_PLACES = ("bank", "used", "map")  # places on the table, not a player's o
 def place_phrase(place: Place, owner: str = "their") -> str:
     """A place in a sentence: "their personal supply", "the Bank"."""
     return f"{'the' if place in SHARED_PLACES else owner} {PLACE_NAMES[place]}"
-
-
-def plural(count: int, word: str, many: str = "") -> str:
-    """ "1 cube", "2 cubes"; `many` for a word whose plural isn't `word` + s."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def plain(line: str) -> str:

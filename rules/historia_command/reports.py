@@ -5,6 +5,7 @@ with the action that would take it back, so that it can be disputed."""
 from __future__ import annotations
 
 from rules.core import Action, Event, IllegalAction
+from rules.core.text import plural
 from rules.historia_command.powers import (
     PLACE_NAMES,
     can_revoke,
@@ -12,7 +13,6 @@ from rules.historia_command.powers import (
     level_lines,
     place_phrase,
     plain,
-    plural,
 )
 from rules.historia_command.standings import (
     CATEGORY_NAMES,

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules.core import IllegalAction
+from rules.core.text import plural
 from rules.mystic_vale import abilities
 from rules.mystic_vale.cards import Advancement, Cost, Special, Vale
 from rules.mystic_vale.commons import offered, one_of_each, take
@@ -31,7 +32,6 @@ from rules.mystic_vale.nemesis import spot
 from rules.mystic_vale.setup import Events, _ev
 from rules.mystic_vale.state import Harvest, State
 from rules.mystic_vale.symbols import field_total, pack_of, shown
-from rules.mystic_vale.text import plural
 from rules.mystic_vale.turn import begin_discard, over_land
 
 BUYS = 2  # advancements (and leader upgrades) a Harvest may buy

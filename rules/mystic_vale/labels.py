@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rules.core import Action, IllegalAction
 from rules.core.contract import NAME_LIMIT
-from rules.core.text import shorten
+from rules.core.text import plural, shorten
 from rules.mystic_vale import abilities
 from rules.mystic_vale.actions import to_act
 from rules.mystic_vale.cards import SLOTS, Advancement, Vale
@@ -19,7 +19,6 @@ from rules.mystic_vale.text import (
     card_text,
     cost_text,
     counts_text,
-    plural,
     use_text,
     what_it_does,
 )

@@ -85,11 +85,6 @@ def _count(name: str, n: int) -> str:
     return f"{n} {one if abs(n) == 1 else many}"
 
 
-def plural(count: int, word: str) -> str:
-    """'1 card', '2 cards', '0 cards'."""
-    return f"{count} {word}" + ("" if count == 1 else "s")
-
-
 def listed(words: list[str]) -> str:
     """'A', 'A and B', 'A, B and C'."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

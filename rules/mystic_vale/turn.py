@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 
 from rules.core import IllegalAction
+from rules.core.text import plural
 from rules.mystic_vale import abilities
 from rules.mystic_vale.cards import CannotSpoil
 from rules.mystic_vale.commons import refill
@@ -30,7 +31,6 @@ from rules.mystic_vale.scoring import end_abilities, finish_game
 from rules.mystic_vale.setup import Events, _ev, shuffle_decks, turn_order
 from rules.mystic_vale.state import Frame, Harvest, State
 from rules.mystic_vale.symbols import decay_count
-from rules.mystic_vale.text import plural
 
 SPOIL_AT = 4  # decay (less growth) that Spoils
 ABOMINATION_PUSHES = 2  # pushes one must make with the Abomination on deck or in the field

@@ -3,12 +3,16 @@ window answered from the Respond button or left to run out."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 import simcord
 
 from bot.service.timing import out_of_turn_clock
 from rules.command_of_nature import GAME as CON
 from rules.core import SeatSpec, rng_for
-from tests.bot.world import World, menu_id, option_values
+from tests.bot.world import World, custom_ids, menu_id, option_values
 
 MAX_ACTIONS = 3000
 PREFERENCE = ("attack", "let", "fill", "choose", "sage", "formation", "summon", "phase", "done")
@@ -166,9 +170,9 @@ async def test_a_turn_from_one_panel_ends_with_a_single_multi_select_discard(wor
     assert panel.embeds[0].description.startswith(f"Not your decision now — {other}'s turn")
 
 
-def defenceless_seed() -> tuple[int, str]:
-    """A seed where alice goes first and, set up with the first choices, her first attack
-    meets a bob with no Instant Command that could answer it; and that attack's key."""
+def first_turns() -> Iterator[tuple[int, Any]]:
+    """Each seed (of the first 300) where alice goes first, with the state as her first
+    turn begins, both set up with the first choices (worked out with the engine)."""
     seats = [SeatSpec(seat=0, name="alice"), SeatSpec(seat=1, name="bob")]
     for seed in range(300):
         state = CON.setup("2p", seats, {}, seed)
@@ -179,6 +183,13 @@ def defenceless_seed() -> tuple[int, str]:
             state, _ = CON.apply(
                 state, seat, CON.legal_actions(state, seat)[0], rng_for(seed, n + 1)
             )
+        yield seed, state
+
+
+def defenceless_seed() -> tuple[int, str]:
+    """A seed where alice's first attack meets a bob with no Instant Command that could
+    answer it; and that attack's key."""
+    for seed, state in first_turns():
         attacks = [a for a in CON.legal_actions(state, 0) if a.kind == "attack"]
         if not attacks:
             continue
@@ -229,3 +240,45 @@ async def test_a_standing_answer_lets_the_attack_through_unasked_and_unseen(
         on=False,
     )
     assert off.response is not None and "off: you answer yourself" in off.response.content
+
+
+def daybreak_seed() -> int:
+    """A seed where alice begins her first turn in Phase I, a daybreak effect to use."""
+    return next(seed for seed, state in first_turns() if state.phase == "daybreak")
+
+
+# From each phase of the turn, the /play keys that reach it from Phase I.
+TO_PHASE = {
+    "daybreak": [],
+    "actions": ["phase|actions"],
+    "market": ["phase|actions", "phase|market"],
+    "cleanup": ["phase|actions", "phase|market", "phase|cleanup"],
+}
+
+
+@pytest.mark.parametrize("phase", TO_PHASE)
+async def test_end_turn_is_one_tap_from_every_phase(world: World, phase: str) -> None:
+    """Phases I to IV: the line that calls the player carries one button that ends the
+    turn there and then (in Phase IV, finishing the clean-up); bob has the turn next."""
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=daybreak_seed())
+    await set_up_both(world)
+    for key in TO_PHASE[phase]:
+        await act(world, world.alice, key)
+    before = await world.state()
+    assert before.phase == phase and len(before.players[0].hand) <= 5
+    await world.bot.publisher.idle()
+    calling = next(m for m in reversed(world.channel.history(viewer=world.eve)) if custom_ids(m))
+    (quick,) = [
+        c
+        for row in calling.components
+        for c in row.children
+        if "arbiter:quick:" in (c.custom_id or "")
+    ]
+    assert quick.label == ("Finish: draw up to 5 cards" if phase == "cleanup" else "End turn")
+    version = (await world.match()).version
+    await world.alice.click(calling, custom_id=quick.custom_id)
+    after = await world.state()
+    assert after.active != before.active and after.phase in ("daybreak", "actions")
+    assert await world.to_act() == [world.bob]
+    assert (await world.match()).version == version + 1  # one tap, one action
+    assert await world.bot.matches.verify(world.match_id or 0)

@@ -7,12 +7,14 @@ generic surface is exercised here; the Tooth & Nail tests play real games.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 import discord
 import pytest
 import simcord
 
+from bot import ui
 from bot.app import ArbiterBot
 from rules.core import Game
 from rules.registry import GAMES
@@ -165,6 +167,26 @@ async def test_menu_pages_apply_and_refresh_the_private_message(world: World) ->
     assert option_values(private) == []  # now it is Bob's decision
     assert private.embeds[0].description == "Not your decision now — bob raises a banner."
     assert world.public_lines()[-1].startswith("alice raises white.")
+
+
+@pytest.mark.parametrize("offered", [24, 25, 26, 50, 51])
+async def test_every_choice_is_on_exactly_one_menu_page(world: World, offered: int) -> None:
+    """A menu holds 25 options: at exactly 25 every choice is on the one page, with no
+    page buttons; past it the pages hold every choice once, in order."""
+    await world.start("tally", "duel", [world.alice, world.bob])
+    pv = await world.bot.matches.view(world.match_id or 0, world.alice.id)
+    choices = (pv.choices * 2)[:offered]
+    pv = dataclasses.replace(pv, choices=choices)
+    pages = -(-offered // ui.PAGE_SIZE)
+    seen: list[str] = []
+    for page in range(pages):
+        view = ui.private_message(pv, page, in_dm=False)["view"]
+        items = [getattr(c, "item", c) for c in view.children]
+        (menu,) = [c for c in items if isinstance(c, discord.ui.Select)]
+        seen += [o.value for o in menu.options]
+        labels = {getattr(c, "label", None) for c in items}
+        assert ({"Prev", "Next"} <= labels) == (pages > 1)
+    assert seen == [c.key for c in choices]
 
 
 async def test_a_menu_its_player_has_decided_past_applies_nothing(world: World) -> None:
