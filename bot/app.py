@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import history
 from bot.config import Settings
+from bot.panels import Panels
 from bot.publisher import Publisher
 from bot.replies import ArbiterTree
 from bot.service.clock import ClockService
@@ -56,6 +57,7 @@ class ArbiterBot(commands.Bot):
         self._matches: MatchService | None = None
         self._clock: ClockService | None = None
         self.publisher = Publisher(self)
+        self.panels = Panels(self)
 
     @property
     def matches(self) -> MatchService:
@@ -78,6 +80,7 @@ class ArbiterBot(commands.Bot):
         self._matches = MatchService(self._store, self._games)
         self._clock = ClockService(self._matches, discord.utils.utcnow)
         self._matches.on_change(self._clock.on_change)
+        self._matches.on_change(self.panels.on_change)
         stats = Stats(self._matches)
         await stats.catch_up()
         for cog in (MatchCog(self), PlayCog(self), HelpCog(self)):

@@ -490,6 +490,7 @@ class PageButton(
             await interaction.response.edit_message(
                 content=None, **private_message(pv, self.page, in_dm=interaction.guild is None)
             )
+            arbiter(interaction).panels.shown(interaction, pv)
 
 
 class DmButton(
@@ -675,12 +676,14 @@ async def panel_step(
         await edit_answer(
             interaction, content=f"⚠️ {refused.message}", **private_message(pv, 0, in_dm=in_dm)
         )
+        arbiter(interaction).panels.shown(interaction, pv)
         return
     pv = await matches.view(match_id, user)
     shown = private_message(pv, 0, in_dm=in_dm)
-    await reply_after_save(
+    if await reply_after_save(
         interaction, edit_answer(interaction, content=done_text(result), **shown)
-    )
+    ):
+        arbiter(interaction).panels.shown(interaction, pv)
 
 
 class QuickButton(
@@ -1001,6 +1004,7 @@ async def show_private(interaction: discord.Interaction, match_id: int) -> None:
     """Answer with the caller's private view, ephemeral."""
     pv = await service(interaction).view(match_id, interaction.user.id)
     await interaction.response.send_message(ephemeral=True, **private_message(pv, 0, in_dm=False))
+    arbiter(interaction).panels.shown(interaction, pv)
 
 
 def not_yours(table: Table, clicker: int, seat: int) -> str:

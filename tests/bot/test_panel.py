@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from rules.registry import GAMES
+from tests.bot.test_command_of_nature import opening_seed
 from tests.bot.world import World, menu_id, option_values
 
 MOVE_ON = ("end", "done", "stop", "phase")  # what ends a turn, best first
@@ -68,3 +69,44 @@ async def test_a_whole_turn_is_played_from_one_panel(world: World, game: str, va
     assert panel.embeds[0].title == f"Your view — {waiting}"
     if table.outcome is None and player.id not in [table.user_of(s).user_id for s in table.to_act]:
         assert (panel.embeds[0].description or "").startswith("Not your decision now")
+
+
+async def test_a_panel_comes_back_to_life_when_the_decision_returns(world: World) -> None:
+    """alice attacks from her panel; bob lets the attack through from his Respond
+    button; alice's panel, not touched since, shows her decision again in place (an
+    edit of the interaction's own answer: no call on the bot's global rate limit), and
+    nothing is redrawn once Discord would no longer let it be."""
+    await world.start("command-of-nature", "2p", [world.alice, world.bob], seed=opening_seed())
+    await set_up(world)
+    await world.alice.slash(world.channel, "play", action="phase|actions")
+    opened = await world.alice.slash(world.channel, "hand")
+    panel = opened.response
+    assert panel is not None
+    attack = next(v for v in option_values(panel) if v.startswith("attack|"))
+    await world.alice.select(panel, [attack], custom_id=menu_id(panel))
+    assert option_values(panel) == []  # bob answers now
+    assert panel.embeds[0].description.startswith("Not your decision now")
+
+    sent = len(world.env.http_requests)
+    line = next(m for m in reversed(world.channel.history(viewer=world.eve)) if m.content)
+    respond = await world.bob.click(line, label="Respond")
+    assert respond.response is not None
+    await world.bob.select(respond.response, ["let"], custom_id=menu_id(respond.response))
+    while await world.to_act() == [world.bob]:  # what the attack leaves bob to decide
+        offered = await world.bob.autocomplete(world.channel, "play", "action", "")
+        await world.bob.slash(world.channel, "play", action=offered[0]["value"])
+    assert panel.content.startswith("🔔 Back to you — ")
+    lately = " ".join(f["value"] for f in panel.embeds[0].to_dict()["fields"])
+    assert "bob lets the attack through" in lately
+    assert option_values(panel) and not panel.embeds[0].description.startswith("Not your")
+    redrawn = [r for r in world.env.http_requests[sent:] if r.path.endswith("/@original")]
+    assert [r.method for r in redrawn] == ["PATCH"]  # bob's own answer is a callback
+
+    # alice ends her turn; 15 minutes on, her panel's token has lapsed: when the turn
+    # comes round it is not redrawn (she opens a new one).
+    await world.alice.slash(world.channel, "play", action="end")
+    await world.env.advance_time(15 * 60)
+    sent = len(world.env.http_requests)
+    await world.bob.slash(world.channel, "play", action="end")
+    assert await world.to_act() == [world.alice]
+    assert not any(r.path.endswith("/@original") for r in world.env.http_requests[sent:])

@@ -1,0 +1,117 @@
+"""Open panels: a player's `/hand` message comes back to life when the decision does.
+
+A private view (`/hand`, the board's "My hand", the panel's own menus and pages) is an
+ephemeral answer to an interaction, and the interaction's token lets the bot edit that
+answer for 15 minutes, with a call that spends none of the bot's global rate limit.
+While a panel is that fresh, a change made by someone else that hands the decision back
+to its player (an attack answered, a teammate done, the turn come round) redraws it in
+place, so the player does not have to tap Refresh. A panel already showing a decision
+is left alone: its menu still works, and its player is the one changing it. Nothing
+here is kept across a restart: a panel older than that is refreshed by its player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.service import errors
+from bot.service.matches import PrivateView
+from bot.ui import private_message
+from rules.core.text import clip
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+log = logging.getLogger(__name__)
+
+# Discord lets an interaction's answer be edited for 15 minutes; a minute is kept spare
+# so an edit under way never meets an expired token.
+EDITABLE_FOR = timedelta(minutes=14)
+
+
+@dataclass
+class Panel:
+    """The latest private view shown to one player of one match."""
+
+    interaction: discord.Interaction
+    deciding: bool  # whether it showed a decision of theirs when drawn
+
+
+class Panels:
+    """The fresh panels of every match, by (match id, user id): at most one per player,
+    the one they touched last."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self._open: dict[tuple[int, int], Panel] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def shown(self, interaction: discord.Interaction, pv: PrivateView) -> None:
+        """A private view was just drawn as `interaction`'s answer, in a server channel
+        (a copy in one's DMs is a message of its own, kept up to date by DM)."""
+        if interaction.guild is None:
+            return
+        key = (pv.table.match.id, interaction.user.id)
+        self._open[key] = Panel(interaction, deciding=pv.question is not None)
+
+    async def on_change(self, match_id: int) -> None:
+        """After a committed change: redraw, in the background, each fresh panel of the
+        match whose player has a decision now and had none when it was last drawn (or
+        has decided since, by another way)."""
+        fresh = [
+            (user, panel)
+            for (match, user), panel in list(self._open.items())
+            if match == match_id and self._fresh(match, user, panel)
+        ]
+        if not fresh:
+            return
+        table = await self.bot.matches.table(match_id)
+        deciders = {table.user_of(seat).user_id for seat in table.to_act}
+        for user, panel in fresh:
+            deciding = user in deciders
+            if deciding and not panel.deciding:
+                task = asyncio.get_running_loop().create_task(self._redraw(match_id, user, panel))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+            panel.deciding = deciding
+
+    def _fresh(self, match_id: int, user_id: int, panel: Panel) -> bool:
+        """Whether the panel can still be edited; forgotten once it can't."""
+        if discord.utils.utcnow() - panel.interaction.created_at <= EDITABLE_FOR:
+            return True
+        del self._open[(match_id, user_id)]
+        return False
+
+    async def idle(self) -> None:
+        """Wait until no redraw is under way (tests use it)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def _redraw(self, match_id: int, user_id: int, panel: Panel) -> None:
+        try:
+            pv = await self.bot.matches.view(match_id, user_id)
+        except errors.UserError:
+            self._open.pop((match_id, user_id), None)  # no longer seated, or no such match
+            return
+        if pv.question is None or self._open.get((match_id, user_id)) is not panel:
+            return  # no longer theirs, or a newer panel was drawn meanwhile
+        shown = private_message(pv, 0, in_dm=False)
+        try:
+            await panel.interaction.edit_original_response(content=back_to_you(pv), **shown)
+        except discord.HTTPException:
+            # The panel was dismissed or its token lapsed: its player opens a new one.
+            log.info("match %s: panel of user %s could not be redrawn", match_id, user_id)
+            self._open.pop((match_id, user_id), None)
+
+
+def back_to_you(pv: PrivateView) -> str:
+    """The line on top of a panel redrawn because the decision came back: what happened
+    last, as the table saw it."""
+    last = pv.recent[-1] if pv.recent else ""
+    return clip(f"🔔 Back to you{f' — {last}' if last else '.'}", 300)
