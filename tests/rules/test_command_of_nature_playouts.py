@@ -22,6 +22,9 @@ CONCESSIONS = 40  # per variant
 # replay costs as much as the game itself; the concession games are all replayed).
 REPLAYED_EVERY = 3
 LABEL_EVERY = 3  # check the words of every third decision (they cost as much as a move)
+# Check every seat's view against the public one after every second action, and at the
+# end (the five views of a 4p table cost as much as two moves).
+VIEWS_EVERY = 2
 CONCEDE = Action(kind="concede")  # how the match log records a concession
 MAX_ACTIONS = 6000
 PLAYERS = {"2p": 2, "4p": 4}
@@ -53,7 +56,7 @@ def choose(chooser: random.Random, legal: list[Action]) -> Action:
     return chooser.choice(legal)
 
 
-def check_invariants(state: State) -> None:
+def check_invariants(state: State, *, views: bool = True) -> None:
     places = list(state.removed) + state.elementals.deck + state.elementals.row
     places += state.commands.deck + state.commands.row
     if state.attack is not None and not state.attack.landed:
@@ -72,6 +75,13 @@ def check_invariants(state: State) -> None:
     check_sages(state)
     if GAME.outcome(state) is None:
         assert GAME.to_act(state)
+    if views:
+        check_views(state)
+
+
+def check_views(state: State) -> None:
+    """No deck's order in any view; a seat's view is the public one plus what is its
+    side's own (its hands, its faction actions, its choices)."""
     public = GAME.view(state, None)
     assert '"deck": [' not in json.dumps(public) and "hands" not in public
     for seat in range(len(state.players)):
@@ -150,7 +160,8 @@ def play(
             log.append((seat, action))
         if snapshots:
             saved.append(state.model_dump_json())
-        check_invariants(state)
+        over = GAME.outcome(state) is not None or len(log) == MAX_ACTIONS
+        check_invariants(state, views=over or len(log) % VIEWS_EVERY == 0)
     return state, log, saved
 
 
