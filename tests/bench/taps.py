@@ -6,14 +6,18 @@ quick action: Mystic Vale's Push and Stop, End turn) when the button is the move
 else from the private view (`/hand`, the live panel that updates in place), one select
 of its action menu or of its multi-select (several cards chosen together), with a tap on
 **Next** for each page the wanted choice lies beyond. Opening or refreshing the panel,
-needed when others acted since the player last looked, is counted apart ("opens").
+needed when it does not show the player's decision (the bot redraws it when the decision
+comes back, for as long as Discord lets it), is counted apart ("opens").
 
 Two players are measured: one in a hurry, who always takes the choice that moves the
 game on (End turn, stop, let an attack through, finish), and one with a sensible
 policy (a routine turn: in Command of Nature two actions and one buy, then End turn;
-in Tooth & Nail up to two plays; in Mystic Vale pushing while no Spoil threatens and one
-purchase). A turn is the span of decisions while one player (or team) has the turn, the
-others' answers in it (a response window) included; set-up decisions are not counted.
+in Tooth & Nail up to two plays; in Mystic Vale one push, then stop and one purchase),
+who has set the game's standing answers (`/profile answer`) once, before the match. A
+turn is the span of decisions while one player (or team) has the turn, the others'
+answers in it (a response window) included; set-up decisions are not counted. The
+players answer at once, so a panel is always fresh enough to be redrawn: a player
+coming back after 15 minutes opens it once more.
 """
 
 from __future__ import annotations
@@ -130,7 +134,7 @@ ROUTINE = {
     # per game: the kinds a sensible player takes, and how many of each in a turn
     "command-of-nature": (("summon", "attack", "play", "draw"), 2, ("buy",), 1),
     "tooth-and-nail": (("play", "deploy", "summon", "attack", "recruit"), 2, (), 0),
-    "mystic-vale": (("push",), 2, ("buy", "vale"), 1),
+    "mystic-vale": (("push",), 1, ("buy", "vale"), 1),
 }
 
 
@@ -166,7 +170,6 @@ class Player:
     def __init__(self, actor: simcord.MemberActor) -> None:
         self.actor = actor
         self.panel: Any = None
-        self.seen_version = -1  # the match version the panel was last shown at
 
 
 async def play_mode(game_id: str, variant: str, players: int, policy_name: str) -> Figures:
@@ -206,6 +209,12 @@ async def _play(
     for member in others:
         await member.click(lobby, label="Join")
     await host.click(lobby, label="Start")
+    if policy is not hurry:  # a sensible player sets the game's standing answers once
+        for member in members:
+            for preference in game.preferences:
+                await member.slash(
+                    channel, "profile answer", preference=f"{game.id}:{preference}", on=True
+                )
     match_id = (await bot.matches.open_match(channel.id)).id
     by_id = {m.id: Player(m) for m in members}
     current: Any = None
@@ -255,7 +264,7 @@ async def decide(
         await actor.click(quick[wanted][0], custom_id=quick[wanted][1])
         turn.decisions += 1
         return
-    if player.panel is None or player.seen_version != table.match.version:
+    if player.panel is None or not _shows(player.panel, menu, together):
         if player.panel is None:
             player.panel = (await actor.slash(channel, "hand")).response
         else:
@@ -276,7 +285,20 @@ async def decide(
         await actor.select(panel, [wanted], custom_id=_select_id(panel, "arbiter:act"))
     turn.decisions += 1
     assert turn.decisions > counted
-    player.seen_version = (await bot.matches.get(table.match.id)).version
+
+
+def _shows(panel: Any, menu: list[str], together: dict[str, Any] | None) -> bool:
+    """Whether the panel, as the player sees it now, offers their current decision (a
+    panel is redrawn when the decision comes back to its player, while Discord lets it)."""
+    shown: list[str] = []
+    chosen_together = False
+    for row in panel.components:
+        for child in row["components"]:
+            custom_id = str(child.get("custom_id", ""))
+            if custom_id.startswith("arbiter:act:"):
+                shown = [o["value"] for o in child["options"]]
+            chosen_together |= custom_id.startswith("arbiter:together:")
+    return shown == menu[:PAGE_SIZE] and chosen_together == (together is not None)
 
 
 def _quick_buttons(channel: Any, actor: Any, table: Any) -> dict[str, tuple[Any, str]]:

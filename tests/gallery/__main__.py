@@ -8,7 +8,9 @@ through `/play action:`, each chosen from the choices the command's autocomplete
 Headless Chromium then opens the preview page, as one player looks at the channel
 (`<scene>-board.png`; for some scenes also the message calling the decider, with its
 buttons: `<scene>-turn.png`), types `/hand` in the message box and looks at the private
-reply (`<scene>-hand.png`), then clicks its menu of actions open (`<scene>-menu.png`).
+reply (`<scene>-hand.png`), then clicks its menu of actions open (`<scene>-menu.png`)
+and, for some scenes, picks a choice from it and looks at the same message updated in
+place, mid-turn (`<scene>-panel.png`).
 
 Deterministic (fixed seeds, fixed move preferences, simcord's virtual clock) and bounded
 in time. Needs `apt-get install -y chromium` and `.venv/bin/pip install -e '.[gallery]'`.
@@ -45,6 +47,7 @@ VIEWPORT = {"width": 1400, "height": 1000}
 RUN_SECONDS = 150  # the whole run, scenes and browser included
 WAIT_MS = 15_000  # any one wait on the page
 MAX_HEIGHT = 4000  # the viewport grows to show a tall message whole, up to this
+GROW_TRIES = 3
 MAX_MOVES = 200  # a scene that reaches no position worth showing by then fails
 NAMES = dict(PLAYERS)  # the sandbox's players: user name -> the name the page shows
 
@@ -74,6 +77,9 @@ class Scene:
     viewer: int | None = None
     options: tuple[tuple[str, str], ...] = ()  # set by the host with `/match option`
     turn: bool = False  # also `<scene>-turn.png`: the message calling the decider
+    # also `<scene>-panel.png`: the `/hand` panel after a choice from its open menu (the
+    # first that fits these patterns, like `prefer`), updated in place mid-turn
+    panel: tuple[str, ...] = ()
     # Instead of `/play` moves: commands in order, each by a seat (counted from 0) with
     # its options ("a table that reports as it plays", Historia's, waits for nobody).
     script: tuple[tuple[int, str, tuple[tuple[str, Any], ...]], ...] = ()
@@ -164,9 +170,27 @@ HISTORIA_4P = (  # a report disputed: the match is paused until the table settle
 )
 
 SCENES: tuple[Scene, ...] = (
-    Scene("tooth-and-nail", "2p", 2, seed=11, moves=18, prefer=TOOTH_AND_NAIL, until=MID_TURN),
+    Scene(
+        "tooth-and-nail",
+        "2p",
+        2,
+        seed=11,
+        moves=18,
+        prefer=TOOTH_AND_NAIL,
+        until=MID_TURN,
+        panel=(r"play\|.*",),
+    ),
     Scene("tooth-and-nail", "4p", 4, seed=5, moves=30, prefer=TOOTH_AND_NAIL, until=MID_TURN),
-    Scene("command-of-nature", "2p", 2, seed=3, moves=19, prefer=COMMAND_OF_NATURE, until=PHASE_II),
+    Scene(
+        "command-of-nature",
+        "2p",
+        2,
+        seed=3,
+        moves=19,
+        prefer=COMMAND_OF_NATURE,
+        until=PHASE_II,
+        panel=(r"summon\|.*", r"draw"),
+    ),
     Scene("command-of-nature", "4p", 4, seed=3, moves=28, prefer=COMMAND_OF_NATURE, until=PHASE_II),
     Scene(
         "mystic-vale",
@@ -377,10 +401,16 @@ async def shoot(
     the channel."""
     message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
     await message.wait_for()
-    height = await message.evaluate("(e) => e.getBoundingClientRect().height")
-    room = await page.locator("#channel-timeline").evaluate("(e) => e.clientHeight")
-    if height + 32 > room:
-        taller = min(MAX_HEIGHT, VIEWPORT["height"] + math.ceil(height + 32 - room))
+    for _ in range(GROW_TRIES):  # the channel's height follows the viewport's a frame late
+        await page.evaluate(FRAMES)
+        height = await message.evaluate("(e) => e.getBoundingClientRect().height")
+        room = await page.locator("#channel-timeline").evaluate(
+            "(e) => Math.min(e.clientHeight, window.innerHeight - e.getBoundingClientRect().top)"
+        )
+        viewport = page.viewport_size or VIEWPORT
+        if height + 32 <= room or viewport["height"] >= MAX_HEIGHT:
+            break
+        taller = min(MAX_HEIGHT, viewport["height"] + math.ceil(height + 32 - room))
         await page.set_viewport_size({"width": VIEWPORT["width"], "height": taller})
         await page.wait_for_function(READY)
     await message.evaluate("(e, block) => e.scrollIntoView({block})", block)
@@ -395,6 +425,23 @@ async def open_menu(page: Page, message_id: int | str) -> None:
     message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
     await message.locator(".select-trigger").first.click()
     await message.locator(".preview-select.is-open .select-options").wait_for()
+    await page.mouse.move(*AWAY)
+    await page.evaluate(FRAMES)
+
+
+async def choose_from_menu(page: Page, message_id: int | str, prefer: tuple[str, ...]) -> None:
+    """Click, in a message's open menu, the first option that fits `prefer` (else the
+    first), and wait until the bot has answered."""
+    message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
+    options = message.locator(".preview-select.is-open .select-option")
+    values = [await o.get_attribute("data-value") or "" for o in await options.all()]
+    fits = [v for pattern in prefer for v in values if re.fullmatch(pattern, v)]
+    chosen = (fits or values)[0]
+    before = await page.evaluate(SEQUENCE)
+    await message.locator(f".preview-select.is-open .select-option[data-value='{chosen}']").click()
+    await page.wait_for_function(SETTLED, arg=before)
+    await message.get_by_text("✅", exact=False).first.wait_for()  # the outcome, on top
+    await page.wait_for_function(READY)
     await page.mouse.move(*AWAY)
     await page.evaluate(FRAMES)
 
@@ -441,11 +488,17 @@ async def capture_scene(
         menu = out / f"{scene.slug}-menu.png"  # the same view, its menu open
         await open_menu(page, reply)
         await page.screenshot(path=str(menu))
+        if scene.panel:
+            panel = out / f"{scene.slug}-panel.png"
+            await choose_from_menu(page, reply, scene.panel)
+            await page.set_viewport_size(VIEWPORT)
+            await shoot(page, reply, panel, block="end")
+            written.append(panel)
     finally:
         await context.close()
     for url in blocked:
         print(f"  (blocked a request off the sandbox: {url})", file=sys.stderr)
-    return [board, *written, hand, menu]
+    return [board, hand, menu, *written]
 
 
 async def make_gallery(scenes: tuple[Scene, ...], out: Path) -> list[Path]:
