@@ -1,0 +1,86 @@
+"""Pictures of the table: each game's public board (and, where it helps, a player's
+private view) drawn as a PNG from the same views the text board reads.
+
+A game's drawing module has `board(view, to_act) -> Picture` and may have
+`private(view) -> Picture | None`; it reads only the view it is given, so a picture can
+show nothing the text doesn't. Drawing runs in a worker thread (the event loop never
+waits on Pillow) and is cached by what it was drawn from, so an unchanged board (a clock
+line, a reposted board) is never drawn twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from bot.pictures.canvas import Box, Picture
+
+__all__ = ["BOARD_FILE", "HAND_FILE", "Box", "Picture", "PictureCache", "board", "has_board"]
+
+BOARD_FILE = "board.png"  # the board embed's image: attachment://board.png
+HAND_FILE = "hand.png"  # a private view's image
+CACHED = 256  # pictures kept (a board is some 20 to 60 kB)
+
+BoardDrawer = Callable[[dict[str, Any], tuple[int, ...]], Picture]
+PrivateDrawer = Callable[[dict[str, Any]], Picture | None]
+
+
+@cache
+def _drawers() -> tuple[dict[str, BoardDrawer], dict[str, PrivateDrawer]]:
+    """Each game's drawing functions, by game id."""
+    boards: dict[str, BoardDrawer] = {}
+    privates: dict[str, PrivateDrawer] = {}
+    return boards, privates
+
+
+def has_board(game_id: str) -> bool:
+    """Whether the game has a board picture."""
+    return game_id in _drawers()[0]
+
+
+def board(game_id: str, view: dict[str, Any], to_act: tuple[int, ...]) -> Picture | None:
+    """The game's board drawn from its public view; None for a game without one."""
+    drawer = _drawers()[0].get(game_id)
+    return drawer(view, to_act) if drawer else None
+
+
+def private(game_id: str, view: dict[str, Any]) -> Picture | None:
+    """A player's private view drawn, for a game where a picture helps; else None."""
+    drawer = _drawers()[1].get(game_id)
+    return drawer(view) if drawer else None
+
+
+class PictureCache:
+    """Pictures drawn off the event loop, remembered by what they were drawn from."""
+
+    def __init__(self, size: int = CACHED) -> None:
+        self._kept: OrderedDict[str, Picture | None] = OrderedDict()
+        self._size = size
+        self.drawn = 0  # pictures actually drawn (the rest came from the cache)
+
+    async def board(
+        self, game_id: str, view: dict[str, Any], to_act: tuple[int, ...]
+    ) -> Picture | None:
+        """The board picture of this view (drawn in a worker thread unless kept)."""
+        key = json.dumps(["board", game_id, view, to_act], sort_keys=True, default=str)
+        return await self._get(key, lambda: board(game_id, view, to_act))
+
+    async def private(self, game_id: str, view: dict[str, Any]) -> Picture | None:
+        """A private view's picture (drawn in a worker thread unless kept)."""
+        key = json.dumps(["private", game_id, view], sort_keys=True, default=str)
+        return await self._get(key, lambda: private(game_id, view))
+
+    async def _get(self, key: str, draw: Callable[[], Picture | None]) -> Picture | None:
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        picture = await asyncio.to_thread(draw)
+        self.drawn += 1
+        self._kept[key] = picture
+        while len(self._kept) > self._size:
+            self._kept.popitem(last=False)
+        return picture
