@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot import history
 from bot.config import Settings
 from bot.panels import Panels
+from bot.pictures import PictureCache
 from bot.publisher import Publisher
 from bot.replies import ArbiterTree
 from bot.service.clock import ClockService
@@ -58,6 +59,7 @@ class ArbiterBot(commands.Bot):
         self._clock: ClockService | None = None
         self.publisher = Publisher(self)
         self.panels = Panels(self)
+        self.pictures = PictureCache()
 
     @property
     def matches(self) -> MatchService:

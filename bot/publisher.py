@@ -33,11 +33,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
+from bot.pictures import BOARD_FILE, Picture
 from bot.render import (
     MESSAGE_LIMIT,
     board_embed,
     end_lines,
     lobby_embed,
+    picture_files,
     ping_lines,
     renderer_for,
     seed_notice,
@@ -381,13 +383,33 @@ class Publisher:
         match = table.match
         return self.bot.get_partial_messageable(match.channel_id, guild_id=match.guild_id)
 
-    async def _content(self, table: Table) -> dict[str, Any]:
+    async def _content(self, table: Table) -> Content:
+        """The match's message: its lobby, or its board (with the table's picture as the
+        server, or in DMs the player, chose)."""
         if table.match.snapshot is None:
-            return {"embed": lobby_embed(table), "view": lobby_view(table)}
+            return Content({"embed": lobby_embed(table), "view": lobby_view(table)})
         match_id = table.match.id
         clocks = await self.bot.clock.status_lines(match_id, table)
         lately = await self.bot.matches.lately(match_id)
-        return {"embed": board_embed(table, clocks, lately), "view": board_view(table)}
+        picture, text = await self.board_picture(table)
+        embed = board_embed(
+            table, clocks, lately, picture=BOARD_FILE if picture else None, text=text
+        )
+        return Content({"embed": embed, "view": board_view(table)}, picture)
+
+    async def board_picture(self, table: Table) -> tuple[Picture | None, bool]:
+        """The table's picture for its board (None: the game has none, or text only was
+        chosen), and whether the board's text is shown beside it: as the server chose,
+        or in DMs the player."""
+        match = table.match
+        if match.guild_id is not None:
+            mode = (await self.bot.matches.store.guild_settings(match.guild_id)).board_pictures
+        else:
+            mode = await self.bot.matches.pictures_of(table.seats[0].user_id)
+        if mode == "text" or table.view is None:
+            return None, True
+        picture = await self.bot.pictures.board(match.game, table.view, table.to_act)
+        return picture, mode != "pictures" or picture is None
 
     async def keep_open(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Reopen a thread Discord archived while its match is in play (a thread a
@@ -468,7 +490,7 @@ class Publisher:
         message = self._channel(table).get_partial_message(message_id)
         content = await self._content(table)
         try:
-            await self._open(table, lambda: message.edit(**content))
+            await self._open(table, lambda: message.edit(**content.editing()))
         except discord.NotFound:
             await self._post(table)
         except discord.HTTPException as error:
@@ -485,7 +507,7 @@ class Publisher:
         moved.set_footer(text=f"Match #{table.match.id}")
         old = self._channel(table).get_partial_message(old_id)
         try:
-            await self._open(table, lambda: old.edit(embed=moved, view=None))
+            await self._open(table, lambda: old.edit(embed=moved, view=None, attachments=[]))
         except discord.HTTPException:
             log.info("match %s: could not mark its old board as moved", table.match.id)
 
@@ -494,7 +516,7 @@ class Publisher:
         channel = self._channel(table)
         content = await self._content(table)
         try:
-            message = await self._open(table, lambda: channel.send(**content))
+            message = await self._open(table, lambda: channel.send(**content.sending()))
         except discord.HTTPException as error:
             raise classify(error) from error
         await self.bot.matches.set_board_message(table.match.id, message.id)
@@ -643,6 +665,23 @@ class Publisher:
         except discord.HTTPException:
             log.info("match %s: could not read its channel's latest messages", table.match.id)
         return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Content:
+    """A match message's embed and buttons, and the table's picture to attach (each
+    request gets its own file object: a retry sends it again)."""
+
+    fields: dict[str, Any]
+    picture: Picture | None = None
+
+    def sending(self) -> dict[str, Any]:
+        """The arguments of a send."""
+        return {**self.fields, "files": picture_files(self.picture, BOARD_FILE)}
+
+    def editing(self) -> dict[str, Any]:
+        """The arguments of an edit (which replaces the picture, or takes it away)."""
+        return {**self.fields, "attachments": picture_files(self.picture, BOARD_FILE)}
 
 
 def nonce_for(row: OutboxRow) -> str:

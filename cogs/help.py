@@ -37,11 +37,12 @@ from your legal actions (or type one's name in full).
 **/match pause · resume** — when every player agrees · **/match vacation** — freeze \
 your clock for a while (3 days per match).
 **/notify on · off** — your turns and reminders by DM · **/profile answer · show** — \
-your standing answers (the game answers for you when one applies).
+your standing answers (the game answers for you when one applies) · **/profile pictures** \
+— how you see your own view.
 **/stats** · **/leaderboard** — results in this server · **/rules** `game` — how a turn goes \
 · **/help** — this list.
 Moderators: **/mod** abort · kick · replace · undo · pause · resume · extend · matches; \
-**/settings** mod-role · channels · clock · timeout · reminders · show."""
+**/settings** mod-role · channels · clock · timeout · reminders · pictures · show."""
 
 
 class HelpCog(commands.Cog):

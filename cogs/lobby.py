@@ -12,7 +12,8 @@ from discord.ext import commands
 
 from bot import history, ui
 from bot.permissions import is_moderator
-from bot.render import board_embed, lobby_embed
+from bot.pictures import BOARD_FILE
+from bot.render import board_embed, lobby_embed, picture_files
 from bot.replies import guard
 from bot.service.matches import MAX_SEED
 from bot.service.moderation import check_match_channel
@@ -159,13 +160,20 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             assert interaction.channel_id is not None
             match = await self.bot.matches.open_match(interaction.channel_id)
             table = await self.bot.matches.table(match.id)
-            embed = lobby_embed(table) if match.status == "lobby" else board_embed(table)
+            files = []
+            if match.status == "lobby":
+                embed = lobby_embed(table)
+            else:
+                picture, text = await self.bot.publisher.board_picture(table)
+                shown = BOARD_FILE if picture else None
+                embed = board_embed(table, picture=shown, text=text)
+                files = picture_files(picture, BOARD_FILE)
             clocks = "\n".join(await self.bot.clock.status_lines(match.id))
             view = discord.ui.View()
             if match.board_message_id is not None:
                 view.add_item(ui.board_button(table))  # where the board stands in the channel
             await interaction.response.send_message(
-                clocks or None, embed=embed, view=view, ephemeral=True
+                clocks or None, embed=embed, view=view, files=files, ephemeral=True
             )
 
     @app_commands.command(

@@ -1,5 +1,6 @@
 """`/profile`: what a player sets for themselves, for every match they play: their
-standing answers (the game answers a decision for them when it comes)."""
+standing answers (the game answers a decision for them when it comes) and how they see
+their private views (pictures and text, pictures only, or text)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from discord.ext import commands
 
 from bot.render.generic import clip
 from bot.replies import guard
+from bot.service.store import PICTURE_MODES
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -53,6 +55,17 @@ class ProfileCog(
                 )
             else:
                 text = f"⬜ **{game.name}**: {info.label} — off: you answer yourself."
+            await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="pictures", description="How you see your own hand and view.")
+    @app_commands.describe(mode="A picture and the text, the picture only, or text only")
+    @app_commands.choices(
+        mode=[app_commands.Choice(name=label, value=key) for key, label in PICTURE_MODES.items()]
+    )
+    async def pictures(self, interaction: discord.Interaction, mode: str) -> None:
+        async with guard(interaction):
+            await self.bot.matches.set_pictures(interaction.user.id, mode)
+            text = f"🖼️ Your private views: **{PICTURE_MODES[mode]}**, in every match you play."
             await interaction.response.send_message(text, ephemeral=True)
 
     @answer.autocomplete("preference")

@@ -1,4 +1,5 @@
-"""`/settings`: this server's moderator role, match channels, clock, timeouts, reminders."""
+"""`/settings`: this server's moderator role, match channels, clock, timeouts, reminders,
+board pictures."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from discord.ext import commands
 from bot.permissions import require_moderator
 from bot.replies import guard
 from bot.service.moderation import ServerSettings, settings_lines
-from bot.service.store import GuildSettings
+from bot.service.store import PICTURE_MODES, GuildSettings
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -97,6 +98,17 @@ class SettingsCog(
             guild = await self._guild(interaction)
             changed = await self.settings.set_reminders(guild, cadence)
             await self._show(interaction, changed, "Reminders saved")
+
+    @app_commands.command(name="pictures", description="How the boards are shown.")
+    @app_commands.describe(mode="A picture of the table and the text, the picture only, or text")
+    @app_commands.choices(
+        mode=[app_commands.Choice(name=label, value=key) for key, label in PICTURE_MODES.items()]
+    )
+    async def pictures(self, interaction: discord.Interaction, mode: str) -> None:
+        async with guard(interaction):
+            guild = await self._guild(interaction)
+            changed = await self.settings.set_pictures(guild, mode)
+            await self._show(interaction, changed, "Board pictures saved")
 
     @app_commands.command(name="show", description="This server's Arbiter settings.")
     async def show(self, interaction: discord.Interaction) -> None:

@@ -6,8 +6,11 @@ Each game may register a `Renderer` for its board; others get the generic one.
 
 from __future__ import annotations
 
+import io
+
 import discord
 
+from bot.pictures import Picture
 from bot.render.command_of_nature import CommandOfNatureRenderer
 from bot.render.generic import Field, Renderer, chunked_fields, clip
 from bot.render.historia_command import HistoriaCommandRenderer
@@ -218,11 +221,25 @@ def end_description(table: Table) -> str:
     return f"🏆 {winners} won{reason}."
 
 
+def picture_files(picture: Picture | None, filename: str) -> list[discord.File]:
+    """A drawn picture as the file to attach under `filename` (none without one)."""
+    if picture is None:
+        return []
+    return [discord.File(io.BytesIO(picture.png), filename=filename)]
+
+
 def board_embed(
-    table: Table, clocks: list[str] | None = None, lately: list[str] | None = None
+    table: Table,
+    clocks: list[str] | None = None,
+    lately: list[str] | None = None,
+    *,
+    picture: str | None = None,
+    text: bool = True,
 ) -> discord.Embed:
     """The public board: whose decision it is (and by when: `clocks`, lines of the match
-    clock's status), or who won, the game's own fields and the last public lines."""
+    clock's status), or who won, the game's own fields and the last public lines; with
+    `picture`, the attached file of the table's picture shown as its image, and without
+    `text` the game's own fields left to that picture."""
     view = table.view or {}
     if table.outcome is not None:
         description = end_description(table)
@@ -253,7 +270,9 @@ def board_embed(
     if notice:
         footer += f"\n{notice}"
     embed.set_footer(text=footer)
-    fields = renderer.board_fields(view, table.to_act)
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture}")
+    fields = renderer.board_fields(view, table.to_act) if text or picture is None else []
     if lately and renderer.lately:
         shown = "\n".join(clip(line, 300) for line in lately)
         fields.append(Field(LATELY_FIELD, clip(shown, 1024)))

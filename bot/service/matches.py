@@ -39,6 +39,7 @@ from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.outbox import Notice
 from bot.service.store import (
+    PICTURE_MODES,
     ActionRow,
     ChannelBusy,
     Clocks,
@@ -792,6 +793,16 @@ class MatchService:
             raise errors.UserError(f"There is no standing answer `{spec}`. There are: {known}.")
         await self.store.set_standing_answer(user_id, game.id, info.id, on)
         return game, info
+
+    async def pictures_of(self, user_id: int) -> str:
+        """How a player sees their private views (a key of `PICTURE_MODES`)."""
+        return await self.store.player_pictures(user_id)
+
+    async def set_pictures(self, user_id: int, mode: str) -> None:
+        """Set how a player sees their private views."""
+        if mode not in PICTURE_MODES:
+            raise errors.UserError(f"Pictures are one of {', '.join(PICTURE_MODES)}.")
+        await self.store.set_player_pictures(user_id, mode)
 
     async def _answer_standing(self, result: ActResult, answers: dict[int, Action]) -> None:
         """Take the standing answers a change left due, one logged action each (told as

@@ -14,7 +14,7 @@ from typing import Literal
 
 from bot.service import errors, outbox
 from bot.service.matches import MatchService, Table
-from bot.service.store import GuildSettings, Store
+from bot.service.store import PICTURE_MODES, GuildSettings, Store
 from bot.service.timing import format_duration, parse_clock
 from rules.core.text import clip
 
@@ -199,6 +199,12 @@ class ServerSettings:
             raise errors.BadSetting(f"Reminders are one of {', '.join(REMINDER_CADENCES)}.")
         return await self.store.update_guild_settings(guild_id, reminder_cadence=cadence)
 
+    async def set_pictures(self, guild_id: int, mode: str) -> GuildSettings:
+        """How the server's boards are shown: pictures and text, pictures or text only."""
+        if mode not in PICTURE_MODES:
+            raise errors.BadSetting(f"Board pictures are one of {', '.join(PICTURE_MODES)}.")
+        return await self.store.update_guild_settings(guild_id, board_pictures=mode)
+
 
 def settings_lines(settings: GuildSettings) -> list[str]:
     """A server's settings in plain words."""
@@ -210,4 +216,5 @@ def settings_lines(settings: GuildSettings) -> list[str]:
         f"**Default clock:** {format_duration(settings.default_clock_seconds)} per decision",
         f"**Timeout policy:** {settings.default_timeout_policy}",
         f"**Reminders:** {settings.reminder_cadence}",
+        f"**Boards:** {PICTURE_MODES.get(settings.board_pictures, settings.board_pictures)}",
     ]

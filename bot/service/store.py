@@ -126,6 +126,7 @@ class GuildSettings:
     default_clock_seconds: int = 86400
     default_timeout_policy: str = "skip"
     reminder_cadence: str = "half-and-end"
+    board_pictures: str = "both"  # see PICTURE_MODES
 
 
 GUILD_SETTING_FIELDS = frozenset(
@@ -135,8 +136,16 @@ GUILD_SETTING_FIELDS = frozenset(
         "default_clock_seconds",
         "default_timeout_policy",
         "reminder_cadence",
+        "board_pictures",
     }
 )
+# How a board or a private view is shown: a picture and the text, the picture with the
+# text it doesn't show, or the text alone.
+PICTURE_MODES = {
+    "both": "pictures and text",
+    "pictures": "pictures only",
+    "text": "text only",
+}
 
 
 @dataclass(frozen=True)
@@ -353,6 +362,7 @@ def _guild_settings(guild_id: int, row: sqlite3.Row | None) -> GuildSettings:
         default_clock_seconds=row["default_clock_seconds"],
         default_timeout_policy=row["default_timeout_policy"],
         reminder_cadence=row["reminder_cadence"],
+        board_pictures=row["board_pictures"],
     )
 
 
@@ -402,6 +412,7 @@ class Store:
         self._guilds: dict[int, GuildSettings] = {}
         self._prefs: dict[int, NotifyPrefs] = {}
         self._standing: dict[int, frozenset[tuple[str, str]]] = {}  # user -> (game, pref)
+        self._pictures: dict[int, str] = {}  # user -> how they see their private views
         self._lanes: dict[str, deque[OutboxRow]] = {}  # lane -> its pending notices
         # Written behind: (what, key) -> (SQL, parameters, the value it saves); the latest
         # for a key wins. A row loaded meanwhile takes the value (see `_pending`).
@@ -1756,6 +1767,32 @@ class Store:
                     (user_id, game, preference),
                 )
             self._then(lambda: self._standing.pop(user_id, None))
+
+    async def player_pictures(self, user_id: int) -> str:
+        """How a user sees their private views (a key of PICTURE_MODES)."""
+        async with self._lock:
+            held = self._pictures.get(user_id)
+            if held is None:
+                row = await self._one(
+                    "SELECT pictures FROM player_settings WHERE user_id = ?", (user_id,)
+                )
+                held = row["pictures"] if row else "both"
+                if len(self._pictures) > 16 * MEMORY:
+                    self._pictures.clear()
+                self._pictures[user_id] = held
+        return held
+
+    async def set_player_pictures(self, user_id: int, mode: str) -> None:
+        """Set how a user sees their private views."""
+        if mode not in PICTURE_MODES:
+            raise ValueError(f"unknown picture mode: {mode!r}")
+        async with self._lock, self._transaction() as db:
+            await db.execute(
+                "INSERT INTO player_settings (user_id, pictures) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET pictures = excluded.pictures",
+                (user_id, mode),
+            )
+            self._then(lambda: self._pictures.pop(user_id, None))
 
     async def set_dm_closed(
         self, user_id: int, until: datetime, *, notices: Sequence[Notice] = ()

@@ -53,6 +53,7 @@ async def test_settings_are_saved_shown_and_survive_a_restart(
     await mona.slash(world.channel, "settings timeout", policy="abandon")
     await mona.slash(world.channel, "settings reminders", cadence="end-only")
     await mona.slash(world.channel, "settings channels", action="add", channel=world.channel)
+    await mona.slash(world.channel, "settings pictures", mode="pictures")
 
     await world.bot.close()
     await world.env.restart_bot(create_bot())
@@ -63,6 +64,7 @@ async def test_settings_are_saved_shown_and_survive_a_restart(
         "**Default clock:** 3 days per decision",
         "**Timeout policy:** abandon",
         "**Reminders:** end-only",
+        "**Boards:** pictures only",
     ]
     await mona.slash(world.channel, "settings mod-role")
     cleared = await mona.slash(world.channel, "settings show")
