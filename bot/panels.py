@@ -22,7 +22,7 @@ import discord
 
 from bot.service import errors
 from bot.service.matches import PrivateView
-from bot.ui import private_message
+from bot.ui import private_content
 from rules.core.text import clip
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ class Panels:
             return
         if pv.question is None or self._open.get((match_id, user_id)) is not panel:
             return  # no longer theirs, or a newer panel was drawn meanwhile
-        shown = private_message(pv, 0, in_dm=False)
+        shown = await private_content(self.bot, pv, in_dm=False, editing=True)
         try:
             await panel.interaction.edit_original_response(content=back_to_you(pv), **shown)
         except discord.HTTPException:

@@ -55,7 +55,7 @@ from bot.ui import (
     carries_buttons,
     dispute_buttons,
     lobby_view,
-    private_message,
+    private_content,
     turn_view,
 )
 from rules.core.text import clip
@@ -302,7 +302,7 @@ class Publisher:
             view = await self.bot.matches.view(row.notice.match_id, user_id)
         except errors.UserError:
             return  # no longer seated (replaced by a moderator meanwhile): nothing to tell
-        content = private_message(view, 0, in_dm=True)
+        content = await private_content(self.bot, view, in_dm=True, editing=False)
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
             await channel.send(row.notice.body["text"], nonce=nonce_for(row), **content)

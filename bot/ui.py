@@ -28,8 +28,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import discord
 from discord import app_commands
 
+from bot.pictures import HAND_FILE
 from bot.render import (
     lobby_embed,
+    picture_files,
     private_embed,
     short_choice,
 )
@@ -487,9 +489,10 @@ class PageButton(
         async with guard(interaction):
             await component_match(interaction, self, self.match_id, (self.page, PAGES), in_dm=True)
             pv = await service(interaction).view(self.match_id, interaction.user.id)
-            await interaction.response.edit_message(
-                content=None, **private_message(pv, self.page, in_dm=interaction.guild is None)
+            shown = await private_content(
+                arbiter(interaction), pv, self.page, in_dm=interaction.guild is None, editing=True
             )
+            await interaction.response.edit_message(content=None, **shown)
             arbiter(interaction).panels.shown(interaction, pv)
 
 
@@ -522,7 +525,8 @@ class DmButton(
             await interaction.response.defer(ephemeral=True, thinking=True)
             pv = await service(interaction).view(self.match_id, interaction.user.id)
             try:
-                await interaction.user.send(**private_message(pv, 0, in_dm=True))
+                sent = await private_content(arbiter(interaction), pv, in_dm=True, editing=False)
+                await interaction.user.send(**sent)
             except discord.Forbidden as error:
                 if error.code == DM_CLOSED:
                     raise errors.DMsClosed() from None
@@ -673,13 +677,12 @@ async def panel_step(
         result = await in_time(interaction, act)
     except errors.StaleChoice as refused:
         pv = await matches.view(match_id, user)
-        await edit_answer(
-            interaction, content=f"⚠️ {refused.message}", **private_message(pv, 0, in_dm=in_dm)
-        )
+        shown = await private_content(arbiter(interaction), pv, in_dm=in_dm, editing=True)
+        await edit_answer(interaction, content=f"⚠️ {refused.message}", **shown)
         arbiter(interaction).panels.shown(interaction, pv)
         return
     pv = await matches.view(match_id, user)
-    shown = private_message(pv, 0, in_dm=in_dm)
+    shown = await private_content(arbiter(interaction), pv, in_dm=in_dm, editing=True)
     if await reply_after_save(
         interaction, edit_answer(interaction, content=done_text(result), **shown)
     ):
@@ -925,8 +928,30 @@ def board_button(table: Table) -> discord.ui.Button[Any]:
     )
 
 
-def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any]:
-    """The embed and components of a private view at one page of its action menu."""
+async def private_content(
+    bot: ArbiterBot, pv: PrivateView, page: int = 0, *, in_dm: bool, editing: bool
+) -> dict[str, Any]:
+    """A private view's message at one page of its menu, with the picture of the view
+    as its player chose (`/profile pictures`); `editing`: the arguments of an edit,
+    which replaces the picture (or takes it away), else those of a send."""
+    user_id = pv.table.user_of(pv.seat).user_id
+    mode = await bot.matches.pictures_of(user_id)
+    picture = None
+    if mode != "text" and pv.view:
+        picture = await bot.pictures.private(pv.table.match.game, pv.view)
+    text = mode != "pictures" or picture is None
+    content = private_message(
+        pv, page, in_dm=in_dm, picture=HAND_FILE if picture else None, text=text
+    )
+    content["attachments" if editing else "files"] = picture_files(picture, HAND_FILE)
+    return content
+
+
+def private_message(
+    pv: PrivateView, page: int, *, in_dm: bool, picture: str | None = None, text: bool = True
+) -> dict[str, Any]:
+    """The embed and components of a private view at one page of its action menu (with
+    `picture`, the attached file shown as its image; see `private_embed`)."""
     match = pv.table.match
     together = together_select(pv)
     choices = pv.choices
@@ -952,7 +977,7 @@ def private_message(pv: PrivateView, page: int, *, in_dm: bool) -> dict[str, Any
         view.add_item(DmButton(match.id))
     if together is not None:
         view.add_item(together)
-    return {"embed": private_embed(pv), "view": view}
+    return {"embed": private_embed(pv, picture=picture, text=text), "view": view}
 
 
 def concede_question(table: Table, seat: SeatRow, outcome: Outcome | None) -> str:
@@ -1003,7 +1028,8 @@ def done_text(result: ActResult) -> str:
 async def show_private(interaction: discord.Interaction, match_id: int) -> None:
     """Answer with the caller's private view, ephemeral."""
     pv = await service(interaction).view(match_id, interaction.user.id)
-    await interaction.response.send_message(ephemeral=True, **private_message(pv, 0, in_dm=False))
+    shown = await private_content(arbiter(interaction), pv, in_dm=False, editing=False)
+    await interaction.response.send_message(ephemeral=True, **shown)
     arbiter(interaction).panels.shown(interaction, pv)
 
 

@@ -293,9 +293,13 @@ def _waiting(table: Table) -> str:
     return prompt
 
 
-def private_embed(pv: PrivateView) -> discord.Embed:
+def private_embed(
+    pv: PrivateView, *, picture: str | None = None, text: bool = True
+) -> discord.Embed:
     """One player's own view: what the game asks of them (or who decides instead), their
-    hand and what they saw lately."""
+    hand and what they saw lately; with `picture`, the attached file of the view's
+    picture shown as its image, and without `text` the fields that picture shows (the
+    renderer's `pictured` ones) left to it."""
     table = pv.table
     renderer = renderer_for(table.match.game)
     headline = renderer.private_headline(pv.view) if table.match.status == "active" else None
@@ -318,7 +322,11 @@ def private_embed(pv: PrivateView) -> discord.Embed:
         colour=COLOURS[table.match.status],
     )
     embed.set_footer(text=f"Match #{table.match.id} · only you can see this")
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture}")
     fields = renderer.private_fields(pv.view)
+    if picture is not None and not text:
+        fields = [f for f in fields if not f.name.startswith(renderer.pictured)]
     if pv.recent and renderer.lately:
         fields.extend(chunked_fields("Lately", pv.recent[-8:]))
     return _fill(embed, fields)

@@ -55,6 +55,9 @@ class Renderer:
 
     hidden_player_keys: frozenset[str] = frozenset({"seat", "name"})
     legend: str = ""  # the board footer's key to its marks, below the match's number
+    # The private fields (by the start of their names) a private view's picture shows,
+    # left out when the player chose pictures only.
+    pictured: tuple[str, ...] = ()
     # The most lines one public turn message holds before the next lines start a new one
     # (None: as many as fit in a message).
     turn_lines: int | None = None
