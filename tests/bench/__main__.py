@@ -1,4 +1,5 @@
-"""`python -m tests.bench`: print the engine, `/play`, SQLite, clock scheduler and taps figures.
+"""`python -m tests.bench`: print the engine, `/play`, SQLite, clock scheduler, taps and
+board picture figures.
 
 The `/play` sections: each game's cost beside a do-nothing bot, early against late
 in long matches, and 1 against many open matches. A quick run: `--plays 60
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 
 from tests.bench.engine import EngineFigures, measure_engine
+from tests.bench.pictures import measure_pictures, pictures_table
 from tests.bench.play import (
     HARNESS,
     Crowd,
@@ -38,7 +40,7 @@ from tests.bench.scheduler import measure_scheduler, scheduler_table
 from tests.bench.sqlite import Commits, mid_game_move, raw_commits, store_commits
 from tests.bench.taps import measure_taps, taps_table
 
-SECTIONS = ("engine", "play", "sqlite", "scheduler", "taps")
+SECTIONS = ("engine", "play", "sqlite", "scheduler", "taps", "pictures")
 IDLE_MS = 20.0  # more idle time than this in a call (its mean − CPU) is pointed out
 DEFAULT_MODES = "tooth-and-nail:2p,command-of-nature:2p,mystic-vale:2p"
 
@@ -298,6 +300,8 @@ async def run(args: argparse.Namespace) -> None:
             show("", *scheduler_table(figures))
         if "taps" in only:
             show("", *taps_table(await measure_taps()))
+        if "pictures" in only:
+            show("", *pictures_table(measure_pictures()))
     show("", f"({time.perf_counter() - started:.0f} s)")
 
 

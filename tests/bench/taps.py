@@ -89,7 +89,7 @@ class Figures:
         taps = [t.decisions for t in self.turns]
         opens = [t.opens for t in self.turns]
         return (
-            f"  {self.label:<14}{self.policy:<10}{n:>6}{median(taps) if taps else 0:>8.1f}"
+            f"  {self.label:<16}{self.policy:<10}{n:>6}{median(taps) if taps else 0:>8.1f}"
             f"{self.quantile('decisions', 0.9):>6.0f}{max(taps, default=0):>6}"
             f"{median(opens) if opens else 0:>8.1f}{'' if self.ended else '  (not ended)':>14}"
         )
@@ -348,7 +348,7 @@ def taps_table(rows: list[Figures]) -> list[str]:
     lines = [
         "Taps per turn through the bot (a decision: a quick button, or a select on the /hand",
         "panel, with a tap per page turned; opens: the panel opened or refreshed)",
-        f"  {'mode':<14}{'policy':<10}{'turns':>6}{'median':>8}{'p90':>6}{'max':>6}{'opens':>8}",
+        f"  {'mode':<16}{'policy':<10}{'turns':>6}{'median':>8}{'p90':>6}{'max':>6}{'opens':>8}",
     ]
     lines += [row.line() for row in rows]
     lines += [f"  {GAMES[g].name}: not measured: {why}." for g, why in NOT_MEASURED.items()]
