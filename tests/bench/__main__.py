@@ -19,7 +19,12 @@ import time
 from pathlib import Path
 
 from tests.bench.engine import EngineFigures, measure_engine
-from tests.bench.pictures import measure_pictures, pictures_table
+from tests.bench.pictures import (
+    measure_pictures,
+    measure_play_cost,
+    pictures_table,
+    play_cost_table,
+)
 from tests.bench.play import (
     HARNESS,
     Crowd,
@@ -302,6 +307,8 @@ async def run(args: argparse.Namespace) -> None:
             show("", *taps_table(await measure_taps()))
         if "pictures" in only:
             show("", *pictures_table(measure_pictures()))
+            cost = await measure_play_cost(args.modes, args.plays, args.warmup, Path(tmp))
+            show("", *play_cost_table(cost))
     show("", f"({time.perf_counter() - started:.0f} s)")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from statistics import median
 
 from bot import pictures
@@ -13,6 +14,7 @@ from rules.core import Action, Game, SeatSpec, rng_for
 from rules.registry import GAMES
 from tests.bench.engine import MODES as ENGINE_MODES
 from tests.bench.engine import Policy
+from tests.bench.play import Mode, Timings, time_arbiter
 
 POSITIONS = 120  # drawn per variant
 GAMES_AT_MOST = 40  # random games a variant may take to give that many positions
@@ -89,6 +91,49 @@ def measure_pictures() -> list[PictureFigures]:
                         figures.private_bytes.append(len(mine.png))
             rows.append(figures)
     return rows
+
+
+@dataclass(frozen=True)
+class PlayCost:
+    """One mode's `/play` with the server's boards as text only, then with pictures."""
+
+    label: str
+    text: Timings
+    pictured: Timings
+
+
+async def measure_play_cost(
+    modes: list[Mode], plays: int, warmup: int, tmp: Path
+) -> list[PlayCost]:
+    """Each mode's accepted `/play` timed with board pictures off, then on."""
+    found = []
+    for mode in modes:
+        text, _ = await time_arbiter(
+            mode, plays, warmup, tmp / f"text-{mode.label}.db", pictures="text"
+        )
+        pictured, _ = await time_arbiter(
+            mode, plays, warmup, tmp / f"pictures-{mode.label}.db", pictures="both"
+        )
+        found.append(PlayCost(mode.label, text, pictured))
+    return found
+
+
+def play_cost_table(rows: list[PlayCost]) -> list[str]:
+    """What drawing the board adds to an accepted `/play` (simcord, as the /play section)."""
+    plays = len(rows[0].text.samples) if rows else 0
+    lines = [
+        f"/play with board pictures against text only: {plays} timed calls each"
+        "   target: grows by ≤ the draw's p50",
+        f"  {'mode':<12}{'text ms':>9}{'pictures ms':>13}{'grew ms':>9}{'p50 grew':>10}",
+    ]
+    for r in rows:
+        grew = r.pictured.mean_ms - r.text.mean_ms
+        p50 = r.pictured.percentile_ms(50) - r.text.percentile_ms(50)
+        lines.append(
+            f"  {r.label:<12}{r.text.mean_ms:>9.2f}{r.pictured.mean_ms:>13.2f}"
+            f"{grew:>+9.2f}{p50:>+10.2f}"
+        )
+    return lines
 
 
 def _p(values: list[float], q: float) -> float:

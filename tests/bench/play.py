@@ -612,12 +612,22 @@ async def arbiter(
 
 
 async def time_arbiter(
-    mode: Mode, plays: int, warmup: int, db_path: Path, *, harness: Harness = HARNESS
+    mode: Mode,
+    plays: int,
+    warmup: int,
+    db_path: Path,
+    *,
+    harness: Harness = HARNESS,
+    pictures: str | None = None,
 ) -> tuple[Timings, Sample | None]:
     """`plays` timed `/play` calls in matches of `mode` on Arbiter, after `warmup`
     untimed ones, each with its database round trips, COMMITs and REST calls counted;
-    and the sample of what one of them wrote and requested (see `Sample`)."""
+    and the sample of what one of them wrote and requested (see `Sample`). `pictures`:
+    the server's board pictures setting (the default otherwise)."""
     async with arbiter(db_path, mode, harness=harness) as table:
+        if pictures is not None:
+            store = table.bot.matches.store
+            await store.update_guild_settings(table.guild.id, board_pictures=pictures)
         calls = [await table.play() for _ in range(warmup + plays)]
     return Timings.of(f"Arbiter ({mode.label})", calls[warmup:], table.games), table.sample
 
