@@ -90,8 +90,9 @@ DOWN: Colour = (64, 68, 74)  # a token out of the game
 def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     """The public board: the standings table with each civilization's Command token."""
     civs = _civs(view)
-    # Tall enough for every row and power line: a smaller canvas is quicker to fill.
-    canvas = Canvas(height=320 + len(civs) * (ROW_H + ROW_GAP + 24))
+    # Tall enough for every row and power (the most each can take), and no taller: a
+    # smaller canvas is quicker to fill and crop.
+    canvas = Canvas(height=320 + len(civs) * (ROW_H + ROW_GAP + 48))
     waiting = set(to_act)
     y = _head(canvas, view, civs, waiting)
     y = _table(canvas, view, civs, waiting, y)
@@ -327,8 +328,8 @@ def _cell(
     top = y + (ROW_H - LINE * len(shown)) // 2
     for n, word in enumerate(shown):
         line_y = top + n * LINE
-        _mark(canvas, word, x + 44, line_y + 2)
-        _text(canvas, x + 44 + MARK + 4, line_y, word, size="small", colour=LIGHT)
+        _mark(canvas, word, x + 46, line_y + 2)
+        _text(canvas, x + 46 + MARK + 4, line_y, word, size="small", colour=LIGHT)
     canvas.keep("cell", f"{seat}:{category}", x, y + 5, CAT_W, ROW_H - 10, *text, *shown)
 
 
@@ -415,7 +416,7 @@ def _ready(canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], y: 
 
 
 def _powers(canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], y: int) -> int:
-    """The powers in force until the end of the Era, one line each."""
+    """The powers in force until the end of the Era, one line each (two if need be)."""
     active = [
         c for c in civs if _dict(c.get("token")).get("status") == "active" and not c.get("conceded")
     ]
@@ -427,11 +428,12 @@ def _powers(canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], y:
     canvas.keep("label", "powers", LEFT, y, _width(head, "small", True), LINE, head)
     y += LINE + 2
     for i, civ in enumerate(active):
-        text = _fit(power_line(civ), RIGHT - LEFT - 24, "body")
+        lines = _wrap(power_line(civ), RIGHT - LEFT - 24, bold=False)
         _cube(canvas, LEFT + 2, y + 4)
-        _text(canvas, LEFT + 24, y, text)
-        canvas.keep("power", str(i), LEFT + 24, y, RIGHT - LEFT - 24, 22, text)
-        y += 24
+        for n, line in enumerate(lines):
+            _text(canvas, LEFT + 24, y + n * 23, line)
+        canvas.keep("power", str(i), LEFT + 24, y, RIGHT - LEFT - 24, 23 * len(lines), *lines)
+        y += 23 * len(lines) + 2
     return y
 
 

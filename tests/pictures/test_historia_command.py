@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.pictures.canvas import WIDTH, Box, Picture
-from bot.pictures.historia_command import board
-from rules.core import Action, IllegalAction, rng_for
+from bot.pictures.canvas import GAP, WIDTH, Box, Picture
+from bot.pictures.historia_command import CAT_X, board
+from rules.core import Action, IllegalAction, SeatSpec, rng_for
 from rules.historia_command import GAME, State
 from tests.pictures.golden import assert_matches_golden
 from tests.rules.test_historia_command_playouts import attempt, new_match
@@ -25,6 +25,7 @@ PLAYERS = (2, 3, 4, 5, 6)  # every variant: "2p" to "6p"
 CATEGORIES = ("territory", "military", "technology")
 NAMES = ("Romans", "Greeks", "Carthage", "Persians", "Egyptians", "Maya")
 SEEDS = (1, 2, 3)
+PLACES = {"bank": "Bank", "used": "Used Pool", "reserve": "reserve"}  # whence a token's cube
 EVERY = 6  # random playouts: check the picture every this many actions
 
 
@@ -214,8 +215,7 @@ def check_layout(picture: Picture, view: dict[str, Any], to_act: tuple[int, ...]
             assert state == "USED · face down" and shown(box.text[1], token["power"])
             cube = cubes[box.key]
             assert box.contains(cube)
-            place = {"bank": "Bank", "used": "Used Pool", "reserve": "reserve"}[token["cube_from"]]
-            assert cube.text == (f"cube from the {place}",)
+            assert cube.text == (f"cube from the {PLACES[token['cube_from']]}",)
         elif token["status"] == "removed":
             assert box.text == ("USED · face down", "out of the game")
         else:
@@ -228,10 +228,12 @@ def check_layout(picture: Picture, view: dict[str, Any], to_act: tuple[int, ...]
     powers = sorted(picture.boxes("power"), key=lambda b: int(b.key))
     assert [b.key for b in powers] == [str(i) for i in range(len(active))]
     for box, civ in zip(powers, active, strict=True):
-        assert box.text[0].startswith(f"{civ['name']}: ")
-        assert shown(box.text[0], f"{civ['name']}: {civ['token']['power']}") or (
-            civ["token"]["power"] in box.text[0]
-        )
+        token = civ["token"]
+        taken = token["cubes_taken"]
+        extra = f", {taken} cube{'s' if taken != 1 else ''} taken" if taken else ""
+        place = PLACES[token["cube_from"]]
+        line = f"{civ['name']}: {token['power']} (cube from the {place}{extra})"
+        assert shown(" ".join(box.text), line), (box.text, line)
     ready = picture.boxes("label", "ready")
     if view["phase"] != "era":
         assert not ready
@@ -330,6 +332,28 @@ def test_a_view_missing_its_keys_draws_dashes_not_errors() -> None:
     ):
         picture = board(broken, (0,))
         assert Image.open(io.BytesIO(picture.png)).size == (WIDTH, picture.height)
+
+
+def test_long_names_are_cut_to_their_cell_and_a_power_is_told_whole() -> None:
+    seats = [SeatSpec(seat=i, name=f"AVeryLongDiscordDisplayName{i}") for i in range(6)]
+    table = Table(6)
+    table.state = GAME.setup("6p", seats, {}, 0)
+    long = ("Carthaginian Maritime Republic", "Θεσσαλονίκη", "Empire of the Rising Sun")
+    for seat, name in enumerate((*long, "Persians", "Egyptians", "Maya")):
+        table(seat, f"civ|{name}")
+    table(0, "begin")(0, "territory|add|Gaul")(0, "level|military|12")
+    table(0, "command|cubes|reserve|2")
+    picture = table.draw()
+    check_layout(picture, table.view(), table.to_act())
+    first = picture.box("civ", "0")
+    assert first.text[0].endswith("…") and first.text[1].endswith("…")
+    assert first.w == CAT_X[0] - GAP - first.x
+    power = " ".join(picture.box("power", "0").text)
+    assert power == (
+        "Carthaginian Maritime Republic: Cubes from the general supply "
+        "(cube from the reserve, 2 cubes taken)"
+    )
+    assert picture.box("cube", "0:command").text == ("cube from the reserve",)
 
 
 def test_the_winner_wears_the_crown() -> None:
