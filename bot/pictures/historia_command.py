@@ -1,0 +1,540 @@
+"""The picture of a Historia: Ways of Command table, drawn from its public view.
+
+Arbiter keeps only the standings the Command tokens read, so the picture is a
+standings table: one row per civilization, one column per category (Territory,
+Military, Technology) with each value and who is first and last in it, and the
+civilization's Command token (face up and unused, or face down with its power and, while
+the power is in force, the cube on it). Above: the game, the table size, the Era and
+turn, the latest report's number and what the table waits for; below: a legend in words,
+who can activate a token now, and the powers in force.
+
+Nobody has a turn at a Historia table (it reports as it plays): `to_act` is whoever the
+table waits for (a name to give, a dispute to settle, an end of Era to agree to), and
+their rows carry a ▶ pointer and the words "to act".
+
+Boxes, keyed from the view (`seat` is a civilization's seat number):
+- "civ" `{seat}`: the name cell (name, player, "to act", "won");
+- "cell" `{seat}:{category}`: a standing, for each value the view's standings hold
+  (text: the value, "+2 Command" when a power adds to it, then "1st"/"tied 1st" and
+  "last"/"tied last" as the view's first and last lists say);
+- "token" `{seat}:command`: the Command token (text: its state and symbols or power);
+- "cube" `{seat}:command`: the cube on an active token (text: where it came from);
+- "power" `{i}`: the i-th power in force, in seat order;
+- "label" "title", "era", "report", "prompt", "ready", "legend", "powers": the lines
+  around the table.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.pictures.canvas import (
+    CARD,
+    CARD_DIM,
+    GAP,
+    GOLD,
+    GREEN,
+    HIGHLIGHT,
+    INK,
+    INK_SOFT,
+    LIGHT,
+    LIGHT_SOFT,
+    MARGIN,
+    PANEL,
+    PURPLE,
+    RED,
+    SIZES,
+    TABLE,
+    WIDTH,
+    Canvas,
+    Colour,
+    Picture,
+    Size,
+    drawable,
+    font,
+)
+
+GAME_NAME = "Historia: Ways of Command"
+CATEGORIES = ("territory", "military", "technology")
+CATEGORY_NAMES = {"territory": "Territory", "military": "Military", "technology": "Technology"}
+PLACE_NAMES = {
+    "supply": "personal supply",
+    "bank": "Bank",
+    "used": "Used Pool",
+    "reserve": "reserve",
+    "map": "map",
+}
+ROMANS = ("I", "II", "III", "IV", "V")
+ERA_PHASES = ("era", "dispute", "ending")
+
+# The columns: the civilization, the three categories, the token.
+LEFT = MARGIN
+RIGHT = WIDTH - MARGIN
+NAME_W = 200
+CAT_W = 122
+CAT_X = tuple(LEFT + NAME_W + GAP + i * (CAT_W + GAP) for i in range(len(CATEGORIES)))
+TOKEN_X = CAT_X[-1] + CAT_W + GAP
+TOKEN_W = RIGHT - TOKEN_X
+ROW_H = 54
+ROW_GAP = 6
+MARK = 14  # a first/last mark's shape
+LINE = 19  # a line of small text
+PURPLE_DARK: Colour = (78, 52, 104)  # a face-down token: PURPLE darkened for light ink
+DOWN: Colour = (64, 68, 74)  # a token out of the game
+
+
+def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
+    """The public board: the standings table with each civilization's Command token."""
+    civs = _civs(view)
+    # Tall enough for every row and power (the most each can take), and no taller: a
+    # smaller canvas is quicker to fill and crop.
+    canvas = Canvas(height=320 + len(civs) * (ROW_H + ROW_GAP + 48))
+    waiting = set(to_act)
+    y = _head(canvas, view, civs, waiting)
+    y = _table(canvas, view, civs, waiting, y)
+    y = _legend(canvas, y + GAP)
+    y = _ready(canvas, view, civs, y + 4)
+    _powers(canvas, view, civs, y + GAP)
+    return canvas.finish()
+
+
+# ------------------------------------------------------------------ reading the view
+
+
+def _civs(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in view.get("civs") or [] if isinstance(c, dict)]
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def roman(number: Any) -> str:
+    """An Era's number as the game writes it."""
+    return ROMANS[number - 1] if isinstance(number, int) and 0 < number <= len(ROMANS) else "?"
+
+
+def civ_name(civ: dict[str, Any]) -> str:
+    """The civilization's name, or its player's while it has none."""
+    if civ.get("named") is False or not civ.get("name"):
+        return str(civ.get("player") or f"Seat {civ.get('seat', '?')}")
+    return str(civ["name"])
+
+
+def where(view: dict[str, Any]) -> str:
+    """Where the table is in the game: the set-up, an Era and its turn, or after."""
+    phase = view.get("phase")
+    era = f"Era {view.get('era_name') or roman(view.get('era'))}"
+    if phase == "setup":
+        return "Set-up"
+    if phase in ERA_PHASES:
+        return f"{era} · turn {view.get('turn', '?')} of {view.get('turns', '?')}"
+    if phase == "final":
+        return f"After {era}"
+    if phase == "over":
+        return "Game over"
+    return era
+
+
+def latest_report(view: dict[str, Any]) -> int | None:
+    """The number of the latest report the view lists (it lists this Era's only)."""
+    numbers = [
+        r.get("number")
+        for r in view.get("reports") or []
+        if isinstance(r, dict) and isinstance(r.get("number"), int)
+    ]
+    return max(numbers) if numbers else None
+
+
+def marks(view: dict[str, Any], seat: Any, category: str) -> list[str]:
+    """The marks of a civilization's cell, as the view's standings say: "1st" or
+    "tied 1st", "last" or "tied last"; "all tied" when it is both first and last."""
+    row = _dict(_dict(view.get("standings")).get(category))
+    first, last = list(row.get("first") or []), list(row.get("last") or [])
+    if seat in first and seat in last:  # everyone level: no leader, nobody trails
+        return ["all tied"]
+    out = []
+    for seats, word in ((first, "1st"), (last, "last")):
+        if seat in seats:
+            out.append(word if len(seats) == 1 else f"tied {word}")
+    return out
+
+
+def ready_text(view: dict[str, Any], civs: list[dict[str, Any]]) -> str | None:
+    """During an Era, who can activate their token now and by which category, or that
+    nobody can (the text board's line)."""
+    if view.get("phase") != "era":
+        return None
+    ready = []
+    for civ in civs:
+        token = _dict(civ.get("token"))
+        if civ.get("conceded") or not token.get("eligible"):
+            continue
+        by = str(token.get("by") or "?")
+        names = [CATEGORY_NAMES.get(str(c), "?") for c in token.get("symbols") or []]
+        other = next((n for n in names if n != by), "?")
+        ready.append(f"{civ_name(civ)} (first in {by}, not last in {other})")
+    if not ready:
+        return "No token can be activated now"
+    return "Can activate now: " + " · ".join(ready)
+
+
+def power_line(civ: dict[str, Any]) -> str:
+    """A power in force: whose, which, and where its cube came from."""
+    token = _dict(civ.get("token"))
+    source = PLACE_NAMES.get(str(token.get("cube_from")), "?")
+    taken = token.get("cubes_taken")
+    extra = f", {taken} cube{'s' if taken != 1 else ''} taken" if taken else ""
+    return f"{civ_name(civ)}: {token.get('power') or '?'} (cube from the {source}{extra})"
+
+
+def plain(text: str) -> str:
+    """A line of the game's text without Discord's marks."""
+    return text.replace("`", "").replace("**", "").replace("*", "")
+
+
+# ------------------------------------------------------------------ drawing
+
+
+def _head(
+    canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], waiting: set[int]
+) -> int:
+    """The title line (game, table size, Era and turn) and the line of what the table
+    waits for, with the latest report's number."""
+    y = MARGIN
+    count = len(civs)
+    title = f"{GAME_NAME} · {count} civilization{'s' if count != 1 else ''}"
+    title = _fit(title, RIGHT - LEFT - 220, "title", bold=True)
+    _text(canvas, LEFT, y, title, size="title", bold=True)
+    canvas.keep("label", "title", LEFT, y, _width(title, "title", True), 30, title)
+    era = where(view)
+    era_w = _width(era, "body", bold=True)
+    era_y = y + (SIZES["title"] - SIZES["body"]) // 2 + 1
+    _text(canvas, RIGHT, era_y, era, bold=True, anchor="ra")
+    canvas.keep("label", "era", RIGHT - era_w, era_y, era_w, 22, era)
+    y += 34
+
+    number = latest_report(view)
+    report = f"latest report #{number}" if number is not None else "no recent report"
+    report_w = _width(report, "small")
+    _text(canvas, RIGHT, y + 2, report, size="small", colour=LIGHT_SOFT, anchor="ra")
+    canvas.keep("label", "report", RIGHT - report_w, y + 2, report_w, LINE, report)
+
+    text = plain(str(view.get("prompt") or ""))
+    if view.get("phase") == "era" and not waiting:  # its prompt repeats the Era and turn
+        text = "Nobody is waited for: report the changes as you play"
+    room = RIGHT - LEFT - report_w - 2 * GAP - 20
+    lines = _wrap(text, room, bold=bool(waiting)) if text else ["—"]
+    colour = HIGHLIGHT if waiting else LIGHT
+    if waiting:
+        _pointer(canvas, LEFT, y + 4, HIGHLIGHT)
+    x = LEFT + 20 if waiting else LEFT
+    for n, line in enumerate(lines):
+        _text(canvas, x, y + n * 23, line, colour=colour, bold=bool(waiting))
+    canvas.keep("label", "prompt", x, y, room, 23 * len(lines), *lines)
+    return y + 23 * len(lines) + GAP
+
+
+def _table(
+    canvas: Canvas,
+    view: dict[str, Any],
+    civs: list[dict[str, Any]],
+    waiting: set[int],
+    y: int,
+) -> int:
+    """The header and one row per civilization."""
+    headers = ["Civilization", *(CATEGORY_NAMES[c] for c in CATEGORIES), "Command token"]
+    for x, text in zip((LEFT + 8, *CAT_X, TOKEN_X), headers, strict=True):
+        _text(canvas, x + (0 if x == LEFT + 8 else 6), y, text, size="small", colour=LIGHT_SOFT)
+    y += LINE + 2
+    winners = set(_dict(view.get("outcome")).get("winners") or [])
+    for civ in civs:
+        _row(canvas, view, civ, civ.get("seat") in waiting, civ.get("seat") in winners, y)
+        y += ROW_H + ROW_GAP
+    return y
+
+
+def _row(
+    canvas: Canvas,
+    view: dict[str, Any],
+    civ: dict[str, Any],
+    to_act: bool,
+    won: bool,
+    y: int,
+) -> None:
+    """A civilization's row: its name, its three standings, its token."""
+    seat = civ.get("seat")
+    out = bool(civ.get("conceded"))
+    if to_act:  # the edge, the pointer in the margin and the words: not colour alone
+        canvas.draw.rounded_rectangle(
+            (LEFT - 3, y - 3, RIGHT + 3, y + ROW_H + 3), radius=12, fill=HIGHLIGHT
+        )
+        _pointer(canvas, 1, y + ROW_H // 2 - 7, HIGHLIGHT)
+    canvas.panel(LEFT, y, RIGHT - LEFT, ROW_H, fill=TABLE if out else PANEL)
+
+    name = _fit(civ_name(civ), NAME_W - 16 - (24 if won else 0), "body", bold=True)
+    x = LEFT + 8
+    if won:
+        canvas.icon("crown", x, y + 8, 18)
+        x += 24
+    _text(canvas, x, y + 6, name, colour=LIGHT_SOFT if out else LIGHT, bold=True)
+    second = []
+    if civ.get("named") is False or not civ.get("name"):
+        second.append("no civilization yet")
+    else:
+        second.append(str(civ.get("player") or "?"))
+    if out:
+        second.append("left the table")
+    if won:
+        second.append("won")
+    under = _fit(" · ".join(second), NAME_W - 16 - (60 if to_act else 0), "small")
+    _text(canvas, LEFT + 8, y + 30, under, size="small", colour=LIGHT_SOFT)
+    shown = [name, under]
+    if to_act:
+        words_x = LEFT + 8 + _width(under, "small") + 8
+        _text(canvas, words_x, y + 30, "to act", size="small", colour=HIGHLIGHT, bold=True)
+        shown.append("to act")
+    canvas.keep("civ", str(seat), LEFT, y, NAME_W, ROW_H, *shown)
+
+    for category, x in zip(CATEGORIES, CAT_X, strict=True):
+        _cell(canvas, view, civ, category, x, y)
+    _token(canvas, view, civ, y)
+
+
+def _cell(
+    canvas: Canvas, view: dict[str, Any], civ: dict[str, Any], category: str, x: int, y: int
+) -> None:
+    """One standing: the value, Command's +2 under it, the first/last marks beside it;
+    a dash (and no box) where the view's standings have no value."""
+    seat = civ.get("seat")
+    values = _dict(_dict(_dict(view.get("standings")).get(category)).get("values"))
+    value = values.get(str(seat))
+    if value is None:
+        _text(canvas, x + 10, y + 12, "—", size="title", colour=LIGHT_SOFT)
+        return
+    canvas.draw.rounded_rectangle((x, y + 5, x + CAT_W, y + ROW_H - 5), radius=6, fill=TABLE)
+    text = [str(value)]
+    _text(canvas, x + 8, y + 9, str(value), size="title", colour=LIGHT, bold=True)
+    effective = _dict(civ.get("effective")).get(category)
+    base = _dict(civ.get("levels")).get(category)
+    if isinstance(effective, int) and isinstance(base, int) and effective != base:
+        _text(canvas, x + 8, y + 34, f"{effective - base:+d}", size="small", colour=GOLD, bold=True)
+        text.append(f"{effective - base:+d} Command")
+    shown = marks(view, seat, category)
+    top = y + (ROW_H - LINE * len(shown)) // 2
+    for n, word in enumerate(shown):
+        line_y = top + n * LINE
+        _mark(canvas, word, x + 46, line_y + 2)
+        _text(canvas, x + 46 + MARK + 4, line_y, word, size="small", colour=LIGHT)
+    canvas.keep("cell", f"{seat}:{category}", x, y + 5, CAT_W, ROW_H - 10, *text, *shown)
+
+
+def _token(canvas: Canvas, view: dict[str, Any], civ: dict[str, Any], y: int) -> None:
+    """The Command token: face up (ready now, or not), face down with its power and
+    cube while in force, face down and out of the game once its Era is over."""
+    token = _dict(civ.get("token"))
+    status = token.get("status")
+    phase = view.get("phase")
+    symbols = str(token.get("label") or "—")
+    x, top, w, h = TOKEN_X, y + 4, TOKEN_W, ROW_H - 8
+    cube = None
+    if civ.get("conceded"):
+        fill, ink, edge, first, second = CARD_DIM, INK_SOFT, INK_SOFT, "Out of the game", symbols
+    elif status == "active":
+        power = str(token.get("power") or "?")
+        fill, ink, edge, first, second = PURPLE_DARK, LIGHT, PURPLE, "USED · face down", power
+        cube = PLACE_NAMES.get(str(token.get("cube_from")), "?")
+    elif status == "removed":
+        fill, ink, edge = DOWN, LIGHT_SOFT, INK_SOFT
+        first, second = "USED · face down", "out of the game"
+    elif phase == "era" and token.get("eligible"):
+        fill, ink, edge, first, second = CARD, INK, GREEN, "Face up · READY", symbols
+    elif phase == "era":
+        fill, ink, edge, first, second = CARD, INK, INK_SOFT, "Face up · not now", symbols
+    elif status == "available":
+        fill, ink, edge, first, second = CARD, INK, INK_SOFT, "Face up · unused", symbols
+    else:
+        fill, ink, edge, first, second = CARD_DIM, INK_SOFT, INK_SOFT, "—", symbols
+    ready = edge == GREEN
+    canvas.draw.rounded_rectangle(
+        (x, top, x + w, top + h), radius=7, fill=fill, outline=edge, width=3 if ready else 2
+    )
+    inner = x + 7
+    if ready:
+        canvas.icon("bolt", inner, top + 5, 15, GOLD)
+        inner += 18
+    room = x + w - inner - (26 if cube else 7)
+    first = _fit(first, room, "small", bold=True)
+    second = _fit(second, x + w - 7 - (x + 7) - (26 if cube else 0), "small")
+    _text(canvas, inner, top + 4, first, size="small", colour=ink, bold=True)
+    _text(canvas, x + 7, top + 4 + LINE + 2, second, size="small", colour=ink)
+    canvas.keep("token", f"{civ.get('seat')}:command", x, top, w, h, first, second)
+    if cube:
+        _cube(canvas, x + w - 22, top + h // 2 - 8)
+        canvas.keep(
+            "cube", f"{civ.get('seat')}:command", x + w - 22, top + h // 2 - 8, 16, 16,
+            f"cube from the {cube}",
+        )  # fmt: skip
+
+
+def _legend(canvas: Canvas, y: int) -> int:
+    """What the marks mean, in words."""
+    pieces = [
+        ("1st", "1st"),
+        ("tied 1st", "tied for 1st (blocks a token)"),
+        ("last", "last"),
+        ("tied last", "tied for last (doesn't block)"),
+    ]
+    x = LEFT
+    for word, text in pieces:
+        _mark(canvas, word, x, y + 2)
+        _text(canvas, x + MARK + 4, y, text, size="small", colour=LIGHT_SOFT)
+        x += MARK + 4 + _width(text, "small") + 14
+    gold = _width("+2", "small", bold=True)
+    _text(canvas, x, y, "+2", size="small", colour=GOLD, bold=True)
+    _text(canvas, x + gold + 4, y, "Command power", size="small", colour=LIGHT_SOFT)
+    text = " · ".join(t for _, t in pieces) + " · +2 Command power"
+    canvas.keep("label", "legend", LEFT, y, RIGHT - LEFT, LINE, text)
+    return y + LINE + 2
+
+
+def _ready(canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], y: int) -> int:
+    """Who can activate a token now (during an Era only)."""
+    text = ready_text(view, civs)
+    if text is None:
+        return y
+    lines = _wrap(text, RIGHT - LEFT - 22, bold=False, lines=3)
+    canvas.icon("bolt", LEFT, y + 3, 16, GOLD if text.startswith("Can") else LIGHT_SOFT)
+    for n, line in enumerate(lines):
+        _text(canvas, LEFT + 22, y + n * 23, line)
+    canvas.keep("label", "ready", LEFT + 22, y, RIGHT - LEFT - 22, 23 * len(lines), *lines)
+    return y + 23 * len(lines)
+
+
+def _powers(canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], y: int) -> int:
+    """The powers in force until the end of the Era, one line each (two if need be)."""
+    active = [
+        c for c in civs if _dict(c.get("token")).get("status") == "active" and not c.get("conceded")
+    ]
+    if not active and view.get("phase") not in ERA_PHASES:
+        return y
+    era = view.get("era_name") or roman(view.get("era"))
+    head = f"Powers in force until the end of Era {era}" if active else "Powers in force: none"
+    _text(canvas, LEFT, y, head, size="small", colour=LIGHT_SOFT, bold=True)
+    canvas.keep("label", "powers", LEFT, y, _width(head, "small", True), LINE, head)
+    y += LINE + 2
+    for i, civ in enumerate(active):
+        lines = _wrap(power_line(civ), RIGHT - LEFT - 24, bold=False)
+        _cube(canvas, LEFT + 2, y + 4)
+        for n, line in enumerate(lines):
+            _text(canvas, LEFT + 24, y + n * 23, line)
+        canvas.keep("power", str(i), LEFT + 24, y, RIGHT - LEFT - 24, 23 * len(lines), *lines)
+        y += 23 * len(lines) + 2
+    return y
+
+
+# ------------------------------------------------------------------ shapes
+
+
+def _wrap(text: str, width: int, *, bold: bool, lines: int = 2) -> list[str]:
+    """`text` in at most `lines` body lines of `width`, measured in the weight it is
+    drawn in (the canvas's `wrap` measures regular text only)."""
+    out: list[str] = []
+    words = text.split()
+    current = ""
+    for i, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if not current or _width(trial, "body", bold) <= width:
+            current = trial
+            continue
+        out.append(current)
+        current = word
+        if len(out) == lines - 1:
+            current = " ".join(words[i:])
+            break
+    if current:
+        out.append(_fit(current, width, "body", bold))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _width(text: str, size: Size = "body", bold: bool = False) -> int:
+    """How wide `text` is drawn (remembered: the same words come back on every board)."""
+    return math.ceil(font(SIZES[size], bold).getlength(drawable(text)))
+
+
+def _fit(text: str, width: int, size: Size = "body", bold: bool = False) -> str:
+    """`text`, cut with "…" to fit `width`."""
+    if _width(text, size, bold) <= width:
+        return text
+    while text and _width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+@lru_cache(maxsize=1024)
+def _glyphs(text: str, px: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """A line of text rendered once as a mask, with where it sits from its anchor."""
+    face = font(px, bold)
+    text = drawable(text)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def _text(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: Size = "body",
+    colour: Colour = LIGHT,
+    bold: bool = False,
+    anchor: str = "la",
+) -> int:
+    """The canvas's `write`, stamping a remembered mask: rendering the glyphs is most of
+    a board's drawing time, and a board's words mostly repeat from one board to the
+    next. Returns the line's height."""
+    px = SIZES[size]
+    mask, left, top = _glyphs(text, px, bold, anchor)
+    canvas.image.paste(colour, (round(x) + left, round(y) + top), mask)
+    height = round(px * 1.25)
+    canvas.bottom = max(canvas.bottom, math.ceil(y + height))
+    return height
+
+
+def _mark(canvas: Canvas, word: str, x: float, y: float) -> None:
+    """A first (star) or last (down-triangle) mark; hollow when tied."""
+    s = MARK
+    tied = word.startswith(("tied", "all"))
+    if word.endswith("1st") or word == "all tied":
+        if tied:
+            canvas.icon("star", x, y, s, LIGHT_SOFT)
+            canvas.icon("star", x + 3, y + 3, s - 6, TABLE)
+        else:
+            canvas.icon("star", x, y, s, GOLD)
+        return
+    points = [(x + 1, y + 2), (x + s - 1, y + 2), (x + s / 2, y + s)]
+    if tied:
+        canvas.draw.polygon(points, outline=LIGHT_SOFT, width=2)
+    else:
+        canvas.draw.polygon(points, fill=RED, outline=LIGHT)
+
+
+def _pointer(canvas: Canvas, x: float, y: float, colour: Colour) -> None:
+    """A ▶ pointing at whoever the table waits for."""
+    canvas.draw.polygon([(x, y), (x + 13, y + 7), (x, y + 14)], fill=colour, outline=INK)
+
+
+def _cube(canvas: Canvas, x: float, y: float) -> None:
+    """A power cube seen from above a corner: a square with its top face lighter."""
+    d = canvas.draw
+    d.polygon([(x, y + 4), (x + 4, y), (x + 16, y), (x + 12, y + 4)], fill=CARD, outline=INK)
+    d.polygon([(x + 12, y + 4), (x + 16, y), (x + 16, y + 12), (x + 12, y + 16)], fill=INK_SOFT)
+    d.rectangle((x, y + 4, x + 12, y + 16), fill=GOLD, outline=INK)
