@@ -32,8 +32,13 @@ PrivateDrawer = Callable[[dict[str, Any]], Picture | None]
 @cache
 def _drawers() -> tuple[dict[str, BoardDrawer], dict[str, PrivateDrawer]]:
     """Each game's drawing functions, by game id."""
-    boards: dict[str, BoardDrawer] = {}
-    privates: dict[str, PrivateDrawer] = {}
+    from bot.pictures import command_of_nature, historia_command
+
+    boards: dict[str, BoardDrawer] = {
+        "command-of-nature": command_of_nature.board,
+        "historia-command": historia_command.board,
+    }
+    privates: dict[str, PrivateDrawer] = {"command-of-nature": command_of_nature.private}
     return boards, privates
 
 

@@ -51,6 +51,7 @@ SIZES = {"title": 24, "body": 18, "small": 15}
 Size = Literal["title", "body", "small"]
 COLOURS = 64  # the PNG's palette
 COMPRESSION = 3  # zlib level: 6 is a few % smaller and twice as slow
+SAMPLE = 4  # the palette is found on a picture this many times smaller each way
 
 
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -423,11 +424,18 @@ class Canvas:
 
 def encode(image: Image.Image) -> bytes:
     """A PNG small enough for a phone: the flat colours of a drawing fit a palette of
-    COLOURS (anti-aliased text included), which makes it about a third of the size
-    of a full-colour one, and a light compression keeps encoding fast."""
-    palette = image.quantize(
+    COLOURS (anti-aliased text included), which makes it about a third of the size of a
+    full-colour one. The palette is worked out on a quarter-size sample (finding it is
+    what costs, per pixel) and the whole picture mapped to it; a light compression keeps
+    encoding fast."""
+    sample = image.resize(
+        (max(1, image.width // SAMPLE), max(1, image.height // SAMPLE)),
+        Image.Resampling.NEAREST,
+    )
+    palette = sample.quantize(
         colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
+    mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    palette.save(out, format="PNG", compress_level=COMPRESSION)
+    mapped.save(out, format="PNG", compress_level=COMPRESSION)
     return out.getvalue()

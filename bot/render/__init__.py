@@ -326,7 +326,7 @@ def private_embed(
         embed.set_image(url=f"attachment://{picture}")
     fields = renderer.private_fields(pv.view)
     if picture is not None and not text:
-        fields = [f for f in fields if not f.name.startswith(renderer.pictured)]
+        fields = [f for f in fields if not any(part in f.name for part in renderer.pictured)]
     if pv.recent and renderer.lately:
         fields.extend(chunked_fields("Lately", pv.recent[-8:]))
     return _fill(embed, fields)

@@ -110,6 +110,7 @@ class CommandOfNatureRenderer(Renderer):
     """Board and private view for Command of Nature."""
 
     legend = LEGEND
+    pictured = ("hand (", "To choose from")  # the hands and the set-up choices, as cards
 
     def board_fields(self, view: dict[str, Any], to_act: tuple[int, ...]) -> list[Field]:
         players = {p.get("seat"): p for p in view.get("players", []) if isinstance(p, dict)}

@@ -55,7 +55,7 @@ class Renderer:
 
     hidden_player_keys: frozenset[str] = frozenset({"seat", "name"})
     legend: str = ""  # the board footer's key to its marks, below the match's number
-    # The private fields (by the start of their names) a private view's picture shows,
+    # The private fields a private view's picture shows (by a part of their names),
     # left out when the player chose pictures only.
     pictured: tuple[str, ...] = ()
     # The most lines one public turn message holds before the next lines start a new one
