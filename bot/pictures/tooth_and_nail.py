@@ -81,6 +81,7 @@ LIFE_LOW: Colour = (236, 128, 116)
 CARD_W = 118  # three to a row in half the picture, six across it
 CARD_H = 78
 CARD_GAP = 4
+BACK_W, BACK_H = 20, 28  # a small card back
 EMPTY_H = 32  # an empty zone's outline
 PAD = 6  # inside a panel
 LINE = 18  # a small line
@@ -172,8 +173,31 @@ def _faction_line(player: dict[str, Any], shared: bool) -> str:
 # ---------------------------------------------------------------- measuring
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def _width(text: str, size: Size = "small", bold: bool = False) -> int:
-    return _stamp(text, size, bold)[3]
+    """How wide `text` is drawn."""
+    return math.ceil(font(SIZES[size], bold).getlength(drawable(text)))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _wrap(text: str, room: int, size: Size = "body", lines: int = 2) -> tuple[str, ...]:
+    """`text` in at most `lines` lines of `room` (the last cut with "…")."""
+    out: list[str] = []
+    words = text.split()
+    current = ""
+    for i, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if not current or _width(trial, size) <= room:
+            current = trial
+            continue
+        out.append(current)
+        current = word
+        if len(out) == lines - 1:
+            current = " ".join(words[i:])
+            break
+    if current:
+        out.append(_fit(current, room, size))
+    return tuple(out)
 
 
 @cache
@@ -292,13 +316,51 @@ def _triangle(c: Canvas, x: float, y: float, size: int, colour: Colour) -> None:
     c.draw.polygon([(x, y), (x + size * 0.85, y + size / 2), (x, y + size)], fill=colour)
 
 
-def _back(c: Canvas, key: str, x: float, y: float, text: str) -> None:
+@lru_cache(maxsize=64)
+def _sprite(name: str, under: Colour) -> Image.Image:
+    """A small drawing that recurs (a card back, the "TO DECIDE" tag, an empty zone's
+    outline) drawn once on the colour it sits on, then pasted."""
+    if name == "back":
+        c = Canvas(BACK_W + 1, BACK_H + 1, under)
+        w, h = BACK_W, BACK_H
+        c.draw.rounded_rectangle((0, 0, w, h), radius=4, fill=BACK, outline=LIGHT, width=1)
+        c.draw.polygon([(w / 2, 5), (w - 4, h / 2), (w / 2, h - 5), (4, h / 2)], outline=LIGHT)
+    elif name == "tag":
+        c = Canvas(TAG_W + 1, 23, under)
+        c.draw.rounded_rectangle((0, 0, TAG_W, 22), radius=6, fill=HIGHLIGHT)
+        _triangle(c, 7, 5, 12, INK)
+        _text(c, 23, 2, "TO DECIDE", colour=INK, bold=True)
+    else:
+        c = Canvas(CARD_W + 1, EMPTY_H + 1, under)
+        c.draw.rounded_rectangle((0, 0, CARD_W, EMPTY_H), radius=7, outline=LIGHT_SOFT, width=1)
+        _text(c, 10, 6, "empty", colour=LIGHT_SOFT)
+    return c.image
+
+
+def _back(c: Canvas, key: str, x: int, y: int, text: str, under: Colour) -> None:
     """A small card back: no name, only the back's pattern."""
-    w, h = 20, 28
-    c.draw.rounded_rectangle((x, y, x + w, y + h), radius=4, fill=BACK, outline=LIGHT, width=1)
-    cx, cy = x + w / 2, y + h / 2
-    c.draw.polygon([(cx, y + 5), (x + w - 4, cy), (cx, y + h - 5), (x + 4, cy)], outline=LIGHT)
-    c.keep("back", key, x, y, w, h, text)
+    c.image.paste(_sprite("back", under), (x, y))
+    c.keep("back", key, x, y, BACK_W, BACK_H, text)
+
+
+def _bar(
+    c: Canvas,
+    key: str,
+    box: tuple[int, int, int, int],
+    amount: tuple[int, int],
+    caption: str,
+    colour: Colour,
+) -> None:
+    """A deck's life bar, `amount` (value, most), as `Canvas.bar` draws one but with its
+    caption stamped from the cache."""
+    x, y, w, h = box
+    value, most = amount
+    c.draw.rounded_rectangle((x, y, x + w, y + h), radius=4, fill=CARD_DIM)
+    share = 0.0 if most <= 0 else max(0.0, min(1.0, value / most))
+    if share > 0:
+        c.draw.rounded_rectangle((x, y, x + max(8, w * share), y + h), radius=4, fill=colour)
+    _text(c, x + 6, y + (h - 18) / 2, caption, colour=INK, bold=True)
+    c.keep("bar", key, x, y, w, h, caption)
 
 
 @lru_cache(maxsize=CARD_CACHE)
@@ -350,11 +412,9 @@ def _mark(c: Canvas, key: str, x: int, y: int, icon: str, text: str, colour: Col
     return used + 10
 
 
-def _tag(c: Canvas, seat: str, x: float, y: float) -> None:
+def _tag(c: Canvas, seat: str, x: int, y: int, under: Colour) -> None:
     """The "▶ TO DECIDE" tag: a highlighted pill with a triangle and the words."""
-    c.draw.rounded_rectangle((x, y, x + TAG_W, y + 22), radius=6, fill=HIGHLIGHT)
-    _triangle(c, x + 7, y + 5, 12, INK)
-    _text(c, x + 23, y + 2, "TO DECIDE", colour=INK, bold=True)
+    c.image.paste(_sprite("tag", under), (x, y))
     c.keep("mark", f"decides:{seat}", x, y, TAG_W, 22, "TO DECIDE")
 
 
@@ -363,12 +423,12 @@ def _name_line(
     view: dict[str, Any],
     player: dict[str, Any],
     to_act: tuple[int, ...],
-    x: int,
-    y: int,
-    room: int,
+    at: tuple[int, int, int],
+    under: Colour,
 ) -> list[str]:
     """A player's name, then their marks and the "TO DECIDE" tag, within `room`;
     returns the words written (for the side's box)."""
+    x, y, room = at
     seat = _seat_key(player)
     alpha = _is_alpha(view, player)
     out = bool(player.get("eliminated"))
@@ -393,7 +453,7 @@ def _name_line(
         at += _mark(c, f"winner:{seat}", at, y, "star", "Winner", GOLD)
         words.append("Winner")
     if deciding:
-        _tag(c, seat, at, y)
+        _tag(c, seat, at, y, under)
         words.append("TO DECIDE")
     return words
 
@@ -425,6 +485,8 @@ def _deck(
     x: int,
     y: int,
     w: int,
+    *,
+    under: Colour,
     facedown: tuple[int, int] | None = None,
 ) -> None:
     """A side's deck in `w`: a card back, its life bar, its discard pile and removed
@@ -440,17 +502,17 @@ def _deck(
     hidden_text = f"{hidden} face down"
     hidden_w = 28 + _width(hidden_text) + 12 if hidden and facedown is None else 0
     bar_w = max(100, min(220, w - 28 - 10 - PILES_W - hidden_w))  # the same on every side
-    _back(c, f"deck:{number}", x, y + 1, f"deck {left}")
-    colour = LIFE_LOW if team.get("low") else LIFE
+    _back(c, f"deck:{number}", x, y + 1, f"deck {left}", under)
     caption = deck_caption(view, team)
-    c.bar(f"deck:{number}", x + 28, y + 3, bar_w, 24, left, start, colour=colour, caption=caption)
+    colour = LIFE_LOW if team.get("low") else LIFE
+    _bar(c, f"deck:{number}", (x + 28, y + 3, bar_w, 24), (left, start), caption, colour)
     at = x + 28 + bar_w + 10
     if piles_text:
         room = x + w - at - hidden_w
         at += _label(c, f"piles:{number}", at, y + 6, piles_text, width=room, colour=LIGHT_SOFT)
     if hidden:
         fx, fy = facedown or (at + 12, y)
-        _back(c, f"facedown:{number}", fx, fy + 1, hidden_text)
+        _back(c, f"facedown:{number}", fx, fy + 1, hidden_text, under)
         _text(c, fx + 26, fy + 6, hidden_text, colour=LIGHT_SOFT)
 
 
@@ -474,9 +536,7 @@ def _zones(
         _label(c, f"{seat}:{zone}", x, y, text, bold=True)
         top = y + ZONE_LABEL_H
         if not troops:
-            box = (x, top, x + CARD_W, top + EMPTY_H)
-            c.draw.rounded_rectangle(box, radius=7, outline=LIGHT_SOFT, width=1)
-            _text(c, x + 10, top + 6, "empty", colour=LIGHT_SOFT)
+            c.image.paste(_sprite("empty", under), (x, top))
             c.keep("empty", f"{seat}:{zone}", x, top, CARD_W, EMPTY_H, "empty")
         for i, troop in enumerate(troops):
             row, col = divmod(i, per_row)
@@ -511,7 +571,7 @@ def _player_area(
     ix, iy, inner = x + PAD, y + PAD, w - 2 * PAD
     wide = team is not None and w >= WIDTH // 2  # the deck fits beside the name
     room = inner - (DECK_W + 10 if wide else 0)
-    words = _name_line(c, view, player, to_act, ix, iy, room)
+    words = _name_line(c, view, player, to_act, (ix, iy, room), fill)
     sub = iy + NAME_H
     line = _faction_line(player, team is None)
     key = f"faction:{_seat_key(player)}"
@@ -529,9 +589,10 @@ def _player_area(
     if team is not None:
         if wide:
             right = ix + inner - 150
-            _deck(c, view, team, ix + inner - DECK_W, iy - 2, DECK_W, facedown=(right, sub - 4))
+            place = (right, sub - 4)
+            _deck(c, view, team, ix + inner - DECK_W, iy - 2, DECK_W, under=fill, facedown=place)
         else:
-            _deck(c, view, team, ix, at, inner)
+            _deck(c, view, team, ix, at, inner, under=fill)
             at += DECK_H
     if not _drafting(view):
         _zones(c, view, player, (ix, at, inner), fill, war_last)
@@ -561,7 +622,7 @@ def _team_band(
     factions = ", ".join(str(f) for f in team.get("factions") or []) or "none yet"
     text = f"Factions: {factions}"
     _label(c, f"factions:{number}", ix, y + PAD + NAME_H, text, width=inner, colour=LIGHT_SOFT)
-    _deck(c, view, team, ix + inner - DECK_W, y + PAD - 2, DECK_W)
+    _deck(c, view, team, ix + inner - DECK_W, y + PAD - 2, DECK_W, under=PANEL)
     for i, player in enumerate(members):
         box = (x + PAD + i * (cell_w + GAP), y + head, cell_w, cells)
         _player_area(c, view, player, to_act, box, team=None)
@@ -589,7 +650,7 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
     )
     y = MARGIN + 30
     prompt = str(view.get("prompt") or ("Waiting for a decision" if to_act else "—"))
-    lines = c.wrap(prompt, full - 24, "body", lines=2)
+    lines = _wrap(prompt, full - 24)
     if to_act:
         _triangle(c, MARGIN, y + 3, 16, HIGHLIGHT)
     for n, line in enumerate(lines):
