@@ -30,14 +30,16 @@ Box keys (kind: key):
 
 Speed: a board is mostly the same few dozen words and cards drawn again and again, so
 each line of text is rendered once into a mask and stamped after that, and each Troop
-card once into a small image and pasted (`_stamp`, `_card_image`: local primitives).
+card, card back, tag and empty zone once into a small image and pasted (`_stamp`,
+`_card_image`, `_sprite`: local primitives); the canvas is made only as tall as the
+board can be (`_height`), since filling and encoding cost by the row.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -93,8 +95,8 @@ ZONE_LABEL_H = 20
 PILES_W = 170  # room kept for "Discard 12 · removed 3"
 TAG_W = 112  # the "▶ TO DECIDE" tag
 FACTION_H = 46  # a Faction still to choose
-TEXT_CACHE = 4096
-CARD_CACHE = 512
+TEXT_CACHE = 2048  # short lines: a stamp is some 2 kB
+CARD_CACHE = 256  # a card is some 28 kB
 
 
 # ---------------------------------------------------------------- reading the view
@@ -120,6 +122,11 @@ def _drafting(view: dict[str, Any]) -> bool:
 def _seats(team: dict[str, Any]) -> list[Any]:
     seats = team.get("seats")
     return seats if isinstance(seats, list) else []
+
+
+def _words(value: Any) -> list[str]:
+    """A list of names from the view (nothing if it is not a list)."""
+    return [str(v) for v in value] if isinstance(value, list) else []
 
 
 def starting_deck(team: dict[str, Any], players: list[dict[str, Any]]) -> int | None:
@@ -160,7 +167,7 @@ def _is_alpha(view: dict[str, Any], player: dict[str, Any]) -> bool:
 
 def _faction_line(player: dict[str, Any], shared: bool) -> str:
     """Who the player plays: their Faction(s), or in a team their Faction Command card."""
-    factions = [str(f) for f in player.get("factions") or []]
+    factions = _words(player.get("factions"))
     if shared:
         line = f"Command card: {player.get('command_card') or 'not chosen yet'}"
     elif len(factions) > 1:
@@ -179,7 +186,7 @@ def _width(text: str, size: Size = "small", bold: bool = False) -> int:
     return math.ceil(font(SIZES[size], bold).getlength(drawable(text)))
 
 
-@lru_cache(maxsize=TEXT_CACHE)
+@lru_cache(maxsize=256)
 def _wrap(text: str, room: int, size: Size = "body", lines: int = 2) -> tuple[str, ...]:
     """`text` in at most `lines` lines of `room` (the last cut with "…")."""
     out: list[str] = []
@@ -200,7 +207,7 @@ def _wrap(text: str, room: int, size: Size = "body", lines: int = 2) -> tuple[st
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=TEXT_CACHE)
 def _name_lines(name: str) -> tuple[tuple[str, ...], bool]:
     """A card's name in at most two lines, and whether in bold: in regular weight when
     bold would need cutting (the second line cut with "…" if even that is too long)."""
@@ -245,14 +252,14 @@ def _zone_height(count: int, width: int) -> int:
     return ZONE_LABEL_H + rows * (CARD_H + CARD_GAP) + 2
 
 
-def _header_height(view: dict[str, Any], width: int, own_deck: bool) -> int:
+def _header_height(width: int, own_deck: bool) -> int:
     """A player's name, Faction and counts, and their deck's row when it has its own."""
     return NAME_H + SUB_H + (DECK_H if own_deck and width < WIDTH // 2 else 0)
 
 
 def _area_height(view: dict[str, Any], player: dict[str, Any], width: int, own_deck: bool) -> int:
     """How tall a player's area is drawn `width` wide."""
-    height = 2 * PAD + _header_height(view, width, own_deck)
+    height = 2 * PAD + _header_height(width, own_deck)
     if _drafting(view):
         return height
     inner = width - 2 * PAD
@@ -433,7 +440,8 @@ def _name_line(
     alpha = _is_alpha(view, player)
     out = bool(player.get("eliminated"))
     outcome = view.get("outcome") if isinstance(view.get("outcome"), dict) else {}
-    winner = player.get("seat") in (outcome or {}).get("winners", [])
+    winners = outcome.get("winners")
+    winner = isinstance(winners, list) and player.get("seat") in winners
     deciding = player.get("seat") in to_act
     # their revenge hit: still to come (on their turn it is what they decide)
     later = player.get("revenge_pending") and not alpha and view.get("phase") != "over"
@@ -616,10 +624,10 @@ def _team_band(
     ix, inner = x + PAD + 2, w - 2 * PAD - 4
     number = team.get("team")
     title = f"Team {number + 1}" if isinstance(number, int) else "Team"
-    names = " & ".join(str(n) for n in team.get("names") or [p.get("name") for p in members])
+    names = " & ".join(_words(team.get("names")) or [str(p.get("name")) for p in members])
     heading = _fit(f"{title} — {names}", inner - DECK_W - 10, "body", True)
     _text(c, ix, y + PAD, heading, size="body", bold=True)
-    factions = ", ".join(str(f) for f in team.get("factions") or []) or "none yet"
+    factions = ", ".join(_words(team.get("factions"))) or "none yet"
     text = f"Factions: {factions}"
     _label(c, f"factions:{number}", ix, y + PAD + NAME_H, text, width=inner, colour=LIGHT_SOFT)
     _deck(c, view, team, ix + inner - DECK_W, y + PAD - 2, DECK_W, under=PANEL)
@@ -638,23 +646,16 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
     if view.get("phase") == "over":
         when = "Game over"
     full = WIDTH - 2 * MARGIN
-    _label(
-        c,
-        "title",
-        MARGIN,
-        MARGIN - 2,
-        f"{GAME_NAME} · {variant} · {when}",
-        width=full,
-        size="title",
-        bold=True,
-    )
+    # the title and the prompt change with every turn: drawn, not kept as stamps
+    title = f"{GAME_NAME} · {variant} · {when}"
+    c.label("title", MARGIN, MARGIN - 2, title, size="title", bold=True, width=full)
     y = MARGIN + 30
     prompt = str(view.get("prompt") or ("Waiting for a decision" if to_act else "—"))
     lines = _wrap(prompt, full - 24)
     if to_act:
         _triangle(c, MARGIN, y + 3, 16, HIGHLIGHT)
     for n, line in enumerate(lines):
-        _text(c, MARGIN + 24, y + n * 23, line, size="body")
+        c.write(MARGIN + 24, y + n * 23, line)
     c.keep("label", "prompt", MARGIN + 24, y, full - 24, 23 * len(lines), *lines)
     y += 23 * len(lines)
     goal = view.get("goal")
