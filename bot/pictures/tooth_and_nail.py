@@ -20,7 +20,8 @@ Box keys (kind: key):
   its text is the name (in one or two lines), "{type} {strength}", and "drained";
 - empty: "{seat}:{zone}" for an empty zone;
 - label: "{seat}:{zone}" (the zone's name and fill), "faction:{seat}", "hand:{seat}",
-  "ap:{seat}", "factions:{team}", "piles:{team}", "title", "prompt", "goal";
+  "ap:{seat}", "factions:{team}", "piles:{team}", "title", "prompt", "goal",
+  "available" (the heading of the Factions still to choose);
 - bar: "deck:{team}", captioned "Deck {left}/{start}" (or "Deck {left}"; "No deck yet"
   during the draft), with " · low" when the view says the deck is low;
 - back: "deck:{team}" (the deck's card back), "facedown:{team}" (the Alliance game's
