@@ -1,0 +1,813 @@
+"""The Tooth & Nail board as a picture: each side's deck as its life bar, and every
+player's War Zone and Command Zone as two labelled rows of Troop cards.
+
+Two players sit one above the other, their War Zones facing across the middle; three
+share a two-by-two grid (the fourth cell holds the legend); in The Enemy of My Enemy
+each team is a band (its players, its Factions, its shared deck) holding its two
+players side by side, one team above the other. The Alpha player (whose turn it is)
+has a crown and the word "Alpha"; whoever the table waits for has a highlighted edge
+and a "▶ TO DECIDE" tag; a drained Troop is a dimmed card saying "drained". During
+the Faction draft a player's area shows only who they are and what they took.
+
+A deck bar runs out of the side's starting deck, which the view does not give: it is
+worked out from the view's counts as every card the side owns that was not set aside
+face down (deck, discard pile, removed cards, hands and Troops in play: cards never
+change owner in this game). Without those counts the bar shows the deck count alone.
+
+Box keys (kind: key):
+- side: "player{seat}" (every player's area), "team{n}" (a team's band, 4 players);
+- troop: "{seat}:{zone}:{i}", zone "war" or "command", i the card's index in the view;
+  its text is the name (in one or two lines), "{type} {strength}", and "drained";
+- empty: "{seat}:{zone}" for an empty zone;
+- label: "{seat}:{zone}" (the zone's name and fill), "faction:{seat}", "hand:{seat}",
+  "ap:{seat}", "factions:{team}", "piles:{team}", "title", "prompt", "goal",
+  "available" (the heading of the Factions still to choose);
+- bar: "deck:{team}", captioned "Deck {left}/{start}" (or "Deck {left}"; "No deck yet"
+  during the draft), with " · low" when the view says the deck is low;
+- back: "deck:{team}" (the deck's card back), "facedown:{team}" (the Alliance game's
+  cards set aside face down, "{n} face down");
+- mark: "alpha:{seat}", "decides:{seat}", "out:{seat}", "winner:{seat}";
+- faction: "available:{i}" (a Faction still to choose during the draft).
+
+Speed: a board is mostly the same few dozen words and cards drawn again and again, so
+each line of text is rendered once into a mask and stamped after that, and each Troop
+card, card back, tag and empty zone once into a small image and pasted (`_stamp`,
+`_card_image`, `_sprite`: local primitives); the canvas is made only as tall as the
+board can be (`_height`), since filling and encoding cost by the row.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.pictures.canvas import (
+    CARD,
+    CARD_DIM,
+    GAP,
+    GOLD,
+    HIGHLIGHT,
+    INK,
+    INK_SOFT,
+    LIGHT,
+    LIGHT_SOFT,
+    MARGIN,
+    PANEL,
+    SIZES,
+    WIDTH,
+    Canvas,
+    Colour,
+    Picture,
+    Size,
+    drawable,
+    font,
+)
+
+GAME_NAME = "Tooth & Nail: Factions"
+VARIANTS = {
+    "2p": "2 players",
+    "3p": "3 players",
+    "alliance": "Alliance",
+    "4p": "The Enemy of My Enemy",
+}
+ZONES = (("war", "war_zone", "War Zone"), ("command", "command_zone", "Command Zone"))
+
+CELL: Colour = (64, 73, 80)  # a player's area inside a team's band
+GONE: Colour = (44, 50, 55)  # the area of a player out of the game
+BACK: Colour = (60, 84, 132)  # the back of a card
+LIFE: Colour = (120, 190, 128)  # a deck bar: light enough for dark ink on it
+LIFE_LOW: Colour = (236, 128, 116)
+CARD_W = 118  # three to a row in half the picture, six across it
+CARD_H = 78
+CARD_GAP = 4
+BACK_W, BACK_H = 20, 28  # a small card back
+EMPTY_H = 32  # an empty zone's outline
+PAD = 6  # inside a panel
+LINE = 18  # a small line
+NAME_H = 26  # a header's first line: the name and its marks
+SUB_H = 22  # its second line: Faction(s), hand and AP
+DECK_H = 34  # the deck row, where it has a line of its own
+DECK_W = 400  # the deck row on the right of a full-width header
+ZONE_LABEL_H = 20
+PILES_W = 170  # room kept for "Discard 12 · removed 3"
+TAG_W = 112  # the "▶ TO DECIDE" tag
+FACTION_H = 46  # a Faction still to choose
+TEXT_CACHE = 2048  # short lines: a stamp is some 2 kB
+CARD_CACHE = 256  # a card is some 28 kB
+
+
+# ---------------------------------------------------------------- reading the view
+
+
+def _list(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _seat_key(player: dict[str, Any]) -> str:
+    seat = player.get("seat")
+    return str(seat) if seat is not None else "?"
+
+
+def _drafting(view: dict[str, Any]) -> bool:
+    return view.get("phase") == "faction_choice"
+
+
+def _seats(team: dict[str, Any]) -> list[Any]:
+    seats = team.get("seats")
+    return seats if isinstance(seats, list) else []
+
+
+def _words(value: Any) -> list[str]:
+    """A list of names from the view (nothing if it is not a list)."""
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def starting_deck(team: dict[str, Any], players: list[dict[str, Any]]) -> int | None:
+    """The side's deck at the start of play, from the view's counts (None when a count
+    is missing): every card it owns except those set aside face down."""
+    counts = [_int(team.get(k)) for k in ("deck", "discard_count", "removed_count")]
+    seats = _seats(team)
+    mine = [p for p in players if p.get("seat") in seats]
+    if any(n is None for n in counts) or not seats or len(mine) != len(seats):
+        return None
+    total = sum(n for n in counts if n is not None)
+    for p in mine:
+        hand = _int(p.get("hand_count"))
+        if hand is None:
+            return None
+        total += hand + len(_list(p.get("war_zone"))) + len(_list(p.get("command_zone")))
+    return total
+
+
+def deck_caption(view: dict[str, Any], team: dict[str, Any]) -> str:
+    """The deck bar's caption: "Deck 23/30" (" · low" when nearly out), "Deck 23"
+    without a starting count, "No deck yet" during the draft."""
+    left = _int(team.get("deck"))
+    if _drafting(view):
+        return "No deck yet"
+    if left is None:
+        return "Deck —"
+    start = starting_deck(team, _list(view.get("players")))
+    text = f"Deck {left}/{start}" if start else f"Deck {left}"
+    return text + (" · low" if team.get("low") else "")
+
+
+def _is_alpha(view: dict[str, Any], player: dict[str, Any]) -> bool:
+    if "alpha" in player:
+        return bool(player.get("alpha"))
+    return player.get("seat") == view.get("alpha") and view.get("phase") not in ("over", None)
+
+
+def _faction_line(player: dict[str, Any], shared: bool) -> str:
+    """Who the player plays: their Faction(s), or in a team their Faction Command card."""
+    factions = _words(player.get("factions"))
+    if shared:
+        line = f"Command card: {player.get('command_card') or 'not chosen yet'}"
+    elif len(factions) > 1:
+        line = "Factions: " + " + ".join(factions)
+    else:
+        line = f"Faction: {factions[0] if factions else 'not chosen yet'}"
+    return line
+
+
+# ---------------------------------------------------------------- measuring
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _width(text: str, size: Size = "small", bold: bool = False) -> int:
+    """How wide `text` is drawn."""
+    return math.ceil(font(SIZES[size], bold).getlength(drawable(text)))
+
+
+@lru_cache(maxsize=256)
+def _wrap(text: str, room: int, size: Size = "body", lines: int = 2) -> tuple[str, ...]:
+    """`text` in at most `lines` lines of `room` (the last cut with "…")."""
+    out: list[str] = []
+    words = text.split()
+    current = ""
+    for i, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if not current or _width(trial, size) <= room:
+            current = trial
+            continue
+        out.append(current)
+        current = word
+        if len(out) == lines - 1:
+            current = " ".join(words[i:])
+            break
+    if current:
+        out.append(_fit(current, room, size))
+    return tuple(out)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _name_lines(name: str) -> tuple[tuple[str, ...], bool]:
+    """A card's name in at most two lines, and whether in bold: in regular weight when
+    bold would need cutting (the second line cut with "…" if even that is too long)."""
+    lines = _wrapped(name, True)
+    if not lines[-1].endswith("…"):
+        return lines, True
+    return _wrapped(name, False), False
+
+
+def _wrapped(name: str, bold: bool) -> tuple[str, ...]:
+    room = CARD_W - 12
+    words = name.split()
+    first = ""
+    for i, word in enumerate(words):
+        trial = f"{first} {word}".strip()
+        if first and _width(trial, bold=bold) > room:
+            return (first, _fit(" ".join(words[i:]), room, "small", bold))
+        first = trial
+    return (_fit(first, room, "small", bold),) if first else ("?",)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _fit(text: str, room: int, size: Size = "small", bold: bool = False) -> str:
+    """`text`, cut with "…" to fit `room`."""
+    face = font(SIZES[size], bold)
+    if face.getlength(drawable(text)) <= room:
+        return text
+    while text and face.getlength(drawable(text + "…")) > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _per_row(width: int) -> int:
+    return max(1, (width + CARD_GAP) // (CARD_W + CARD_GAP))
+
+
+def _zone_height(count: int, width: int) -> int:
+    """How tall a zone of `count` Troops is drawn in `width` (its label included)."""
+    if not count:
+        return ZONE_LABEL_H + EMPTY_H + 6
+    rows = math.ceil(count / _per_row(width))
+    return ZONE_LABEL_H + rows * (CARD_H + CARD_GAP) + 2
+
+
+def _header_height(width: int, own_deck: bool) -> int:
+    """A player's name, Faction and counts, and their deck's row when it has its own."""
+    return NAME_H + SUB_H + (DECK_H if own_deck and width < WIDTH // 2 else 0)
+
+
+def _area_height(view: dict[str, Any], player: dict[str, Any], width: int, own_deck: bool) -> int:
+    """How tall a player's area is drawn `width` wide."""
+    height = 2 * PAD + _header_height(width, own_deck)
+    if _drafting(view):
+        return height
+    inner = width - 2 * PAD
+    return height + sum(_zone_height(len(_list(player.get(f))), inner) for _z, f, _t in ZONES)
+
+
+# ---------------------------------------------------------------- local primitives
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _stamp(text: str, size: Size, bold: bool) -> tuple[Image.Image, int, int, int]:
+    """A line of text rendered once as a mask: (mask, its offset x, y, the advance)."""
+    face = font(SIZES[size], bold)
+    shown = drawable(text)
+    left, top, right, bottom = face.getbbox(shown, anchor="la")
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), shown, font=face, fill=255, anchor="la")
+    return mask, left, top, math.ceil(face.getlength(shown))
+
+
+def _text(
+    c: Canvas,
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: Size = "small",
+    colour: Colour = LIGHT,
+    bold: bool = False,
+) -> int:
+    """One line of text as `Canvas.write` draws it (left, from the ascender), stamped
+    from a cached mask; returns its width."""
+    mask, left, top, advance = _stamp(text, size, bold)
+    c.draw.bitmap((round(x) + left, round(y) + top), mask, fill=colour)
+    c.bottom = max(c.bottom, math.ceil(y + SIZES[size] * 1.25))
+    return advance
+
+
+def _label(
+    c: Canvas,
+    key: str,
+    x: float,
+    y: float,
+    text: str,
+    *,
+    width: int | None = None,
+    size: Size = "small",
+    colour: Colour = LIGHT,
+    bold: bool = False,
+) -> int:
+    """A line that says something about the game, recorded as a "label" (cut to
+    `width`); returns its width."""
+    shown = _fit(text, width, size, bold) if width else text
+    used = _text(c, x, y, shown, size=size, colour=colour, bold=bold)
+    c.keep("label", key, x, y, used, round(SIZES[size] * 1.25), shown)
+    return used
+
+
+def _triangle(c: Canvas, x: float, y: float, size: int, colour: Colour) -> None:
+    """A ▶ drawn as a shape (the font's own is too thin at this size)."""
+    c.draw.polygon([(x, y), (x + size * 0.85, y + size / 2), (x, y + size)], fill=colour)
+
+
+@lru_cache(maxsize=64)
+def _sprite(name: str, under: Colour) -> Image.Image:
+    """A small drawing that recurs (a card back, the "TO DECIDE" tag, an empty zone's
+    outline) drawn once on the colour it sits on, then pasted."""
+    if name == "back":
+        c = Canvas(BACK_W + 1, BACK_H + 1, under)
+        w, h = BACK_W, BACK_H
+        c.draw.rounded_rectangle((0, 0, w, h), radius=4, fill=BACK, outline=LIGHT, width=1)
+        c.draw.polygon([(w / 2, 5), (w - 4, h / 2), (w / 2, h - 5), (4, h / 2)], outline=LIGHT)
+    elif name == "tag":
+        c = Canvas(TAG_W + 1, 23, under)
+        c.draw.rounded_rectangle((0, 0, TAG_W, 22), radius=6, fill=HIGHLIGHT)
+        _triangle(c, 7, 5, 12, INK)
+        _text(c, 23, 2, "TO DECIDE", colour=INK, bold=True)
+    else:
+        c = Canvas(CARD_W + 1, EMPTY_H + 1, under)
+        c.draw.rounded_rectangle((0, 0, CARD_W, EMPTY_H), radius=7, outline=LIGHT_SOFT, width=1)
+        _text(c, 10, 6, "empty", colour=LIGHT_SOFT)
+    return c.image
+
+
+def _back(c: Canvas, key: str, x: int, y: int, text: str, under: Colour) -> None:
+    """A small card back: no name, only the back's pattern."""
+    c.image.paste(_sprite("back", under), (x, y))
+    c.keep("back", key, x, y, BACK_W, BACK_H, text)
+
+
+def _bar(
+    c: Canvas,
+    key: str,
+    box: tuple[int, int, int, int],
+    amount: tuple[int, int],
+    caption: str,
+    colour: Colour,
+) -> None:
+    """A deck's life bar, `amount` (value, most), as `Canvas.bar` draws one but with its
+    caption stamped from the cache."""
+    x, y, w, h = box
+    value, most = amount
+    c.draw.rounded_rectangle((x, y, x + w, y + h), radius=4, fill=CARD_DIM)
+    share = 0.0 if most <= 0 else max(0.0, min(1.0, value / most))
+    if share > 0:
+        c.draw.rounded_rectangle((x, y, x + max(8, w * share), y + h), radius=4, fill=colour)
+    _text(c, x + 6, y + (h - 18) / 2, caption, colour=INK, bold=True)
+    c.keep("bar", key, x, y, w, h, caption)
+
+
+@lru_cache(maxsize=CARD_CACHE)
+def _card_image(
+    names: tuple[str, ...], bold: bool, kind: str, power: str, drained: bool, under: Colour
+) -> Image.Image:
+    """A Troop card drawn once (on the colour it sits on, for its rounded corners)."""
+    c = Canvas(CARD_W + 1, CARD_H + 1, under)
+    c.draw.rounded_rectangle(
+        (0, 0, CARD_W, CARD_H),
+        radius=7,
+        fill=CARD_DIM if drained else CARD,
+        outline=INK_SOFT,
+        width=2,
+    )
+    for n, line in enumerate(names):
+        _text(c, 6, 3 + n * LINE, line, colour=INK, bold=bold)
+    below = 6 + 2 * LINE
+    _text(c, 6, below, kind, colour=INK)
+    right = CARD_W - 8 - _width(power, bold=True)
+    _text(c, right, below, power, colour=INK, bold=True)
+    c.icon("sword", right - 17, below + 2, 14)
+    if drained:
+        c.icon("hourglass", 6, below + LINE + 3, 12, INK_SOFT)
+        _text(c, 22, below + LINE, "drained", colour=INK, bold=True)
+    return c.image
+
+
+# ---------------------------------------------------------------- drawing the parts
+
+
+def _panel(c: Canvas, box: tuple[int, int, int, int], fill: Colour, marked: bool) -> None:
+    """A rounded area; `marked` (the table waits for it) gets a thick highlighted edge."""
+    x, y, w, h = box
+    if marked:
+        c.draw.rounded_rectangle(
+            (x, y, x + w, y + h), radius=10, fill=fill, outline=HIGHLIGHT, width=4
+        )
+        c.bottom = max(c.bottom, y + h)
+    else:
+        c.panel(x, y, w, h, fill=fill)
+
+
+def _mark(c: Canvas, key: str, x: int, y: int, icon: str, text: str, colour: Colour) -> int:
+    """An icon and a word after a name ("crown Alpha"); returns the width used."""
+    c.icon(icon, x, y + 2, 18, None if colour == GOLD else colour)
+    used = 23 + _text(c, x + 23, y, text, size="body", colour=colour, bold=True)
+    c.keep("mark", key, x, y, used, 22, text)
+    return used + 10
+
+
+def _tag(c: Canvas, seat: str, x: int, y: int, under: Colour) -> None:
+    """The "▶ TO DECIDE" tag: a highlighted pill with a triangle and the words."""
+    c.image.paste(_sprite("tag", under), (x, y))
+    c.keep("mark", f"decides:{seat}", x, y, TAG_W, 22, "TO DECIDE")
+
+
+def _name_line(
+    c: Canvas,
+    view: dict[str, Any],
+    player: dict[str, Any],
+    to_act: tuple[int, ...],
+    at: tuple[int, int, int],
+    under: Colour,
+) -> list[str]:
+    """A player's name, then their marks and the "TO DECIDE" tag, within `room`;
+    returns the words written (for the side's box)."""
+    x, y, room = at
+    seat = _seat_key(player)
+    alpha = _is_alpha(view, player)
+    out = bool(player.get("eliminated"))
+    outcome = view.get("outcome") if isinstance(view.get("outcome"), dict) else {}
+    winners = outcome.get("winners")
+    winner = isinstance(winners, list) and player.get("seat") in winners
+    deciding = player.get("seat") in to_act
+    # their revenge hit: still to come (on their turn it is what they decide)
+    later = player.get("revenge_pending") and not alpha and view.get("phase") != "over"
+    gone = "out · revenge to come" if later else "out"
+    marks = 100 * alpha + (_width(gone, "body", True) + 33) * out + 110 * winner
+    marks += (TAG_W + 4) * deciding
+    name = _fit(str(player.get("name") or f"Seat {seat}"), max(60, room - marks), "body", True)
+    at = x + _text(c, x, y, name, size="body", bold=True) + 10
+    words = [name]
+    if alpha:
+        at += _mark(c, f"alpha:{seat}", at, y, "crown", "Alpha", GOLD)
+        words.append("Alpha")
+    if out:
+        at += _mark(c, f"out:{seat}", at, y, "skull", gone, LIGHT_SOFT)
+        words.append(gone)
+    if winner:
+        at += _mark(c, f"winner:{seat}", at, y, "star", "Winner", GOLD)
+        words.append("Winner")
+    if deciding:
+        _tag(c, seat, at, y, under)
+        words.append("TO DECIDE")
+    return words
+
+
+def _count_texts(player: dict[str, Any]) -> tuple[str, str]:
+    return f"Hand {player.get('hand_count', '—')}", f"AP {player.get('ap', '—')}"
+
+
+def _counts_width(player: dict[str, Any]) -> int:
+    hand, ap = _count_texts(player)
+    return _width(hand, bold=True) + 29 + _width(ap, bold=True)
+
+
+def _counts(c: Canvas, view: dict[str, Any], player: dict[str, Any], x: int, y: int) -> None:
+    """Hand and AP as small counts (none during the draft)."""
+    if _drafting(view):
+        return
+    seat = _seat_key(player)
+    hand, ap = _count_texts(player)
+    used = _label(c, f"hand:{seat}", x, y, hand, bold=True)
+    c.icon("bolt", x + used + 12, y + 2, 14)
+    _label(c, f"ap:{seat}", x + used + 29, y, ap, bold=True)
+
+
+def _deck(
+    c: Canvas,
+    view: dict[str, Any],
+    team: dict[str, Any],
+    x: int,
+    y: int,
+    w: int,
+    *,
+    under: Colour,
+    facedown: tuple[int, int] | None = None,
+) -> None:
+    """A side's deck in `w`: a card back, its life bar, its discard pile and removed
+    cards; the Alliance game's cards set aside face down at `facedown` (or after)."""
+    number = team.get("team", "?")
+    left = _int(team.get("deck")) or 0
+    start = starting_deck(team, _list(view.get("players"))) or left
+    piles = [f"Discard {team.get('discard_count', '—')}"]
+    if team.get("removed_count"):
+        piles.append(f"removed {team['removed_count']}")
+    piles_text = "" if _drafting(view) else " · ".join(piles)
+    hidden = _int(team.get("face_down_removed")) or 0
+    hidden_text = f"{hidden} face down"
+    hidden_w = 28 + _width(hidden_text) + 12 if hidden and facedown is None else 0
+    bar_w = max(100, min(220, w - 28 - 10 - PILES_W - hidden_w))  # the same on every side
+    _back(c, f"deck:{number}", x, y + 1, f"deck {left}", under)
+    caption = deck_caption(view, team)
+    colour = LIFE_LOW if team.get("low") else LIFE
+    _bar(c, f"deck:{number}", (x + 28, y + 3, bar_w, 24), (left, start), caption, colour)
+    at = x + 28 + bar_w + 10
+    if piles_text:
+        room = x + w - at - hidden_w
+        at += _label(c, f"piles:{number}", at, y + 6, piles_text, width=room, colour=LIGHT_SOFT)
+    if hidden:
+        fx, fy = facedown or (at + 12, y)
+        _back(c, f"facedown:{number}", fx, fy + 1, hidden_text, under)
+        _text(c, fx + 26, fy + 6, hidden_text, colour=LIGHT_SOFT)
+
+
+def _zones(
+    c: Canvas,
+    view: dict[str, Any],
+    player: dict[str, Any],
+    at: tuple[int, int, int],
+    under: Colour,
+    war_last: bool,
+) -> None:
+    """A player's War Zone and Command Zone, each a labelled row (or rows) of cards
+    (`war_last`: the War Zone below, facing the other side across the table)."""
+    x, y, w = at
+    seat = _seat_key(player)
+    limits = view.get("limits") if isinstance(view.get("limits"), dict) else {}
+    per_row = _per_row(w)
+    for zone, field, title in reversed(ZONES) if war_last else ZONES:
+        troops = _list(player.get(field))
+        text = f"{title} {len(troops)}/{limits.get(zone, '?')}"
+        _label(c, f"{seat}:{zone}", x, y, text, bold=True)
+        top = y + ZONE_LABEL_H
+        if not troops:
+            c.image.paste(_sprite("empty", under), (x, top))
+            c.keep("empty", f"{seat}:{zone}", x, top, CARD_W, EMPTY_H, "empty")
+        for i, troop in enumerate(troops):
+            row, col = divmod(i, per_row)
+            cx, cy = x + col * (CARD_W + CARD_GAP), top + row * (CARD_H + CARD_GAP)
+            names, bold = _name_lines(str(troop.get("name") or "?"))
+            kind = str(troop.get("type") or "—")
+            power = str(troop["strength"]) if troop.get("strength") is not None else "—"
+            drained = bool(troop.get("drained"))
+            c.image.paste(_card_image(names, bold, kind, power, drained, under), (cx, cy))
+            text = [*names, f"{kind} {power}"] + (["drained"] if drained else [])
+            c.keep("troop", f"{seat}:{zone}:{i}", cx, cy, CARD_W, CARD_H, *text)
+        y += _zone_height(len(troops), w)
+
+
+def _player_area(
+    c: Canvas,
+    view: dict[str, Any],
+    player: dict[str, Any],
+    to_act: tuple[int, ...],
+    box: tuple[int, int, int, int],
+    *,
+    team: dict[str, Any] | None,
+    war_last: bool = False,
+) -> None:
+    """One player's area: name and marks, Faction, counts, their own deck (`team`; a
+    team's is drawn on its band) and zones."""
+    x, y, w, h = box
+    fill = PANEL if team is not None else CELL
+    if player.get("eliminated"):
+        fill = GONE
+    _panel(c, box, fill, player.get("seat") in to_act)
+    ix, iy, inner = x + PAD, y + PAD, w - 2 * PAD
+    wide = team is not None and w >= WIDTH // 2  # the deck fits beside the name
+    room = inner - (DECK_W + 10 if wide else 0)
+    words = _name_line(c, view, player, to_act, (ix, iy, room), fill)
+    sub = iy + NAME_H
+    line = _faction_line(player, team is None)
+    key = f"faction:{_seat_key(player)}"
+    counts_w = _counts_width(player)
+    at = sub + SUB_H
+    if wide:  # the counts after the Faction(s), the cards set aside face down at the end
+        shown = _label(c, key, ix, sub, line, width=inner - 300, colour=LIGHT_SOFT)
+        _counts(c, view, player, ix + shown + 16, sub)
+    elif team is not None:  # the counts at the end of the line
+        _label(c, key, ix, sub, line, width=inner - counts_w - 10, colour=LIGHT_SOFT)
+        _counts(c, view, player, ix + inner - counts_w, sub)
+    else:  # a team's player: the Command card takes the line, the counts go below it
+        _label(c, key, ix, sub, line, width=inner, colour=LIGHT_SOFT)
+        _counts(c, view, player, ix + inner - counts_w, at)
+    if team is not None:
+        if wide:
+            right = ix + inner - 150
+            place = (right, sub - 4)
+            _deck(c, view, team, ix + inner - DECK_W, iy - 2, DECK_W, under=fill, facedown=place)
+        else:
+            _deck(c, view, team, ix, at, inner, under=fill)
+            at += DECK_H
+    if not _drafting(view):
+        _zones(c, view, player, (ix, at, inner), fill, war_last)
+    c.keep("side", f"player{_seat_key(player)}", x, y, w, h, *words)
+
+
+def _team_band(
+    c: Canvas, view: dict[str, Any], team: dict[str, Any], to_act: tuple[int, ...], y: int
+) -> int:
+    """A team of The Enemy of My Enemy: its names, Factions and shared deck, then its
+    players side by side; returns the y below it."""
+    seats = _seats(team)
+    members = _members(view, team)
+    x, w = MARGIN, WIDTH - 2 * MARGIN
+    cell_w = (w - 2 * PAD - GAP) // 2
+    head = PAD + NAME_H + SUB_H
+    h = _band_height(view, team)
+    cells = h - head - PAD
+    # the band is marked when the team decides as one (its Faction pick)
+    _panel(c, (x, y, w, h), PANEL, bool(seats) and all(s in to_act for s in seats))
+    ix, inner = x + PAD + 2, w - 2 * PAD - 4
+    number = team.get("team")
+    title = f"Team {number + 1}" if isinstance(number, int) else "Team"
+    names = " & ".join(_words(team.get("names")) or [str(p.get("name")) for p in members])
+    heading = _fit(f"{title} — {names}", inner - DECK_W - 10, "body", True)
+    _text(c, ix, y + PAD, heading, size="body", bold=True)
+    factions = ", ".join(_words(team.get("factions"))) or "none yet"
+    text = f"Factions: {factions}"
+    _label(c, f"factions:{number}", ix, y + PAD + NAME_H, text, width=inner, colour=LIGHT_SOFT)
+    _deck(c, view, team, ix + inner - DECK_W, y + PAD - 2, DECK_W, under=PANEL)
+    for i, player in enumerate(members):
+        box = (x + PAD + i * (cell_w + GAP), y + head, cell_w, cells)
+        _player_area(c, view, player, to_act, box, team=None)
+    c.keep("side", f"team{number}", x, y, w, h, title, names)
+    return y + h + GAP
+
+
+def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
+    """The title line, what the table waits for (marked ▶) and the goal."""
+    variant = VARIANTS.get(str(view.get("variant")), str(view.get("variant") or "—"))
+    turn = view.get("turn")
+    when = f"Turn {turn}" if isinstance(turn, int) and turn > 0 else "Set-up"
+    if view.get("phase") == "over":
+        when = "Game over"
+    full = WIDTH - 2 * MARGIN
+    # the title and the prompt change with every turn: drawn, not kept as stamps
+    title = f"{GAME_NAME} · {variant} · {when}"
+    c.label("title", MARGIN, MARGIN - 2, title, size="title", bold=True, width=full)
+    y = MARGIN + 30
+    prompt = str(view.get("prompt") or ("Waiting for a decision" if to_act else "—"))
+    lines = _wrap(prompt, full - 24)
+    if to_act:
+        _triangle(c, MARGIN, y + 3, 16, HIGHLIGHT)
+    for n, line in enumerate(lines):
+        c.write(MARGIN + 24, y + n * 23, line)
+    c.keep("label", "prompt", MARGIN + 24, y, full - 24, 23 * len(lines), *lines)
+    y += 23 * len(lines)
+    goal = view.get("goal")
+    if goal and view.get("phase") != "over":
+        _label(c, "goal", MARGIN, y, f"Goal: {goal}", width=full, colour=LIGHT_SOFT)
+        y += 20
+    return y + 6
+
+
+def _crown(c: Canvas, x: int, y: int) -> None:
+    c.icon("crown", x, y + 2, 15)
+
+
+def _decides(c: Canvas, x: int, y: int) -> None:
+    _triangle(c, x + 2, y + 3, 12, HIGHLIGHT)
+
+
+def _sword(c: Canvas, x: int, y: int) -> None:
+    c.icon("sword", x, y + 2, 14, LIGHT_SOFT)
+
+
+def _dimmed(c: Canvas, x: int, y: int) -> None:
+    c.draw.rounded_rectangle((x, y + 1, x + 15, y + 17), radius=3, fill=CARD_DIM)
+
+
+def _skull(c: Canvas, x: int, y: int) -> None:
+    c.icon("skull", x, y + 2, 15, LIGHT_SOFT)
+
+
+# The legend: each mark's shape and the words for it (the last only in a roomy legend).
+LEGEND: tuple[tuple[Callable[[Canvas, int, int], None], str], ...] = (
+    (_crown, "Alpha: whose turn"),
+    (_decides, "to decide now"),
+    (_sword, "Strength"),
+    (_dimmed, "drained: used, recharges later"),
+    (_skull, "out of the game"),
+)
+
+
+def _legend(c: Canvas, x: int, y: int, *, stacked: bool = False) -> None:
+    """What the marks mean: on one line, or one to a line under a heading (`stacked`)."""
+    if stacked:
+        _text(c, x, y, "Legend", bold=True)
+        for n, (shape, words) in enumerate(LEGEND, start=1):
+            shape(c, x, y + 24 * n)
+            _text(c, x + 20, y + 24 * n, words, colour=LIGHT_SOFT)
+        return
+    for shape, words in LEGEND[:-1]:
+        shape(c, x, y)
+        x += 20 + _text(c, x + 20, y, words, colour=LIGHT_SOFT) + 16
+
+
+def _available(c: Canvas, view: dict[str, Any], y: int) -> int:
+    """The Factions still to choose during the draft, as cards; returns the y below."""
+    factions = _list(view.get("available_factions"))
+    if not factions:
+        return y
+    _label(c, "available", MARGIN, y, f"Factions still to choose ({len(factions)})", bold=True)
+    y += ZONE_LABEL_H
+    per_row = _per_row(WIDTH - 2 * MARGIN)
+    for i, faction in enumerate(factions):
+        row, col = divmod(i, per_row)
+        fx = MARGIN + col * (CARD_W + CARD_GAP)
+        fy = y + row * (FACTION_H + CARD_GAP)
+        box = (fx, fy, fx + CARD_W, fy + FACTION_H)
+        c.draw.rounded_rectangle(box, radius=7, fill=CARD, outline=INK_SOFT, width=2)
+        lines, bold = _name_lines(str(faction.get("name") or "?"))
+        for n, line in enumerate(lines):
+            _text(c, fx + 6, fy + 4 + n * LINE, line, colour=INK, bold=bold)
+        c.keep("faction", f"available:{i}", fx, fy, CARD_W, FACTION_H, *lines)
+    return y + math.ceil(len(factions) / per_row) * (FACTION_H + CARD_GAP) + 4
+
+
+def _members(view: dict[str, Any], team: dict[str, Any]) -> list[dict[str, Any]]:
+    seats = _seats(team)
+    return [p for p in _list(view.get("players")) if p.get("seat") in seats][:2]
+
+
+def _band_height(view: dict[str, Any], team: dict[str, Any]) -> int:
+    cell_w = (WIDTH - 2 * MARGIN - 2 * PAD - GAP) // 2
+    cells = max((_area_height(view, p, cell_w, False) for p in _members(view, team)), default=0)
+    return PAD + NAME_H + SUB_H + cells + PAD
+
+
+def _own_decks(view: dict[str, Any]) -> dict[Any, dict[str, Any]]:
+    """Each player's deck when it is theirs alone, by seat."""
+    teams = _list(view.get("teams"))
+    return {s: t for t in teams for s in _seats(t) if len(_seats(t)) == 1}
+
+
+def _teamed(view: dict[str, Any]) -> bool:
+    return any(len(_seats(t)) > 1 for t in _list(view.get("teams")))
+
+
+def _height(view: dict[str, Any]) -> int:
+    """How tall the board can be drawn, at most (the canvas is made no taller: filling
+    and encoding a picture cost by the row)."""
+    players = _list(view.get("players"))
+    own = _own_decks(view)
+    full = WIDTH - 2 * MARGIN
+    if _teamed(view):
+        body = sum(_band_height(view, t) + GAP for t in _list(view.get("teams")))
+    elif len(players) <= 2:
+        body = sum(_area_height(view, p, full, p.get("seat") in own) + GAP for p in players)
+    else:
+        cell_w = (full - GAP) // 2
+        body = sum(
+            max(_area_height(view, p, cell_w, p.get("seat") in own) for p in pair) + GAP
+            for pair in (players[i : i + 2] for i in range(0, len(players), 2))
+        )
+    factions = len(_list(view.get("available_factions")))
+    rows = math.ceil(factions / _per_row(full))
+    available = ZONE_LABEL_H + rows * (FACTION_H + CARD_GAP) + 4 if factions else 0
+    title = MARGIN + 30 + 2 * 23 + 20 + 6
+    return title + body + available + ZONE_LABEL_H + 4 + MARGIN
+
+
+def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
+    """The public board: every side's deck and Troops, whose turn and decision it is."""
+    c = Canvas(height=_height(view))
+    y = _title(c, view, to_act)
+    players = _list(view.get("players"))
+    teams = _list(view.get("teams"))
+    own = _own_decks(view)
+    full = WIDTH - 2 * MARGIN
+    stacked_legend = False
+    if _teamed(view):
+        for team in teams:
+            y = _team_band(c, view, team, to_act, y)
+    elif len(players) <= 2:
+        for n, player in enumerate(players):
+            team = own.get(player.get("seat"))
+            h = _area_height(view, player, full, team is not None)
+            # as across a table: the two War Zones face each other in the middle
+            war_last = n == 0 and len(players) == 2
+            box = (MARGIN, y, full, h)
+            _player_area(c, view, player, to_act, box, team=team, war_last=war_last)
+            y += h + GAP
+    else:
+        cell_w = (full - GAP) // 2
+        for first in range(0, len(players), 2):
+            pair = players[first : first + 2]
+            h = max(_area_height(view, p, cell_w, p.get("seat") in own) for p in pair)
+            for i, player in enumerate(pair):
+                box = (MARGIN + i * (cell_w + GAP), y, cell_w, h)
+                _player_area(c, view, player, to_act, box, team=own.get(player.get("seat")))
+            if len(pair) == 1 and h >= 24 * 6:  # the empty fourth cell holds the legend
+                _legend(c, MARGIN + cell_w + GAP + PAD, y + PAD, stacked=True)
+                stacked_legend = True
+            y += h + GAP
+    y = _available(c, view, y)
+    if not stacked_legend:
+        _legend(c, MARGIN, y)
+    return c.finish()
