@@ -32,11 +32,12 @@ PrivateDrawer = Callable[[dict[str, Any]], Picture | None]
 @cache
 def _drawers() -> tuple[dict[str, BoardDrawer], dict[str, PrivateDrawer]]:
     """Each game's drawing functions, by game id."""
-    from bot.pictures import command_of_nature, historia_command
+    from bot.pictures import command_of_nature, historia_command, tooth_and_nail
 
     boards: dict[str, BoardDrawer] = {
         "command-of-nature": command_of_nature.board,
         "historia-command": historia_command.board,
+        "tooth-and-nail": tooth_and_nail.board,
     }
     privates: dict[str, PrivateDrawer] = {"command-of-nature": command_of_nature.private}
     return boards, privates
