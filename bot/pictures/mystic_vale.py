@@ -511,12 +511,13 @@ def _field_card(
             _write(c, x + 6, body_y + 22 + n * LINE, line, size="small", colour=INK)
         shown += ["Nemesis", *lines]
     else:
-        slots = card.get("slots") if isinstance(card.get("slots"), dict) else {}
+        slots = _dict(card.get("slots"))
         sh = _slot_height(compact)
+        prefix = key if kind == "field" else f"{key}:deck"
         for n, slot in enumerate(SLOTS):
             names = slot_names(slots.get(slot))
             sy = body_y + n * (sh + 3)
-            _slot(c, f"{key}:{slot}", x + 4, sy, CARD_W - 8, sh, names, compact)
+            _slot(c, f"{prefix}:{slot}", x + 4, sy, CARD_W - 8, sh, names, compact)
     symbols_y = y + h - chip_lines * LINE - 4
     _chips(c, x + 5, symbols_y, CHIPS_W, card.get("symbols"), lines=chip_lines)
     shown += symbol_words(card.get("symbols"))
@@ -1004,7 +1005,15 @@ def _commons_layout(view: dict[str, Any]) -> tuple[list[Placed], int]:
             at = (LEFT + (i % VALES) * (w + CARD_GAP), y + (i // VALES) * (h + CARD_GAP))
             placed.append(("vale", *at, (f"{level}:{i}", (w, h), card, None, 1)))
         y += max(1, -(-len(cards) // VALES)) * (h + CARD_GAP) + 4
-    return placed, y - CARD_GAP - 4
+    return placed, max(_bottom(item) for item in placed)
+
+
+def _bottom(item: Placed) -> int:
+    """How low a placed part of the commons reaches (from the section's top)."""
+    what, _, y, data = item
+    if what in ("offer", "vale"):
+        return round(y) + data[1][1] + 1
+    return round(y) + {"heading": 22, "row": 24 + 19, "level": 19}.get(what, CELL_H + 1)
 
 
 def _commons(c: Canvas, view: dict[str, Any], top: int) -> int:
