@@ -14,7 +14,9 @@ a skull decay (a red skull, with the word, a curse), a leaf growth or a spirit (
 word), a shield a guardian.
 
 Box keys (kind, key):
-- ("label", "title" / "decider" / "pool" / "harvest" / "bought" / "legend"): lines.
+- ("label", "title" / "decider" / "pool" / "turn" / "harvest" / "bought" / "legend" /
+  "commons" / "vales"): lines ("decider" names who decides now, "turn" heads the
+  player whose turn it is).
 - ("field", "{seat}:{position}"): card `position` (from 0, the view's order) of the
   field of the player whose turn it is; text: its number ("#7"), then what it shows.
 - ("slot", "{seat}:{position}:{top|middle|bottom}"): each slot of such a card (not of a
@@ -22,14 +24,19 @@ Box keys (kind, key):
   for an empty slot. The on-deck card's slots are "{seat}:deck:{slot}".
 - ("ondeck", "{seat}"): that player's on-deck card, drawn apart.
 - ("bar", "decay:{seat}"): every player's decay against the Spoil line ("Decay 3 of 4").
-- ("player", "{seat}"): every player's summary row.
+- ("player", "{seat}"): every player's summary row (it says "TO ACT" for a decider).
 - ("offer", "{row}:{i}"): advancement `i` of commons row 1 to 3; ("offer", "4:{i}"):
   the level-4 advancements, alike ones drawn once (`i` the first one's index, "×2");
   ("offer", "fertile"): the Fertile Soils left.
 - ("vale", "{level}:{i}"): vale `i` of the vales' row of that level.
-- Solitaire: ("nemesis", "card"), ("label", "nemesis:score"), ("track", "{n}") for
-  every space of the corruption track (the hourglass's says "hourglass"), ("label",
-  "track:now" / "track:next").
+- Solitaire: ("nemesis", "card"), ("label", "nemesis:score"), ("label", "track"),
+  ("track", "{n}") for every space of the corruption track (the hourglass's says
+  "hourglass", those behind it "passed"), ("label", "track:now" / "track:next").
+
+Drawing is kept within its time budget by remembering: text is rendered once and
+pasted after, and a field card, a cell of the commons or a player's row drawn before
+(the same part of the view at the same place) is pasted as a whole; the canvas is made
+to the picture's own height (worked out first), and the PNG maps to a fixed palette.
 
 The private picture (the player's own cards, as their private view tells them: what
 their cards and vales do, their leader, their Reserved advancements, what a decision is
@@ -44,6 +51,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
@@ -335,6 +343,7 @@ def _shape(
 
 _TILES: OrderedDict[tuple[Any, ...], tuple[Image.Image, tuple[Box, ...]]] = OrderedDict()
 TILES = 300  # drawn cards kept (a tile is 20 to 70 kB)
+_TILES_LOCK = threading.Lock()
 
 
 def _stamp(
@@ -349,16 +358,18 @@ def _stamp(
     """Something drawn by `draw` at (0, 0) on a tile of `size` (its boxes too), pasted
     at (x, y); a tile drawn before from the same `key` is pasted again (the commons and
     the fields change little from one board to the next)."""
-    tile = _TILES.get(key)
+    with _TILES_LOCK:  # boards are drawn in worker threads
+        tile = _TILES.get(key)
+        if tile is not None:
+            _TILES.move_to_end(key)
     if tile is None:
         sub = Canvas(width=size[0], height=size[1], background=background)
         draw(sub)
         tile = (sub.image, tuple(sub.boxes))
-        _TILES[key] = tile
-        if len(_TILES) > TILES:
-            _TILES.popitem(last=False)
-    else:
-        _TILES.move_to_end(key)
+        with _TILES_LOCK:
+            _TILES[key] = tile
+            while len(_TILES) > TILES:
+                _TILES.popitem(last=False)
     image, boxes = tile
     at = (round(x), round(y))
     c.image.paste(image, at)
@@ -1241,7 +1252,7 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     height += _active_height(view, active) + GAP if active is not None else 0
     height += _nemesis_height(nemesis) + GAP if nemesis is not None else 0
     height += sum(_row_height(view, p, active_seat) + GAP // 2 for p in players)
-    height += GAP + _commons_layout(view)[1] + 1 + MARGIN
+    height += GAP + _commons_layout(view)[1] + MARGIN
     c = Canvas(height=height)
     y = _title(c, view, to_act, MARGIN)
     if active is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import random
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
@@ -446,3 +447,26 @@ def test_golden_private() -> None:
     picture = mv.private(GAME.view(position("4p", 2, 200), 0))
     assert picture is not None
     assert_matches_golden(picture, "mystic_vale-private")
+
+
+def test_a_board_drawn_again_from_remembered_parts_is_the_same() -> None:
+    """Text, cards, cells and rows drawn before are pasted again: the picture is the one
+    drawn afresh, boxes and all."""
+    state = position("4p", 2, 200)
+    view, to_act = GAME.view(state, None), tuple(sorted(GAME.to_act(state)))
+    mv._TILES.clear()
+    fresh = mv.board(view, to_act)
+    again = mv.board(view, to_act)
+    assert again.png == fresh.png
+    assert again.layout == fresh.layout
+
+
+def test_boards_drawn_in_threads_match_those_drawn_alone() -> None:
+    """The bot draws in worker threads, which share what is remembered."""
+    states = [position(*p) for p in POSITIONS]
+    args = [(GAME.view(s, None), tuple(sorted(GAME.to_act(s)))) for s in states]
+    alone = [mv.board(*a).png for a in args]
+    mv._TILES.clear()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda a: mv.board(*a).png, args * 3))
+    assert together == alone * 3
