@@ -1,0 +1,1405 @@
+"""Mystic Vale drawn: the board from the public view, and a player's own cards from
+their private view.
+
+The board, top to bottom: a title line (variant, round or turn, the VP pool left) and
+the line saying who decides now; the player whose turn it is, most prominently: their
+field as cards side by side (each card's number as the menus say it, its three slots top
+to bottom with what is sleeved in each, the symbols it shows), the on-deck card apart,
+the decay gauge against the Spoil line and the Harvest under way; a solitaire game's
+nemesis (its card, its score so far, the corruption track with the hourglass); a summary
+row for every player; the commons (advancements by level with slot and cost, level 4,
+the Fertile Soils, the vales with their spirit costs). Symbols are drawn icons with
+their number, and a word where the icon alone is not enough: a drop is mana, a star VP,
+a skull decay (a red skull, with the word, a curse), a leaf growth or a spirit (with its
+word), a shield a guardian.
+
+Box keys (kind, key):
+- ("label", "title" / "decider" / "pool" / "turn" / "harvest" / "bought" / "legend" /
+  "commons" / "vales"): lines ("decider" names who decides now, "turn" heads the
+  player whose turn it is).
+- ("field", "{seat}:{position}"): card `position` (from 0, the view's order) of the
+  field of the player whose turn it is; text: its number ("#7"), then what it shows.
+- ("slot", "{seat}:{position}:{top|middle|bottom}"): each slot of such a card (not of a
+  leader's or the nemesis' card, which have none to fill); text: the names drawn, none
+  for an empty slot. The on-deck card's slots are "{seat}:deck:{slot}".
+- ("ondeck", "{seat}"): that player's on-deck card, drawn apart.
+- ("bar", "decay:{seat}"): every player's decay against the Spoil line ("Decay 3 of 4").
+- ("player", "{seat}"): every player's summary row (it says "TO ACT" for a decider).
+- ("offer", "{row}:{i}"): advancement `i` of commons row 1 to 3; ("offer", "4:{i}"):
+  the level-4 advancements, alike ones drawn once (`i` the first one's index, "×2");
+  ("offer", "fertile"): the Fertile Soils left.
+- ("vale", "{level}:{i}"): vale `i` of the vales' row of that level.
+- Solitaire: ("nemesis", "card"), ("label", "nemesis:score"), ("label", "track"),
+  ("track", "{n}") for every space of the corruption track (the hourglass's says
+  "hourglass", those behind it "passed"), ("label", "track:now" / "track:next").
+
+Drawing is kept within its time budget by remembering: text is rendered once and
+pasted after, and a field card, a cell of the commons or a player's row drawn before
+(the same part of the view at the same place) is pasted as a whole; the canvas is made
+to the picture's own height (worked out first), and the PNG maps to a fixed palette.
+
+The private picture (the player's own cards, as their private view tells them: what
+their cards and vales do, their leader, their Reserved advancements, what a decision is
+about, the leaders offered): ("label", "private:me"), ("about", "decision"), ("option",
+"{i}"), ("leader", "me"), ("reserved", "{i}"), ("text", "{card name}").
+
+Only the view is read, defensively: a missing key draws a dash or nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.pictures.canvas import (
+    BLUE,
+    CARD,
+    CARD_DIM,
+    COMPRESSION,
+    GAP,
+    GOLD,
+    GREEN,
+    HIGHLIGHT,
+    INK,
+    INK_SOFT,
+    LIGHT,
+    LIGHT_SOFT,
+    MARGIN,
+    ORANGE,
+    PANEL,
+    PURPLE,
+    RED,
+    SIZES,
+    TABLE,
+    WIDTH,
+    Box,
+    Canvas,
+    Colour,
+    Picture,
+    Size,
+    drawable,
+    font,
+)
+
+EMPTY = "–"
+SLOTS = ("top", "middle", "bottom")
+SPIRITS = ("sky", "animal", "water", "plant")
+PRINTED = {"cursed land": "Cursed Land", "fertile soil": "Fertile Soil"}
+SPOIL_AT = 4  # when a view lacks "spoil_at"
+LEFT, RIGHT = MARGIN, WIDTH - MARGIN
+INNER = RIGHT - LEFT
+
+# Symbols in the cards' order: (view key, icon, icon colour, word after the number).
+SKY: Colour = (96, 160, 220)
+SYMBOLS: tuple[tuple[str, str, Colour | None, str], ...] = (
+    ("mana", "drop", None, ""),
+    ("vp", "star", None, ""),
+    ("end_vp", "star", None, "end"),
+    ("decay", "skull", None, ""),
+    ("growth", "leaf", None, "growth"),
+    ("sky", "leaf", SKY, "sky"),
+    ("animal", "leaf", ORANGE, "animal"),
+    ("water", "leaf", BLUE, "water"),
+    ("plant", "leaf", GREEN, "plant"),
+    ("guardian", "shield", None, ""),
+    ("curse", "skull", RED, "curse"),
+)
+ORDER = {key: n for n, (key, *_) in enumerate(SYMBOLS)}
+CHIP = {key: (icon, colour, word) for key, icon, colour, word in SYMBOLS}
+WORDS = {  # how a box's text names each symbol ("2 mana"), whatever the chip shows
+    "mana": "mana",
+    "vp": "VP",
+    "end_vp": "end VP",
+    "decay": "decay",
+    "growth": "growth",
+    "guardian": "guardian",
+    "curse": "curse",
+    **{s: s for s in SPIRITS},
+}
+
+# The active player's field: cards side by side, the on-deck card in a column apart.
+CARD_W = 118
+CARD_GAP = 6
+PER_ROW = 5
+DECK_X = RIGHT - 12 - CARD_W  # the on-deck column (inside the panel)
+BIG_FIELD = PER_ROW * 2  # more cards than this: one line per slot
+CHIPS_W = CARD_W - 8
+SLOT_FILL: Colour = (252, 250, 244)
+EMPTY_FILL: Colour = (224, 220, 208)
+CURSED_FILL: Colour = (218, 204, 214)
+FERTILE_FILL: Colour = (214, 232, 204)
+NEMESIS_FILL: Colour = (222, 206, 230)
+LINE = 18  # a line of small text
+
+# The commons: a column naming the row, then three cells.
+ROW_HEAD = 58
+CELL_H = 46
+CELLS = 3
+CELL_W = (INNER - ROW_HEAD - (CELLS - 1) * CARD_GAP) // CELLS
+VALES = 4  # vales side by side, the whole width
+COMMONS = "Commons — advancements, bought with mana"
+VALES_HEADING = "Vales — bought with spirits"
+
+
+# ---------------------------------------------------------------------- view reading
+
+
+def _players(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [p for p in view.get("players") or [] if isinstance(p, dict)]
+
+
+def _name(view: dict[str, Any], seat: Any) -> str:
+    return next((str(p.get("name", seat)) for p in _players(view) if p.get("seat") == seat), "?")
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _counts(counts: Any) -> list[tuple[str, int]]:
+    """The non-zero symbols of a dict, in the cards' order."""
+    if not isinstance(counts, dict):
+        return []
+    found = [(k, n) for k, n in counts.items() if k in ORDER and _int(n)]
+    return sorted(found, key=lambda kn: ORDER[kn[0]])
+
+
+def symbol_words(counts: Any) -> list[str]:
+    """Symbols as words, the way boxes record them: ["2 mana", "1 decay"]."""
+    return [f"{n} {WORDS[key]}" for key, n in _counts(counts)]
+
+
+def slot_names(layers: Any) -> list[str]:
+    """What a slot holds, bottom layer first, as printed ("Cursed Land")."""
+    if not isinstance(layers, list):
+        return []
+    return [PRINTED.get(str(layer), str(layer)) for layer in layers]
+
+
+def card_number(card: dict[str, Any]) -> str:
+    """A player card's number among its owner's 20, as the menus say it: "#7"."""
+    number = card.get("id")
+    return f"#{number % 20 + 1}" if isinstance(number, int) else "#?"
+
+
+def nemesis_name(card: dict[str, Any]) -> str | None:
+    """The nemesis' name when this field card is the nemesis (its label says so)."""
+    label = str(card.get("label") or "")
+    return label.removeprefix("the nemesis ") if label.startswith("the nemesis ") else None
+
+
+def has_slots(card: dict[str, Any]) -> bool:
+    """Whether a field card is drawn with its three slots (a leader or the nemesis
+    covers the whole card)."""
+    return not isinstance(card.get("leader"), dict) and nemesis_name(card) is None
+
+
+def no_hourglass(text: str) -> str:
+    """The rules' text with its ⌛ (not in the font) said in words."""
+    return text.replace("⌛", "space ")
+
+
+def offer_groups(cards: list[Any]) -> list[tuple[int, dict[str, Any], int]]:
+    """Level-4 advancements as drawn: (first index, card, how many alike)."""
+    groups: list[tuple[int, dict[str, Any], int]] = []
+    for i, card in enumerate(cards):
+        if not isinstance(card, dict):
+            continue
+        same = next((n for n, g in enumerate(groups) if g[1].get("name") == card.get("name")), None)
+        if same is None:
+            groups.append((i, card, 1))
+        else:
+            first, kept, count = groups[same]
+            groups[same] = (first, kept, count + 1)
+    return groups
+
+
+# ---------------------------------------------------------------------- fast drawing
+# A board draws some 150 lines of text and 60 rounded boxes, most of them the same from
+# one board to the next (the commons, the names, the numbers): each is rendered once and
+# pasted after, measurements are remembered, which keeps a board within its time budget.
+
+_MEASURE = Canvas(width=1, height=1)
+BIG_SHAPE = 20_000  # pixels: a larger box is drawn, a smaller one pasted
+
+
+@lru_cache(maxsize=4096)
+def _width(text: str, size: Size = "body", bold: bool = False) -> int:
+    return _MEASURE.text_width(text, size, bold)
+
+
+@lru_cache(maxsize=4096)
+def _fit(text: str, width: int, size: Size = "body", bold: bool = False) -> str:
+    return _MEASURE.fit(text, int(width), size, bold)
+
+
+def _wrap(text: str, width: int, size: Size = "body", lines: int = 3) -> list[str]:
+    return list(_wrapped(text, int(width), size, lines))
+
+
+@lru_cache(maxsize=2048)
+def _wrapped(text: str, width: int, size: Size, lines: int) -> tuple[str, ...]:
+    return tuple(_MEASURE.wrap(text, width, size, lines))
+
+
+@lru_cache(maxsize=4096)
+def _mask(text: str, size: Size, bold: bool) -> tuple[Image.Image, int, int]:
+    """A line of text rendered once as a mask, and where it sits from its anchor."""
+    face = font(SIZES[size], bold)
+    shown = drawable(text)
+    left, top, right, bottom = face.getbbox(shown)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), shown, font=face, fill=255)
+    return mask, left, top
+
+
+def _write(
+    c: Canvas,
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: Size = "body",
+    colour: Colour = LIGHT,
+    bold: bool = False,
+    anchor: str = "la",
+) -> int:
+    """`Canvas.write`, pasting a remembered rendering; returns the line's height."""
+    px = SIZES[size]
+    if text:
+        mask, left, top = _mask(text, size, bold)
+        if anchor[0] == "r":
+            x -= _width(text, size, bold)
+        elif anchor[0] == "m":
+            x -= _width(text, size, bold) / 2
+        at = (round(x) + left, round(y) + top)
+        c.image.paste(colour, (*at, at[0] + mask.width, at[1] + mask.height), mask)
+    c.bottom = max(c.bottom, math.ceil(y + px * 1.25))
+    return round(px * 1.25)
+
+
+def _label(
+    c: Canvas,
+    key: str,
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: Size = "body",
+    colour: Colour = LIGHT,
+    bold: bool = False,
+    width: int | None = None,
+) -> None:
+    """`Canvas.label` (a line saying something about the game), drawn by `_write`."""
+    shown = _fit(text, width, size, bold) if width else text
+    height = _write(c, x, y, shown, size=size, colour=colour, bold=bold)
+    c.keep("label", key, x, y, width or _width(shown, size, bold), height, shown)
+
+
+def _rounded(
+    c: Canvas,
+    box: tuple[float, float, float, float],
+    *,
+    radius: int = 8,
+    fill: Colour | None = None,
+    outline: Colour | None = None,
+    width: int = 1,
+) -> None:
+    """A rounded box, pasted from a remembered drawing of its size and colours."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    if (x1 - x0) * (y1 - y0) > BIG_SHAPE:  # drawn: a paste would blend every pixel
+        c.draw.rounded_rectangle(
+            (x0, y0, x1, y1), radius=radius, fill=fill, outline=outline, width=width
+        )
+    else:
+        shape = _shape(x1 - x0, y1 - y0, radius, fill, outline, width)
+        c.image.paste(shape, (x0, y0), shape)
+    c.bottom = max(c.bottom, y1)
+
+
+@lru_cache(maxsize=512)
+def _shape(
+    w: int, h: int, radius: int, fill: Colour | None, outline: Colour | None, width: int
+) -> Image.Image:
+    shape = Image.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))
+    ImageDraw.Draw(shape).rounded_rectangle(
+        (0, 0, w, h),
+        radius=radius,
+        fill=None if fill is None else (*fill, 255),
+        outline=None if outline is None else (*outline, 255),
+        width=width,
+    )
+    return shape
+
+
+_TILES: OrderedDict[tuple[Any, ...], tuple[Image.Image, tuple[Box, ...]]] = OrderedDict()
+TILES = 300  # drawn cards kept (a tile is 20 to 70 kB)
+_TILES_LOCK = threading.Lock()
+
+
+def _stamp(
+    c: Canvas,
+    x: float,
+    y: float,
+    size: tuple[int, int],
+    background: Colour,
+    key: tuple[Any, ...],
+    draw: Callable[[Canvas], None],
+) -> None:
+    """Something drawn by `draw` at (0, 0) on a tile of `size` (its boxes too), pasted
+    at (x, y); a tile drawn before from the same `key` is pasted again (the commons and
+    the fields change little from one board to the next)."""
+    with _TILES_LOCK:  # boards are drawn in worker threads
+        tile = _TILES.get(key)
+        if tile is not None:
+            _TILES.move_to_end(key)
+    if tile is None:
+        sub = Canvas(width=size[0], height=size[1], background=background)
+        draw(sub)
+        tile = (sub.image, tuple(sub.boxes))
+        with _TILES_LOCK:
+            _TILES[key] = tile
+            while len(_TILES) > TILES:
+                _TILES.popitem(last=False)
+    image, boxes = tile
+    at = (round(x), round(y))
+    c.image.paste(image, at)
+    c.boxes.extend(replace(b, x=b.x + at[0], y=b.y + at[1]) for b in boxes)
+    c.bottom = max(c.bottom, at[1] + size[1])
+
+
+def _spec(value: Any) -> str:
+    """A view's part as a key for `_stamp`."""
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+# ---------------------------------------------------------------------- small drawings
+
+
+def _flow(counts: Any, width: float) -> list[tuple[str, str, int, int]]:
+    """Where symbol chips go when they flow over lines of `width`: (key, text, x from the
+    left, line)."""
+    placed = []
+    cx, row = 0, 0
+    for key, n in _counts(counts):
+        text = f"{n} {CHIP[key][2]}".strip()
+        need = 16 + _width(text, "small", bold=True)
+        if cx + need > width and cx > 0:
+            cx, row = 0, row + 1
+        placed.append((key, text, cx, row))
+        cx += need + 7
+    return placed
+
+
+def _chip_lines(counts: Any, width: float) -> int:
+    """How many lines the chips of these symbols take in `width`."""
+    placed = _flow(counts, width)
+    return placed[-1][3] + 1 if placed else 0
+
+
+def _chips(
+    c: Canvas, x: float, y: float, width: float, counts: Any, ink: Colour = INK, lines: int = 2
+) -> None:
+    """Symbols as icon + number (+ word) chips flowing over up to `lines` lines of
+    `width` ("…" ends the last line when more would not fit)."""
+    for key, text, dx, row in _flow(counts, width):
+        if row >= lines:
+            _write(c, x + width - 10, y + (lines - 1) * LINE, "…", size="small", colour=ink)
+            break
+        icon, colour, _ = CHIP[key]
+        if colour is None and icon == "skull" and ink != INK:  # a dark skull on the dark table
+            colour = LIGHT_SOFT
+        c.icon(icon, x + dx, y + row * LINE + 2, 13, colour)
+        _write(c, x + dx + 16, y + row * LINE, text, size="small", colour=ink, bold=True)
+
+
+def _pill(c: Canvas, x: float, y: float, text: str) -> int:
+    """A highlighted word with a ▶ ("▶ TO ACT"): the decider's mark, not colour alone;
+    returns its width."""
+    w = _width(text, "small", bold=True) + 26
+    _rounded(c, (x, y, x + w, y + 20), radius=10, fill=HIGHLIGHT)
+    c.draw.polygon([(x + 7, y + 5), (x + 7, y + 15), (x + 15, y + 10)], fill=INK)
+    _write(c, x + 19, y + 1, text, size="small", colour=INK, bold=True)
+    return w
+
+
+def _frame(
+    c: Canvas, x: float, y: float, w: float, h: float, fill: Colour, marked: bool = False
+) -> None:
+    _rounded(
+        c,
+        (x, y, x + w, y + h),
+        radius=8,
+        fill=fill,
+        outline=HIGHLIGHT if marked else INK_SOFT,
+        width=4 if marked else 2,
+    )
+
+
+# ---------------------------------------------------------------------- the field
+
+
+def _slot_lines(names: list[str], width: int, compact: bool) -> list[str]:
+    """A slot's lines: the name on top (two lines at most), and what it covers."""
+    if not names:
+        return []
+    top, covered = names[-1], names[:-1]
+    if compact:
+        return [_fit(top, width, "small")]
+    if covered:
+        return [_fit(top, width, "small"), _fit("over " + ", ".join(covered), width, "small")]
+    return _wrap(top, width, "small", lines=2)
+
+
+Look = tuple[bool, int]  # the field's cards: one line a slot (a big field), lines of symbols
+
+
+def _look(player: dict[str, Any]) -> Look:
+    """How a player's field cards are drawn: all of one height, enough for the most
+    symbols any of them shows."""
+    field = _field_of(player)
+    cards = [*field, *([player["on_deck"]] if isinstance(player.get("on_deck"), dict) else [])]
+    lines = max((_chip_lines(card.get("symbols"), CHIPS_W) for card in cards), default=1)
+    return len(field) > BIG_FIELD, max(1, lines)
+
+
+def _card_height(look: Look) -> int:
+    compact, lines = look
+    return 22 + 3 * (_slot_height(compact) + 3) + lines * LINE + 4
+
+
+def _slot_height(compact: bool) -> int:
+    return LINE + 6 if compact else 2 * LINE + 6
+
+
+def _card_tile(
+    c: Canvas, kind: str, key: str, x: float, y: float, card: dict[str, Any], look: Look
+) -> None:
+    """`_field_card` on the panel, from a tile when it was drawn before."""
+    size = (CARD_W + 1, _card_height(look) + 1)
+    spec = (kind, key, look, _spec(card))
+    _stamp(c, x, y, size, PANEL, spec, lambda t: _field_card(t, kind, key, 0, 0, card, look))
+
+
+def _field_card(
+    c: Canvas, kind: str, key: str, x: float, y: float, card: dict[str, Any], look: Look
+) -> None:
+    """One player card: its number, its three slots (or the leader or nemesis covering
+    it) and the symbols it shows; records the card and each slot."""
+    compact, chip_lines = look
+    h = _card_height(look)
+    nemesis = nemesis_name(card)
+    leader = card.get("leader")
+    _frame(c, x, y, CARD_W, h, NEMESIS_FILL if nemesis else CARD)
+    number = card_number(card)
+    _write(c, x + 6, y + 3, number, size="small", colour=INK_SOFT, bold=True)
+    shown: list[str] = [number]
+    inner = CARD_W - 12
+    body_y = y + 22
+    if isinstance(leader, dict):
+        c.icon("crown", x + 6, body_y + 2, 16)
+        _write(c, x + 26, body_y, "Leader", size="small", colour=INK, bold=True)
+        lines = _wrap(str(leader.get("name", "?")), inner, "small", lines=3)
+        side = "upgraded" if leader.get("side") == "upgraded" else "starting side"
+        lines.append(side)
+        for n, line in enumerate(lines):
+            _write(c, x + 6, body_y + 22 + n * LINE, line, size="small", colour=INK)
+        shown += ["Leader", *lines]
+    elif nemesis is not None:
+        c.icon("skull", x + 6, body_y + 2, 15, PURPLE)
+        _write(c, x + 26, body_y, "Nemesis", size="small", colour=INK, bold=True)
+        lines = _wrap(nemesis, inner, "small", lines=3)
+        for n, line in enumerate(lines):
+            _write(c, x + 6, body_y + 22 + n * LINE, line, size="small", colour=INK)
+        shown += ["Nemesis", *lines]
+    else:
+        slots = _dict(card.get("slots"))
+        sh = _slot_height(compact)
+        prefix = key if kind == "field" else f"{key}:deck"
+        for n, slot in enumerate(SLOTS):
+            names = slot_names(slots.get(slot))
+            sy = body_y + n * (sh + 3)
+            _slot(c, f"{prefix}:{slot}", x + 4, sy, CARD_W - 8, sh, names, compact)
+    symbols_y = y + h - chip_lines * LINE - 4
+    _chips(c, x + 5, symbols_y, CHIPS_W, card.get("symbols"), lines=chip_lines)
+    shown += symbol_words(card.get("symbols"))
+    c.keep(kind, key, x, y, CARD_W, h, *shown)
+
+
+def _slot(
+    c: Canvas,
+    key: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    names: list[str],
+    compact: bool,
+) -> None:
+    top = names[-1] if names else None
+    land = top.split(" (")[0] if top else None  # a Fertile Soil bought is "Fertile Soil (top)"
+    fill = {None: EMPTY_FILL, "Cursed Land": CURSED_FILL, "Fertile Soil": FERTILE_FILL}.get(
+        land, SLOT_FILL
+    )
+    _rounded(c, (x, y, x + w, y + h), radius=4, fill=fill)
+    icon = {"Cursed Land": "skull", "Fertile Soil": "leaf"}.get(land or "")
+    tx = x + 4
+    if icon:  # a printed land: its icon before the name
+        c.icon(icon, tx, y + 5, 12, RED if icon == "skull" else GREEN)
+        tx += 15
+    lines = _slot_lines(names, int(x + w - tx - 3), compact)
+    for n, line in enumerate(lines):
+        soft = n == 1 and len(names) > 1
+        _write(c, tx, y + 3 + n * LINE, line, size="small", colour=INK_SOFT if soft else INK)
+    c.keep("slot", key, x, y, w, h, *lines)
+
+
+def _decay_bar(
+    c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, y: float, w: int, h: int
+) -> None:
+    """The decay against the Spoil line: "Decay 3 of 4"."""
+    spoil = view.get("spoil_at")
+    spoil = spoil if isinstance(spoil, int) and spoil > 0 else SPOIL_AT
+    decay = _int(player.get("decay"))
+    colour = (150, 200, 150)  # light fills: the caption is dark ink on them
+    if decay >= spoil - 1:
+        colour = (236, 178, 120) if decay < spoil else (232, 128, 120)
+    c.bar(
+        f"decay:{player.get('seat')}",
+        x,
+        y,
+        w,
+        h,
+        decay,
+        max(spoil + 1, decay),
+        colour=colour,
+        line_at=spoil,
+        caption=f"Decay {player.get('decay', EMPTY)} of {spoil}",
+    )
+
+
+# ---------------------------------------------------------------------- the player to act
+
+
+def _field_of(player: dict[str, Any]) -> list[dict[str, Any]]:
+    return [card for card in player.get("field") or [] if isinstance(card, dict)]
+
+
+def _harvesting(view: dict[str, Any]) -> bool:
+    return isinstance(view.get("harvest"), dict) and view.get("phase") in ("harvest", "final")
+
+
+def _bought(view: dict[str, Any]) -> list[str]:
+    if view.get("phase") not in ("harvest", "final", "discard"):
+        return []
+    return [str(b) for b in view.get("bought") or []]
+
+
+def _field_rows(field: list[dict[str, Any]]) -> int:
+    return max(1, -(-len(field) // PER_ROW))
+
+
+def _column(player: dict[str, Any]) -> int:
+    """The height of the field's cards (and the on-deck card beside them)."""
+    field = _field_of(player)
+    if not field and not isinstance(player.get("on_deck"), dict):
+        return 32
+    return _field_rows(field) * (_card_height(_look(player)) + CARD_GAP)
+
+
+def _active_height(view: dict[str, Any], player: dict[str, Any]) -> int:
+    column = _column(player)
+    extra = (2 * LINE + 8 if _harvesting(view) else 0) + (22 if _bought(view) else 0)
+    return 36 + extra + 22 + column + 4 + 36 + LINE + 10
+
+
+def _active(
+    c: Canvas, view: dict[str, Any], player: dict[str, Any], to_act: tuple[int, ...], y: int
+) -> int:
+    """The player whose turn it is, most prominently: their field card by card, the
+    on-deck card apart, the decay gauge and the Harvest under way. Returns the bottom."""
+    seat = player.get("seat")
+    marked = seat in to_act
+    h = _active_height(view, player)
+    edge = HIGHLIGHT if marked else PANEL
+    _rounded(c, (LEFT, y, RIGHT, y + h), radius=10, fill=PANEL, outline=edge, width=3)
+    x0 = LEFT + 12
+    x = x0
+    if marked:
+        x += _pill(c, x, y + 11, "TO ACT") + 8
+    when = {"over": "the last turn", "leaders": "first to play"}.get(
+        str(view.get("phase")), "their turn"
+    )
+    heading = f"{player.get('name', seat)} — {when}"
+    _label(c, "turn", x, y + 8, heading, bold=True, width=RIGHT - 12 - x)
+    yy = y + 36
+    if _harvesting(view):
+        yy += _harvest(c, view, player, x0, yy)
+    bought = _bought(view)
+    if bought:
+        text = "Bought, to sleeve: " + ", ".join(bought)
+        _label(c, "bought", x0, yy, text, size="small", width=INNER - 24)
+        yy += 22
+    field = _field_of(player)
+    look = _look(player)
+    many = f"{len(field)} card{'' if len(field) == 1 else 's'}"
+    _write(c, x0, yy, f"Field: {many}", size="small", colour=LIGHT_SOFT, bold=True)
+    _write(c, DECK_X, yy, "On deck", size="small", colour=LIGHT_SOFT, bold=True)
+    yy += 22
+    ch = _card_height(look)
+    for n, card in enumerate(field):
+        cx = x0 + (n % PER_ROW) * (CARD_W + CARD_GAP)
+        cy = yy + (n // PER_ROW) * (ch + CARD_GAP)
+        _card_tile(c, "field", f"{seat}:{n}", cx, cy, card, look)
+    if not field:
+        _write(c, x0, yy + 4, "empty", size="small", colour=LIGHT_SOFT)
+    column = _column(player)
+    rule = DECK_X - 10  # the on-deck card stands apart, beyond a rule
+    c.draw.line((rule, yy - 22, rule, yy + column - CARD_GAP), fill=LIGHT_SOFT, width=1)
+    on_deck = player.get("on_deck")
+    if isinstance(on_deck, dict):
+        _card_tile(c, "ondeck", str(seat), DECK_X, yy, on_deck, look)
+    else:
+        _write(c, DECK_X, yy + 4, "none", size="small", colour=LIGHT_SOFT)
+    yy += column + 4
+    _decay_bar(c, view, player, x0, yy, 240, 26)
+    notes = ["can't Spoil now"] if player.get("cannot_spoil") else []
+    if _int(player.get("growth")):
+        notes.append(f"{player.get('growth')} growth offsets decay")
+    token = "active (+1 mana)" if player.get("mana_token") else "inactive"
+    notes.append(f"mana token {token}")
+    _write(c, x0 + 252, yy + 4, " · ".join(notes), size="small", colour=LIGHT)
+    yy += 36
+    _legend(c, x0, yy)
+    return y + h
+
+
+def _harvest(c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, y: float) -> int:
+    """The Harvest under way: mana and spirits to spend, buys left. Returns its height."""
+    pool = view.get("harvest") or {}
+    _write(c, x, y, "Harvest:", size="small", colour=LIGHT, bold=True)
+    counts = {k: _int(pool.get(k)) for k in ("mana", *SPIRITS, "guardian")}
+    start = x + _width("Harvest:", "small", bold=True) + 8
+    _chips(c, start, y, RIGHT - 12 - start, counts, ink=LIGHT, lines=1)
+    if not _counts(counts):
+        _write(c, start, y, "nothing left", size="small", colour=LIGHT)
+    vales, buys = _int(pool.get("vale_buys_left")), _int(pool.get("buys_left"))
+    rest = f"buys left: {vales} vale{'' if vales == 1 else 's'} (spirits), "
+    rest += f"{buys} advancement{'' if buys == 1 else 's'} (mana)"
+    if player.get("mana_token"):
+        rest = "+1 mana from the mana token · " + rest
+    _write(c, x, y + LINE + 2, rest, size="small", colour=LIGHT_SOFT)
+    words = ", ".join(symbol_words(counts)) or "nothing left"
+    c.keep("label", "harvest", x, y, INNER - 24, 2 * LINE + 2, f"Harvest: {words}", rest)
+    return 2 * LINE + 8
+
+
+def _legend(c: Canvas, x: float, y: float) -> None:
+    """What the icons mean, in words."""
+    parts = (
+        ("drop", None, "mana"),
+        ("star", None, "VP"),
+        ("skull", LIGHT_SOFT, "decay"),
+        ("skull", RED, "curse"),
+        ("leaf", GREEN, "growth, spirits"),
+        ("shield", None, "guardian"),
+    )
+    cx = x
+    for icon, colour, word in parts:
+        c.icon(icon, cx, y + 2, 13, colour)
+        _write(c, cx + 16, y, word, size="small", colour=LIGHT_SOFT)
+        cx += 16 + _width(word, "small") + 14
+    note = "#7: the card's number"
+    _write(c, cx + 4, y, note, size="small", colour=LIGHT_SOFT)
+    c.keep("label", "legend", x, y, cx + 4 + _width(note, "small") - x, LINE, "legend")
+
+
+# ---------------------------------------------------------------------- every player
+
+
+def _player_lines(player: dict[str, Any]) -> list[str]:
+    """A summary row's third part: vales and Reserved advancements (two lines at most)."""
+    parts = []
+    vales = [str(v) for v in player.get("vales") or []]
+    if vales:
+        parts.append(f"Vales ({len(vales)}): " + ", ".join(vales))
+    reserved = [r for r in player.get("reserved") or [] if isinstance(r, dict)]
+    if reserved:
+        parts.append("Reserved: " + ", ".join(str(r.get("name", "?")) for r in reserved))
+    return _wrap(" · ".join(parts), INNER - 24, "small", lines=2) if parts else []
+
+
+def _second_line(view: dict[str, Any], player: dict[str, Any], active: Any) -> bool:
+    """Whether a summary row has a line for the leader and the field (the field of the
+    player whose turn it is is drawn above)."""
+    leader = isinstance(player.get("leader"), dict) or view.get("phase") == "leaders"
+    return leader or player.get("seat") != active
+
+
+def _row_height(view: dict[str, Any], player: dict[str, Any], active: Any) -> int:
+    second = 22 if _second_line(view, player, active) else 0
+    return 8 + 26 + second + len(_player_lines(player)) * LINE + 6
+
+
+def _player_row(
+    c: Canvas,
+    view: dict[str, Any],
+    player: dict[str, Any],
+    to_act: tuple[int, ...],
+    y: int,
+    active: Any,
+) -> int:
+    """One player's summary row (from a tile when drawn before). Returns the bottom."""
+    seat = player.get("seat")
+    over = view.get("phase") == "over"
+    scores = _dict(view.get("scores"))
+    spec = (
+        _spec(player),
+        seat in to_act,
+        seat == active,
+        view.get("phase") in ("leaders", "over"),
+        view.get("phase") == "leaders",
+        scores.get(str(seat)) if over else None,
+        view.get("spoil_at"),
+    )
+    h = _row_height(view, player, active)
+    _stamp(
+        c,
+        LEFT,
+        y,
+        (INNER + 1, h + 1),
+        TABLE,
+        ("player", *spec),
+        lambda t: _row(t, view, player, to_act, active),
+    )
+    return y + h
+
+
+def _row(
+    c: Canvas, view: dict[str, Any], player: dict[str, Any], to_act: tuple[int, ...], active: Any
+) -> None:
+    """One player's summary at (0, 0): name, VP, curses, mana token, deck and discard;
+    leader, field and on-deck card, decay; vales and Reserve."""
+    seat = player.get("seat")
+    marked = seat in to_act
+    extra = _player_lines(player)
+    h = _row_height(view, player, active)
+    edge = HIGHLIGHT if marked else PANEL
+    _rounded(c, (0, 0, INNER, h), radius=8, fill=PANEL, outline=edge, width=4 if marked else 1)
+    x = 10
+    shown: list[str] = []
+    if marked:
+        x += _pill(c, x, 9, "TO ACT") + 8
+        shown.append("TO ACT")
+    name = str(player.get("name", seat))
+    if player.get("conceded"):
+        name += " (left the game)"
+    elif seat == active and view.get("phase") not in ("leaders", "over"):
+        name += " (their turn)"
+    name = _fit(name, 300, "body", bold=True)
+    _write(c, x, 7, name, bold=True)
+    shown.append(name)
+    x += _width(name, bold=True) + 14
+    vp, curses = _int(player.get("vp")), _int(player.get("curses"))
+    parts = [("star", None, f"{vp} VP"), ("skull", RED, _many(curses, "curse"))]
+    if player.get("mana_token"):
+        parts.append(("drop", None, "mana token"))
+    _counts_line(c, x, 10, parts)
+    shown += [text for *_, text in parts]
+    piles = f"deck {_int(player.get('deck_count'))} · discard {_int(player.get('discard_count'))}"
+    scores = _dict(view.get("scores"))
+    if view.get("phase") == "over" and str(seat) in scores:
+        piles = f"score {scores[str(seat)]} · " + piles
+    _write(c, INNER - 10, 10, piles, size="small", colour=LIGHT_SOFT, anchor="ra")
+    shown.append(piles)
+    # Second line: leader, field, on deck, and the decay (the active player's is above).
+    yy = 8 + 26
+    x = 10
+    leader = player.get("leader")
+    if isinstance(leader, dict):
+        side = " (upgraded)" if leader.get("upgraded") else ""
+        text = _fit(f"{leader.get('name', '?')}{side}", 230, "small")
+        c.icon("crown", x, yy + 1, 14)
+        _write(c, x + 18, yy, text, size="small", colour=LIGHT)
+        shown.append(f"Leader: {text}")
+        x += 18 + 236
+    elif view.get("phase") == "leaders":
+        _write(c, x, yy, "choosing a leader", size="small", colour=LIGHT)
+        shown.append("choosing a leader")
+        x += 150
+    if seat != active:
+        on_deck = player.get("on_deck")
+        deck = str(on_deck.get("label", "?")) if isinstance(on_deck, dict) else "none"
+        field = f"field {len(_field_of(player))} · on deck: {deck}"
+        field = _fit(field, INNER - 196 - x, "small")
+        _write(c, x, yy, field, size="small", colour=LIGHT)
+        shown.append(field)
+        _decay_bar(c, view, player, INNER - 180, yy - 1, 170, 20)
+    yy += 22 if _second_line(view, player, active) else 0
+    for n, line in enumerate(extra):
+        _write(c, 10, yy + n * LINE, line, size="small", colour=LIGHT)
+    shown += extra
+    c.keep("player", str(seat), 0, 0, INNER, h, *shown)
+
+
+def _many(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _counts_line(c: Canvas, x: float, y: float, parts: list[tuple[str, Colour | None, str]]) -> int:
+    """Icon + words on the dark table, side by side; returns the width used."""
+    cx = x
+    for icon, colour, text in parts:
+        c.icon(icon, cx, y + 2, 14, colour)
+        _write(c, cx + 17, y, text, size="small", colour=LIGHT, bold=True)
+        cx += 17 + _width(text, "small", bold=True) + 12
+    return int(cx - x)
+
+
+# ---------------------------------------------------------------------- the commons
+
+
+def _chips_width(counts: Any) -> int:
+    """How wide `_chips` draws these symbols on one line."""
+    total = 0
+    for key, n in _counts(counts):
+        word = CHIP[key][2]
+        total += 16 + _width(f"{n} {word}".strip(), "small", True) + 7
+    return total - 7 if total else 0
+
+
+def _cell_tile(
+    c: Canvas,
+    kind: str,
+    key: str,
+    x: float,
+    y: float,
+    w: int,
+    h: int,
+    card: dict[str, Any],
+    *,
+    row: int | None = None,
+    count: int = 1,
+) -> None:
+    """`_cell` on the table, from a tile when it was drawn before."""
+    spec = (kind, key, w, h, row, count, _spec(card))
+    _stamp(
+        c,
+        x,
+        y,
+        (w + 1, h + 1),
+        TABLE,
+        spec,
+        lambda t: _cell(t, kind, key, 0, 0, w, h, card, row=row, count=count),
+    )
+
+
+def _cell(
+    c: Canvas,
+    kind: str,
+    key: str,
+    x: float,
+    y: float,
+    w: int,
+    h: int,
+    card: dict[str, Any],
+    *,
+    row: int | None = None,
+    count: int = 1,
+) -> None:
+    """An advancement or vale for sale: its name, its slot (and level when not its
+    row's), its cost."""
+    _frame(c, x, y, w, h, CARD)
+    title = str(card.get("name", "?")) + (f" ×{count}" if count > 1 else "")
+    bold = _width(title, "small", True) <= w - 12  # a long name in the regular face
+    title = _fit(title, w - 12, "small", bold=bold)
+    _write(c, x + 6, y + 4, title, size="small", colour=INK, bold=bold)
+    parts = []
+    if card.get("slot"):
+        parts.append(f"{card['slot']} slot")
+    level = card.get("level")
+    if row is not None and isinstance(level, int) and level != row:
+        parts.append(f"level {level}")
+    cost = card.get("cost")
+    lines = max(1, (h - 24) // LINE)
+    _chips(c, x + 6, y + 24, w - 10, cost, lines=lines)
+    flow = _flow(cost, w - 10)
+    if not flow:
+        _write(c, x + 6, y + 24, "free", size="small", colour=INK, bold=True)
+    # The slot (and level) after the cost on its last line, cut rather than the cost.
+    row = flow[-1][3] if flow else 0
+    end = flow[-1][2] + 16 + _width(flow[-1][1], "small", True) if flow else 30
+    detail = _fit(", ".join(parts), max(0, w - 20 - end), "small")
+    if detail and row < lines:
+        _write(c, x + 6 + end + 10, y + 24 + row * LINE, detail, size="small", colour=INK_SOFT)
+    words = symbol_words(cost) or ["free"]
+    c.keep(kind, key, x, y, w, h, title, *words, *([detail] if detail else []))
+
+
+def _fertile(c: Canvas, x: float, y: float, commons: dict[str, Any]) -> None:
+    """The Fertile Soils left, by slot, and what one costs."""
+    soils = [s for s in commons.get("fertile_soils") or [] if isinstance(s, dict)]
+    _frame(c, x, y, CELL_W, CELL_H, FERTILE_FILL)
+    title = f"Fertile Soil ×{_int(commons.get('fertile'))}"
+    c.icon("leaf", x + 6, y + 6, 13, GREEN)
+    _write(c, x + 23, y + 4, title, size="small", colour=INK, bold=True)
+    cost = soils[0].get("cost") if soils else None
+    _chips(c, x + CELL_W - 6 - _chips_width(cost), y + 4, CELL_W, cost, lines=1)
+    left = " · ".join(f"{s.get('slot', '?')} {_int(s.get('count'))}" for s in soils)
+    left = left or "none left"
+    left = _fit(left, CELL_W - 12, "small")
+    _write(c, x + 6, y + 24, left, size="small", colour=INK)
+    c.keep("offer", "fertile", x, y, CELL_W, CELL_H, title, left, *symbol_words(cost))
+
+
+def _row_head(c: Canvas, y: float, name: str, left: Any) -> None:
+    _write(c, LEFT, y + 4, name, size="small", colour=LIGHT, bold=True)
+    if left is not None:
+        _write(c, LEFT, y + 24, f"{left} left", size="small", colour=LIGHT_SOFT)
+
+
+def _cells_x(i: int) -> int:
+    return LEFT + ROW_HEAD + (i % CELLS) * (CELL_W + CARD_GAP)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+Placed = tuple[str, float, float, Any]  # what, x, y (from the section's top), its data
+
+
+def _commons_layout(view: dict[str, Any]) -> tuple[list[Placed], int]:
+    """Where the commons' headings and cells go, from the section's top; and its height
+    (to the bottom of its last cell)."""
+    commons = _dict(view.get("commons"))
+    placed: list[Placed] = [("heading", LEFT, 0, ("commons", COMMONS))]
+    y = 28
+    rows, decks = _dict(commons.get("rows")), _dict(commons.get("decks"))
+    step = CELL_H + CARD_GAP
+    for level in sorted(rows, key=str):
+        placed.append(("row", LEFT, y, (f"Level {level}", decks.get(level, EMPTY))))
+        cards = list(rows.get(level) or [])
+        row = int(level) if str(level).isdigit() else None
+        for i, card in enumerate(cards):
+            at = (_cells_x(i), y + (i // CELLS) * step)
+            size = (CELL_W, CELL_H)
+            placed.append(("offer", *at, (f"{level}:{i}", size, card, row, 1)))
+        y += max(1, -(-len(cards) // CELLS)) * step
+    groups = offer_groups(list(commons.get("level4") or []))
+    placed.append(("row", LEFT, y, ("Level 4", None)))
+    for n, (i, card, count) in enumerate(groups):
+        at = (_cells_x(n), y + n // CELLS * step)
+        placed.append(("offer", *at, (f"4:{i}", (CELL_W, CELL_H), card, None, count)))
+    placed.append(("fertile", _cells_x(len(groups)), y + len(groups) // CELLS * step, commons))
+    y += (len(groups) // CELLS + 1) * step + 6
+    placed.append(("heading", LEFT, y, ("vales", VALES_HEADING)))
+    y += 28
+    vales, vale_decks = _dict(commons.get("vales")), _dict(commons.get("vale_decks"))
+    w = (INNER - (VALES - 1) * CARD_GAP) // VALES
+    for level in sorted(vales, key=str):
+        cards = list(vales.get(level) or [])
+        placed.append(("level", LEFT, y, (f"Level {level}", vale_decks.get(level, EMPTY))))
+        y += 20
+        tall = any(_chips_width(_dict(v).get("cost")) > w - 10 for v in cards)
+        h = CELL_H + LINE if tall else CELL_H
+        for i, card in enumerate(cards):
+            at = (LEFT + (i % VALES) * (w + CARD_GAP), y + (i // VALES) * (h + CARD_GAP))
+            placed.append(("vale", *at, (f"{level}:{i}", (w, h), card, None, 1)))
+        y += max(1, -(-len(cards) // VALES)) * (h + CARD_GAP) + 4
+    return placed, max(_bottom(item) for item in placed)
+
+
+def _bottom(item: Placed) -> int:
+    """How low a placed part of the commons reaches (from the section's top)."""
+    what, _, y, data = item
+    if what in ("offer", "vale"):
+        return round(y) + data[1][1] + 1
+    return round(y) + {"heading": 22, "row": 24 + 19, "level": 19}.get(what, CELL_H + 1)
+
+
+def _commons(c: Canvas, view: dict[str, Any], top: int) -> int:
+    """The advancements and vales for sale, row by row. Returns the bottom."""
+    placed, height = _commons_layout(view)
+    for what, x, dy, data in placed:
+        y = top + dy
+        if what == "heading":
+            _label(c, data[0], x, y, data[1], bold=True)
+        elif what == "row":
+            _row_head(c, y, *data)
+        elif what == "level":
+            _write(c, x, y, data[0], size="small", colour=LIGHT, bold=True)
+            _write(c, x + 62, y, f"{data[1]} left", size="small", colour=LIGHT_SOFT)
+        elif what == "fertile":
+            _fertile(c, x, y, data)
+        else:
+            key, (w, h), card, row, count = data
+            if isinstance(card, dict):
+                _cell_tile(c, what, key, x, y, w, h, card, row=row, count=count)
+            else:  # a space the commons could not refill
+                _rounded(c, (x, y, x + w, y + h), outline=PANEL, width=2)
+    return top + height
+
+
+# ---------------------------------------------------------------------- the nemesis
+
+
+def _nemesis_card_height(nemesis: dict[str, Any]) -> int:
+    return 8 + 26 + 3 * LINE + len(_nemesis_lines(nemesis)) * LINE + 8
+
+
+def _nemesis_height(nemesis: dict[str, Any]) -> int:
+    """The nemesis' card, the track and its two lines."""
+    spaces = nemesis.get("track") or []
+    space = nemesis.get("space")
+    track = 22 + (36 if spaces else 0)
+    if isinstance(space, int) and 0 <= space < len(spaces):
+        track += 2 * (LINE + 2)
+    return _nemesis_card_height(nemesis) + GAP + track
+
+
+def _nemesis_lines(nemesis: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The nemesis card's ability lines: (text, acts now)."""
+    lines = []
+    for later in nemesis.get("decay_later") or []:
+        if isinstance(later, dict):
+            text = f"from space {later.get('hourglass', '?')}: +{later.get('decay', '?')} decay"
+            lines.append((text, bool(later.get("active"))))
+    for ability in nemesis.get("abilities") or []:
+        if isinstance(ability, dict):
+            lines.append((no_hourglass(str(ability.get("text", ""))), bool(ability.get("active"))))
+    return lines
+
+
+def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
+    """A solitaire game's nemesis: its card and score, the corruption track with the
+    hourglass. Returns the bottom."""
+    lines = _nemesis_lines(nemesis)
+    h = _nemesis_card_height(nemesis)
+    _frame(c, LEFT, y, INNER, h, NEMESIS_FILL)
+    x = LEFT + 10
+    c.icon("skull", x, y + 9, 18, PURPLE)
+    name = _fit(f"Nemesis: {nemesis.get('name', '?')}", 420, "body", bold=True)
+    _write(c, x + 24, y + 7, name, colour=INK, bold=True)
+    score = f"Score so far: {nemesis.get('score', EMPTY)}"
+    _label(
+        c,
+        "nemesis:score",
+        RIGHT - 10 - _width(score, bold=True),
+        y + 7,
+        score,
+        colour=INK,
+        bold=True,
+    )
+    yy = y + 8 + 26
+    about = (
+        f"{nemesis.get('difficulty', '?')} ({nemesis.get('pips', '?')} of 4) · "
+        f"power {nemesis.get('power', '?')} · {_where(nemesis)} · shows"
+    )
+    _write(c, x, yy, about, size="small", colour=INK)
+    start = x + _width(about, "small") + 6
+    _chips(c, start, yy, RIGHT - 10 - start, nemesis.get("symbols"), lines=1)
+    shown = [name, about, *symbol_words(nemesis.get("symbols"))]
+    yy += LINE
+    for text, now in lines:
+        tag = "now:" if now else "not yet:"
+        _write(c, x, yy, tag, size="small", colour=INK if now else INK_SOFT, bold=True)
+        text = _fit(text, INNER - 90, "small")
+        _write(c, x + 66, yy, text, size="small", colour=INK if now else INK_SOFT)
+        shown.append(f"{tag} {text}")
+        yy += LINE
+    pile = [str(p) for p in nemesis.get("pile") or []]
+    effects = _int(nemesis.get("end_effects"))
+    sums = (
+        f"{_int(nemesis.get('vp'))} VP + {len(pile)} cards worth {_int(nemesis.get('pile_points'))}"
+        + (f" (with {effects} end effect{'s' if effects != 1 else ''} at 4)" if effects else "")
+        + f" + power {nemesis.get('power', '?')}; it wins a tie"
+    )
+    _write(c, x, yy, sums, size="small", colour=INK)
+    yy += LINE
+    pile_line = _fit("Its pile: " + (", ".join(pile) or "empty"), INNER - 20, "small")
+    _write(c, x, yy, pile_line, size="small", colour=INK_SOFT)
+    shown += [sums, pile_line]
+    c.keep("nemesis", "card", LEFT, y, INNER, h, *shown)
+    return _track(c, nemesis, y + h + GAP)
+
+
+def _where(nemesis: dict[str, Any]) -> str:
+    return {"field": "in your field", "on_deck": "on deck"}.get(
+        str(nemesis.get("where")), "in your deck or discard"
+    )
+
+
+def _track(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
+    """The corruption track, space by space, the hourglass on its space."""
+    spaces = [str(s) for s in nemesis.get("track") or []]
+    space = nemesis.get("space")
+    side = str(nemesis.get("side") or EMPTY)
+    where = space if space is not None else EMPTY
+    title = f"Corruption track ({side} side): hourglass on space {where}"
+    _label(c, "track", LEFT, y, title, size="small", bold=True)
+    y += 22
+    if spaces:
+        gap = 4
+        w = (INNER - gap * (len(spaces) - 1)) / len(spaces)
+        for n in range(len(spaces)):
+            x = LEFT + n * (w + gap)
+            here = n == space
+            passed = isinstance(space, int) and n < space
+            _rounded(
+                c,
+                (x, y, x + w, y + 30),
+                radius=5,
+                fill=CARD_DIM if passed else CARD,
+                outline=HIGHLIGHT if here else INK_SOFT,
+                width=4 if here else 1,
+            )
+            label = "Start" if n == 0 else str(n)
+            text = [label]
+            if here:
+                c.icon("hourglass", x + 6, y + 7, 16)
+                _write(c, x + w - 6, y + 6, label, size="small", colour=INK, bold=True, anchor="ra")
+                text.append("hourglass")
+            else:
+                colour = INK_SOFT if passed else INK
+                _write(c, x + w / 2, y + 6, label, size="small", colour=colour, anchor="ma")
+                if passed:
+                    text.append("passed")
+            c.keep("track", str(n), x, y, w, 30, *text)
+        y += 36
+    if isinstance(space, int) and 0 <= space < len(spaces):
+        now = _fit(f"Claimed on space {space}: {spaces[space]}", INNER, "small")
+        _label(c, "track:now", LEFT, y, now, size="small", colour=LIGHT)
+        y += LINE + 2
+        last = space >= len(spaces) - 1
+        after = "Every turn from now on" if last else f"Next, space {space + 1}"
+        nxt = _fit(f"{after}: {nemesis.get('next', EMPTY)}", INNER, "small")
+        _label(c, "track:next", LEFT, y, nxt, size="small", colour=LIGHT_SOFT)
+        y += LINE + 2
+    return y
+
+
+# ---------------------------------------------------------------------- the board
+
+
+def _title_height(view: dict[str, Any]) -> int:
+    if view.get("phase") == "over":
+        return 36 + 24 * len(_wrap(_outcome(view), INNER, "body", lines=2)) + 8
+    return 36 + 26 + LINE * len(_wrap(str(view.get("prompt") or ""), INNER, "small", lines=2)) + 8
+
+
+def _outcome(view: dict[str, Any]) -> str:
+    outcome = _dict(view.get("outcome"))
+    return f"Game over — {outcome.get('text') or view.get('prompt') or ''}".rstrip(" —")
+
+
+def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], y: int) -> int:
+    """The title line (variant, round, pool) and whose decision it is."""
+    solo = isinstance(view.get("nemesis"), dict) or view.get("variant") == "solo"
+    players = _players(view)
+    if solo:
+        what = f"solitaire · turn {view.get('round', EMPTY)}"
+    else:
+        what = f"{len(players)} players · round {view.get('round', EMPTY)}"
+    title = f"Mystic Vale · {what}"
+    _label(c, "title", LEFT, y, title, size="title", bold=True)
+    pool = f"{view.get('pool', EMPTY)} VP left in the pool"
+    if view.get("last_round") and view.get("phase") != "over":
+        pool = ("last turn · " if solo else "last round · ") + pool
+    w = _width(pool, "small", bold=True)
+    c.icon("star", RIGHT - w - 20, y + 9, 16)
+    _write(c, RIGHT, y + 7, pool, size="small", colour=LIGHT, bold=True, anchor="ra")
+    c.keep("label", "pool", RIGHT - w - 20, y + 7, w + 20, LINE, pool)
+    y += 36
+    if view.get("phase") == "over":
+        lines = _wrap(_outcome(view), INNER, "body", lines=2)
+        for n, line in enumerate(lines):
+            _write(c, LEFT, y + n * 24, line, colour=HIGHLIGHT)
+        c.keep("label", "decider", LEFT, y, INNER, 24 * len(lines), *lines)
+        return y + 24 * len(lines) + 8
+    names = " and ".join(_name(view, s) for s in to_act) or EMPTY
+    x = LEFT + _pill(c, LEFT, y + 2, "TO ACT") + 8
+    who = _fit(f"{names} to act", RIGHT - x, "body", bold=True)
+    _write(c, x, y, who, colour=HIGHLIGHT, bold=True)
+    prompt = _wrap(str(view.get("prompt") or ""), INNER, "small", lines=2)
+    for n, line in enumerate(prompt):
+        _write(c, LEFT, y + 26 + n * LINE, line, size="small", colour=LIGHT_SOFT)
+    c.keep("label", "decider", LEFT, y, INNER, 26 + LINE * len(prompt), who, *prompt)
+    return y + 26 + LINE * len(prompt) + 8
+
+
+def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
+    """The public board: the player whose turn it is, the nemesis, every player, the
+    commons."""
+    players = _players(view)
+    active_seat = view.get("active")
+    active = next((p for p in players if p.get("seat") == active_seat), None)
+    if active is None and players:
+        active = next((p for p in players if p.get("seat") in to_act), players[0])
+        active_seat = active.get("seat")
+    nemesis = view.get("nemesis") if isinstance(view.get("nemesis"), dict) else None
+    # The height is worked out first: a canvas of the picture's own size needs no crop.
+    height = MARGIN + _title_height(view)
+    height += _active_height(view, active) + GAP if active is not None else 0
+    height += _nemesis_height(nemesis) + GAP if nemesis is not None else 0
+    height += sum(_row_height(view, p, active_seat) + GAP // 2 for p in players)
+    height += GAP + _commons_layout(view)[1] + MARGIN
+    c = Canvas(height=height)
+    y = _title(c, view, to_act, MARGIN)
+    if active is not None:
+        y = _active(c, view, active, to_act, y) + GAP
+    if nemesis is not None:
+        y = _nemesis(c, nemesis, y) + GAP
+    for player in players:
+        y = _player_row(c, view, player, to_act, y, active_seat) + GAP // 2
+    _commons(c, view, y + GAP)
+    return _finish(c)
+
+
+# ---------------------------------------------------------------------- the private view
+
+
+def private(view: dict[str, Any]) -> Picture | None:
+    """A player's own cards, as their private view tells them: what a decision is about,
+    the leaders offered, their leader (both sides), Reserved advancements, and what the
+    cards of their field, on-deck card and vales do. None when the view has none of it."""
+    me = next((p for p in _players(view) if p.get("seat") == view.get("me")), None)
+    if me is None:
+        return None
+    decision = view.get("decision") if isinstance(view.get("decision"), dict) else {}
+    about = decision.get("about") if isinstance(decision.get("about"), dict) else None
+    options = [o for o in view.get("leader_options") or [] if isinstance(o, dict)]
+    if view.get("phase") != "leaders" or me.get("leader"):
+        options = []
+    leader = me.get("leader") if isinstance(me.get("leader"), dict) else None
+    reserved = [r for r in me.get("reserved") or [] if isinstance(r, dict)]
+    texts = view.get("card_texts") if isinstance(view.get("card_texts"), dict) else {}
+    if not (about or options or leader or reserved or texts):
+        return None
+    c = Canvas(height=400 + 80 * (len(texts) + len(reserved) + len(options)) + 160)
+    y = MARGIN
+    head = f"Your cards — {me.get('name', EMPTY)}"
+    _label(c, "private:me", LEFT, y, head, size="title", bold=True)
+    piles = (
+        f"deck {_int(me.get('deck_count'))} · discard {_int(me.get('discard_count'))} · "
+        f"field {len(_field_of(me))}"
+    )
+    _write(c, RIGHT, y + 7, piles, size="small", colour=LIGHT_SOFT, anchor="ra")
+    y += 38
+    if about is not None:
+        y = _text_card(
+            c,
+            "about",
+            "decision",
+            y,
+            f"Decision about: {about.get('name', '?')}",
+            str(about.get("text") or EMPTY),
+            marked=True,
+        )
+    if options:
+        _write(c, LEFT, y, "Leaders offered: keep one", size="small", colour=LIGHT, bold=True)
+        y += 22
+        for i, option in enumerate(options):
+            y = _text_card(
+                c,
+                "option",
+                str(i),
+                y,
+                str(option.get("name", "?")),
+                str(option.get("text") or EMPTY),
+            )
+    if leader is not None:
+        sides = str(leader.get("text") or EMPTY).split("\n")
+        now = 1 if leader.get("upgraded") and len(sides) > 1 else 0
+        lines = _wrap("▶ up now: " + sides[now], INNER - 12, "small", lines=3)
+        for i, side in enumerate(sides):
+            if i != now:
+                lines += _wrap("other side: " + side, INNER - 12, "small", lines=3)
+        y = _card_lines(c, "leader", "me", y, f"Leader: {leader.get('name', '?')}", lines)
+    for i, card in enumerate(reserved):
+        title = f"Reserved: {card.get('name', '?')}"
+        y = _text_card(c, "reserved", str(i), y, title, str(card.get("text") or EMPTY))
+    if texts:
+        _write(c, LEFT, y, "What your cards do", size="small", colour=LIGHT, bold=True)
+        y += 22
+        for name, text in texts.items():
+            y = _text_card(c, "text", str(name), y, str(name), str(text), lines=2)
+    return _finish(c)
+
+
+def _text_card(
+    c: Canvas,
+    kind: str,
+    key: str,
+    y: int,
+    title: str,
+    text: str,
+    *,
+    lines: int = 3,
+    marked: bool = False,
+) -> int:
+    body = _wrap(no_hourglass(text).replace("\n", " / "), INNER - 12, "small", lines=lines)
+    return _card_lines(c, kind, key, y, title, body, marked=marked)
+
+
+def _card_lines(
+    c: Canvas, kind: str, key: str, y: int, title: str, lines: list[str], *, marked: bool = False
+) -> int:
+    h = 26 + LINE * len(lines) + 6
+    c.card(kind, key, LEFT, y, INNER, h, title, lines, marked=marked)
+    return y + h + CARD_GAP
+
+
+# ---------------------------------------------------------------------- encoding
+
+
+def _palette() -> Image.Image:
+    """A fixed palette: the canvas's colours, this drawing's fills, and the blends that
+    anti-aliased text and shapes make between the usual pairs."""
+    solid = [
+        TABLE, PANEL, CARD, CARD_DIM, INK, INK_SOFT, LIGHT, LIGHT_SOFT, RED, GREEN, BLUE,
+        GOLD, PURPLE, ORANGE, HIGHLIGHT, SKY, SLOT_FILL, EMPTY_FILL, CURSED_FILL,
+        FERTILE_FILL, NEMESIS_FILL, (150, 200, 150), (236, 178, 120), (232, 128, 120),
+    ]  # fmt: skip
+    pairs = [
+        (INK, CARD, 5), (LIGHT, PANEL, 4), (LIGHT, TABLE, 3), (LIGHT_SOFT, PANEL, 2),
+        (LIGHT_SOFT, TABLE, 2), (HIGHLIGHT, TABLE, 2), (HIGHLIGHT, PANEL, 2),
+        (INK, HIGHLIGHT, 2), (INK_SOFT, CARD, 2), (INK, NEMESIS_FILL, 2), (INK, EMPTY_FILL, 2),
+        (GOLD, CARD, 1), (BLUE, CARD, 1), (RED, CARD, 1), (GREEN, CARD, 1), (ORANGE, CARD, 1),
+        (GOLD, PANEL, 1), (BLUE, PANEL, 1), (INK, CARD_DIM, 2),
+    ]  # fmt: skip
+    colours = list(solid)
+    for a, b, steps in pairs:
+        for k in range(1, steps + 1):
+            t = k / (steps + 1)
+            colours.append(tuple(round(a[i] * (1 - t) + b[i] * t) for i in range(3)))
+    colours = colours[:256]
+    flat = [v for colour in colours for v in colour]
+    flat += list(TABLE) * (256 - len(colours))
+    image = Image.new("P", (1, 1))
+    image.putpalette(flat)
+    return image
+
+
+PALETTE = _palette()
+
+
+def _finish(c: Canvas) -> Picture:
+    """The picture cropped and encoded like `Canvas.finish`, but mapped to a fixed
+    palette: the canvas's adaptive one costs some 17 ms for a board of this height,
+    the fixed one about 2."""
+    height = min(c.height, c.bottom + MARGIN)
+    image = c.image if height == c.height else c.image.crop((0, 0, c.width, height))
+    mapped = image.quantize(palette=PALETTE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    mapped.save(out, format="PNG", compress_level=COMPRESSION)
+    return Picture(out.getvalue(), c.width, height, tuple(c.boxes))
