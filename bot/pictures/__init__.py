@@ -32,14 +32,18 @@ PrivateDrawer = Callable[[dict[str, Any]], Picture | None]
 @cache
 def _drawers() -> tuple[dict[str, BoardDrawer], dict[str, PrivateDrawer]]:
     """Each game's drawing functions, by game id."""
-    from bot.pictures import command_of_nature, historia_command, tooth_and_nail
+    from bot.pictures import command_of_nature, historia_command, mystic_vale, tooth_and_nail
 
     boards: dict[str, BoardDrawer] = {
         "command-of-nature": command_of_nature.board,
         "historia-command": historia_command.board,
+        "mystic-vale": mystic_vale.board,
         "tooth-and-nail": tooth_and_nail.board,
     }
-    privates: dict[str, PrivateDrawer] = {"command-of-nature": command_of_nature.private}
+    privates: dict[str, PrivateDrawer] = {
+        "command-of-nature": command_of_nature.private,
+        "mystic-vale": mystic_vale.private,
+    }
     return boards, privates
 
 

@@ -48,7 +48,6 @@ Only the view is read, defensively: a missing key draws a dash or nothing.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import threading
@@ -64,9 +63,7 @@ from bot.pictures.canvas import (
     BLUE,
     CARD,
     CARD_DIM,
-    COMPRESSION,
     GAP,
-    GOLD,
     GREEN,
     HIGHLIGHT,
     INK,
@@ -1262,7 +1259,7 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     for player in players:
         y = _player_row(c, view, player, to_act, y, active_seat) + GAP // 2
     _commons(c, view, y + GAP)
-    return _finish(c)
+    return c.finish()
 
 
 # ---------------------------------------------------------------------- the private view
@@ -1333,7 +1330,7 @@ def private(view: dict[str, Any]) -> Picture | None:
         y += 22
         for name, text in texts.items():
             y = _text_card(c, "text", str(name), y, str(name), str(text), lines=2)
-    return _finish(c)
+    return c.finish()
 
 
 def _text_card(
@@ -1357,49 +1354,3 @@ def _card_lines(
     h = 26 + LINE * len(lines) + 6
     c.card(kind, key, LEFT, y, INNER, h, title, lines, marked=marked)
     return y + h + CARD_GAP
-
-
-# ---------------------------------------------------------------------- encoding
-
-
-def _palette() -> Image.Image:
-    """A fixed palette: the canvas's colours, this drawing's fills, and the blends that
-    anti-aliased text and shapes make between the usual pairs."""
-    solid = [
-        TABLE, PANEL, CARD, CARD_DIM, INK, INK_SOFT, LIGHT, LIGHT_SOFT, RED, GREEN, BLUE,
-        GOLD, PURPLE, ORANGE, HIGHLIGHT, SKY, SLOT_FILL, EMPTY_FILL, CURSED_FILL,
-        FERTILE_FILL, NEMESIS_FILL, (150, 200, 150), (236, 178, 120), (232, 128, 120),
-    ]  # fmt: skip
-    pairs = [
-        (INK, CARD, 5), (LIGHT, PANEL, 4), (LIGHT, TABLE, 3), (LIGHT_SOFT, PANEL, 2),
-        (LIGHT_SOFT, TABLE, 2), (HIGHLIGHT, TABLE, 2), (HIGHLIGHT, PANEL, 2),
-        (INK, HIGHLIGHT, 2), (INK_SOFT, CARD, 2), (INK, NEMESIS_FILL, 2), (INK, EMPTY_FILL, 2),
-        (GOLD, CARD, 1), (BLUE, CARD, 1), (RED, CARD, 1), (GREEN, CARD, 1), (ORANGE, CARD, 1),
-        (GOLD, PANEL, 1), (BLUE, PANEL, 1), (INK, CARD_DIM, 2),
-    ]  # fmt: skip
-    colours = list(solid)
-    for a, b, steps in pairs:
-        for k in range(1, steps + 1):
-            t = k / (steps + 1)
-            colours.append(tuple(round(a[i] * (1 - t) + b[i] * t) for i in range(3)))
-    colours = colours[:256]
-    flat = [v for colour in colours for v in colour]
-    flat += list(TABLE) * (256 - len(colours))
-    image = Image.new("P", (1, 1))
-    image.putpalette(flat)
-    return image
-
-
-PALETTE = _palette()
-
-
-def _finish(c: Canvas) -> Picture:
-    """The picture cropped and encoded like `Canvas.finish`, but mapped to a fixed
-    palette: the canvas's adaptive one costs some 17 ms for a board of this height,
-    the fixed one about 2."""
-    height = min(c.height, c.bottom + MARGIN)
-    image = c.image if height == c.height else c.image.crop((0, 0, c.width, height))
-    mapped = image.quantize(palette=PALETTE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    mapped.save(out, format="PNG", compress_level=COMPRESSION)
-    return Picture(out.getvalue(), c.width, height, tuple(c.boxes))
