@@ -1,0 +1,116 @@
+"""Pictures of the table through the real bot: every game and variant's board carries a
+PNG of the table that decodes, has the canvas's width and changes when the game does;
+the server chooses pictures and text, pictures only or text only; a player chooses for
+their own view; `/match status` shows the picture too."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+import pytest
+from PIL import Image
+
+from bot.pictures import BOARD_FILE, HAND_FILE
+from bot.pictures.canvas import WIDTH
+from rules.registry import GAMES
+from tests.bot.test_moderation import admin
+from tests.bot.world import World
+
+VARIANTS = [(g.id, v.id, v.min_players) for g in GAMES.values() for v in g.variants.values()]
+
+
+async def board_png(world: World) -> bytes:
+    """The board message's picture: attached as board.png and shown as its image."""
+    board = await world.board()
+    (embed,) = board.embeds
+    assert embed.image.url is not None and embed.image.url.endswith(BOARD_FILE)
+    (attached,) = board.attachments
+    assert attached.filename == BOARD_FILE
+    return await attached.read()
+
+
+def decoded(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    assert image.format == "PNG" and image.width == WIDTH
+    return image
+
+
+async def take_a_turn_step(world: World, step: int = 0) -> None:
+    """Whoever decides takes an offered choice (through /play), a different one each
+    step."""
+    (player, *_) = await world.to_act()
+    offered = await player.autocomplete(world.channel, "play", "action", "")
+    chosen = offered[step % len(offered)]["value"]
+    result = await player.slash(world.channel, "play", action=chosen)
+    assert result.response is not None and result.response.content.startswith("✅"), chosen
+
+
+@pytest.mark.parametrize(("game", "variant", "players"), VARIANTS)
+async def test_every_board_carries_a_picture_of_the_table(
+    world: World, game: str, variant: str, players: int
+) -> None:
+    seated = [world.alice, world.bob, world.carol, world.dave, world.eve, world.frank][:players]
+    await world.start(game, variant, seated, seed=3)
+    first = await board_png(world)
+    decoded(first)
+    before = (await world.match()).version
+    for step in range(5):
+        if (await world.match()).status != "active" or not await world.to_act():
+            break
+        await take_a_turn_step(world, step)
+    if (await world.match()).version > before:
+        assert await board_png(world) != first, "the picture did not follow the game"
+
+
+async def test_a_server_chooses_text_only_or_pictures_only(world: World) -> None:
+    mona = admin(world)
+    await world.start("command-of-nature", "2p", [world.alice, world.bob])
+    with_text = (await world.board()).embeds[0]
+    assert with_text.fields and with_text.image.url
+
+    await mona.slash(world.channel, "settings pictures", mode="text")
+    await take_a_turn_step(world)
+    board = await world.board()
+    assert not board.attachments and not board.embeds[0].image.url
+    assert any(f.name.startswith("▶️") or "gold" in f.name for f in board.embeds[0].fields)
+
+    await mona.slash(world.channel, "settings pictures", mode="pictures")
+    await take_a_turn_step(world)
+    board = await world.board()
+    decoded(await board_png(world))
+    names = [f.name for f in board.embeds[0].fields]
+    assert not any("gold" in n for n in names), names  # the sides are in the picture
+
+
+async def test_a_player_chooses_for_their_own_view(world: World) -> None:
+    await world.start("command-of-nature", "2p", [world.alice, world.bob], seed=3)
+    for _ in range(4):  # the Sages and the formations
+        await take_a_turn_step(world)
+    (player,) = await world.to_act()
+    shown = (await player.slash(world.channel, "hand")).response
+    assert shown is not None and shown.embeds[0].image.url.endswith(HAND_FILE)
+    assert any(f.name.startswith("Your hand") for f in shown.embeds[0].fields)
+
+    said = await player.slash(world.channel, "profile pictures", mode="text")
+    assert said.response is not None and "text only" in said.response.content
+    plain = (await player.slash(world.channel, "hand")).response
+    assert plain is not None and not plain.embeds[0].image.url and not plain.attachments
+
+    await player.slash(world.channel, "profile pictures", mode="pictures")
+    only = (await player.slash(world.channel, "hand")).response
+    assert only is not None and only.embeds[0].image.url.endswith(HAND_FILE)
+    assert not any(f.name.startswith("Your hand") for f in only.embeds[0].fields)
+    other = (await world.bob.slash(world.channel, "hand")).response if player != world.bob else None
+    if other is not None:  # one player's choice is theirs alone
+        assert any(f.name.startswith("Your hand") for f in other.embeds[0].fields)
+
+
+async def test_match_status_shows_the_picture(world: World) -> None:
+    await world.start("mystic-vale", "2p", [world.alice, world.bob])
+    status = await world.carol.slash(world.channel, "match status")
+    shown = status.response
+    assert shown is not None and shown.ephemeral
+    assert shown.embeds[0].image.url.endswith(BOARD_FILE)
+    assert isinstance(shown.embeds[0], discord.Embed)
