@@ -412,6 +412,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["nemesis"] = _nemesis_view(state)
     if seat is not None:
         out["me"] = seat
+        mine = state.players[seat]
+        # What one's deck holds is known (every card was built in the open; the discard
+        # pile is face up), never its order: the cards come in the order of their numbers.
+        out["deck_cards"] = [_card_view(state, c) for c in sorted(mine.deck)]
+        out["discard_cards"] = [_card_view(state, c) for c in sorted(mine.discard)]
         out["card_texts"] = _own_texts(state, seat)
         out["decision"] = _decision(state, seat)
         out["leader_options"] = [

@@ -2117,3 +2117,19 @@ def test_contract_apply_refuses_anything_not_legal_and_changes_nothing(variant, 
             action = GAME.legal_actions(state, seat)[0]
             GAME.apply(state, seat, action, rng_for(seed, n))
             assert state.model_dump_json() == before
+
+
+def test_a_player_sees_what_their_deck_holds_but_never_its_order() -> None:
+    """Every card was built in the open, so a player's view lists the cards in their
+    deck and discard pile, in the order of their numbers: shuffling the deck changes
+    nothing in it, and no other seat's view (nor the table's) lists them."""
+    state = new_game("2p")
+    mine = GAME.view(state, 0)
+    assert [c["id"] for c in mine["deck_cards"]] == sorted(state.players[0].deck)
+    assert [c["id"] for c in mine["discard_cards"]] == sorted(state.players[0].discard)
+    shuffled = state.model_copy(deep=True)
+    random.Random(1).shuffle(shuffled.players[0].deck)
+    assert GAME.view(shuffled, 0)["deck_cards"] == mine["deck_cards"]
+    theirs = GAME.view(state, 1)
+    assert [c["id"] for c in theirs["deck_cards"]] == sorted(state.players[1].deck)
+    assert "deck_cards" not in GAME.view(state, None)
