@@ -5,6 +5,7 @@ throwaway database in a temporary directory, the preview page on 127.0.0.1). The
 sandbox's players open a match with a fixed seed through `/match new`, Join (the host
 sets the scene's options with `/match option`) and Start, and play scripted moves
 through `/play action:`, each chosen from the choices the command's autocomplete offers.
+The board's picture, as the bot attached it, is saved as it is (`<scene>-picture.png`).
 Headless Chromium then opens the preview page, as one player looks at the channel
 (`<scene>-board.png`; for some scenes also the message calling the decider, with its
 buttons: `<scene>-turn.png`), types `/hand` in the message box and looks at the private
@@ -365,6 +366,7 @@ SETTLED = """(before) => {
 }"""
 AWAY = (VIEWPORT["width"] - 8, 56)  # the mouse rests on the channel's header, hovering nothing
 FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+IMAGES = "() => [...document.images].every((i) => i.complete)"  # pictures loaded: no layout shift
 
 
 async def view_as(page: Page, name: str) -> None:
@@ -401,6 +403,7 @@ async def shoot(
     the channel."""
     message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
     await message.wait_for()
+    await page.wait_for_function(IMAGES)
     for _ in range(GROW_TRIES):  # the channel's height follows the viewport's a frame late
         await page.evaluate(FRAMES)
         height = await message.evaluate("(e) => e.getBoundingClientRect().height")
@@ -423,7 +426,11 @@ async def shoot(
 async def open_menu(page: Page, message_id: int | str) -> None:
     """Click a message's select menu open, so that its options show."""
     message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
-    await message.locator(".select-trigger").first.click()
+    trigger = message.locator(".select-trigger").first
+    await page.wait_for_function(IMAGES)
+    await message.evaluate("(e) => e.scrollIntoView({block: 'end'})")
+    await page.evaluate(FRAMES)
+    await trigger.click()
     await message.locator(".preview-select.is-open .select-options").wait_for()
     await page.mouse.move(*AWAY)
     await page.evaluate(FRAMES)
@@ -501,6 +508,16 @@ async def capture_scene(
     return [board, hand, menu, *written]
 
 
+async def save_picture(scene: Scene, sandbox: Sandbox, position: Position, out: Path) -> list[Path]:
+    """The board's picture as the bot attached it (`<scene>-picture.png`), full size."""
+    board = next((m for m in sandbox.channel.history() if m.id == position.board_message_id), None)
+    if board is None or not board.attachments:
+        raise GalleryError(f"{scene.slug}: the board carries no picture")
+    path = out / f"{scene.slug}-picture.png"
+    path.write_bytes(await board.attachments[0].read())
+    return [path]
+
+
 async def make_gallery(scenes: tuple[Scene, ...], out: Path) -> list[Path]:
     """Play every scene in its own sandbox and save its pictures into `out` (a directory)."""
     from playwright.async_api import async_playwright
@@ -518,6 +535,7 @@ async def make_gallery(scenes: tuple[Scene, ...], out: Path) -> list[Path]:
                 with tempfile.TemporaryDirectory(prefix="arbiter-gallery-") as tmp:
                     async with open_sandbox(Path(tmp) / "arbiter-gallery.db") as sandbox:
                         position = await play_scene(scene, sandbox)
+                        written += await save_picture(scene, sandbox, position, out)
                         written += await capture_scene(scene, sandbox, position, browser, out)
                         failures = [*map(str, sandbox.env.errors), *errors.seen]
                         if failures:
