@@ -33,13 +33,9 @@ Boxes (kind: key, and what their text holds):
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
-
-from PIL import Image, ImageDraw
 
 from bot.pictures.canvas import (
     CARD,
@@ -52,14 +48,13 @@ from bot.pictures.canvas import (
     MARGIN,
     PANEL,
     RED,
-    SIZES,
     WIDTH,
     Canvas,
     Colour,
     Picture,
-    Size,
-    drawable,
-    font,
+    fit,
+    text_width,
+    wrap,
 )
 
 ROWS = ("I", "II", "III")
@@ -90,142 +85,6 @@ TEXT_LINES = 4  # a hand card's rules text, cut with "…" below this
 def space_label(row: int, index: int, size: int) -> str:
     """A space as the menus name it: "I", "IIa", "IIIc"."""
     return ROWS[row] + (LETTERS[index] if size > 1 else "")
-
-
-# ------------------------------------------------------------------ text, cached
-# A board is mostly short texts that recur from one board to the next (names, labels,
-# numbers): each is measured and rendered once, then stamped, which is several times
-# faster than Pillow laying the text out again for every board.
-
-
-@lru_cache(maxsize=8192)
-def _width(text: str, size: Size = "small", bold: bool = False) -> int:
-    return math.ceil(font(SIZES[size], bold).getlength(drawable(text)))
-
-
-@lru_cache(maxsize=2048)
-def _stamp(text: str, size: Size, bold: bool) -> tuple[Image.Image, int, int] | None:
-    """The text rendered as a mask, with its offset from the anchor point."""
-    face = font(SIZES[size], bold)
-    shown = drawable(text)
-    left, top, right, bottom = face.getbbox(shown)
-    if right <= left or bottom <= top:
-        return None
-    mask = Image.new("L", (right - left, bottom - top))
-    ImageDraw.Draw(mask).text((-left, -top), shown, font=face, fill=255)
-    return mask, left, top
-
-
-def _text(
-    c: Canvas,
-    x: float,
-    y: float,
-    text: str,
-    *,
-    size: Size = "small",
-    colour: Colour = INK,
-    bold: bool = False,
-    anchor: str = "l",
-) -> int:
-    """One line of text from the cache ("l" left, "m" centred, "r" right at x);
-    returns its width."""
-    width = _width(text, size, bold)
-    stamp = _stamp(text, size, bold)
-    if stamp is not None:
-        mask, left, top = stamp
-        shift = {"l": 0, "m": width / 2, "r": width}[anchor]
-        c.image.paste(colour, (round(x - shift) + left, round(y) + top), mask)
-    return width
-
-
-def _fit(text: str, width: float, size: Size = "small", bold: bool = False) -> str:
-    """`text`, cut with "…" to fit `width`."""
-    if _width(text, size, bold) <= width:
-        return text
-    while text and _width(text + "…", size, bold) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def _wrap(
-    text: str, width: float, lines: int, size: Size = "small", bold: bool = False
-) -> list[str]:
-    """`text` in at most `lines` lines of `width` (the last cut with "…")."""
-    out: list[str] = []
-    words = text.split()
-    current = ""
-    for i, word in enumerate(words):
-        trial = f"{current} {word}".strip()
-        if not current or _width(trial, size, bold) <= width:
-            current = trial
-            continue
-        out.append(current)
-        current = word
-        if len(out) == lines - 1:
-            current = " ".join(words[i:])
-            break
-    if current:
-        out.append(_fit(current, width, size, bold))
-    return [_fit(line, width, size, bold) for line in out]
-
-
-def _count(c: Canvas, icon: str, x: float, y: float, value: object, colour: Colour = INK) -> int:
-    """An icon and a number after it (a small line); returns the width used."""
-    c.icon(icon, x, y + 3, 13)
-    return 16 + _text(c, x + 16, y, str(value), colour=colour, bold=True) + 8
-
-
-def _label(
-    c: Canvas,
-    key: str,
-    x: float,
-    y: float,
-    text: str,
-    *,
-    size: Size = "small",
-    colour: Colour = LIGHT,
-    bold: bool = False,
-    width: float | None = None,
-) -> None:
-    """A recorded line of text that says something about the game."""
-    shown = _fit(text, width, size, bold) if width else text
-    used = _text(c, x, y, shown, size=size, colour=colour, bold=bold)
-    c.keep("label", key, x, y, width or used, round(SIZES[size] * 1.25), shown)
-
-
-def _marker(c: Canvas, x: float, y: float, size: int, colour: Colour = HIGHLIGHT) -> None:
-    """A ▶ drawn: it marks whose decision it is."""
-    c.draw.polygon([(x, y), (x + size * 0.8, y + size / 2), (x, y + size)], fill=colour)
-
-
-@lru_cache(maxsize=256)
-def _plate_image(
-    w: int, h: int, fill: Colour, edge: Colour, width: int, radius: int
-) -> tuple[Image.Image, Image.Image]:
-    """A rounded plate and the mask of its corners, drawn once per size and colours."""
-    mask = Image.new("L", (w + 1, h + 1))
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w, h), radius=radius, fill=255)
-    image = Image.new("RGB", (w + 1, h + 1), fill)
-    ImageDraw.Draw(image).rounded_rectangle(
-        (0, 0, w, h), radius=radius, fill=fill, outline=edge, width=width
-    )
-    return image, mask
-
-
-def _plate(
-    c: Canvas,
-    x: float,
-    y: float,
-    w: float,
-    h: float,
-    fill: Colour,
-    edge: Colour,
-    width: int = 2,
-    radius: int = 8,
-) -> None:
-    """A card's rounded plate, stamped (cards recur at the same few sizes)."""
-    image, mask = _plate_image(round(w), round(h), fill, edge, width, radius)
-    c.image.paste(image, (round(x), round(y)), mask)
 
 
 # ------------------------------------------------------------------ reading the view
@@ -297,7 +156,7 @@ def _title(
 ) -> int:
     """The title line, whose decision it is and the prompt; returns the y below."""
     y = MARGIN
-    _label(c, "title", MARGIN, y, "Command of Nature", size="title", bold=True)
+    c.label("title", MARGIN, y, "Command of Nature", size="title", bold=True)
     phase = view.get("phase")
     status = [VARIANTS.get(str(view.get("variant")), str(view.get("variant", "—")))]
     if isinstance(view.get("turn"), int) and phase not in SET_UP:
@@ -305,7 +164,7 @@ def _title(
     named = SET_UP.get(str(phase)) or ("Game over" if phase == "over" else "")
     status.append(named or str(view.get("phase_name") or "—"))
     text = " · ".join(status)
-    width = _text(c, WIDTH - MARGIN, y + 5, text, size="body", colour=LIGHT_SOFT, anchor="r")
+    width = c.write(WIDTH - MARGIN, y + 5, text, colour=LIGHT_SOFT, anchor="ra")
     c.keep("label", "status", WIDTH - MARGIN - width, y + 5, width, 22, text)
     y += 34
     outcome = _dict(view.get("outcome"))
@@ -316,14 +175,14 @@ def _title(
         c.icon("star", MARGIN, y + 2, 18)
     else:
         line = f"To act: {_names(list(to_act), players)}" if to_act else "Nobody to act"
-        _marker(c, MARGIN, y + 2, 18)
+        c.marker(MARGIN, y + 2, 18)
     room = WIDTH - 2 * MARGIN - 26
-    _label(c, "to_act", MARGIN + 26, y, line, size="body", bold=True, width=room)
+    c.label("to_act", MARGIN + 26, y, line, bold=True, width=room)
     y += 25
     prompt = str(view.get("prompt") or "")
-    lines = _wrap(prompt, room, PROMPT_LINES) if prompt else []
+    lines = wrap(prompt, room, lines=PROMPT_LINES, size="small") if prompt else []
     for n, line in enumerate(lines):
-        _text(c, MARGIN + 26, y + n * LINE, line, colour=LIGHT_SOFT)
+        c.write(MARGIN + 26, y + n * LINE, line, colour=LIGHT_SOFT, size="small")
     if lines:
         c.keep("label", "prompt", MARGIN + 26, y, room, LINE * len(lines), *lines)
     return MARGIN + TITLE
@@ -345,13 +204,7 @@ def _side(
     rows = [_list(r) for r in _list(side.get("formation"))][:3]
     halves = TEAM if shape.teams and all(len(r) % TEAM == 0 for r in rows) else 1
     acting = any(s in to_act for s in seats)
-    c.draw.rounded_rectangle(
-        (MARGIN, y, WIDTH - MARGIN, y + shape.side),
-        radius=10,
-        fill=PANEL,
-        outline=HIGHLIGHT if acting else PANEL,
-        width=4,
-    )
+    c.panel(MARGIN, y, WIDTH - 2 * MARGIN, shape.side, marked=acting)
     top = n == 1
     header_y = y + PAD if top else y + PAD + shape.formation + GAP
     form_y = y + PAD + shape.header + GAP if top else y + PAD
@@ -393,34 +246,30 @@ def _header(
     text: list[str] = []
     if any(s in to_act for s in seats):
         tag = "TO ACT"
-        w = _width(tag, bold=True) + 30
-        c.draw.rounded_rectangle((x, y, x + w, y + 23), radius=6, fill=HIGHLIGHT)
-        _marker(c, x + 7, y + 5, 13, INK)
-        _text(c, x + 23, y + 2, tag, colour=INK, bold=True)
+        x += c.tag(x, y, tag) + GAP
         text.append(tag)
-        x += w + GAP
     elif view.get("active") == n and view.get("phase") not in (*SET_UP, "over"):
         tag = "their turn"
-        x += _text(c, x, y + 3, tag, colour=LIGHT_SOFT) + GAP
+        x += c.write(x, y + 3, tag, colour=LIGHT_SOFT, size="small") + GAP
         text.append(tag)
     # The wallet at the right.
     ap = f"{side.get('ap', '—')} AP"
     gold = f"{side.get('gold', '—')} gold"
-    wallet = right - _text(c, right, y + 1, ap, size="body", colour=LIGHT, bold=True, anchor="r")
+    wallet = right - c.write(right, y + 1, ap, bold=True, anchor="ra")
     c.icon("hourglass", wallet - 20, y + 4, 15, LIGHT)
     wallet -= 20 + 2 * GAP
-    wallet -= _text(c, wallet, y + 1, gold, size="body", colour=LIGHT, bold=True, anchor="r")
+    wallet -= c.write(wallet, y + 1, gold, bold=True, anchor="ra")
     c.icon("coin", wallet - 21, y + 4, 16)
     wallet -= 21 + 2 * GAP
     if halves == 1:  # one player: their name and Sage on this line
         for seat in seats[:1]:
             player = players.get(seat, {})
-            name = _fit(str(player.get("name", seat)), min(220, wallet - x - 300), "body", True)
-            x += _text(c, x, y, name, size="body", colour=LIGHT, bold=True) + 2 * GAP
+            name = fit(str(player.get("name", seat)), min(220, wallet - x - 300), "body", True)
+            x += c.write(x, y, name, bold=True) + 2 * GAP
             text += [name, _sage_line(c, player, x, y + 2, wallet - x)]
         return [*text, gold, ap]
-    title = _fit(_names(seats, players), wallet - x - GAP, "body", True)
-    _text(c, x, y, title, size="body", colour=LIGHT, bold=True)
+    title = fit(_names(seats, players), wallet - x - GAP, "body", True)
+    c.write(x, y, title, bold=True)
     text.insert(0, title)
     # Each teammate's name and Sage by their half of the formation.
     line_y = y + LINE + 12
@@ -428,11 +277,13 @@ def _header(
         player = players.get(seat, {})
         cx = x0 + h * (shape.half + DIVIDE)
         end = cx + shape.half
-        name = _fit(str(player.get("name", seat)), 120, bold=True)
+        name = fit(str(player.get("name", seat)), 120, "small", True)
         if seat in to_act:  # which of the two the table waits for
-            _marker(c, cx, line_y + 3, 13)
+            c.marker(cx, line_y + 3, 13)
             cx += 14
-        used = _text(c, cx, line_y, name, colour=HIGHLIGHT if seat in to_act else LIGHT, bold=True)
+        used = c.write(
+            cx, line_y, name, colour=HIGHLIGHT if seat in to_act else LIGHT, bold=True, size="small"
+        )
         c.keep("label", f"side{n}:half{h}", cx, line_y, used, LINE, name)
         cx += used + GAP
         sage = _sage_line(c, player, cx, line_y, end - cx)
@@ -446,22 +297,22 @@ def _sage_line(c: Canvas, player: dict[str, Any], x: float, y: float, width: flo
     level = f"level {player.get('level', '—')}"
     if not name:
         text = f"no Sage yet · {level}"
-        _text(c, x, y, _fit(text, width), colour=LIGHT_SOFT)
+        c.write(x, y, fit(text, width, "small"), colour=LIGHT_SOFT, size="small")
         return text
     if player.get("sage_defeated"):
         c.icon("skull", x, y + 2, 15, LIGHT)
-        text = _fit(f"{name} has fallen · {level}", width - 20)
-        _text(c, x + 20, y, text, colour=LIGHT)
+        text = fit(f"{name} has fallen · {level}", width - 20, "small")
+        c.write(x + 20, y, text, size="small")
         return f"Sage {text}"
     c.icon("crown", x, y + 2, 15)
     x += 20
-    shown = _fit(str(name), max(40, min(width - 150, 110)), bold=True)
-    x += _text(c, x, y, shown, colour=LIGHT, bold=True) + GAP
+    shown = fit(str(name), max(40, min(width - 150, 110)), "small", True)
+    x += c.write(x, y, shown, bold=True, size="small") + GAP
     hp = _number(player.get("sage_hp"))
     placed = player.get("sage_placed") is not False
     left = _number(player.get("sage_hp_left")) if placed else hp
-    x += _count(c, "heart", x, y, f"{left}/{hp}", RED if placed and left <= LOW_HP else LIGHT)
-    _text(c, x, y, level, colour=LIGHT)
+    x += c.count("heart", x, y, f"{left}/{hp}", colour=RED if placed and left <= LOW_HP else LIGHT)
+    c.write(x, y, level, size="small")
     return f"Sage {shown} HP {left}/{hp} · {level}"
 
 
@@ -469,18 +320,18 @@ def _space(c: Canvas, key: str, x: float, y: float, shape: _Shape, label: str, c
     """One space of a formation: an Elemental's card (its label, name, tokens, STR and
     HP), or an empty slot."""
     w, h = shape.space_w, shape.space_h
-    pill = _width(label, bold=True) + 10
+    pill = text_width(label, "small", True) + 10
     if not isinstance(card, dict):
-        _plate(c, x, y, w, h, EMPTY_FILL, LIGHT_SOFT, 1)
-        _plate(c, x + 5, y + 5, pill, 19, PANEL, PANEL, 1, 5)
-        _text(c, x + 10, y + 5, label, colour=LIGHT_SOFT, bold=True)
-        _text(c, x + w / 2, y + h - 24, "empty", colour=LIGHT_SOFT, anchor="m")
+        c.plate(x, y, w, h, fill=EMPTY_FILL, edge=LIGHT_SOFT)
+        c.plate(x + 5, y + 5, pill, 19, fill=PANEL, edge=PANEL, radius=5)
+        c.write(x + 10, y + 5, label, colour=LIGHT_SOFT, bold=True, size="small")
+        c.write(x + w / 2, y + h - 24, "empty", colour=LIGHT_SOFT, anchor="ma", size="small")
         c.keep("space", key, x, y, w, h, label, "empty")
         return
     sage = bool(card.get("sage"))
-    _plate(c, x, y, w, h, CARD, INK if sage else INK_SOFT)
-    _plate(c, x + 5, y + 5, pill, 19, INK, INK, 1, 5)
-    _text(c, x + 10, y + 5, label, colour=LIGHT, bold=True)
+    c.plate(x, y, w, h, fill=CARD, edge=INK if sage else INK_SOFT, width=2)
+    c.plate(x + 5, y + 5, pill, 19, fill=INK, edge=INK, radius=5)
+    c.write(x + 10, y + 5, label, bold=True, size="small")
     nx = x + pill + 10
     if sage:
         c.icon("crown", nx, y + 7, 14)
@@ -494,23 +345,23 @@ def _space(c: Canvas, key: str, x: float, y: float, shape: _Shape, label: str, c
     ty = y + h - 24 if shape.wide else y + 5
     for icon, value in reversed(tokens):
         if value:
-            tx -= _text(c, tx, ty, str(value), bold=True, anchor="r") + 16
+            tx -= c.write(tx, ty, str(value), bold=True, anchor="ra", size="small", colour=INK) + 16
             c.icon(icon, tx, ty + 3, 13)
             tx -= GAP
     name = str(card.get("name", "?"))
     if shape.wide:
-        lines = [_fit(name, x + w - 6 - nx, bold=True)]
-        _text(c, nx, y + 5, lines[0], bold=True)
+        lines = [fit(name, x + w - 6 - nx, "small", True)]
+        c.write(nx, y + 5, lines[0], bold=True, size="small", colour=INK)
     else:
-        lines = _wrap(name, w - 12, 2, bold=True)
+        lines = wrap(name, w - 12, lines=2, bold=True, size="small")
         for k, line in enumerate(lines):
-            _text(c, x + 6, y + 28 + k * 18, line, bold=True)
+            c.write(x + 6, y + 28 + k * 18, line, bold=True, size="small", colour=INK)
     hp = _number(card.get("hp"))
     left = hp - _number(card.get("damage"))
     strength = card.get("strength", "—")
     sy = y + h - 24
-    used = _count(c, "sword", x + 6, sy, strength)
-    _count(c, "heart", x + 6 + used, sy, f"{left}/{hp}", RED if left < hp else INK)
+    used = c.count("sword", x + 6, sy, strength)
+    c.count("heart", x + 6 + used, sy, f"{left}/{hp}", colour=RED if left < hp else INK)
     text = [label, " ".join(lines), *(["Sage"] if sage else [])]
     text += [f"STR {strength}", f"HP {left}/{hp}"]
     text += [
@@ -528,12 +379,12 @@ def _attack(c: Canvas, attack: Any, y: int) -> None:
         c.draw.line((MARGIN + 40, mid, WIDTH - MARGIN - 40, mid), fill=PANEL, width=2)
         return
     x, w = MARGIN, WIDTH - 2 * MARGIN
-    c.draw.rounded_rectangle((x, y, x + w, y + BAND), radius=8, fill=CARD, outline=RED, width=3)
+    c.plate(x, y, w, BAND, fill=CARD, edge=RED, width=3)
     c.icon("sword", x + 10, y + (BAND - 20) / 2, 20, RED)
-    lines = _wrap(f"Attack: {attack}", w - 50, 2)
+    lines = wrap(f"Attack: {attack}", w - 50, lines=2, size="small")
     top = y + (BAND - LINE * len(lines)) / 2
     for n, line in enumerate(lines):
-        _text(c, x + 40, top + n * LINE, line, bold=n == 0)
+        c.write(x + 40, top + n * LINE, line, bold=n == 0, size="small", colour=INK)
     c.keep("attack", "attack", x, y, w, BAND, *lines)
 
 
@@ -547,15 +398,21 @@ def _markets(c: Canvas, markets: dict[str, Any], y: int) -> None:
     c.panel(MARGIN, y, WIDTH - 2 * MARGIN, MARKET)
     for m, (name, title, deck) in enumerate(MARKETS):
         x = MARGIN + PAD + m * (column + DIVIDE)
-        cx = x + _text(c, x, y + PAD, title, colour=LIGHT, bold=True) + GAP
+        cx = x + c.write(x, y + PAD, title, bold=True, size="small") + GAP
         left = markets.get(deck)
         count = f"{left if isinstance(left, int) else '—'} in deck"
         c.keep(
-            "deck", name, cx, y + PAD, _text(c, cx, y + PAD, count, colour=LIGHT_SOFT), LINE, count
+            "deck",
+            name,
+            cx,
+            y + PAD,
+            c.write(cx, y + PAD, count, colour=LIGHT_SOFT, size="small"),
+            LINE,
+            count,
         )
         cards = [_dict(card) for card in _list(markets.get(name))]
         if not cards:
-            _text(c, x, y + PAD + 30, "empty", colour=LIGHT_SOFT)
+            c.write(x, y + PAD + 30, "empty", colour=LIGHT_SOFT, size="small")
         slots = max(3, len(cards))
         w = (column - (slots - 1) * GAP) / slots
         for i, card in enumerate(cards):
@@ -565,12 +422,12 @@ def _markets(c: Canvas, markets: dict[str, Any], y: int) -> None:
 def _market_card(
     c: Canvas, key: str, x: float, y: float, w: float, h: float, card: dict[str, Any]
 ) -> None:
-    _plate(c, x, y, w, h, CARD, INK_SOFT)
-    lines = _wrap(str(card.get("name", "?")), w - 12, 2, bold=True)
+    c.plate(x, y, w, h, fill=CARD, edge=INK_SOFT, width=2)
+    lines = wrap(str(card.get("name", "?")), w - 12, lines=2, bold=True, size="small")
     for n, line in enumerate(lines):
-        _text(c, x + 6, y + 5 + n * 18, line, bold=True)
+        c.write(x + 6, y + 5 + n * 18, line, bold=True, size="small", colour=INK)
     cost = card.get("cost", "—")
-    _count(c, "coin", x + 6, y + h - 24, cost)
+    c.count("coin", x + 6, y + h - 24, cost)
     c.keep("market", key, x, y, w, h, " ".join(lines), f"cost {cost}")
 
 
@@ -605,8 +462,7 @@ def private(view: dict[str, Any]) -> Picture | None:
     players = _players(view)
     me = view.get("me")
     name = players.get(me, {}).get("name")
-    _label(
-        c,
+    c.label(
         "title",
         MARGIN,
         MARGIN,
@@ -616,7 +472,7 @@ def private(view: dict[str, Any]) -> Picture | None:
     )
     y = MARGIN + 38
     if offered:
-        _label(c, "section:choose", MARGIN, y, "To choose from", size="body", bold=True)
+        c.label("section:choose", MARGIN, y, "To choose from", bold=True)
         y = _hand_cards(c, offered, "choose", lambda i, card: str(i), y + 26)
     for seat in sorted(held, key=lambda s: str(s) != str(me)):
         cards = held[seat]
@@ -624,10 +480,10 @@ def private(view: dict[str, Any]) -> Picture | None:
             (p.get("name") for p in players.values() if str(p.get("seat")) == str(seat)), seat
         )
         title = "Your hand" if str(seat) == str(me) else f"{owner}'s hand"
-        _label(c, f"section:{seat}", MARGIN, y, f"{title} ({len(cards)})", size="body", bold=True)
+        c.label(f"section:{seat}", MARGIN, y, f"{title} ({len(cards)})", bold=True)
         y += 26
         if not cards:
-            _label(c, f"empty:{seat}", MARGIN, y, "empty", colour=LIGHT_SOFT)
+            c.label(f"empty:{seat}", MARGIN, y, "empty", colour=LIGHT_SOFT, size="small")
             y += 26
             continue
         y = _hand_cards(c, cards, "hand", lambda i, card, s=seat: f"{s}:{i}:{card.get('id')}", y)
@@ -662,29 +518,31 @@ def _hand_card(
     c: Canvas, kind: str, key: str, x: float, y: float, w: float, h: float, card: dict[str, Any]
 ) -> None:
     """A card in hand: name and cost, type with STR and HP, its rules text."""
-    _plate(c, x, y, w, h, CARD, INK_SOFT)
+    c.plate(x, y, w, h, fill=CARD, edge=INK_SOFT, width=2)
     kind_text, stats, body = _face(str(card.get("text", "")))
     right = x + w - 6
     cost = card.get("cost")
     if cost is not None:
-        right -= _text(c, right, y + 5, str(cost), bold=True, anchor="r") + 17
+        right -= (
+            c.write(right, y + 5, str(cost), bold=True, anchor="ra", size="small", colour=INK) + 17
+        )
         c.icon("coin", right, y + 8, 13)
         right -= GAP
-    name = _fit(str(card.get("name", "?")), right - x - 6, bold=True)
-    _text(c, x + 6, y + 5, name, bold=True)
+    name = fit(str(card.get("name", "?")), right - x - 6, "small", True)
+    c.write(x + 6, y + 5, name, bold=True, size="small", colour=INK)
     text = [name, *([f"cost {cost}"] if cost is not None else [])]
     stats_w = 0
     if stats:
-        stats_w = _width(f"{stats[0]}{stats[1]}", bold=True) + 2 * 24
-        used = _count(c, "sword", x + w - 6 - stats_w, y + 25, stats[0])
-        _count(c, "heart", x + w - 6 - stats_w + used, y + 25, stats[1])
+        stats_w = text_width(f"{stats[0]}{stats[1]}", "small", True) + 2 * 24
+        used = c.count("sword", x + w - 6 - stats_w, y + 25, stats[0])
+        c.count("heart", x + w - 6 - stats_w + used, y + 25, stats[1])
     if kind_text:
-        shown = _fit(kind_text, w - 12 - stats_w - GAP)
-        _text(c, x + 6, y + 25, shown, colour=INK_SOFT)
+        shown = fit(kind_text, w - 12 - stats_w - GAP, "small")
+        c.write(x + 6, y + 25, shown, colour=INK_SOFT, size="small")
         text.append(shown)
     if stats:
         text += [f"STR {stats[0]}", f"HP {stats[1]}"]
-    lines = _wrap(body, w - 12, TEXT_LINES) if body else []
+    lines = wrap(body, w - 12, lines=TEXT_LINES, size="small") if body else []
     for n, line in enumerate(lines):
-        _text(c, x + 6, y + 45 + n * 18, line)
+        c.write(x + 6, y + 45 + n * 18, line, size="small", colour=INK)
     c.keep(kind, key, x, y, w, h, *text, *lines)
