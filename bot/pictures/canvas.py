@@ -314,11 +314,11 @@ class Canvas:
         anchor: str = "la",
     ) -> Box:
         """A line of text that says something about the game (cut to `width`), recorded
-        as a "label" where it is drawn."""
+        as a "label" as wide as it is drawn."""
         shown = fit(text, width, size, bold) if width else text
         used = self.write(x, y, shown, size=size, colour=colour, bold=bold, anchor=anchor)
         left = x - {"l": 0.0, "m": used / 2, "r": float(used)}[anchor[0]]
-        return self.keep("label", key, left, y, width or used, line_height(size), shown)
+        return self.keep("label", key, left, y, used, line_height(size), shown)
 
     def lines(
         self,
