@@ -53,19 +53,15 @@ from bot.pictures.canvas import (
     text_width,
     wrap,
 )
-from bot.render.historia_command import ready_now
+from bot.render.historia_command import (
+    CATEGORIES,
+    CATEGORY_NAMES,
+    PLACE_NAMES,
+    ROMANS,
+    ready_now,
+)
 
 GAME_NAME = "Historia: Ways of Command"
-CATEGORIES = ("territory", "military", "technology")
-CATEGORY_NAMES = {"territory": "Territory", "military": "Military", "technology": "Technology"}
-PLACE_NAMES = {
-    "supply": "personal supply",
-    "bank": "Bank",
-    "used": "Used Pool",
-    "reserve": "reserve",
-    "map": "map",
-}
-ROMANS = ("I", "II", "III", "IV", "V")
 ERA_PHASES = ("era", "dispute", "ending")
 
 # The columns: the civilization, the three categories, the token.

@@ -49,6 +49,7 @@ Only the view is read, defensively: a missing key draws a dash or nothing.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from bot.pictures.canvas import (
@@ -693,31 +694,6 @@ def _chips_width(counts: Any) -> int:
     return total - 7 if total else 0
 
 
-def _cell_tile(
-    c: Canvas,
-    kind: str,
-    key: str,
-    x: float,
-    y: float,
-    w: int,
-    h: int,
-    card: dict[str, Any],
-    *,
-    row: int | None = None,
-    count: int = 1,
-) -> None:
-    """`_cell` on the table, from a tile when it was drawn before."""
-    spec = ("mv-cell", kind, key, w, h, row, count, _spec(card))
-    c.stamp(
-        x,
-        y,
-        (w + 1, h + 1),
-        spec,
-        lambda t: _cell(t, kind, key, 0, 0, w, h, card, row=row, count=count),
-        TABLE,
-    )
-
-
 def _cell(
     c: Canvas,
     kind: str,
@@ -859,7 +835,11 @@ def _commons(c: Canvas, view: dict[str, Any], top: int) -> int:
         else:
             key, (w, h), card, row, count = data
             if isinstance(card, dict):
-                _cell_tile(c, what, key, x, y, w, h, card, row=row, count=count)
+                spec = ("mv-cell", what, key, w, h, row, count, _spec(card))
+                draw = partial(
+                    _cell, kind=what, key=key, x=0, y=0, w=w, h=h, card=card, row=row, count=count
+                )
+                c.stamp(x, y, (w + 1, h + 1), spec, draw, TABLE)
             else:  # a space the commons could not refill
                 c.plate(x, y, w, h, width=2, edge=PANEL)
     return top + height
