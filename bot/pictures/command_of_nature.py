@@ -37,25 +37,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from bot.pictures.canvas import (
-    CARD,
-    GAP,
-    HIGHLIGHT,
-    INK,
-    INK_SOFT,
-    LIGHT,
-    LIGHT_SOFT,
-    MARGIN,
-    PANEL,
-    RED,
-    WIDTH,
-    Canvas,
-    Colour,
-    Picture,
-    fit,
-    text_width,
-    wrap,
-)
+from bot.pictures import canvas as cv
+from bot.pictures.canvas import Canvas, Colour, Picture, fit, text_width, wrap
 
 ROWS = ("I", "II", "III")
 LETTERS = "abcdef"
@@ -73,7 +56,7 @@ DIVIDE = 20  # between the two halves of a team's formation, and the two markets
 ROW_GAP = 6
 WIDE = 200  # a space this wide (two players) has its name beside its label
 PROMPT_LINES = 2
-TITLE = 34 + 25 + LINE * PROMPT_LINES + GAP  # the title, whose decision, the prompt
+TITLE = 34 + 25 + LINE * PROMPT_LINES + cv.GAP  # the title, whose decision, the prompt
 MARKET = PAD + 26 + 2 * 18 + LINE + 16 + PAD  # the markets' panel
 BAND = 42  # the middle of the table, where an attack under way is written
 EMPTY_FILL: Colour = (64, 72, 80)  # an empty space: a dim slot on the panel
@@ -118,15 +101,15 @@ class _Shape:
 
     def __init__(self, teams: bool) -> None:
         self.teams = teams
-        inner = WIDTH - 2 * MARGIN - 2 * PAD
+        inner = cv.WIDTH - 2 * cv.MARGIN - 2 * PAD
         self.half = (inner - DIVIDE) / TEAM if teams else inner
-        self.space_w = min(WIDE, (self.half - 2 * GAP) / 3)
+        self.space_w = min(WIDE, (self.half - 2 * cv.GAP) / 3)
         self.wide = self.space_w >= WIDE
         # label / name / STR and HP, or label and tokens / a name in two lines / STR, HP
         self.space_h = 2 * LINE + 14 if self.wide else 4 * LINE + 16
         self.header = LINE + 10 if not teams else 2 * LINE + 16
         self.formation = 3 * self.space_h + 2 * ROW_GAP
-        self.side = PAD + self.header + GAP + self.formation + PAD
+        self.side = PAD + self.header + cv.GAP + self.formation + PAD
 
 
 def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
@@ -136,17 +119,17 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     shape = _Shape(any(len(_list(s.get("seats"))) > 1 for s in sides))
     # Every part has its place, so the height is known before drawing (a canvas no
     # taller than the picture is cheaper to fill and crop).
-    tall = TITLE + 2 * shape.side + BAND + 4 * GAP + MARKET + 2 * MARGIN
+    tall = TITLE + 2 * shape.side + BAND + 4 * cv.GAP + MARKET + 2 * cv.MARGIN
     c = Canvas(height=tall)
     y = _title(c, view, to_act, players)
     if len(sides) > 1:
         _side(c, 1, sides[1], y, shape, to_act, players, view)
-    y += shape.side + GAP
+    y += shape.side + cv.GAP
     _attack(c, view.get("attack"), y)
-    y += BAND + GAP
+    y += BAND + cv.GAP
     if sides:
         _side(c, 0, sides[0], y, shape, to_act, players, view)
-    y += shape.side + 2 * GAP
+    y += shape.side + 2 * cv.GAP
     _markets(c, _dict(view.get("markets")), y)
     return c.finish()
 
@@ -155,8 +138,8 @@ def _title(
     c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], players: dict[Any, dict[str, Any]]
 ) -> int:
     """The title line, whose decision it is and the prompt; returns the y below."""
-    y = MARGIN
-    c.label("title", MARGIN, y, "Command of Nature", size="title", bold=True)
+    y = cv.MARGIN
+    c.label("title", cv.MARGIN, y, "Command of Nature", size="title", bold=True)
     phase = view.get("phase")
     status = [VARIANTS.get(str(view.get("variant")), str(view.get("variant", "—")))]
     if isinstance(view.get("turn"), int) and phase not in SET_UP:
@@ -164,28 +147,28 @@ def _title(
     named = SET_UP.get(str(phase)) or ("Game over" if phase == "over" else "")
     status.append(named or str(view.get("phase_name") or "—"))
     text = " · ".join(status)
-    width = c.write(WIDTH - MARGIN, y + 5, text, colour=LIGHT_SOFT, anchor="ra")
-    c.keep("label", "status", WIDTH - MARGIN - width, y + 5, width, 22, text)
+    width = c.write(cv.WIDTH - cv.MARGIN, y + 5, text, colour=cv.LIGHT_SOFT, anchor="ra")
+    c.keep("label", "status", cv.WIDTH - cv.MARGIN - width, y + 5, width, 22, text)
     y += 34
     outcome = _dict(view.get("outcome"))
     if phase == "over" or outcome:
         reason = outcome.get("reason")
         line = f"Game over: {_names(outcome.get('winners'), players)} win"
         line += f" ({reason})" if reason else ""
-        c.icon("star", MARGIN, y + 2, 18)
+        c.icon("star", cv.MARGIN, y + 2, 18)
     else:
         line = f"To act: {_names(list(to_act), players)}" if to_act else "Nobody to act"
-        c.marker(MARGIN, y + 2, 18)
-    room = WIDTH - 2 * MARGIN - 26
-    c.label("to_act", MARGIN + 26, y, line, bold=True, width=room)
+        c.marker(cv.MARGIN, y + 2, 18)
+    room = cv.WIDTH - 2 * cv.MARGIN - 26
+    c.label("to_act", cv.MARGIN + 26, y, line, bold=True, width=room)
     y += 25
     prompt = str(view.get("prompt") or "")
     lines = wrap(prompt, room, lines=PROMPT_LINES, size="small") if prompt else []
     for n, line in enumerate(lines):
-        c.write(MARGIN + 26, y + n * LINE, line, colour=LIGHT_SOFT, size="small")
+        c.write(cv.MARGIN + 26, y + n * LINE, line, colour=cv.LIGHT_SOFT, size="small")
     if lines:
-        c.keep("label", "prompt", MARGIN + 26, y, room, LINE * len(lines), *lines)
-    return MARGIN + TITLE
+        c.keep("label", "prompt", cv.MARGIN + 26, y, room, LINE * len(lines), *lines)
+    return cv.MARGIN + TITLE
 
 
 def _side(
@@ -204,25 +187,25 @@ def _side(
     rows = [_list(r) for r in _list(side.get("formation"))][:3]
     halves = TEAM if shape.teams and all(len(r) % TEAM == 0 for r in rows) else 1
     acting = any(s in to_act for s in seats)
-    c.panel(MARGIN, y, WIDTH - 2 * MARGIN, shape.side, marked=acting)
+    c.panel(cv.MARGIN, y, cv.WIDTH - 2 * cv.MARGIN, shape.side, marked=acting)
     top = n == 1
-    header_y = y + PAD if top else y + PAD + shape.formation + GAP
-    form_y = y + PAD + shape.header + GAP if top else y + PAD
+    header_y = y + PAD if top else y + PAD + shape.formation + cv.GAP
+    form_y = y + PAD + shape.header + cv.GAP if top else y + PAD
     text = _header(c, n, side, header_y, shape, halves, to_act, players, view)
-    c.keep("side", f"side{n}", MARGIN, y, WIDTH - 2 * MARGIN, shape.side, *text)
-    x0 = MARGIN + PAD
+    c.keep("side", f"side{n}", cv.MARGIN, y, cv.WIDTH - 2 * cv.MARGIN, shape.side, *text)
+    x0 = cv.MARGIN + PAD
     if halves > 1:
         line_x = x0 + shape.half + DIVIDE / 2
-        c.draw.line((line_x, form_y, line_x, form_y + shape.formation), fill=LIGHT_SOFT, width=2)
+        c.draw.line((line_x, form_y, line_x, form_y + shape.formation), fill=cv.LIGHT_SOFT, width=2)
     for r, row in enumerate(rows):
         place = 2 - r if top else r
         ry = form_y + place * (shape.space_h + ROW_GAP)
         per_half = max(1, len(row) // halves)
-        row_w = per_half * shape.space_w + (per_half - 1) * GAP
+        row_w = per_half * shape.space_w + (per_half - 1) * cv.GAP
         for i, card in enumerate(row):
             h, j = divmod(i, per_half)
             hx = x0 + min(h, halves - 1) * (shape.half + DIVIDE)
-            sx = hx + (shape.half - row_w) / 2 + j * (shape.space_w + GAP)
+            sx = hx + (shape.half - row_w) / 2 + j * (shape.space_w + cv.GAP)
             label = space_label(r, i, len(row))
             _space(c, f"side{n}:{label}", sx, ry, shape, label, card)
 
@@ -241,34 +224,34 @@ def _header(
     """A side's header: whether it is to act, who, its players' Sages, its wallet;
     returns the text written."""
     seats = _list(side.get("seats"))
-    x = x0 = MARGIN + PAD
-    right = WIDTH - MARGIN - PAD
+    x = x0 = cv.MARGIN + PAD
+    right = cv.WIDTH - cv.MARGIN - PAD
     text: list[str] = []
     if any(s in to_act for s in seats):
         tag = "TO ACT"
-        x += c.tag(x, y, tag) + GAP
+        x += c.tag(x, y, tag) + cv.GAP
         text.append(tag)
     elif view.get("active") == n and view.get("phase") not in (*SET_UP, "over"):
         tag = "their turn"
-        x += c.write(x, y + 3, tag, colour=LIGHT_SOFT, size="small") + GAP
+        x += c.write(x, y + 3, tag, colour=cv.LIGHT_SOFT, size="small") + cv.GAP
         text.append(tag)
     # The wallet at the right.
     ap = f"{side.get('ap', '—')} AP"
     gold = f"{side.get('gold', '—')} gold"
     wallet = right - c.write(right, y + 1, ap, bold=True, anchor="ra")
-    c.icon("hourglass", wallet - 20, y + 4, 15, LIGHT)
-    wallet -= 20 + 2 * GAP
+    c.icon("hourglass", wallet - 20, y + 4, 15, cv.LIGHT)
+    wallet -= 20 + 2 * cv.GAP
     wallet -= c.write(wallet, y + 1, gold, bold=True, anchor="ra")
     c.icon("coin", wallet - 21, y + 4, 16)
-    wallet -= 21 + 2 * GAP
+    wallet -= 21 + 2 * cv.GAP
     if halves == 1:  # one player: their name and Sage on this line
         for seat in seats[:1]:
             player = players.get(seat, {})
             name = fit(str(player.get("name", seat)), min(220, wallet - x - 300), "body", True)
-            x += c.write(x, y, name, bold=True) + 2 * GAP
+            x += c.write(x, y, name, bold=True) + 2 * cv.GAP
             text += [name, _sage_line(c, player, x, y + 2, wallet - x)]
         return [*text, gold, ap]
-    title = fit(_names(seats, players), wallet - x - GAP, "body", True)
+    title = fit(_names(seats, players), wallet - x - cv.GAP, "body", True)
     c.write(x, y, title, bold=True)
     text.insert(0, title)
     # Each teammate's name and Sage by their half of the formation.
@@ -282,10 +265,15 @@ def _header(
             c.marker(cx, line_y + 3, 13)
             cx += 14
         used = c.write(
-            cx, line_y, name, colour=HIGHLIGHT if seat in to_act else LIGHT, bold=True, size="small"
+            cx,
+            line_y,
+            name,
+            colour=cv.HIGHLIGHT if seat in to_act else cv.LIGHT,
+            bold=True,
+            size="small",
         )
         c.keep("label", f"side{n}:half{h}", cx, line_y, used, LINE, name)
-        cx += used + GAP
+        cx += used + cv.GAP
         sage = _sage_line(c, player, cx, line_y, end - cx)
         text += [f"{name}:" + (" to act" if seat in to_act else ""), sage]
     return [*text, gold, ap]
@@ -297,21 +285,23 @@ def _sage_line(c: Canvas, player: dict[str, Any], x: float, y: float, width: flo
     level = f"level {player.get('level', '—')}"
     if not name:
         text = f"no Sage yet · {level}"
-        c.write(x, y, fit(text, width, "small"), colour=LIGHT_SOFT, size="small")
+        c.write(x, y, fit(text, width, "small"), colour=cv.LIGHT_SOFT, size="small")
         return text
     if player.get("sage_defeated"):
-        c.icon("skull", x, y + 2, 15, LIGHT)
+        c.icon("skull", x, y + 2, 15, cv.LIGHT)
         text = fit(f"{name} has fallen · {level}", width - 20, "small")
         c.write(x + 20, y, text, size="small")
         return f"Sage {text}"
     c.icon("crown", x, y + 2, 15)
     x += 20
     shown = fit(str(name), max(40, min(width - 150, 110)), "small", True)
-    x += c.write(x, y, shown, bold=True, size="small") + GAP
+    x += c.write(x, y, shown, bold=True, size="small") + cv.GAP
     hp = _number(player.get("sage_hp"))
     placed = player.get("sage_placed") is not False
     left = _number(player.get("sage_hp_left")) if placed else hp
-    x += c.count("heart", x, y, f"{left}/{hp}", colour=RED if placed and left <= LOW_HP else LIGHT)
+    x += c.count(
+        "heart", x, y, f"{left}/{hp}", colour=cv.RED if placed and left <= LOW_HP else cv.LIGHT
+    )
     c.write(x, y, level, size="small")
     return f"Sage {shown} HP {left}/{hp} · {level}"
 
@@ -322,15 +312,15 @@ def _space(c: Canvas, key: str, x: float, y: float, shape: _Shape, label: str, c
     w, h = shape.space_w, shape.space_h
     pill = text_width(label, "small", True) + 10
     if not isinstance(card, dict):
-        c.plate(x, y, w, h, fill=EMPTY_FILL, edge=LIGHT_SOFT)
-        c.plate(x + 5, y + 5, pill, 19, fill=PANEL, edge=PANEL, radius=5)
-        c.write(x + 10, y + 5, label, colour=LIGHT_SOFT, bold=True, size="small")
-        c.write(x + w / 2, y + h - 24, "empty", colour=LIGHT_SOFT, anchor="ma", size="small")
+        c.plate(x, y, w, h, fill=EMPTY_FILL, edge=cv.LIGHT_SOFT)
+        c.plate(x + 5, y + 5, pill, 19, fill=cv.PANEL, edge=cv.PANEL, radius=5)
+        c.write(x + 10, y + 5, label, colour=cv.LIGHT_SOFT, bold=True, size="small")
+        c.write(x + w / 2, y + h - 24, "empty", colour=cv.LIGHT_SOFT, anchor="ma", size="small")
         c.keep("space", key, x, y, w, h, label, "empty")
         return
     sage = bool(card.get("sage"))
-    c.plate(x, y, w, h, fill=CARD, edge=INK if sage else INK_SOFT, width=2)
-    c.plate(x + 5, y + 5, pill, 19, fill=INK, edge=INK, radius=5)
+    c.plate(x, y, w, h, fill=cv.CARD, edge=cv.INK if sage else cv.INK_SOFT, width=2)
+    c.plate(x + 5, y + 5, pill, 19, fill=cv.INK, edge=cv.INK, radius=5)
     c.write(x + 10, y + 5, label, bold=True, size="small")
     nx = x + pill + 10
     if sage:
@@ -345,23 +335,26 @@ def _space(c: Canvas, key: str, x: float, y: float, shape: _Shape, label: str, c
     ty = y + h - 24 if shape.wide else y + 5
     for icon, value in reversed(tokens):
         if value:
-            tx -= c.write(tx, ty, str(value), bold=True, anchor="ra", size="small", colour=INK) + 16
+            tx -= (
+                c.write(tx, ty, str(value), bold=True, anchor="ra", size="small", colour=cv.INK)
+                + 16
+            )
             c.icon(icon, tx, ty + 3, 13)
-            tx -= GAP
+            tx -= cv.GAP
     name = str(card.get("name", "?"))
     if shape.wide:
         lines = [fit(name, x + w - 6 - nx, "small", True)]
-        c.write(nx, y + 5, lines[0], bold=True, size="small", colour=INK)
+        c.write(nx, y + 5, lines[0], bold=True, size="small", colour=cv.INK)
     else:
         lines = wrap(name, w - 12, lines=2, bold=True, size="small")
         for k, line in enumerate(lines):
-            c.write(x + 6, y + 28 + k * 18, line, bold=True, size="small", colour=INK)
+            c.write(x + 6, y + 28 + k * 18, line, bold=True, size="small", colour=cv.INK)
     hp = _number(card.get("hp"))
     left = hp - _number(card.get("damage"))
     strength = card.get("strength", "—")
     sy = y + h - 24
     used = c.count("sword", x + 6, sy, strength)
-    c.count("heart", x + 6 + used, sy, f"{left}/{hp}", colour=RED if left < hp else INK)
+    c.count("heart", x + 6 + used, sy, f"{left}/{hp}", colour=cv.RED if left < hp else cv.INK)
     text = [label, " ".join(lines), *(["Sage"] if sage else [])]
     text += [f"STR {strength}", f"HP {left}/{hp}"]
     text += [
@@ -376,15 +369,15 @@ def _attack(c: Canvas, attack: Any, y: int) -> None:
     """The middle of the table: the attack under way, if any, as a line."""
     if not attack:
         mid = y + BAND // 2
-        c.draw.line((MARGIN + 40, mid, WIDTH - MARGIN - 40, mid), fill=PANEL, width=2)
+        c.draw.line((cv.MARGIN + 40, mid, cv.WIDTH - cv.MARGIN - 40, mid), fill=cv.PANEL, width=2)
         return
-    x, w = MARGIN, WIDTH - 2 * MARGIN
-    c.plate(x, y, w, BAND, fill=CARD, edge=RED, width=3)
-    c.icon("sword", x + 10, y + (BAND - 20) / 2, 20, RED)
+    x, w = cv.MARGIN, cv.WIDTH - 2 * cv.MARGIN
+    c.plate(x, y, w, BAND, fill=cv.CARD, edge=cv.RED, width=3)
+    c.icon("sword", x + 10, y + (BAND - 20) / 2, 20, cv.RED)
     lines = wrap(f"Attack: {attack}", w - 50, lines=2, size="small")
     top = y + (BAND - LINE * len(lines)) / 2
     for n, line in enumerate(lines):
-        c.write(x + 40, top + n * LINE, line, bold=n == 0, size="small", colour=INK)
+        c.write(x + 40, top + n * LINE, line, bold=n == 0, size="small", colour=cv.INK)
     c.keep("attack", "attack", x, y, w, BAND, *lines)
 
 
@@ -393,12 +386,12 @@ def _attack(c: Canvas, attack: Any, y: int) -> None:
 
 def _markets(c: Canvas, markets: dict[str, Any], y: int) -> None:
     """Both markets side by side: their face-up cards with costs, their decks' counts."""
-    column = (WIDTH - 2 * MARGIN - 2 * PAD - DIVIDE) / 2
+    column = (cv.WIDTH - 2 * cv.MARGIN - 2 * PAD - DIVIDE) / 2
     card_h = MARKET - 2 * PAD - 26
-    c.panel(MARGIN, y, WIDTH - 2 * MARGIN, MARKET)
+    c.panel(cv.MARGIN, y, cv.WIDTH - 2 * cv.MARGIN, MARKET)
     for m, (name, title, deck) in enumerate(MARKETS):
-        x = MARGIN + PAD + m * (column + DIVIDE)
-        cx = x + c.write(x, y + PAD, title, bold=True, size="small") + GAP
+        x = cv.MARGIN + PAD + m * (column + DIVIDE)
+        cx = x + c.write(x, y + PAD, title, bold=True, size="small") + cv.GAP
         left = markets.get(deck)
         count = f"{left if isinstance(left, int) else '—'} in deck"
         c.keep(
@@ -406,26 +399,26 @@ def _markets(c: Canvas, markets: dict[str, Any], y: int) -> None:
             name,
             cx,
             y + PAD,
-            c.write(cx, y + PAD, count, colour=LIGHT_SOFT, size="small"),
+            c.write(cx, y + PAD, count, colour=cv.LIGHT_SOFT, size="small"),
             LINE,
             count,
         )
         cards = [_dict(card) for card in _list(markets.get(name))]
         if not cards:
-            c.write(x, y + PAD + 30, "empty", colour=LIGHT_SOFT, size="small")
+            c.write(x, y + PAD + 30, "empty", colour=cv.LIGHT_SOFT, size="small")
         slots = max(3, len(cards))
-        w = (column - (slots - 1) * GAP) / slots
+        w = (column - (slots - 1) * cv.GAP) / slots
         for i, card in enumerate(cards):
-            _market_card(c, f"{name}:{i}", x + i * (w + GAP), y + PAD + 26, w, card_h, card)
+            _market_card(c, f"{name}:{i}", x + i * (w + cv.GAP), y + PAD + 26, w, card_h, card)
 
 
 def _market_card(
     c: Canvas, key: str, x: float, y: float, w: float, h: float, card: dict[str, Any]
 ) -> None:
-    c.plate(x, y, w, h, fill=CARD, edge=INK_SOFT, width=2)
+    c.plate(x, y, w, h, fill=cv.CARD, edge=cv.INK_SOFT, width=2)
     lines = wrap(str(card.get("name", "?")), w - 12, lines=2, bold=True, size="small")
     for n, line in enumerate(lines):
-        c.write(x + 6, y + 5 + n * 18, line, bold=True, size="small", colour=INK)
+        c.write(x + 6, y + 5 + n * 18, line, bold=True, size="small", colour=cv.INK)
     cost = card.get("cost", "—")
     c.count("coin", x + 6, y + h - 24, cost)
     c.keep("market", key, x, y, w, h, " ".join(lines), f"cost {cost}")
@@ -456,7 +449,7 @@ def private(view: dict[str, Any]) -> Picture | None:
         return None
     offered = [_dict(card) for card in _list(view.get("to_choose"))]
     held = {seat: [_dict(card) for card in _list(cards)] for seat, cards in hands.items()}
-    tall = 2 * MARGIN + 38 + (26 + _cards_height(len(offered)) if offered else 0)
+    tall = 2 * cv.MARGIN + 38 + (26 + _cards_height(len(offered)) if offered else 0)
     tall += sum(26 + (_cards_height(len(cards)) if cards else 26) for cards in held.values())
     c = Canvas(height=tall)
     players = _players(view)
@@ -464,15 +457,15 @@ def private(view: dict[str, Any]) -> Picture | None:
     name = players.get(me, {}).get("name")
     c.label(
         "title",
-        MARGIN,
-        MARGIN,
+        cv.MARGIN,
+        cv.MARGIN,
         f"Your cards · {name}" if name else "Your cards",
         size="title",
         bold=True,
     )
-    y = MARGIN + 38
+    y = cv.MARGIN + 38
     if offered:
-        c.label("section:choose", MARGIN, y, "To choose from", bold=True)
+        c.label("section:choose", cv.MARGIN, y, "To choose from", bold=True)
         y = _hand_cards(c, offered, "choose", lambda i, card: str(i), y + 26)
     for seat in sorted(held, key=lambda s: str(s) != str(me)):
         cards = held[seat]
@@ -480,10 +473,10 @@ def private(view: dict[str, Any]) -> Picture | None:
             (p.get("name") for p in players.values() if str(p.get("seat")) == str(seat)), seat
         )
         title = "Your hand" if str(seat) == str(me) else f"{owner}'s hand"
-        c.label(f"section:{seat}", MARGIN, y, f"{title} ({len(cards)})", bold=True)
+        c.label(f"section:{seat}", cv.MARGIN, y, f"{title} ({len(cards)})", bold=True)
         y += 26
         if not cards:
-            c.label(f"empty:{seat}", MARGIN, y, "empty", colour=LIGHT_SOFT, size="small")
+            c.label(f"empty:{seat}", cv.MARGIN, y, "empty", colour=cv.LIGHT_SOFT, size="small")
             y += 26
             continue
         y = _hand_cards(c, cards, "hand", lambda i, card, s=seat: f"{s}:{i}:{card.get('id')}", y)
@@ -495,7 +488,7 @@ HAND_CARD = 45 + TEXT_LINES * 18 + 6
 
 def _cards_height(count: int) -> int:
     """How tall `count` cards in rows of HAND_COLUMNS are drawn, with the gap below."""
-    return -(-count // HAND_COLUMNS) * (HAND_CARD + GAP) + GAP
+    return -(-count // HAND_COLUMNS) * (HAND_CARD + cv.GAP) + cv.GAP
 
 
 def _hand_cards(
@@ -506,11 +499,20 @@ def _hand_cards(
     y: float,
 ) -> int:
     """Cards in rows of HAND_COLUMNS; returns the y below them."""
-    w = (WIDTH - 2 * MARGIN - (HAND_COLUMNS - 1) * GAP) / HAND_COLUMNS
+    w = (cv.WIDTH - 2 * cv.MARGIN - (HAND_COLUMNS - 1) * cv.GAP) / HAND_COLUMNS
     h = HAND_CARD
     for i, card in enumerate(cards):
         row, col = divmod(i, HAND_COLUMNS)
-        _hand_card(c, kind, key(i, card), MARGIN + col * (w + GAP), y + row * (h + GAP), w, h, card)
+        _hand_card(
+            c,
+            kind,
+            key(i, card),
+            cv.MARGIN + col * (w + cv.GAP),
+            y + row * (h + cv.GAP),
+            w,
+            h,
+            card,
+        )
     return int(y + _cards_height(len(cards)))
 
 
@@ -518,18 +520,19 @@ def _hand_card(
     c: Canvas, kind: str, key: str, x: float, y: float, w: float, h: float, card: dict[str, Any]
 ) -> None:
     """A card in hand: name and cost, type with STR and HP, its rules text."""
-    c.plate(x, y, w, h, fill=CARD, edge=INK_SOFT, width=2)
+    c.plate(x, y, w, h, fill=cv.CARD, edge=cv.INK_SOFT, width=2)
     kind_text, stats, body = _face(str(card.get("text", "")))
     right = x + w - 6
     cost = card.get("cost")
     if cost is not None:
         right -= (
-            c.write(right, y + 5, str(cost), bold=True, anchor="ra", size="small", colour=INK) + 17
+            c.write(right, y + 5, str(cost), bold=True, anchor="ra", size="small", colour=cv.INK)
+            + 17
         )
         c.icon("coin", right, y + 8, 13)
-        right -= GAP
+        right -= cv.GAP
     name = fit(str(card.get("name", "?")), right - x - 6, "small", True)
-    c.write(x + 6, y + 5, name, bold=True, size="small", colour=INK)
+    c.write(x + 6, y + 5, name, bold=True, size="small", colour=cv.INK)
     text = [name, *([f"cost {cost}"] if cost is not None else [])]
     stats_w = 0
     if stats:
@@ -537,12 +540,12 @@ def _hand_card(
         used = c.count("sword", x + w - 6 - stats_w, y + 25, stats[0])
         c.count("heart", x + w - 6 - stats_w + used, y + 25, stats[1])
     if kind_text:
-        shown = fit(kind_text, w - 12 - stats_w - GAP, "small")
-        c.write(x + 6, y + 25, shown, colour=INK_SOFT, size="small")
+        shown = fit(kind_text, w - 12 - stats_w - cv.GAP, "small")
+        c.write(x + 6, y + 25, shown, colour=cv.INK_SOFT, size="small")
         text.append(shown)
     if stats:
         text += [f"STR {stats[0]}", f"HP {stats[1]}"]
     lines = wrap(body, w - 12, lines=TEXT_LINES, size="small") if body else []
     for n, line in enumerate(lines):
-        c.write(x + 6, y + 45 + n * 18, line, size="small", colour=INK)
+        c.write(x + 6, y + 45 + n * 18, line, size="small", colour=cv.INK)
     c.keep(kind, key, x, y, w, h, *text, *lines)

@@ -28,31 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.pictures.canvas import (
-    CARD,
-    CARD_DIM,
-    GAP,
-    GOLD,
-    GREEN,
-    HIGHLIGHT,
-    INK,
-    INK_SOFT,
-    LIGHT,
-    LIGHT_SOFT,
-    MARGIN,
-    PANEL,
-    PURPLE,
-    RED,
-    SIZES,
-    TABLE,
-    WIDTH,
-    Canvas,
-    Colour,
-    Picture,
-    fit,
-    text_width,
-    wrap,
-)
+from bot.pictures import canvas as cv
+from bot.pictures.canvas import Canvas, Colour, Picture, fit, text_width, wrap
 from bot.render.historia_command import (
     CATEGORIES,
     CATEGORY_NAMES,
@@ -65,12 +42,12 @@ GAME_NAME = "Historia: Ways of Command"
 ERA_PHASES = ("era", "dispute", "ending")
 
 # The columns: the civilization, the three categories, the token.
-LEFT = MARGIN
-RIGHT = WIDTH - MARGIN
+LEFT = cv.MARGIN
+RIGHT = cv.WIDTH - cv.MARGIN
 NAME_W = 200
 CAT_W = 122
-CAT_X = tuple(LEFT + NAME_W + GAP + i * (CAT_W + GAP) for i in range(len(CATEGORIES)))
-TOKEN_X = CAT_X[-1] + CAT_W + GAP
+CAT_X = tuple(LEFT + NAME_W + cv.GAP + i * (CAT_W + cv.GAP) for i in range(len(CATEGORIES)))
+TOKEN_X = CAT_X[-1] + CAT_W + cv.GAP
 TOKEN_W = RIGHT - TOKEN_X
 ROW_H = 54
 ROW_GAP = 6
@@ -89,9 +66,9 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     waiting = set(to_act)
     y = _head(canvas, view, civs, waiting)
     y = _table(canvas, view, civs, waiting, y)
-    y = _legend(canvas, y + GAP)
+    y = _legend(canvas, y + cv.GAP)
     y = _ready(canvas, view, y + 4)
-    _powers(canvas, view, civs, y + GAP)
+    _powers(canvas, view, civs, y + cv.GAP)
     return canvas.finish()
 
 
@@ -192,7 +169,7 @@ def _head(
 ) -> int:
     """The title line (game, table size, Era and turn) and the line of what the table
     waits for, with the latest report's number."""
-    y = MARGIN
+    y = cv.MARGIN
     count = len(civs)
     title = f"{GAME_NAME} · {count} civilization{'s' if count != 1 else ''}"
     title = fit(title, RIGHT - LEFT - 220, "title", True)
@@ -200,7 +177,7 @@ def _head(
     canvas.keep("label", "title", LEFT, y, text_width(title, "title", True), 30, title)
     era = where(view)
     era_w = text_width(era, "body", True)
-    era_y = y + (SIZES["title"] - SIZES["body"]) // 2 + 1
+    era_y = y + (cv.SIZES["title"] - cv.SIZES["body"]) // 2 + 1
     canvas.write(RIGHT, era_y, era, bold=True, anchor="ra")
     canvas.keep("label", "era", RIGHT - era_w, era_y, era_w, 22, era)
     y += 34
@@ -208,22 +185,22 @@ def _head(
     number = latest_report(view)
     report = f"latest report #{number}" if number is not None else "no recent report"
     report_w = text_width(report, "small")
-    canvas.write(RIGHT, y + 2, report, size="small", colour=LIGHT_SOFT, anchor="ra")
+    canvas.write(RIGHT, y + 2, report, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
     canvas.keep("label", "report", RIGHT - report_w, y + 2, report_w, LINE, report)
 
     text = plain(str(view.get("prompt") or ""))
     if view.get("phase") == "era" and not waiting:  # its prompt repeats the Era and turn
         text = "Nobody is waited for: report the changes as you play"
-    room = RIGHT - LEFT - report_w - 2 * GAP - 20
+    room = RIGHT - LEFT - report_w - 2 * cv.GAP - 20
     lines = wrap(text, room, bold=bool(waiting), lines=2) if text else ["—"]
-    colour = HIGHLIGHT if waiting else LIGHT
+    colour = cv.HIGHLIGHT if waiting else cv.LIGHT
     if waiting:
-        canvas.marker(LEFT, y + 4, 14, HIGHLIGHT, outline=INK)
+        canvas.marker(LEFT, y + 4, 14, cv.HIGHLIGHT, outline=cv.INK)
     x = LEFT + 20 if waiting else LEFT
     for n, line in enumerate(lines):
         canvas.write(x, y + n * 23, line, colour=colour, bold=bool(waiting))
     canvas.keep("label", "prompt", x, y, room, 23 * len(lines), *lines)
-    return y + 23 * len(lines) + GAP
+    return y + 23 * len(lines) + cv.GAP
 
 
 def _table(
@@ -236,7 +213,7 @@ def _table(
     """The header and one row per civilization."""
     headers = ["Civilization", *(CATEGORY_NAMES[c] for c in CATEGORIES), "Command token"]
     for x, text in zip((LEFT + 8, *CAT_X, TOKEN_X), headers, strict=True):
-        canvas.write(x + (0 if x == LEFT + 8 else 6), y, text, size="small", colour=LIGHT_SOFT)
+        canvas.write(x + (0 if x == LEFT + 8 else 6), y, text, size="small", colour=cv.LIGHT_SOFT)
     y += LINE + 2
     winners = set(_dict(view.get("outcome")).get("winners") or [])
     for civ in civs:
@@ -258,15 +235,15 @@ def _row(
     out = bool(civ.get("conceded"))
     if to_act:  # the edge, the pointer in the margin and the words: not colour alone
         canvas.panel(LEFT - 3, y - 3, RIGHT - LEFT + 6, ROW_H + 6, marked=True, radius=12)
-        canvas.marker(1, y + ROW_H // 2 - 7, 14, HIGHLIGHT, outline=INK)
-    canvas.panel(LEFT, y, RIGHT - LEFT, ROW_H, fill=TABLE if out else PANEL)
+        canvas.marker(1, y + ROW_H // 2 - 7, 14, cv.HIGHLIGHT, outline=cv.INK)
+    canvas.panel(LEFT, y, RIGHT - LEFT, ROW_H, fill=cv.TABLE if out else cv.PANEL)
 
     name = fit(civ_name(civ), NAME_W - 16 - (24 if won else 0), "body", True)
     x = LEFT + 8
     if won:
         canvas.icon("crown", x, y + 8, 18)
         x += 24
-    canvas.write(x, y + 6, name, colour=LIGHT_SOFT if out else LIGHT, bold=True)
+    canvas.write(x, y + 6, name, colour=cv.LIGHT_SOFT if out else cv.LIGHT, bold=True)
     second = []
     if civ.get("named") is False or not civ.get("name"):
         second.append("no civilization yet")
@@ -277,11 +254,11 @@ def _row(
     if won:
         second.append("won")
     under = fit(" · ".join(second), NAME_W - 16 - (60 if to_act else 0), "small")
-    canvas.write(LEFT + 8, y + 30, under, size="small", colour=LIGHT_SOFT)
+    canvas.write(LEFT + 8, y + 30, under, size="small", colour=cv.LIGHT_SOFT)
     shown = [name, under]
     if to_act:
         words_x = LEFT + 8 + text_width(under, "small") + 8
-        canvas.write(words_x, y + 30, "to act", size="small", colour=HIGHLIGHT, bold=True)
+        canvas.write(words_x, y + 30, "to act", size="small", colour=cv.HIGHLIGHT, bold=True)
         shown.append("to act")
     canvas.keep("civ", str(seat), LEFT, y, NAME_W, ROW_H, *shown)
 
@@ -299,15 +276,17 @@ def _cell(
     values = _dict(_dict(_dict(view.get("standings")).get(category)).get("values"))
     value = values.get(str(seat))
     if value is None:
-        canvas.write(x + 10, y + 12, "—", size="title", colour=LIGHT_SOFT)
+        canvas.write(x + 10, y + 12, "—", size="title", colour=cv.LIGHT_SOFT)
         return
-    canvas.plate(x, y + 5, CAT_W, ROW_H - 10, fill=TABLE, radius=6)
+    canvas.plate(x, y + 5, CAT_W, ROW_H - 10, fill=cv.TABLE, radius=6)
     text = [str(value)]
     canvas.write(x + 8, y + 9, str(value), size="title", bold=True)
     effective = _dict(civ.get("effective")).get(category)
     base = _dict(civ.get("levels")).get(category)
     if isinstance(effective, int) and isinstance(base, int) and effective != base:
-        canvas.write(x + 8, y + 34, f"{effective - base:+d}", size="small", colour=GOLD, bold=True)
+        canvas.write(
+            x + 8, y + 34, f"{effective - base:+d}", size="small", colour=cv.GOLD, bold=True
+        )
         text.append(f"{effective - base:+d} Command")
     shown = marks(view, seat, category)
     top = y + (ROW_H - LINE * len(shown)) // 2
@@ -328,27 +307,33 @@ def _token(canvas: Canvas, view: dict[str, Any], civ: dict[str, Any], y: int) ->
     x, top, w, h = TOKEN_X, y + 4, TOKEN_W, ROW_H - 8
     cube = None
     if civ.get("conceded"):
-        fill, ink, edge, first, second = CARD_DIM, INK_SOFT, INK_SOFT, "Out of the game", symbols
+        fill, ink, edge, first, second = (
+            cv.CARD_DIM,
+            cv.INK_SOFT,
+            cv.INK_SOFT,
+            "Out of the game",
+            symbols,
+        )
     elif status == "active":
         power = str(token.get("power") or "?")
-        fill, ink, edge, first, second = PURPLE_DARK, LIGHT, PURPLE, "USED · face down", power
+        fill, ink, edge, first, second = PURPLE_DARK, cv.LIGHT, cv.PURPLE, "USED · face down", power
         cube = PLACE_NAMES.get(str(token.get("cube_from")), "?")
     elif status == "removed":
-        fill, ink, edge = DOWN, LIGHT_SOFT, INK_SOFT
+        fill, ink, edge = DOWN, cv.LIGHT_SOFT, cv.INK_SOFT
         first, second = "USED · face down", "out of the game"
     elif phase == "era" and token.get("eligible"):
-        fill, ink, edge, first, second = CARD, INK, GREEN, "Face up · READY", symbols
+        fill, ink, edge, first, second = cv.CARD, cv.INK, cv.GREEN, "Face up · READY", symbols
     elif phase == "era":
-        fill, ink, edge, first, second = CARD, INK, INK_SOFT, "Face up · not now", symbols
+        fill, ink, edge, first, second = cv.CARD, cv.INK, cv.INK_SOFT, "Face up · not now", symbols
     elif status == "available":
-        fill, ink, edge, first, second = CARD, INK, INK_SOFT, "Face up · unused", symbols
+        fill, ink, edge, first, second = cv.CARD, cv.INK, cv.INK_SOFT, "Face up · unused", symbols
     else:
-        fill, ink, edge, first, second = CARD_DIM, INK_SOFT, INK_SOFT, "—", symbols
-    ready = edge == GREEN
+        fill, ink, edge, first, second = cv.CARD_DIM, cv.INK_SOFT, cv.INK_SOFT, "—", symbols
+    ready = edge == cv.GREEN
     canvas.plate(x, top, w, h, fill=fill, edge=edge, width=3 if ready else 2, radius=7)
     inner = x + 7
     if ready:
-        canvas.icon("bolt", inner, top + 5, 15, GOLD)
+        canvas.icon("bolt", inner, top + 5, 15, cv.GOLD)
         inner += 18
     room = x + w - inner - (26 if cube else 7)
     first = fit(first, room, "small", True)
@@ -375,11 +360,11 @@ def _legend(canvas: Canvas, y: int) -> int:
     x = LEFT
     for word, text in pieces:
         _mark(canvas, word, x, y + 2)
-        canvas.write(x + MARK + 4, y, text, size="small", colour=LIGHT_SOFT)
+        canvas.write(x + MARK + 4, y, text, size="small", colour=cv.LIGHT_SOFT)
         x += MARK + 4 + text_width(text, "small") + 14
     gold = text_width("+2", "small", True)
-    canvas.write(x, y, "+2", size="small", colour=GOLD, bold=True)
-    canvas.write(x + gold + 4, y, "Command power", size="small", colour=LIGHT_SOFT)
+    canvas.write(x, y, "+2", size="small", colour=cv.GOLD, bold=True)
+    canvas.write(x + gold + 4, y, "Command power", size="small", colour=cv.LIGHT_SOFT)
     text = " · ".join(t for _, t in pieces) + " · +2 Command power"
     canvas.keep("label", "legend", LEFT, y, RIGHT - LEFT, LINE, text)
     return y + LINE + 2
@@ -391,7 +376,7 @@ def _ready(canvas: Canvas, view: dict[str, Any], y: int) -> int:
     if text is None:
         return y
     lines = wrap(text, RIGHT - LEFT - 22)
-    canvas.icon("bolt", LEFT, y + 3, 16, GOLD if text.startswith("Can") else LIGHT_SOFT)
+    canvas.icon("bolt", LEFT, y + 3, 16, cv.GOLD if text.startswith("Can") else cv.LIGHT_SOFT)
     for n, line in enumerate(lines):
         canvas.write(LEFT + 22, y + n * 23, line)
     canvas.keep("label", "ready", LEFT + 22, y, RIGHT - LEFT - 22, 23 * len(lines), *lines)
@@ -407,7 +392,7 @@ def _powers(canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], y:
         return y
     era = view.get("era_name") or roman(view.get("era"))
     head = f"Powers in force until the end of Era {era}" if active else "Powers in force: none"
-    canvas.write(LEFT, y, head, size="small", colour=LIGHT_SOFT, bold=True)
+    canvas.write(LEFT, y, head, size="small", colour=cv.LIGHT_SOFT, bold=True)
     canvas.keep("label", "powers", LEFT, y, text_width(head, "small", True), LINE, head)
     y += LINE + 2
     for i, civ in enumerate(active):
@@ -429,21 +414,21 @@ def _mark(canvas: Canvas, word: str, x: float, y: float) -> None:
     tied = word.startswith(("tied", "all"))
     if word.endswith("1st") or word == "all tied":
         if tied:
-            canvas.icon("star", x, y, s, LIGHT_SOFT)
-            canvas.icon("star", x + 3, y + 3, s - 6, TABLE)
+            canvas.icon("star", x, y, s, cv.LIGHT_SOFT)
+            canvas.icon("star", x + 3, y + 3, s - 6, cv.TABLE)
         else:
-            canvas.icon("star", x, y, s, GOLD)
+            canvas.icon("star", x, y, s, cv.GOLD)
         return
     points = [(x + 1, y + 2), (x + s - 1, y + 2), (x + s / 2, y + s)]
     if tied:
-        canvas.draw.polygon(points, outline=LIGHT_SOFT, width=2)
+        canvas.draw.polygon(points, outline=cv.LIGHT_SOFT, width=2)
     else:
-        canvas.draw.polygon(points, fill=RED, outline=LIGHT)
+        canvas.draw.polygon(points, fill=cv.RED, outline=cv.LIGHT)
 
 
 def _cube(canvas: Canvas, x: float, y: float) -> None:
     """A power cube seen from above a corner: a square with its top face lighter."""
     d = canvas.draw
-    d.polygon([(x, y + 4), (x + 4, y), (x + 16, y), (x + 12, y + 4)], fill=CARD, outline=INK)
-    d.polygon([(x + 12, y + 4), (x + 16, y), (x + 16, y + 12), (x + 12, y + 16)], fill=INK_SOFT)
-    d.rectangle((x, y + 4, x + 12, y + 16), fill=GOLD, outline=INK)
+    d.polygon([(x, y + 4), (x + 4, y), (x + 16, y), (x + 12, y + 4)], fill=cv.CARD, outline=cv.INK)
+    d.polygon([(x + 12, y + 4), (x + 16, y), (x + 16, y + 12), (x + 12, y + 16)], fill=cv.INK_SOFT)
+    d.rectangle((x, y + 4, x + 12, y + 16), fill=cv.GOLD, outline=cv.INK)

@@ -52,38 +52,15 @@ import json
 from functools import partial
 from typing import Any
 
-from bot.pictures.canvas import (
-    BLUE,
-    CARD,
-    CARD_DIM,
-    GAP,
-    GREEN,
-    HIGHLIGHT,
-    INK,
-    INK_SOFT,
-    LIGHT,
-    LIGHT_SOFT,
-    MARGIN,
-    ORANGE,
-    PANEL,
-    PURPLE,
-    RED,
-    TABLE,
-    WIDTH,
-    Canvas,
-    Colour,
-    Picture,
-    fit,
-    text_width,
-    wrap,
-)
+from bot.pictures import canvas as cv
+from bot.pictures.canvas import Canvas, Colour, Picture, fit, text_width, wrap
 
 EMPTY = "–"
 SLOTS = ("top", "middle", "bottom")
 SPIRITS = ("sky", "animal", "water", "plant")
 PRINTED = {"cursed land": "Cursed Land", "fertile soil": "Fertile Soil"}
 SPOIL_AT = 4  # when a view lacks "spoil_at"
-LEFT, RIGHT = MARGIN, WIDTH - MARGIN
+LEFT, RIGHT = cv.MARGIN, cv.WIDTH - cv.MARGIN
 INNER = RIGHT - LEFT
 
 # Symbols in the cards' order: (view key, icon, icon colour, word after the number).
@@ -95,11 +72,11 @@ SYMBOLS: tuple[tuple[str, str, Colour | None, str], ...] = (
     ("decay", "skull", None, ""),
     ("growth", "leaf", None, "growth"),
     ("sky", "leaf", SKY, "sky"),
-    ("animal", "leaf", ORANGE, "animal"),
-    ("water", "leaf", BLUE, "water"),
-    ("plant", "leaf", GREEN, "plant"),
+    ("animal", "leaf", cv.ORANGE, "animal"),
+    ("water", "leaf", cv.BLUE, "water"),
+    ("plant", "leaf", cv.GREEN, "plant"),
     ("guardian", "shield", None, ""),
-    ("curse", "skull", RED, "curse"),
+    ("curse", "skull", cv.RED, "curse"),
 )
 ORDER = {key: n for n, (key, *_) in enumerate(SYMBOLS)}
 CHIP = {key: (icon, colour, word) for key, icon, colour, word in SYMBOLS}
@@ -247,7 +224,7 @@ def _chip_lines(counts: Any, width: float) -> int:
 
 
 def _chips(
-    c: Canvas, x: float, y: float, width: float, counts: Any, ink: Colour = INK, lines: int = 2
+    c: Canvas, x: float, y: float, width: float, counts: Any, ink: Colour = cv.INK, lines: int = 2
 ) -> None:
     """Symbols as icon + number (+ word) chips flowing over up to `lines` lines of
     `width` ("…" ends the last line when more would not fit)."""
@@ -256,15 +233,23 @@ def _chips(
             c.write(x + width - 10, y + (lines - 1) * LINE, "…", size="small", colour=ink)
             break
         icon, colour, _ = CHIP[key]
-        if colour is None and icon == "skull" and ink != INK:  # a dark skull on the dark table
-            colour = LIGHT_SOFT
+        if colour is None and icon == "skull" and ink != cv.INK:  # a dark skull on the dark table
+            colour = cv.LIGHT_SOFT
         c.count(icon, x + dx, y + row * LINE, text, colour=ink, icon_colour=colour)
 
 
 def _frame(
     c: Canvas, x: float, y: float, w: float, h: float, fill: Colour, marked: bool = False
 ) -> None:
-    c.plate(x, y, w, h, fill=fill, width=4 if marked else 2, edge=HIGHLIGHT if marked else INK_SOFT)
+    c.plate(
+        x,
+        y,
+        w,
+        h,
+        fill=fill,
+        width=4 if marked else 2,
+        edge=cv.HIGHLIGHT if marked else cv.INK_SOFT,
+    )
 
 
 # ---------------------------------------------------------------------- the field
@@ -309,7 +294,7 @@ def _card_tile(
     """`_field_card` on the panel, from a tile when it was drawn before."""
     size = (CARD_W + 1, _card_height(look) + 1)
     spec = ("mv-field", kind, key, look, _spec(card))
-    c.stamp(x, y, size, spec, lambda t: _field_card(t, kind, key, 0, 0, card, look), PANEL)
+    c.stamp(x, y, size, spec, lambda t: _field_card(t, kind, key, 0, 0, card, look), cv.PANEL)
 
 
 def _field_card(
@@ -321,27 +306,27 @@ def _field_card(
     h = _card_height(look)
     nemesis = nemesis_name(card)
     leader = card.get("leader")
-    _frame(c, x, y, CARD_W, h, NEMESIS_FILL if nemesis else CARD)
+    _frame(c, x, y, CARD_W, h, NEMESIS_FILL if nemesis else cv.CARD)
     number = card_number(card)
-    c.write(x + 6, y + 3, number, size="small", colour=INK_SOFT, bold=True)
+    c.write(x + 6, y + 3, number, size="small", colour=cv.INK_SOFT, bold=True)
     shown: list[str] = [number]
     inner = CARD_W - 12
     body_y = y + 22
     if isinstance(leader, dict):
         c.icon("crown", x + 6, body_y + 2, 16)
-        c.write(x + 26, body_y, "Leader", size="small", colour=INK, bold=True)
+        c.write(x + 26, body_y, "Leader", size="small", colour=cv.INK, bold=True)
         lines = wrap(str(leader.get("name", "?")), inner, size="small")
         side = "upgraded" if leader.get("side") == "upgraded" else "starting side"
         lines.append(side)
         for n, line in enumerate(lines):
-            c.write(x + 6, body_y + 22 + n * LINE, line, size="small", colour=INK)
+            c.write(x + 6, body_y + 22 + n * LINE, line, size="small", colour=cv.INK)
         shown += ["Leader", *lines]
     elif nemesis is not None:
-        c.icon("skull", x + 6, body_y + 2, 15, PURPLE)
-        c.write(x + 26, body_y, "Nemesis", size="small", colour=INK, bold=True)
+        c.icon("skull", x + 6, body_y + 2, 15, cv.PURPLE)
+        c.write(x + 26, body_y, "Nemesis", size="small", colour=cv.INK, bold=True)
         lines = wrap(nemesis, inner, size="small")
         for n, line in enumerate(lines):
-            c.write(x + 6, body_y + 22 + n * LINE, line, size="small", colour=INK)
+            c.write(x + 6, body_y + 22 + n * LINE, line, size="small", colour=cv.INK)
         shown += ["Nemesis", *lines]
     else:
         slots = _dict(card.get("slots"))
@@ -376,12 +361,12 @@ def _slot(
     icon = {"Cursed Land": "skull", "Fertile Soil": "leaf"}.get(land or "")
     tx = x + 4
     if icon:  # a printed land: its icon before the name
-        c.icon(icon, tx, y + 5, 12, RED if icon == "skull" else GREEN)
+        c.icon(icon, tx, y + 5, 12, cv.RED if icon == "skull" else cv.GREEN)
         tx += 15
     lines = _slot_lines(names, int(x + w - tx - 3), compact)
     for n, line in enumerate(lines):
         soft = n == 1 and len(names) > 1
-        c.write(tx, y + 3 + n * LINE, line, size="small", colour=INK_SOFT if soft else INK)
+        c.write(tx, y + 3 + n * LINE, line, size="small", colour=cv.INK_SOFT if soft else cv.INK)
     c.keep("slot", key, x, y, w, h, *lines)
 
 
@@ -473,8 +458,8 @@ def _active(
     field = _field_of(player)
     look = _look(player)
     many = f"{len(field)} card{'' if len(field) == 1 else 's'}"
-    c.write(x0, yy, f"Field: {many}", size="small", colour=LIGHT_SOFT, bold=True)
-    c.write(DECK_X, yy, "On deck", size="small", colour=LIGHT_SOFT, bold=True)
+    c.write(x0, yy, f"Field: {many}", size="small", colour=cv.LIGHT_SOFT, bold=True)
+    c.write(DECK_X, yy, "On deck", size="small", colour=cv.LIGHT_SOFT, bold=True)
     yy += 22
     ch = _card_height(look)
     for n, card in enumerate(field):
@@ -482,15 +467,15 @@ def _active(
         cy = yy + (n // PER_ROW) * (ch + CARD_GAP)
         _card_tile(c, "field", f"{seat}:{n}", cx, cy, card, look)
     if not field:
-        c.write(x0, yy + 4, "empty", size="small", colour=LIGHT_SOFT)
+        c.write(x0, yy + 4, "empty", size="small", colour=cv.LIGHT_SOFT)
     column = _column(player)
     rule = DECK_X - 10  # the on-deck card stands apart, beyond a rule
-    c.draw.line((rule, yy - 22, rule, yy + column - CARD_GAP), fill=LIGHT_SOFT, width=1)
+    c.draw.line((rule, yy - 22, rule, yy + column - CARD_GAP), fill=cv.LIGHT_SOFT, width=1)
     on_deck = player.get("on_deck")
     if isinstance(on_deck, dict):
         _card_tile(c, "ondeck", str(seat), DECK_X, yy, on_deck, look)
     else:
-        c.write(DECK_X, yy + 4, "none", size="small", colour=LIGHT_SOFT)
+        c.write(DECK_X, yy + 4, "none", size="small", colour=cv.LIGHT_SOFT)
     yy += column + 4
     _decay_bar(c, view, player, x0, yy, 240, 26)
     notes = ["can't Spoil now"] if player.get("cannot_spoil") else []
@@ -510,7 +495,7 @@ def _harvest(c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, 
     c.write(x, y, "Harvest:", size="small", bold=True)
     counts = {k: _int(pool.get(k)) for k in ("mana", *SPIRITS, "guardian")}
     start = x + text_width("Harvest:", "small", True) + 8
-    _chips(c, start, y, RIGHT - 12 - start, counts, ink=LIGHT, lines=1)
+    _chips(c, start, y, RIGHT - 12 - start, counts, ink=cv.LIGHT, lines=1)
     if not _counts(counts):
         c.write(start, y, "nothing left", size="small")
     vales, buys = _int(pool.get("vale_buys_left")), _int(pool.get("buys_left"))
@@ -518,7 +503,7 @@ def _harvest(c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, 
     rest += f"{buys} advancement{'' if buys == 1 else 's'} (mana)"
     if player.get("mana_token"):
         rest = "+1 mana from the mana token · " + rest
-    c.write(x, y + LINE + 2, rest, size="small", colour=LIGHT_SOFT)
+    c.write(x, y + LINE + 2, rest, size="small", colour=cv.LIGHT_SOFT)
     words = ", ".join(symbol_words(counts)) or "nothing left"
     c.keep("label", "harvest", x, y, INNER - 24, 2 * LINE + 2, f"Harvest: {words}", rest)
     return 2 * LINE + 8
@@ -529,18 +514,18 @@ def _legend(c: Canvas, x: float, y: float) -> None:
     parts = (
         ("drop", None, "mana"),
         ("star", None, "VP"),
-        ("skull", LIGHT_SOFT, "decay"),
-        ("skull", RED, "curse"),
-        ("leaf", GREEN, "growth, spirits"),
+        ("skull", cv.LIGHT_SOFT, "decay"),
+        ("skull", cv.RED, "curse"),
+        ("leaf", cv.GREEN, "growth, spirits"),
         ("shield", None, "guardian"),
     )
     cx = x
     for icon, colour, word in parts:
         c.icon(icon, cx, y + 2, 13, colour)
-        c.write(cx + 16, y, word, size="small", colour=LIGHT_SOFT)
+        c.write(cx + 16, y, word, size="small", colour=cv.LIGHT_SOFT)
         cx += 16 + text_width(word, "small") + 14
     note = "#7: the card's number"
-    c.write(cx + 4, y, note, size="small", colour=LIGHT_SOFT)
+    c.write(cx + 4, y, note, size="small", colour=cv.LIGHT_SOFT)
     c.keep("label", "legend", x, y, cx + 4 + text_width(note, "small") - x, LINE, "legend")
 
 
@@ -599,7 +584,7 @@ def _player_row(
         (INNER + 1, h + 1),
         ("mv-player", *spec),
         lambda t: _row(t, view, player, to_act, active),
-        TABLE,
+        cv.TABLE,
     )
     return y + h
 
@@ -629,7 +614,7 @@ def _row(
     shown.append(name)
     x += text_width(name, bold=True) + 14
     vp, curses = _int(player.get("vp")), _int(player.get("curses"))
-    parts = [("star", None, f"{vp} VP"), ("skull", RED, _many(curses, "curse"))]
+    parts = [("star", None, f"{vp} VP"), ("skull", cv.RED, _many(curses, "curse"))]
     if player.get("mana_token"):
         parts.append(("drop", None, "mana token"))
     _counts_line(c, x, 10, parts)
@@ -638,7 +623,7 @@ def _row(
     scores = _dict(view.get("scores"))
     if view.get("phase") == "over" and str(seat) in scores:
         piles = f"score {scores[str(seat)]} · " + piles
-    c.write(INNER - 10, 10, piles, size="small", colour=LIGHT_SOFT, anchor="ra")
+    c.write(INNER - 10, 10, piles, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
     shown.append(piles)
     # Second line: leader, field, on deck, and the decay (the active player's is above).
     yy = 8 + 26
@@ -678,7 +663,7 @@ def _counts_line(c: Canvas, x: float, y: float, parts: list[tuple[str, Colour | 
     """Icon + words on the dark table, side by side; returns the width used."""
     cx = x
     for icon, colour, text in parts:
-        cx += c.count(icon, cx, y, text, colour=LIGHT, icon_colour=colour) + 4
+        cx += c.count(icon, cx, y, text, colour=cv.LIGHT, icon_colour=colour) + 4
     return int(cx - x)
 
 
@@ -709,11 +694,11 @@ def _cell(
 ) -> None:
     """An advancement or vale for sale: its name, its slot (and level when not its
     row's), its cost."""
-    _frame(c, x, y, w, h, CARD)
+    _frame(c, x, y, w, h, cv.CARD)
     title = str(card.get("name", "?")) + (f" ×{count}" if count > 1 else "")
     bold = text_width(title, "small", True) <= w - 12  # a long name in the regular face
     title = fit(title, w - 12, "small", bold)
-    c.write(x + 6, y + 4, title, size="small", colour=INK, bold=bold)
+    c.write(x + 6, y + 4, title, size="small", colour=cv.INK, bold=bold)
     parts = []
     if card.get("slot"):
         parts.append(f"{card['slot']} slot")
@@ -725,13 +710,13 @@ def _cell(
     _chips(c, x + 6, y + 24, w - 10, cost, lines=lines)
     flow = _flow(cost, w - 10)
     if not flow:
-        c.write(x + 6, y + 24, "free", size="small", colour=INK, bold=True)
+        c.write(x + 6, y + 24, "free", size="small", colour=cv.INK, bold=True)
     # The slot (and level) after the cost on its last line, cut rather than the cost.
     row = flow[-1][3] if flow else 0
     end = flow[-1][2] + 16 + text_width(flow[-1][1], "small", True) if flow else 30
     detail = fit(", ".join(parts), max(0, w - 20 - end), "small")
     if detail and row < lines:
-        c.write(x + 6 + end + 10, y + 24 + row * LINE, detail, size="small", colour=INK_SOFT)
+        c.write(x + 6 + end + 10, y + 24 + row * LINE, detail, size="small", colour=cv.INK_SOFT)
     words = symbol_words(cost) or ["free"]
     c.keep(kind, key, x, y, w, h, title, *words, *([detail] if detail else []))
 
@@ -741,21 +726,21 @@ def _fertile(c: Canvas, x: float, y: float, commons: dict[str, Any]) -> None:
     soils = [s for s in commons.get("fertile_soils") or [] if isinstance(s, dict)]
     _frame(c, x, y, CELL_W, CELL_H, FERTILE_FILL)
     title = f"Fertile Soil ×{_int(commons.get('fertile'))}"
-    c.icon("leaf", x + 6, y + 6, 13, GREEN)
-    c.write(x + 23, y + 4, title, size="small", colour=INK, bold=True)
+    c.icon("leaf", x + 6, y + 6, 13, cv.GREEN)
+    c.write(x + 23, y + 4, title, size="small", colour=cv.INK, bold=True)
     cost = soils[0].get("cost") if soils else None
     _chips(c, x + CELL_W - 6 - _chips_width(cost), y + 4, CELL_W, cost, lines=1)
     left = " · ".join(f"{s.get('slot', '?')} {_int(s.get('count'))}" for s in soils)
     left = left or "none left"
     left = fit(left, CELL_W - 12, "small")
-    c.write(x + 6, y + 24, left, size="small", colour=INK)
+    c.write(x + 6, y + 24, left, size="small", colour=cv.INK)
     c.keep("offer", "fertile", x, y, CELL_W, CELL_H, title, left, *symbol_words(cost))
 
 
 def _row_head(c: Canvas, y: float, name: str, left: Any) -> None:
     c.write(LEFT, y + 4, name, size="small", bold=True)
     if left is not None:
-        c.write(LEFT, y + 24, f"{left} left", size="small", colour=LIGHT_SOFT)
+        c.write(LEFT, y + 24, f"{left} left", size="small", colour=cv.LIGHT_SOFT)
 
 
 def _cells_x(i: int) -> int:
@@ -829,7 +814,7 @@ def _commons(c: Canvas, view: dict[str, Any], top: int) -> int:
             _row_head(c, y, *data)
         elif what == "level":
             c.write(x, y, data[0], size="small", bold=True)
-            c.write(x + 62, y, f"{data[1]} left", size="small", colour=LIGHT_SOFT)
+            c.write(x + 62, y, f"{data[1]} left", size="small", colour=cv.LIGHT_SOFT)
         elif what == "fertile":
             _fertile(c, x, y, data)
         else:
@@ -839,9 +824,9 @@ def _commons(c: Canvas, view: dict[str, Any], top: int) -> int:
                 draw = partial(
                     _cell, kind=what, key=key, x=0, y=0, w=w, h=h, card=card, row=row, count=count
                 )
-                c.stamp(x, y, (w + 1, h + 1), spec, draw, TABLE)
+                c.stamp(x, y, (w + 1, h + 1), spec, draw, cv.TABLE)
             else:  # a space the commons could not refill
-                c.plate(x, y, w, h, width=2, edge=PANEL)
+                c.plate(x, y, w, h, width=2, edge=cv.PANEL)
     return top + height
 
 
@@ -859,7 +844,7 @@ def _nemesis_height(nemesis: dict[str, Any]) -> int:
     track = 22 + (36 if spaces else 0)
     if isinstance(space, int) and 0 <= space < len(spaces):
         track += 2 * (LINE + 2)
-    return _nemesis_card_height(nemesis) + GAP + track
+    return _nemesis_card_height(nemesis) + cv.GAP + track
 
 
 def _nemesis_lines(nemesis: dict[str, Any]) -> list[tuple[str, bool]]:
@@ -882,16 +867,16 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
     h = _nemesis_card_height(nemesis)
     _frame(c, LEFT, y, INNER, h, NEMESIS_FILL)
     x = LEFT + 10
-    c.icon("skull", x, y + 9, 18, PURPLE)
+    c.icon("skull", x, y + 9, 18, cv.PURPLE)
     name = fit(f"Nemesis: {nemesis.get('name', '?')}", 420, "body", True)
-    c.write(x + 24, y + 7, name, colour=INK, bold=True)
+    c.write(x + 24, y + 7, name, colour=cv.INK, bold=True)
     score = f"Score so far: {nemesis.get('score', EMPTY)}"
     c.label(
         "nemesis:score",
         RIGHT - 10 - text_width(score, bold=True),
         y + 7,
         score,
-        colour=INK,
+        colour=cv.INK,
         bold=True,
     )
     yy = y + 8 + 26
@@ -899,16 +884,16 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
         f"{nemesis.get('difficulty', '?')} ({nemesis.get('pips', '?')} of 4) · "
         f"power {nemesis.get('power', '?')} · {_where(nemesis)} · shows"
     )
-    c.write(x, yy, about, size="small", colour=INK)
+    c.write(x, yy, about, size="small", colour=cv.INK)
     start = x + text_width(about, "small") + 6
     _chips(c, start, yy, RIGHT - 10 - start, nemesis.get("symbols"), lines=1)
     shown = [name, about, *symbol_words(nemesis.get("symbols"))]
     yy += LINE
     for text, now in lines:
         tag = "now:" if now else "not yet:"
-        c.write(x, yy, tag, size="small", colour=INK if now else INK_SOFT, bold=True)
+        c.write(x, yy, tag, size="small", colour=cv.INK if now else cv.INK_SOFT, bold=True)
         text = fit(text, INNER - 90, "small")
-        c.write(x + 66, yy, text, size="small", colour=INK if now else INK_SOFT)
+        c.write(x + 66, yy, text, size="small", colour=cv.INK if now else cv.INK_SOFT)
         shown.append(f"{tag} {text}")
         yy += LINE
     pile = [str(p) for p in nemesis.get("pile") or []]
@@ -918,13 +903,13 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
         + (f" (with {effects} end effect{'s' if effects != 1 else ''} at 4)" if effects else "")
         + f" + power {nemesis.get('power', '?')}; it wins a tie"
     )
-    c.write(x, yy, sums, size="small", colour=INK)
+    c.write(x, yy, sums, size="small", colour=cv.INK)
     yy += LINE
     pile_line = fit("Its pile: " + (", ".join(pile) or "empty"), INNER - 20, "small")
-    c.write(x, yy, pile_line, size="small", colour=INK_SOFT)
+    c.write(x, yy, pile_line, size="small", colour=cv.INK_SOFT)
     shown += [sums, pile_line]
     c.keep("nemesis", "card", LEFT, y, INNER, h, *shown)
-    return _track(c, nemesis, y + h + GAP)
+    return _track(c, nemesis, y + h + cv.GAP)
 
 
 def _where(nemesis: dict[str, Any]) -> str:
@@ -955,18 +940,20 @@ def _track(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
                 w,
                 30,
                 radius=5,
-                fill=CARD_DIM if passed else CARD,
+                fill=cv.CARD_DIM if passed else cv.CARD,
                 width=4 if here else 1,
-                edge=HIGHLIGHT if here else INK_SOFT,
+                edge=cv.HIGHLIGHT if here else cv.INK_SOFT,
             )
             label = "Start" if n == 0 else str(n)
             text = [label]
             if here:
                 c.icon("hourglass", x + 6, y + 7, 16)
-                c.write(x + w - 6, y + 6, label, size="small", colour=INK, bold=True, anchor="ra")
+                c.write(
+                    x + w - 6, y + 6, label, size="small", colour=cv.INK, bold=True, anchor="ra"
+                )
                 text.append("hourglass")
             else:
-                colour = INK_SOFT if passed else INK
+                colour = cv.INK_SOFT if passed else cv.INK
                 c.write(x + w / 2, y + 6, label, size="small", colour=colour, anchor="ma")
                 if passed:
                     text.append("passed")
@@ -979,7 +966,7 @@ def _track(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
         last = space >= len(spaces) - 1
         after = "Every turn from now on" if last else f"Next, space {space + 1}"
         nxt = fit(f"{after}: {nemesis.get('next', EMPTY)}", INNER, "small")
-        c.label("track:next", LEFT, y, nxt, size="small", colour=LIGHT_SOFT)
+        c.label("track:next", LEFT, y, nxt, size="small", colour=cv.LIGHT_SOFT)
         y += LINE + 2
     return y
 
@@ -1021,16 +1008,16 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], y: int) -> 
     if view.get("phase") == "over":
         lines = wrap(_outcome(view), INNER, lines=2)
         for n, line in enumerate(lines):
-            c.write(LEFT, y + n * 24, line, colour=HIGHLIGHT)
+            c.write(LEFT, y + n * 24, line, colour=cv.HIGHLIGHT)
         c.keep("label", "decider", LEFT, y, INNER, 24 * len(lines), *lines)
         return y + 24 * len(lines) + 8
     names = " and ".join(_name(view, s) for s in to_act) or EMPTY
     x = LEFT + c.tag(LEFT, y + 2, "TO ACT") + 8
     who = fit(f"{names} to act", RIGHT - x, "body", True)
-    c.write(x, y, who, colour=HIGHLIGHT, bold=True)
+    c.write(x, y, who, colour=cv.HIGHLIGHT, bold=True)
     prompt = wrap(str(view.get("prompt") or ""), INNER, size="small", lines=2)
     for n, line in enumerate(prompt):
-        c.write(LEFT, y + 26 + n * LINE, line, size="small", colour=LIGHT_SOFT)
+        c.write(LEFT, y + 26 + n * LINE, line, size="small", colour=cv.LIGHT_SOFT)
     c.keep("label", "decider", LEFT, y, INNER, 26 + LINE * len(prompt), who, *prompt)
     return y + 26 + LINE * len(prompt) + 8
 
@@ -1046,20 +1033,20 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
         active_seat = active.get("seat")
     nemesis = view.get("nemesis") if isinstance(view.get("nemesis"), dict) else None
     # The height is worked out first: a canvas of the picture's own size needs no crop.
-    height = MARGIN + _title_height(view)
-    height += _active_height(view, active) + GAP if active is not None else 0
-    height += _nemesis_height(nemesis) + GAP if nemesis is not None else 0
-    height += sum(_row_height(view, p, active_seat) + GAP // 2 for p in players)
-    height += GAP + _commons_layout(view)[1] + MARGIN
+    height = cv.MARGIN + _title_height(view)
+    height += _active_height(view, active) + cv.GAP if active is not None else 0
+    height += _nemesis_height(nemesis) + cv.GAP if nemesis is not None else 0
+    height += sum(_row_height(view, p, active_seat) + cv.GAP // 2 for p in players)
+    height += cv.GAP + _commons_layout(view)[1] + cv.MARGIN
     c = Canvas(height=height)
-    y = _title(c, view, to_act, MARGIN)
+    y = _title(c, view, to_act, cv.MARGIN)
     if active is not None:
-        y = _active(c, view, active, to_act, y) + GAP
+        y = _active(c, view, active, to_act, y) + cv.GAP
     if nemesis is not None:
-        y = _nemesis(c, nemesis, y) + GAP
+        y = _nemesis(c, nemesis, y) + cv.GAP
     for player in players:
-        y = _player_row(c, view, player, to_act, y, active_seat) + GAP // 2
-    _commons(c, view, y + GAP)
+        y = _player_row(c, view, player, to_act, y, active_seat) + cv.GAP // 2
+    _commons(c, view, y + cv.GAP)
     return c.finish()
 
 
@@ -1084,14 +1071,14 @@ def private(view: dict[str, Any]) -> Picture | None:
     if not (about or options or leader or reserved or texts):
         return None
     c = Canvas(height=400 + 80 * (len(texts) + len(reserved) + len(options)) + 160)
-    y = MARGIN
+    y = cv.MARGIN
     head = f"Your cards — {me.get('name', EMPTY)}"
     c.label("private:me", LEFT, y, head, size="title", bold=True)
     piles = (
         f"deck {_int(me.get('deck_count'))} · discard {_int(me.get('discard_count'))} · "
         f"field {len(_field_of(me))}"
     )
-    c.write(RIGHT, y + 7, piles, size="small", colour=LIGHT_SOFT, anchor="ra")
+    c.write(RIGHT, y + 7, piles, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
     y += 38
     if about is not None:
         y = _text_card(

@@ -42,28 +42,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from bot.pictures.canvas import (
-    CARD,
-    CARD_DIM,
-    GAP,
-    GOLD,
-    HIGHLIGHT,
-    INK,
-    INK_SOFT,
-    LIGHT,
-    LIGHT_SOFT,
-    MARGIN,
-    PANEL,
-    TAG_H,
-    WIDTH,
-    Canvas,
-    Colour,
-    Picture,
-    fit,
-    tag_width,
-    text_width,
-    wrap,
-)
+from bot.pictures import canvas as cv
+from bot.pictures.canvas import Canvas, Colour, Picture, fit, tag_width, text_width, wrap
 
 GAME_NAME = "Tooth & Nail: Factions"
 VARIANTS = {
@@ -214,7 +194,7 @@ def _zone_height(count: int, width: int) -> int:
 
 def _header_height(width: int, own_deck: bool) -> int:
     """A player's name, Faction and counts, and their deck's row when it has its own."""
-    return NAME_H + SUB_H + (DECK_H if own_deck and width < WIDTH // 2 else 0)
+    return NAME_H + SUB_H + (DECK_H if own_deck and width < cv.WIDTH // 2 else 0)
 
 
 def _area_height(view: dict[str, Any], player: dict[str, Any], width: int, own_deck: bool) -> int:
@@ -232,14 +212,14 @@ def _area_height(view: dict[str, Any], player: dict[str, Any], width: int, own_d
 def _card_back(c: Canvas) -> None:
     """The back of a card, drawn at (0, 0)."""
     w, h = BACK_W, BACK_H
-    c.plate(0, 0, w, h, fill=BACK, edge=LIGHT, radius=4)
-    c.draw.polygon([(w / 2, 5), (w - 4, h / 2), (w / 2, h - 5), (4, h / 2)], outline=LIGHT)
+    c.plate(0, 0, w, h, fill=BACK, edge=cv.LIGHT, radius=4)
+    c.draw.polygon([(w / 2, 5), (w - 4, h / 2), (w / 2, h - 5), (4, h / 2)], outline=cv.LIGHT)
 
 
 def _empty_zone(c: Canvas) -> None:
     """An empty zone's outline, drawn at (0, 0)."""
-    c.plate(0, 0, CARD_W, EMPTY_H, edge=LIGHT_SOFT, radius=7)
-    c.write(10, 6, "empty", size="small", colour=LIGHT_SOFT)
+    c.plate(0, 0, CARD_W, EMPTY_H, edge=cv.LIGHT_SOFT, radius=7)
+    c.write(10, 6, "empty", size="small", colour=cv.LIGHT_SOFT)
 
 
 def _troop(
@@ -247,17 +227,24 @@ def _troop(
 ) -> None:
     """A Troop card drawn at (0, 0): its name, type and Strength; dimmed when drained."""
     c.plate(
-        0, 0, CARD_W, CARD_H, fill=CARD_DIM if drained else CARD, edge=INK_SOFT, width=2, radius=7
+        0,
+        0,
+        CARD_W,
+        CARD_H,
+        fill=cv.CARD_DIM if drained else cv.CARD,
+        edge=cv.INK_SOFT,
+        width=2,
+        radius=7,
     )
-    c.lines(6, 3, names, LINE, colour=INK, bold=bold)
+    c.lines(6, 3, names, LINE, colour=cv.INK, bold=bold)
     below = 6 + 2 * LINE
-    c.write(6, below, kind, size="small", colour=INK)
+    c.write(6, below, kind, size="small", colour=cv.INK)
     right = CARD_W - 8 - text_width(power, "small", True)
-    c.write(right, below, power, size="small", colour=INK, bold=True)
+    c.write(right, below, power, size="small", colour=cv.INK, bold=True)
     c.icon("sword", right - 17, below + 2, 14)
     if drained:
-        c.icon("hourglass", 6, below + LINE + 3, 12, INK_SOFT)
-        c.write(22, below + LINE, "drained", size="small", colour=INK, bold=True)
+        c.icon("hourglass", 6, below + LINE + 3, 12, cv.INK_SOFT)
+        c.write(22, below + LINE, "drained", size="small", colour=cv.INK, bold=True)
 
 
 def _back(c: Canvas, key: str, x: int, y: int, text: str, under: Colour) -> None:
@@ -272,7 +259,13 @@ def _back(c: Canvas, key: str, x: int, y: int, text: str, under: Colour) -> None
 def _mark(c: Canvas, key: str, x: int, y: int, icon: str, text: str, colour: Colour) -> int:
     """An icon and a word after a name ("crown Alpha"); returns the width used."""
     used = c.count(
-        icon, x, y, text, size="body", colour=colour, icon_colour=None if colour == GOLD else colour
+        icon,
+        x,
+        y,
+        text,
+        size="body",
+        colour=colour,
+        icon_colour=None if colour == cv.GOLD else colour,
     )
     c.keep("mark", key, x, y, used - 8, 22, text)
     return used + 2
@@ -281,7 +274,7 @@ def _mark(c: Canvas, key: str, x: int, y: int, icon: str, text: str, colour: Col
 def _tag(c: Canvas, seat: str, x: int, y: int) -> None:
     """The "▶ TO DECIDE" tag: a highlighted pill with a triangle and the words."""
     w = c.tag(x, y, DECIDE)
-    c.keep("mark", f"decides:{seat}", x, y, w, TAG_H, DECIDE)
+    c.keep("mark", f"decides:{seat}", x, y, w, cv.TAG_H, DECIDE)
 
 
 def _name_line(
@@ -311,13 +304,13 @@ def _name_line(
     at = x + c.write(x, y, name, bold=True) + 10
     words = [name]
     if alpha:
-        at += _mark(c, f"alpha:{seat}", at, y, "crown", "Alpha", GOLD)
+        at += _mark(c, f"alpha:{seat}", at, y, "crown", "Alpha", cv.GOLD)
         words.append("Alpha")
     if out:
-        at += _mark(c, f"out:{seat}", at, y, "skull", gone, LIGHT_SOFT)
+        at += _mark(c, f"out:{seat}", at, y, "skull", gone, cv.LIGHT_SOFT)
         words.append(gone)
     if winner:
-        at += _mark(c, f"winner:{seat}", at, y, "star", "Winner", GOLD)
+        at += _mark(c, f"winner:{seat}", at, y, "star", "Winner", cv.GOLD)
         words.append("Winner")
     if deciding:
         _tag(c, seat, at, y)
@@ -377,12 +370,12 @@ def _deck(
     if piles_text:
         room = x + w - at - hidden_w
         at += c.label(
-            f"piles:{number}", at, y + 6, piles_text, width=room, colour=LIGHT_SOFT, size="small"
+            f"piles:{number}", at, y + 6, piles_text, width=room, colour=cv.LIGHT_SOFT, size="small"
         ).w
     if hidden:
         fx, fy = facedown or (at + 12, y)
         _back(c, f"facedown:{number}", fx, fy + 1, hidden_text, under)
-        c.write(fx + 26, fy + 6, hidden_text, colour=LIGHT_SOFT, size="small")
+        c.write(fx + 26, fy + 6, hidden_text, colour=cv.LIGHT_SOFT, size="small")
 
 
 def _zones(
@@ -440,12 +433,12 @@ def _player_area(
     """One player's area: name and marks, Faction, counts, their own deck (`team`; a
     team's is drawn on its band) and zones."""
     x, y, w, h = box
-    fill = PANEL if team is not None else CELL
+    fill = cv.PANEL if team is not None else CELL
     if player.get("eliminated"):
         fill = GONE
     c.panel(x, y, w, h, fill=fill, marked=player.get("seat") in to_act)
     ix, iy, inner = x + PAD, y + PAD, w - 2 * PAD
-    wide = team is not None and w >= WIDTH // 2  # the deck fits beside the name
+    wide = team is not None and w >= cv.WIDTH // 2  # the deck fits beside the name
     room = inner - (DECK_W + 10 if wide else 0)
     words = _name_line(c, view, player, to_act, (ix, iy, room), fill)
     sub = iy + NAME_H
@@ -454,13 +447,13 @@ def _player_area(
     counts_w = _counts_width(player)
     at = sub + SUB_H
     if wide:  # the counts after the Faction(s), the cards set aside face down at the end
-        shown = c.label(key, ix, sub, line, width=inner - 300, colour=LIGHT_SOFT, size="small").w
+        shown = c.label(key, ix, sub, line, width=inner - 300, colour=cv.LIGHT_SOFT, size="small").w
         _counts(c, view, player, ix + shown + 16, sub)
     elif team is not None:  # the counts at the end of the line
-        c.label(key, ix, sub, line, width=inner - counts_w - 10, colour=LIGHT_SOFT, size="small")
+        c.label(key, ix, sub, line, width=inner - counts_w - 10, colour=cv.LIGHT_SOFT, size="small")
         _counts(c, view, player, ix + inner - counts_w, sub)
     else:  # a team's player: the Command card takes the line, the counts go below it
-        c.label(key, ix, sub, line, width=inner, colour=LIGHT_SOFT, size="small")
+        c.label(key, ix, sub, line, width=inner, colour=cv.LIGHT_SOFT, size="small")
         _counts(c, view, player, ix + inner - counts_w, at)
     if team is not None:
         if wide:
@@ -482,8 +475,8 @@ def _team_band(
     players side by side; returns the y below it."""
     seats = _seats(team)
     members = _members(view, team)
-    x, w = MARGIN, WIDTH - 2 * MARGIN
-    cell_w = (w - 2 * PAD - GAP) // 2
+    x, w = cv.MARGIN, cv.WIDTH - 2 * cv.MARGIN
+    cell_w = (w - 2 * PAD - cv.GAP) // 2
     head = PAD + NAME_H + SUB_H
     h = _band_height(view, team)
     cells = h - head - PAD
@@ -503,15 +496,15 @@ def _team_band(
         y + PAD + NAME_H,
         text,
         width=inner,
-        colour=LIGHT_SOFT,
+        colour=cv.LIGHT_SOFT,
         size="small",
     )
-    _deck(c, view, team, ix + inner - DECK_W, y + PAD - 2, DECK_W, under=PANEL)
+    _deck(c, view, team, ix + inner - DECK_W, y + PAD - 2, DECK_W, under=cv.PANEL)
     for i, player in enumerate(members):
-        box = (x + PAD + i * (cell_w + GAP), y + head, cell_w, cells)
+        box = (x + PAD + i * (cell_w + cv.GAP), y + head, cell_w, cells)
         _player_area(c, view, player, to_act, box, team=None)
     c.keep("side", f"team{number}", x, y, w, h, title, names)
-    return y + h + GAP
+    return y + h + cv.GAP
 
 
 def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
@@ -521,22 +514,24 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
     when = f"Turn {turn}" if isinstance(turn, int) and turn > 0 else "Set-up"
     if view.get("phase") == "over":
         when = "Game over"
-    full = WIDTH - 2 * MARGIN
+    full = cv.WIDTH - 2 * cv.MARGIN
     # the title and the prompt change with every turn: drawn, not kept as stamps
     title = f"{GAME_NAME} · {variant} · {when}"
-    c.label("title", MARGIN, MARGIN - 2, title, size="title", bold=True, width=full)
-    y = MARGIN + 30
+    c.label("title", cv.MARGIN, cv.MARGIN - 2, title, size="title", bold=True, width=full)
+    y = cv.MARGIN + 30
     prompt = str(view.get("prompt") or ("Waiting for a decision" if to_act else "—"))
     lines = wrap(prompt, full - 24, lines=2)
     if to_act:
-        c.marker(MARGIN, y + 3, 16, HIGHLIGHT)
+        c.marker(cv.MARGIN, y + 3, 16, cv.HIGHLIGHT)
     for n, line in enumerate(lines):
-        c.write(MARGIN + 24, y + n * 23, line)
-    c.keep("label", "prompt", MARGIN + 24, y, full - 24, 23 * len(lines), *lines)
+        c.write(cv.MARGIN + 24, y + n * 23, line)
+    c.keep("label", "prompt", cv.MARGIN + 24, y, full - 24, 23 * len(lines), *lines)
     y += 23 * len(lines)
     goal = view.get("goal")
     if goal and view.get("phase") != "over":
-        c.label("goal", MARGIN, y, f"Goal: {goal}", width=full, colour=LIGHT_SOFT, size="small")
+        c.label(
+            "goal", cv.MARGIN, y, f"Goal: {goal}", width=full, colour=cv.LIGHT_SOFT, size="small"
+        )
         y += 20
     return y + 6
 
@@ -546,19 +541,19 @@ def _crown(c: Canvas, x: int, y: int) -> None:
 
 
 def _decides(c: Canvas, x: int, y: int) -> None:
-    c.marker(x + 2, y + 3, 12, HIGHLIGHT)
+    c.marker(x + 2, y + 3, 12, cv.HIGHLIGHT)
 
 
 def _sword(c: Canvas, x: int, y: int) -> None:
-    c.icon("sword", x, y + 2, 14, LIGHT_SOFT)
+    c.icon("sword", x, y + 2, 14, cv.LIGHT_SOFT)
 
 
 def _dimmed(c: Canvas, x: int, y: int) -> None:
-    c.plate(x, y + 1, 15, 16, fill=CARD_DIM, radius=3)
+    c.plate(x, y + 1, 15, 16, fill=cv.CARD_DIM, radius=3)
 
 
 def _skull(c: Canvas, x: int, y: int) -> None:
-    c.icon("skull", x, y + 2, 15, LIGHT_SOFT)
+    c.icon("skull", x, y + 2, 15, cv.LIGHT_SOFT)
 
 
 # The legend: each mark's shape and the words for it (the last only in a roomy legend).
@@ -577,11 +572,11 @@ def _legend(c: Canvas, x: int, y: int, *, stacked: bool = False) -> None:
         c.write(x, y, "Legend", bold=True, size="small")
         for n, (shape, words) in enumerate(LEGEND, start=1):
             shape(c, x, y + 24 * n)
-            c.write(x + 20, y + 24 * n, words, colour=LIGHT_SOFT, size="small")
+            c.write(x + 20, y + 24 * n, words, colour=cv.LIGHT_SOFT, size="small")
         return
     for shape, words in LEGEND[:-1]:
         shape(c, x, y)
-        x += 20 + c.write(x + 20, y, words, colour=LIGHT_SOFT, size="small") + 16
+        x += 20 + c.write(x + 20, y, words, colour=cv.LIGHT_SOFT, size="small") + 16
 
 
 def _available(c: Canvas, view: dict[str, Any], y: int) -> int:
@@ -591,22 +586,22 @@ def _available(c: Canvas, view: dict[str, Any], y: int) -> int:
         return y
     c.label(
         "available",
-        MARGIN,
+        cv.MARGIN,
         y,
         f"Factions still to choose ({len(factions)})",
         bold=True,
         size="small",
     )
     y += ZONE_LABEL_H
-    per_row = _per_row(WIDTH - 2 * MARGIN)
+    per_row = _per_row(cv.WIDTH - 2 * cv.MARGIN)
     for i, faction in enumerate(factions):
         row, col = divmod(i, per_row)
-        fx = MARGIN + col * (CARD_W + CARD_GAP)
+        fx = cv.MARGIN + col * (CARD_W + CARD_GAP)
         fy = y + row * (FACTION_H + CARD_GAP)
-        c.plate(fx, fy, CARD_W, FACTION_H, fill=CARD, edge=INK_SOFT, width=2, radius=7)
+        c.plate(fx, fy, CARD_W, FACTION_H, fill=cv.CARD, edge=cv.INK_SOFT, width=2, radius=7)
         lines, bold = _name_lines(str(faction.get("name") or "?"))
         for n, line in enumerate(lines):
-            c.write(fx + 6, fy + 4 + n * LINE, line, colour=INK, bold=bold, size="small")
+            c.write(fx + 6, fy + 4 + n * LINE, line, colour=cv.INK, bold=bold, size="small")
         c.keep("faction", f"available:{i}", fx, fy, CARD_W, FACTION_H, *lines)
     return y + math.ceil(len(factions) / per_row) * (FACTION_H + CARD_GAP) + 4
 
@@ -617,7 +612,7 @@ def _members(view: dict[str, Any], team: dict[str, Any]) -> list[dict[str, Any]]
 
 
 def _band_height(view: dict[str, Any], team: dict[str, Any]) -> int:
-    cell_w = (WIDTH - 2 * MARGIN - 2 * PAD - GAP) // 2
+    cell_w = (cv.WIDTH - 2 * cv.MARGIN - 2 * PAD - cv.GAP) // 2
     cells = max((_area_height(view, p, cell_w, False) for p in _members(view, team)), default=0)
     return PAD + NAME_H + SUB_H + cells + PAD
 
@@ -637,22 +632,22 @@ def _height(view: dict[str, Any]) -> int:
     and encoding a picture cost by the row)."""
     players = _list(view.get("players"))
     own = _own_decks(view)
-    full = WIDTH - 2 * MARGIN
+    full = cv.WIDTH - 2 * cv.MARGIN
     if _teamed(view):
-        body = sum(_band_height(view, t) + GAP for t in _list(view.get("teams")))
+        body = sum(_band_height(view, t) + cv.GAP for t in _list(view.get("teams")))
     elif len(players) <= 2:
-        body = sum(_area_height(view, p, full, p.get("seat") in own) + GAP for p in players)
+        body = sum(_area_height(view, p, full, p.get("seat") in own) + cv.GAP for p in players)
     else:
-        cell_w = (full - GAP) // 2
+        cell_w = (full - cv.GAP) // 2
         body = sum(
-            max(_area_height(view, p, cell_w, p.get("seat") in own) for p in pair) + GAP
+            max(_area_height(view, p, cell_w, p.get("seat") in own) for p in pair) + cv.GAP
             for pair in (players[i : i + 2] for i in range(0, len(players), 2))
         )
     factions = len(_list(view.get("available_factions")))
     rows = math.ceil(factions / _per_row(full))
     available = ZONE_LABEL_H + rows * (FACTION_H + CARD_GAP) + 4 if factions else 0
-    title = MARGIN + 30 + 2 * 23 + 20 + 6
-    return title + body + available + ZONE_LABEL_H + 4 + MARGIN
+    title = cv.MARGIN + 30 + 2 * 23 + 20 + 6
+    return title + body + available + ZONE_LABEL_H + 4 + cv.MARGIN
 
 
 def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
@@ -662,7 +657,7 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     players = _list(view.get("players"))
     teams = _list(view.get("teams"))
     own = _own_decks(view)
-    full = WIDTH - 2 * MARGIN
+    full = cv.WIDTH - 2 * cv.MARGIN
     stacked_legend = False
     if _teamed(view):
         for team in teams:
@@ -673,22 +668,22 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
             h = _area_height(view, player, full, team is not None)
             # as across a table: the two War Zones face each other in the middle
             war_last = n == 0 and len(players) == 2
-            box = (MARGIN, y, full, h)
+            box = (cv.MARGIN, y, full, h)
             _player_area(c, view, player, to_act, box, team=team, war_last=war_last)
-            y += h + GAP
+            y += h + cv.GAP
     else:
-        cell_w = (full - GAP) // 2
+        cell_w = (full - cv.GAP) // 2
         for first in range(0, len(players), 2):
             pair = players[first : first + 2]
             h = max(_area_height(view, p, cell_w, p.get("seat") in own) for p in pair)
             for i, player in enumerate(pair):
-                box = (MARGIN + i * (cell_w + GAP), y, cell_w, h)
+                box = (cv.MARGIN + i * (cell_w + cv.GAP), y, cell_w, h)
                 _player_area(c, view, player, to_act, box, team=own.get(player.get("seat")))
             if len(pair) == 1 and h >= 24 * 6:  # the empty fourth cell holds the legend
-                _legend(c, MARGIN + cell_w + GAP + PAD, y + PAD, stacked=True)
+                _legend(c, cv.MARGIN + cell_w + cv.GAP + PAD, y + PAD, stacked=True)
                 stacked_legend = True
-            y += h + GAP
+            y += h + cv.GAP
     y = _available(c, view, y)
     if not stacked_legend:
-        _legend(c, MARGIN, y)
+        _legend(c, cv.MARGIN, y)
     return c.finish()
