@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import io
 import math
-from dataclasses import dataclass, field
-from functools import cache
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -52,6 +55,13 @@ Size = Literal["title", "body", "small"]
 COLOURS = 64  # the PNG's palette
 COMPRESSION = 3  # zlib level: 6 is a few % smaller and twice as slow
 SAMPLE = 4  # the palette is found on a picture this many times smaller each way
+# What is remembered between pictures (every board repeats most of its words and shapes):
+TEXTS = 8192  # measured and fitted lines of text
+MASKS = 4096  # lines rendered as masks (some 2 kB each)
+PLATES = 512  # rounded boxes of one size and colours
+BIG_PLATE = 20_000  # pixels: a larger rounded box is drawn, a smaller one pasted
+TILES = 300  # remembered drawings (a tile is 20 to 70 kB)
+TAG_H = 22  # the "▶ TO ACT" tag
 
 
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -127,6 +137,103 @@ class Picture:
         return found
 
 
+# ------------------------------------------------------------------ remembered text
+# A board draws some hundred lines of text, most of them the same from one board to the
+# next: each is measured and rendered once, then pasted. `lru_cache` is safe to share
+# between the worker threads that draw; the masks it keeps are only read.
+
+
+@lru_cache(maxsize=TEXTS)
+def text_width(text: str, size: Size = "body", bold: bool = False) -> int:
+    """How wide `text` is drawn."""
+    return math.ceil(font(SIZES[size], bold).getlength(drawable(text)))
+
+
+@lru_cache(maxsize=TEXTS)
+def fit(text: str, width: float, size: Size = "body", bold: bool = False) -> str:
+    """`text`, cut with "…" to fit `width`."""
+    if text_width(text, size, bold) <= width:
+        return text
+    while text and text_width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+@lru_cache(maxsize=TEXTS)
+def _wrapped(text: str, width: float, size: Size, lines: int, bold: bool) -> tuple[str, ...]:
+    out: list[str] = []
+    words = text.split()
+    current = ""
+    for i, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if not current or text_width(trial, size, bold) <= width:
+            current = trial
+            continue
+        out.append(current)
+        current = word
+        if len(out) == lines - 1:
+            current = " ".join(words[i:])
+            break
+    if current:
+        out.append(current)
+    return tuple(fit(line, width, size, bold) for line in out)
+
+
+def wrap(
+    text: str, width: float, size: Size = "body", lines: int = 3, bold: bool = False
+) -> list[str]:
+    """`text` in at most `lines` lines of `width`, measured in the weight it is drawn
+    in (every line cut with "…" if it still does not fit)."""
+    return list(_wrapped(text, width, size, lines, bold))
+
+
+@lru_cache(maxsize=MASKS)
+def _mask(text: str, size: Size, bold: bool) -> tuple[Image.Image, int, int] | None:
+    """A line rendered once as a mask, and its offset from the top-left anchor."""
+    face = font(SIZES[size], bold)
+    shown = drawable(text)
+    left, top, right, bottom = face.getbbox(shown)
+    if right <= left or bottom <= top:
+        return None
+    mask = Image.new("L", (right - left, bottom - top))
+    ImageDraw.Draw(mask).text((-left, -top), shown, font=face, fill=255)
+    return mask, left, top
+
+
+@lru_cache(maxsize=PLATES)
+def _plate(
+    w: int, h: int, radius: int, fill: Colour | None, edge: Colour | None, width: int
+) -> Image.Image:
+    """A rounded box drawn once, transparent around its corners."""
+    plate = Image.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))
+    ImageDraw.Draw(plate).rounded_rectangle(
+        (0, 0, w, h),
+        radius=radius,
+        fill=None if fill is None else (*fill, 255),
+        outline=None if edge is None else (*edge, 255),
+        width=width,
+    )
+    return plate
+
+
+_TILES: OrderedDict[Hashable, tuple[Image.Image, tuple[Box, ...]]] = OrderedDict()
+_TILES_LOCK = threading.Lock()
+
+
+def forget() -> None:
+    """Drop every remembered drawing (tiles, text, plates): the next picture is drawn
+    afresh."""
+    with _TILES_LOCK:
+        _TILES.clear()
+    for cached in (text_width, fit, _wrapped, _mask, _plate):
+        cached.cache_clear()
+
+
+def tag_width(text: str) -> int:
+    """How wide `Canvas.tag` draws `text`."""
+    return text_width(text, "small", bold=True) + 30
+
+
 @dataclass
 class Canvas:
     """A picture being drawn: `width` wide, as tall as what is drawn needs (`height`
@@ -158,34 +265,17 @@ class Canvas:
 
     def text_width(self, text: str, size: Size = "body", bold: bool = False) -> int:
         """How wide `text` is drawn."""
-        return math.ceil(font(SIZES[size], bold).getlength(drawable(text)))
+        return text_width(text, size, bold)
 
-    def fit(self, text: str, width: int, size: Size = "body", bold: bool = False) -> str:
+    def fit(self, text: str, width: float, size: Size = "body", bold: bool = False) -> str:
         """`text`, cut with "…" to fit `width`."""
-        if self.text_width(text, size, bold) <= width:
-            return text
-        while text and self.text_width(text + "…", size, bold) > width:
-            text = text[:-1]
-        return text.rstrip() + "…"
+        return fit(text, width, size, bold)
 
-    def wrap(self, text: str, width: int, size: Size = "body", lines: int = 3) -> list[str]:
-        """`text` in at most `lines` lines of `width` (the last cut with "…")."""
-        out: list[str] = []
-        words = text.split()
-        current = ""
-        for i, word in enumerate(words):
-            trial = f"{current} {word}".strip()
-            if self.text_width(trial, size) <= width or not current:
-                current = trial
-                continue
-            out.append(current)
-            current = word
-            if len(out) == lines - 1:
-                current = " ".join(words[i:])
-                break
-        if current:
-            out.append(self.fit(current, width, size))
-        return out
+    def wrap(
+        self, text: str, width: float, size: Size = "body", lines: int = 3, bold: bool = False
+    ) -> list[str]:
+        """`text` in at most `lines` lines of `width` (cut with "…" where need be)."""
+        return wrap(text, width, size, lines, bold)
 
     def write(
         self,
@@ -198,13 +288,17 @@ class Canvas:
         bold: bool = False,
         anchor: str = "la",
     ) -> int:
-        """Draw one line (`anchor` as Pillow's: "la" left, "ma" centred, "ra" right);
-        returns its height."""
-        px = SIZES[size]
-        self.draw.text((x, y), drawable(text), font=font(px, bold), fill=colour, anchor=anchor)
-        height = round(px * 1.25)
-        self._reach(y + height)
-        return height
+        """Draw one line from the top of its ascender (`anchor` "la" left of x, "ma"
+        centred on it, "ra" right of it); returns its width."""
+        width = text_width(text, size, bold)
+        stamp = _mask(text, size, bold)
+        if stamp is not None:
+            mask, left, top = stamp
+            shift = {"l": 0.0, "m": width / 2, "r": float(width)}[anchor[0]]
+            at = (round(x - shift) + left, round(y) + top)
+            self.image.paste(colour, (*at, at[0] + mask.width, at[1] + mask.height), mask)
+        self._reach(y + line_height(size))
+        return width
 
     def label(
         self,
@@ -216,20 +310,125 @@ class Canvas:
         size: Size = "body",
         colour: Colour = LIGHT,
         bold: bool = False,
-        width: int | None = None,
+        width: float | None = None,
+        anchor: str = "la",
     ) -> Box:
-        """A line of text that says something about the game (recorded as a "label")."""
-        shown = self.fit(text, width, size, bold) if width else text
-        height = self.write(x, y, shown, size=size, colour=colour, bold=bold)
-        used = width or self.text_width(shown, size, bold)
-        return self.keep("label", key, x, y, used, height, shown)
+        """A line of text that says something about the game (cut to `width`), recorded
+        as a "label" as wide as it is drawn."""
+        shown = fit(text, width, size, bold) if width else text
+        used = self.write(x, y, shown, size=size, colour=colour, bold=bold, anchor=anchor)
+        left = x - {"l": 0.0, "m": used / 2, "r": float(used)}[anchor[0]]
+        return self.keep("label", key, left, y, used, line_height(size), shown)
+
+    def lines(
+        self,
+        x: float,
+        y: float,
+        lines: list[str] | tuple[str, ...],
+        step: float,
+        *,
+        size: Size = "small",
+        colour: Colour = LIGHT,
+        bold: bool = False,
+    ) -> float:
+        """Lines one under another, `step` apart; returns the y below the last."""
+        for n, line in enumerate(lines):
+            self.write(x, y + n * step, line, size=size, colour=colour, bold=bold)
+        return y + step * len(lines)
 
     # -------------------------------------------------------------- shapes
 
-    def panel(self, x: float, y: float, w: float, h: float, *, fill: Colour = PANEL) -> None:
-        """A rounded area grouping a part of the table."""
-        self.draw.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=fill)
-        self._reach(y + h)
+    def plate(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        *,
+        fill: Colour | None = None,
+        edge: Colour | None = None,
+        width: int = 1,
+        radius: int = 8,
+    ) -> None:
+        """A rounded box (a card, a slot, a panel), pasted from a remembered drawing of
+        its size and colours; a big one is drawn (a paste would blend every pixel)."""
+        x0, y0, x1, y1 = round(x), round(y), round(x + w), round(y + h)
+        if (x1 - x0) * (y1 - y0) > BIG_PLATE:
+            self.draw.rounded_rectangle(
+                (x0, y0, x1, y1), radius=radius, fill=fill, outline=edge, width=width
+            )
+        else:
+            plate = _plate(x1 - x0, y1 - y0, radius, fill, edge, width)
+            self.image.paste(plate, (x0, y0), plate)
+        self._reach(y1)
+
+    def panel(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        *,
+        fill: Colour = PANEL,
+        marked: bool = False,
+        radius: int = 10,
+    ) -> None:
+        """A rounded area grouping a part of the table; `marked` (the table waits for
+        it) gives it a thick highlighted edge."""
+        edge = HIGHLIGHT if marked else None
+        self.plate(x, y, w, h, fill=fill, edge=edge, width=4, radius=radius)
+
+    def marker(
+        self,
+        x: float,
+        y: float,
+        size: int,
+        colour: Colour = HIGHLIGHT,
+        outline: Colour | None = None,
+    ) -> None:
+        """A ▶ drawn as a shape (the font's is too thin): it marks whose decision it is."""
+        points = [(x, y), (x + size * 0.85, y + size / 2), (x, y + size)]
+        self.draw.polygon(points, fill=colour, outline=outline)
+        self._reach(y + size)
+
+    def tag(self, x: float, y: float, text: str) -> int:
+        """A highlighted word after a ▶ ("▶ TO ACT"): whose decision it is, not by colour
+        alone. Returns its width."""
+        w = tag_width(text)
+        self.plate(x, y, w, TAG_H, fill=HIGHLIGHT, radius=6)
+        self.marker(x + 7, y + 5, 12, INK)
+        self.write(x + 22, y + 2, text, size="small", colour=INK, bold=True)
+        return w
+
+    def stamp(
+        self,
+        x: float,
+        y: float,
+        size: tuple[int, int],
+        key: Hashable,
+        draw: Callable[[Canvas], None],
+        background: Colour = TABLE,
+    ) -> None:
+        """What `draw` draws at (0, 0) on a tile of `size` on `background`, boxes and
+        all, pasted at (x, y); a tile drawn before under the same `key` is pasted again
+        (most of a board is drawn the same from one board to the next)."""
+        with _TILES_LOCK:
+            tile = _TILES.get(key)
+            if tile is not None:
+                _TILES.move_to_end(key)
+        if tile is None:
+            sub = Canvas(width=size[0], height=size[1], background=background)
+            draw(sub)
+            tile = (sub.image, tuple(sub.boxes))
+            with _TILES_LOCK:
+                _TILES[key] = tile
+                while len(_TILES) > TILES:
+                    _TILES.popitem(last=False)
+        image, boxes = tile
+        at = (round(x), round(y))
+        self.image.paste(image, at)
+        self.boxes.extend(replace(b, x=b.x + at[0], y=b.y + at[1]) for b in boxes)
+        self._reach(at[1] + size[1])
 
     def card(
         self,
@@ -249,13 +448,8 @@ class Canvas:
         """A card: a rounded box, its title in bold and up to as many lines as fit
         below; `marked` draws a thick highlighted edge (with a ▶ corner, not colour
         alone). Records it under `kind`/`key` with the text as drawn."""
-        width = 4 if marked else 2
-        self.draw.rounded_rectangle(
-            (x, y, x + w, y + h),
-            radius=8,
-            fill=fill,
-            outline=HIGHLIGHT if marked else edge,
-            width=width,
+        self.plate(
+            x, y, w, h, fill=fill, edge=HIGHLIGHT if marked else edge, width=4 if marked else 2
         )
         if marked:  # a corner notch as well as the edge: not colour alone
             right = x + w
@@ -263,11 +457,11 @@ class Canvas:
                 [(right - 4, y + 4), (right - 18, y + 4), (right - 4, y + 18)], fill=INK
             )
         inner = int(w) - (26 if marked else 12)
-        shown = [self.fit(title, inner, "small", bold=True)]
+        shown = [fit(title, inner, "small", bold=True)]
         self.write(x + 6, y + 5, shown[0], size="small", colour=INK, bold=True)
         room = int((h - 26) // 18)
         for n, line in enumerate(list(lines)[:room]):
-            fitted = self.fit(line, inner, "small")
+            fitted = fit(line, inner, "small")
             self.write(x + 6, y + 25 + n * 18, fitted, size="small", colour=INK)
             shown.append(fitted)
         return self.keep(kind, key, x, y, w, h, *shown)
@@ -288,10 +482,10 @@ class Canvas:
     ) -> Box:
         """A gauge of `value` out of `most` (a notch at `line_at`: a Spoil line, say),
         its caption written on it."""
-        self.draw.rounded_rectangle((x, y, x + w, y + h), radius=4, fill=CARD_DIM)
+        self.plate(x, y, w, h, fill=CARD_DIM, radius=4)
         share = 0.0 if most <= 0 else max(0.0, min(1.0, value / most))
         if share > 0:
-            self.draw.rounded_rectangle((x, y, x + max(8, w * share), y + h), radius=4, fill=colour)
+            self.plate(x, y, max(8, w * share), h, fill=colour, radius=4)
         if line_at is not None and most > 0:
             at = x + w * min(1.0, line_at / most)
             self.draw.line((at, y - 3, at, y + h + 3), fill=INK, width=3)
@@ -405,21 +599,32 @@ class Canvas:
         *,
         colour: Colour = INK,
         size: Size = "small",
+        icon_colour: Colour | None = None,
     ) -> int:
-        """An icon followed by a number ("♥ 3/4" drawn): returns the width used."""
-        px = SIZES[size]
-        used = self.icon(name, x, y + 2, px - 2)
-        text = str(value)
-        self.write(x + used + 3, y, text, size=size, colour=colour, bold=True)
-        return used + 3 + self.text_width(text, size, bold=True) + 8
+        """An icon followed by a number or a few words ("♥ 3/4" drawn): returns the
+        width used, with a gap after it."""
+        used = self.icon(name, x, y + 2, SIZES[size] - 2, icon_colour)
+        return (
+            used
+            + 3
+            + self.write(x + used + 3, y, str(value), size=size, colour=colour, bold=True)
+            + 8
+        )
 
     # -------------------------------------------------------------- the end
 
     def finish(self) -> Picture:
         """The PNG, cropped to what was drawn (plus the margin), with its boxes."""
         height = min(self.height, self.bottom + MARGIN)
-        image = self.image.crop((0, 0, self.width, height))
+        image = self.image
+        if height < self.height:
+            image = image.crop((0, 0, self.width, height))
         return Picture(encode(image), self.width, height, tuple(self.boxes))
+
+
+def line_height(size: Size) -> int:
+    """The height a line of text takes."""
+    return round(SIZES[size] * 1.25)
 
 
 def encode(image: Image.Image) -> bytes:

@@ -33,34 +33,12 @@ Boxes (kind: key, and what their text holds):
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
-
-from bot.pictures.canvas import (
-    CARD,
-    GAP,
-    HIGHLIGHT,
-    INK,
-    INK_SOFT,
-    LIGHT,
-    LIGHT_SOFT,
-    MARGIN,
-    PANEL,
-    RED,
-    SIZES,
-    WIDTH,
-    Canvas,
-    Colour,
-    Picture,
-    Size,
-    drawable,
-    font,
-)
+from bot.pictures import canvas as cv
+from bot.pictures.canvas import Canvas, Colour, Picture, fit, text_width, wrap
 
 ROWS = ("I", "II", "III")
 LETTERS = "abcdef"
@@ -78,7 +56,7 @@ DIVIDE = 20  # between the two halves of a team's formation, and the two markets
 ROW_GAP = 6
 WIDE = 200  # a space this wide (two players) has its name beside its label
 PROMPT_LINES = 2
-TITLE = 34 + 25 + LINE * PROMPT_LINES + GAP  # the title, whose decision, the prompt
+TITLE = 34 + 25 + LINE * PROMPT_LINES + cv.GAP  # the title, whose decision, the prompt
 MARKET = PAD + 26 + 2 * 18 + LINE + 16 + PAD  # the markets' panel
 BAND = 42  # the middle of the table, where an attack under way is written
 EMPTY_FILL: Colour = (64, 72, 80)  # an empty space: a dim slot on the panel
@@ -90,142 +68,6 @@ TEXT_LINES = 4  # a hand card's rules text, cut with "…" below this
 def space_label(row: int, index: int, size: int) -> str:
     """A space as the menus name it: "I", "IIa", "IIIc"."""
     return ROWS[row] + (LETTERS[index] if size > 1 else "")
-
-
-# ------------------------------------------------------------------ text, cached
-# A board is mostly short texts that recur from one board to the next (names, labels,
-# numbers): each is measured and rendered once, then stamped, which is several times
-# faster than Pillow laying the text out again for every board.
-
-
-@lru_cache(maxsize=8192)
-def _width(text: str, size: Size = "small", bold: bool = False) -> int:
-    return math.ceil(font(SIZES[size], bold).getlength(drawable(text)))
-
-
-@lru_cache(maxsize=2048)
-def _stamp(text: str, size: Size, bold: bool) -> tuple[Image.Image, int, int] | None:
-    """The text rendered as a mask, with its offset from the anchor point."""
-    face = font(SIZES[size], bold)
-    shown = drawable(text)
-    left, top, right, bottom = face.getbbox(shown)
-    if right <= left or bottom <= top:
-        return None
-    mask = Image.new("L", (right - left, bottom - top))
-    ImageDraw.Draw(mask).text((-left, -top), shown, font=face, fill=255)
-    return mask, left, top
-
-
-def _text(
-    c: Canvas,
-    x: float,
-    y: float,
-    text: str,
-    *,
-    size: Size = "small",
-    colour: Colour = INK,
-    bold: bool = False,
-    anchor: str = "l",
-) -> int:
-    """One line of text from the cache ("l" left, "m" centred, "r" right at x);
-    returns its width."""
-    width = _width(text, size, bold)
-    stamp = _stamp(text, size, bold)
-    if stamp is not None:
-        mask, left, top = stamp
-        shift = {"l": 0, "m": width / 2, "r": width}[anchor]
-        c.image.paste(colour, (round(x - shift) + left, round(y) + top), mask)
-    return width
-
-
-def _fit(text: str, width: float, size: Size = "small", bold: bool = False) -> str:
-    """`text`, cut with "…" to fit `width`."""
-    if _width(text, size, bold) <= width:
-        return text
-    while text and _width(text + "…", size, bold) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def _wrap(
-    text: str, width: float, lines: int, size: Size = "small", bold: bool = False
-) -> list[str]:
-    """`text` in at most `lines` lines of `width` (the last cut with "…")."""
-    out: list[str] = []
-    words = text.split()
-    current = ""
-    for i, word in enumerate(words):
-        trial = f"{current} {word}".strip()
-        if not current or _width(trial, size, bold) <= width:
-            current = trial
-            continue
-        out.append(current)
-        current = word
-        if len(out) == lines - 1:
-            current = " ".join(words[i:])
-            break
-    if current:
-        out.append(_fit(current, width, size, bold))
-    return [_fit(line, width, size, bold) for line in out]
-
-
-def _count(c: Canvas, icon: str, x: float, y: float, value: object, colour: Colour = INK) -> int:
-    """An icon and a number after it (a small line); returns the width used."""
-    c.icon(icon, x, y + 3, 13)
-    return 16 + _text(c, x + 16, y, str(value), colour=colour, bold=True) + 8
-
-
-def _label(
-    c: Canvas,
-    key: str,
-    x: float,
-    y: float,
-    text: str,
-    *,
-    size: Size = "small",
-    colour: Colour = LIGHT,
-    bold: bool = False,
-    width: float | None = None,
-) -> None:
-    """A recorded line of text that says something about the game."""
-    shown = _fit(text, width, size, bold) if width else text
-    used = _text(c, x, y, shown, size=size, colour=colour, bold=bold)
-    c.keep("label", key, x, y, width or used, round(SIZES[size] * 1.25), shown)
-
-
-def _marker(c: Canvas, x: float, y: float, size: int, colour: Colour = HIGHLIGHT) -> None:
-    """A ▶ drawn: it marks whose decision it is."""
-    c.draw.polygon([(x, y), (x + size * 0.8, y + size / 2), (x, y + size)], fill=colour)
-
-
-@lru_cache(maxsize=256)
-def _plate_image(
-    w: int, h: int, fill: Colour, edge: Colour, width: int, radius: int
-) -> tuple[Image.Image, Image.Image]:
-    """A rounded plate and the mask of its corners, drawn once per size and colours."""
-    mask = Image.new("L", (w + 1, h + 1))
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w, h), radius=radius, fill=255)
-    image = Image.new("RGB", (w + 1, h + 1), fill)
-    ImageDraw.Draw(image).rounded_rectangle(
-        (0, 0, w, h), radius=radius, fill=fill, outline=edge, width=width
-    )
-    return image, mask
-
-
-def _plate(
-    c: Canvas,
-    x: float,
-    y: float,
-    w: float,
-    h: float,
-    fill: Colour,
-    edge: Colour,
-    width: int = 2,
-    radius: int = 8,
-) -> None:
-    """A card's rounded plate, stamped (cards recur at the same few sizes)."""
-    image, mask = _plate_image(round(w), round(h), fill, edge, width, radius)
-    c.image.paste(image, (round(x), round(y)), mask)
 
 
 # ------------------------------------------------------------------ reading the view
@@ -259,15 +101,15 @@ class _Shape:
 
     def __init__(self, teams: bool) -> None:
         self.teams = teams
-        inner = WIDTH - 2 * MARGIN - 2 * PAD
+        inner = cv.WIDTH - 2 * cv.MARGIN - 2 * PAD
         self.half = (inner - DIVIDE) / TEAM if teams else inner
-        self.space_w = min(WIDE, (self.half - 2 * GAP) / 3)
+        self.space_w = min(WIDE, (self.half - 2 * cv.GAP) / 3)
         self.wide = self.space_w >= WIDE
         # label / name / STR and HP, or label and tokens / a name in two lines / STR, HP
         self.space_h = 2 * LINE + 14 if self.wide else 4 * LINE + 16
         self.header = LINE + 10 if not teams else 2 * LINE + 16
         self.formation = 3 * self.space_h + 2 * ROW_GAP
-        self.side = PAD + self.header + GAP + self.formation + PAD
+        self.side = PAD + self.header + cv.GAP + self.formation + PAD
 
 
 def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
@@ -277,17 +119,17 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     shape = _Shape(any(len(_list(s.get("seats"))) > 1 for s in sides))
     # Every part has its place, so the height is known before drawing (a canvas no
     # taller than the picture is cheaper to fill and crop).
-    tall = TITLE + 2 * shape.side + BAND + 4 * GAP + MARKET + 2 * MARGIN
+    tall = TITLE + 2 * shape.side + BAND + 4 * cv.GAP + MARKET + 2 * cv.MARGIN
     c = Canvas(height=tall)
     y = _title(c, view, to_act, players)
     if len(sides) > 1:
         _side(c, 1, sides[1], y, shape, to_act, players, view)
-    y += shape.side + GAP
+    y += shape.side + cv.GAP
     _attack(c, view.get("attack"), y)
-    y += BAND + GAP
+    y += BAND + cv.GAP
     if sides:
         _side(c, 0, sides[0], y, shape, to_act, players, view)
-    y += shape.side + 2 * GAP
+    y += shape.side + 2 * cv.GAP
     _markets(c, _dict(view.get("markets")), y)
     return c.finish()
 
@@ -296,8 +138,8 @@ def _title(
     c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], players: dict[Any, dict[str, Any]]
 ) -> int:
     """The title line, whose decision it is and the prompt; returns the y below."""
-    y = MARGIN
-    _label(c, "title", MARGIN, y, "Command of Nature", size="title", bold=True)
+    y = cv.MARGIN
+    c.label("title", cv.MARGIN, y, "Command of Nature", size="title", bold=True)
     phase = view.get("phase")
     status = [VARIANTS.get(str(view.get("variant")), str(view.get("variant", "—")))]
     if isinstance(view.get("turn"), int) and phase not in SET_UP:
@@ -305,28 +147,28 @@ def _title(
     named = SET_UP.get(str(phase)) or ("Game over" if phase == "over" else "")
     status.append(named or str(view.get("phase_name") or "—"))
     text = " · ".join(status)
-    width = _text(c, WIDTH - MARGIN, y + 5, text, size="body", colour=LIGHT_SOFT, anchor="r")
-    c.keep("label", "status", WIDTH - MARGIN - width, y + 5, width, 22, text)
+    width = c.write(cv.WIDTH - cv.MARGIN, y + 5, text, colour=cv.LIGHT_SOFT, anchor="ra")
+    c.keep("label", "status", cv.WIDTH - cv.MARGIN - width, y + 5, width, 22, text)
     y += 34
     outcome = _dict(view.get("outcome"))
     if phase == "over" or outcome:
         reason = outcome.get("reason")
         line = f"Game over: {_names(outcome.get('winners'), players)} win"
         line += f" ({reason})" if reason else ""
-        c.icon("star", MARGIN, y + 2, 18)
+        c.icon("star", cv.MARGIN, y + 2, 18)
     else:
         line = f"To act: {_names(list(to_act), players)}" if to_act else "Nobody to act"
-        _marker(c, MARGIN, y + 2, 18)
-    room = WIDTH - 2 * MARGIN - 26
-    _label(c, "to_act", MARGIN + 26, y, line, size="body", bold=True, width=room)
+        c.marker(cv.MARGIN, y + 2, 18)
+    room = cv.WIDTH - 2 * cv.MARGIN - 26
+    c.label("to_act", cv.MARGIN + 26, y, line, bold=True, width=room)
     y += 25
     prompt = str(view.get("prompt") or "")
-    lines = _wrap(prompt, room, PROMPT_LINES) if prompt else []
+    lines = wrap(prompt, room, lines=PROMPT_LINES, size="small") if prompt else []
     for n, line in enumerate(lines):
-        _text(c, MARGIN + 26, y + n * LINE, line, colour=LIGHT_SOFT)
+        c.write(cv.MARGIN + 26, y + n * LINE, line, colour=cv.LIGHT_SOFT, size="small")
     if lines:
-        c.keep("label", "prompt", MARGIN + 26, y, room, LINE * len(lines), *lines)
-    return MARGIN + TITLE
+        c.keep("label", "prompt", cv.MARGIN + 26, y, room, LINE * len(lines), *lines)
+    return cv.MARGIN + TITLE
 
 
 def _side(
@@ -345,31 +187,25 @@ def _side(
     rows = [_list(r) for r in _list(side.get("formation"))][:3]
     halves = TEAM if shape.teams and all(len(r) % TEAM == 0 for r in rows) else 1
     acting = any(s in to_act for s in seats)
-    c.draw.rounded_rectangle(
-        (MARGIN, y, WIDTH - MARGIN, y + shape.side),
-        radius=10,
-        fill=PANEL,
-        outline=HIGHLIGHT if acting else PANEL,
-        width=4,
-    )
+    c.panel(cv.MARGIN, y, cv.WIDTH - 2 * cv.MARGIN, shape.side, marked=acting)
     top = n == 1
-    header_y = y + PAD if top else y + PAD + shape.formation + GAP
-    form_y = y + PAD + shape.header + GAP if top else y + PAD
+    header_y = y + PAD if top else y + PAD + shape.formation + cv.GAP
+    form_y = y + PAD + shape.header + cv.GAP if top else y + PAD
     text = _header(c, n, side, header_y, shape, halves, to_act, players, view)
-    c.keep("side", f"side{n}", MARGIN, y, WIDTH - 2 * MARGIN, shape.side, *text)
-    x0 = MARGIN + PAD
+    c.keep("side", f"side{n}", cv.MARGIN, y, cv.WIDTH - 2 * cv.MARGIN, shape.side, *text)
+    x0 = cv.MARGIN + PAD
     if halves > 1:
         line_x = x0 + shape.half + DIVIDE / 2
-        c.draw.line((line_x, form_y, line_x, form_y + shape.formation), fill=LIGHT_SOFT, width=2)
+        c.draw.line((line_x, form_y, line_x, form_y + shape.formation), fill=cv.LIGHT_SOFT, width=2)
     for r, row in enumerate(rows):
         place = 2 - r if top else r
         ry = form_y + place * (shape.space_h + ROW_GAP)
         per_half = max(1, len(row) // halves)
-        row_w = per_half * shape.space_w + (per_half - 1) * GAP
+        row_w = per_half * shape.space_w + (per_half - 1) * cv.GAP
         for i, card in enumerate(row):
             h, j = divmod(i, per_half)
             hx = x0 + min(h, halves - 1) * (shape.half + DIVIDE)
-            sx = hx + (shape.half - row_w) / 2 + j * (shape.space_w + GAP)
+            sx = hx + (shape.half - row_w) / 2 + j * (shape.space_w + cv.GAP)
             label = space_label(r, i, len(row))
             _space(c, f"side{n}:{label}", sx, ry, shape, label, card)
 
@@ -388,39 +224,35 @@ def _header(
     """A side's header: whether it is to act, who, its players' Sages, its wallet;
     returns the text written."""
     seats = _list(side.get("seats"))
-    x = x0 = MARGIN + PAD
-    right = WIDTH - MARGIN - PAD
+    x = x0 = cv.MARGIN + PAD
+    right = cv.WIDTH - cv.MARGIN - PAD
     text: list[str] = []
     if any(s in to_act for s in seats):
         tag = "TO ACT"
-        w = _width(tag, bold=True) + 30
-        c.draw.rounded_rectangle((x, y, x + w, y + 23), radius=6, fill=HIGHLIGHT)
-        _marker(c, x + 7, y + 5, 13, INK)
-        _text(c, x + 23, y + 2, tag, colour=INK, bold=True)
+        x += c.tag(x, y, tag) + cv.GAP
         text.append(tag)
-        x += w + GAP
     elif view.get("active") == n and view.get("phase") not in (*SET_UP, "over"):
         tag = "their turn"
-        x += _text(c, x, y + 3, tag, colour=LIGHT_SOFT) + GAP
+        x += c.write(x, y + 3, tag, colour=cv.LIGHT_SOFT, size="small") + cv.GAP
         text.append(tag)
     # The wallet at the right.
     ap = f"{side.get('ap', '—')} AP"
     gold = f"{side.get('gold', '—')} gold"
-    wallet = right - _text(c, right, y + 1, ap, size="body", colour=LIGHT, bold=True, anchor="r")
-    c.icon("hourglass", wallet - 20, y + 4, 15, LIGHT)
-    wallet -= 20 + 2 * GAP
-    wallet -= _text(c, wallet, y + 1, gold, size="body", colour=LIGHT, bold=True, anchor="r")
+    wallet = right - c.write(right, y + 1, ap, bold=True, anchor="ra")
+    c.icon("hourglass", wallet - 20, y + 4, 15, cv.LIGHT)
+    wallet -= 20 + 2 * cv.GAP
+    wallet -= c.write(wallet, y + 1, gold, bold=True, anchor="ra")
     c.icon("coin", wallet - 21, y + 4, 16)
-    wallet -= 21 + 2 * GAP
+    wallet -= 21 + 2 * cv.GAP
     if halves == 1:  # one player: their name and Sage on this line
         for seat in seats[:1]:
             player = players.get(seat, {})
-            name = _fit(str(player.get("name", seat)), min(220, wallet - x - 300), "body", True)
-            x += _text(c, x, y, name, size="body", colour=LIGHT, bold=True) + 2 * GAP
+            name = fit(str(player.get("name", seat)), min(220, wallet - x - 300), "body", True)
+            x += c.write(x, y, name, bold=True) + 2 * cv.GAP
             text += [name, _sage_line(c, player, x, y + 2, wallet - x)]
         return [*text, gold, ap]
-    title = _fit(_names(seats, players), wallet - x - GAP, "body", True)
-    _text(c, x, y, title, size="body", colour=LIGHT, bold=True)
+    title = fit(_names(seats, players), wallet - x - cv.GAP, "body", True)
+    c.write(x, y, title, bold=True)
     text.insert(0, title)
     # Each teammate's name and Sage by their half of the formation.
     line_y = y + LINE + 12
@@ -428,13 +260,20 @@ def _header(
         player = players.get(seat, {})
         cx = x0 + h * (shape.half + DIVIDE)
         end = cx + shape.half
-        name = _fit(str(player.get("name", seat)), 120, bold=True)
+        name = fit(str(player.get("name", seat)), 120, "small", True)
         if seat in to_act:  # which of the two the table waits for
-            _marker(c, cx, line_y + 3, 13)
+            c.marker(cx, line_y + 3, 13)
             cx += 14
-        used = _text(c, cx, line_y, name, colour=HIGHLIGHT if seat in to_act else LIGHT, bold=True)
+        used = c.write(
+            cx,
+            line_y,
+            name,
+            colour=cv.HIGHLIGHT if seat in to_act else cv.LIGHT,
+            bold=True,
+            size="small",
+        )
         c.keep("label", f"side{n}:half{h}", cx, line_y, used, LINE, name)
-        cx += used + GAP
+        cx += used + cv.GAP
         sage = _sage_line(c, player, cx, line_y, end - cx)
         text += [f"{name}:" + (" to act" if seat in to_act else ""), sage]
     return [*text, gold, ap]
@@ -446,22 +285,24 @@ def _sage_line(c: Canvas, player: dict[str, Any], x: float, y: float, width: flo
     level = f"level {player.get('level', '—')}"
     if not name:
         text = f"no Sage yet · {level}"
-        _text(c, x, y, _fit(text, width), colour=LIGHT_SOFT)
+        c.write(x, y, fit(text, width, "small"), colour=cv.LIGHT_SOFT, size="small")
         return text
     if player.get("sage_defeated"):
-        c.icon("skull", x, y + 2, 15, LIGHT)
-        text = _fit(f"{name} has fallen · {level}", width - 20)
-        _text(c, x + 20, y, text, colour=LIGHT)
+        c.icon("skull", x, y + 2, 15, cv.LIGHT)
+        text = fit(f"{name} has fallen · {level}", width - 20, "small")
+        c.write(x + 20, y, text, size="small")
         return f"Sage {text}"
     c.icon("crown", x, y + 2, 15)
     x += 20
-    shown = _fit(str(name), max(40, min(width - 150, 110)), bold=True)
-    x += _text(c, x, y, shown, colour=LIGHT, bold=True) + GAP
+    shown = fit(str(name), max(40, min(width - 150, 110)), "small", True)
+    x += c.write(x, y, shown, bold=True, size="small") + cv.GAP
     hp = _number(player.get("sage_hp"))
     placed = player.get("sage_placed") is not False
     left = _number(player.get("sage_hp_left")) if placed else hp
-    x += _count(c, "heart", x, y, f"{left}/{hp}", RED if placed and left <= LOW_HP else LIGHT)
-    _text(c, x, y, level, colour=LIGHT)
+    x += c.count(
+        "heart", x, y, f"{left}/{hp}", colour=cv.RED if placed and left <= LOW_HP else cv.LIGHT
+    )
+    c.write(x, y, level, size="small")
     return f"Sage {shown} HP {left}/{hp} · {level}"
 
 
@@ -469,18 +310,18 @@ def _space(c: Canvas, key: str, x: float, y: float, shape: _Shape, label: str, c
     """One space of a formation: an Elemental's card (its label, name, tokens, STR and
     HP), or an empty slot."""
     w, h = shape.space_w, shape.space_h
-    pill = _width(label, bold=True) + 10
+    pill = text_width(label, "small", True) + 10
     if not isinstance(card, dict):
-        _plate(c, x, y, w, h, EMPTY_FILL, LIGHT_SOFT, 1)
-        _plate(c, x + 5, y + 5, pill, 19, PANEL, PANEL, 1, 5)
-        _text(c, x + 10, y + 5, label, colour=LIGHT_SOFT, bold=True)
-        _text(c, x + w / 2, y + h - 24, "empty", colour=LIGHT_SOFT, anchor="m")
+        c.plate(x, y, w, h, fill=EMPTY_FILL, edge=cv.LIGHT_SOFT)
+        c.plate(x + 5, y + 5, pill, 19, fill=cv.PANEL, edge=cv.PANEL, radius=5)
+        c.write(x + 10, y + 5, label, colour=cv.LIGHT_SOFT, bold=True, size="small")
+        c.write(x + w / 2, y + h - 24, "empty", colour=cv.LIGHT_SOFT, anchor="ma", size="small")
         c.keep("space", key, x, y, w, h, label, "empty")
         return
     sage = bool(card.get("sage"))
-    _plate(c, x, y, w, h, CARD, INK if sage else INK_SOFT)
-    _plate(c, x + 5, y + 5, pill, 19, INK, INK, 1, 5)
-    _text(c, x + 10, y + 5, label, colour=LIGHT, bold=True)
+    c.plate(x, y, w, h, fill=cv.CARD, edge=cv.INK if sage else cv.INK_SOFT, width=2)
+    c.plate(x + 5, y + 5, pill, 19, fill=cv.INK, edge=cv.INK, radius=5)
+    c.write(x + 10, y + 5, label, bold=True, size="small")
     nx = x + pill + 10
     if sage:
         c.icon("crown", nx, y + 7, 14)
@@ -494,23 +335,26 @@ def _space(c: Canvas, key: str, x: float, y: float, shape: _Shape, label: str, c
     ty = y + h - 24 if shape.wide else y + 5
     for icon, value in reversed(tokens):
         if value:
-            tx -= _text(c, tx, ty, str(value), bold=True, anchor="r") + 16
+            tx -= (
+                c.write(tx, ty, str(value), bold=True, anchor="ra", size="small", colour=cv.INK)
+                + 16
+            )
             c.icon(icon, tx, ty + 3, 13)
-            tx -= GAP
+            tx -= cv.GAP
     name = str(card.get("name", "?"))
     if shape.wide:
-        lines = [_fit(name, x + w - 6 - nx, bold=True)]
-        _text(c, nx, y + 5, lines[0], bold=True)
+        lines = [fit(name, x + w - 6 - nx, "small", True)]
+        c.write(nx, y + 5, lines[0], bold=True, size="small", colour=cv.INK)
     else:
-        lines = _wrap(name, w - 12, 2, bold=True)
+        lines = wrap(name, w - 12, lines=2, bold=True, size="small")
         for k, line in enumerate(lines):
-            _text(c, x + 6, y + 28 + k * 18, line, bold=True)
+            c.write(x + 6, y + 28 + k * 18, line, bold=True, size="small", colour=cv.INK)
     hp = _number(card.get("hp"))
     left = hp - _number(card.get("damage"))
     strength = card.get("strength", "—")
     sy = y + h - 24
-    used = _count(c, "sword", x + 6, sy, strength)
-    _count(c, "heart", x + 6 + used, sy, f"{left}/{hp}", RED if left < hp else INK)
+    used = c.count("sword", x + 6, sy, strength)
+    c.count("heart", x + 6 + used, sy, f"{left}/{hp}", colour=cv.RED if left < hp else cv.INK)
     text = [label, " ".join(lines), *(["Sage"] if sage else [])]
     text += [f"STR {strength}", f"HP {left}/{hp}"]
     text += [
@@ -525,15 +369,15 @@ def _attack(c: Canvas, attack: Any, y: int) -> None:
     """The middle of the table: the attack under way, if any, as a line."""
     if not attack:
         mid = y + BAND // 2
-        c.draw.line((MARGIN + 40, mid, WIDTH - MARGIN - 40, mid), fill=PANEL, width=2)
+        c.draw.line((cv.MARGIN + 40, mid, cv.WIDTH - cv.MARGIN - 40, mid), fill=cv.PANEL, width=2)
         return
-    x, w = MARGIN, WIDTH - 2 * MARGIN
-    c.draw.rounded_rectangle((x, y, x + w, y + BAND), radius=8, fill=CARD, outline=RED, width=3)
-    c.icon("sword", x + 10, y + (BAND - 20) / 2, 20, RED)
-    lines = _wrap(f"Attack: {attack}", w - 50, 2)
+    x, w = cv.MARGIN, cv.WIDTH - 2 * cv.MARGIN
+    c.plate(x, y, w, BAND, fill=cv.CARD, edge=cv.RED, width=3)
+    c.icon("sword", x + 10, y + (BAND - 20) / 2, 20, cv.RED)
+    lines = wrap(f"Attack: {attack}", w - 50, lines=2, size="small")
     top = y + (BAND - LINE * len(lines)) / 2
     for n, line in enumerate(lines):
-        _text(c, x + 40, top + n * LINE, line, bold=n == 0)
+        c.write(x + 40, top + n * LINE, line, bold=n == 0, size="small", colour=cv.INK)
     c.keep("attack", "attack", x, y, w, BAND, *lines)
 
 
@@ -542,35 +386,41 @@ def _attack(c: Canvas, attack: Any, y: int) -> None:
 
 def _markets(c: Canvas, markets: dict[str, Any], y: int) -> None:
     """Both markets side by side: their face-up cards with costs, their decks' counts."""
-    column = (WIDTH - 2 * MARGIN - 2 * PAD - DIVIDE) / 2
+    column = (cv.WIDTH - 2 * cv.MARGIN - 2 * PAD - DIVIDE) / 2
     card_h = MARKET - 2 * PAD - 26
-    c.panel(MARGIN, y, WIDTH - 2 * MARGIN, MARKET)
+    c.panel(cv.MARGIN, y, cv.WIDTH - 2 * cv.MARGIN, MARKET)
     for m, (name, title, deck) in enumerate(MARKETS):
-        x = MARGIN + PAD + m * (column + DIVIDE)
-        cx = x + _text(c, x, y + PAD, title, colour=LIGHT, bold=True) + GAP
+        x = cv.MARGIN + PAD + m * (column + DIVIDE)
+        cx = x + c.write(x, y + PAD, title, bold=True, size="small") + cv.GAP
         left = markets.get(deck)
         count = f"{left if isinstance(left, int) else '—'} in deck"
         c.keep(
-            "deck", name, cx, y + PAD, _text(c, cx, y + PAD, count, colour=LIGHT_SOFT), LINE, count
+            "deck",
+            name,
+            cx,
+            y + PAD,
+            c.write(cx, y + PAD, count, colour=cv.LIGHT_SOFT, size="small"),
+            LINE,
+            count,
         )
         cards = [_dict(card) for card in _list(markets.get(name))]
         if not cards:
-            _text(c, x, y + PAD + 30, "empty", colour=LIGHT_SOFT)
+            c.write(x, y + PAD + 30, "empty", colour=cv.LIGHT_SOFT, size="small")
         slots = max(3, len(cards))
-        w = (column - (slots - 1) * GAP) / slots
+        w = (column - (slots - 1) * cv.GAP) / slots
         for i, card in enumerate(cards):
-            _market_card(c, f"{name}:{i}", x + i * (w + GAP), y + PAD + 26, w, card_h, card)
+            _market_card(c, f"{name}:{i}", x + i * (w + cv.GAP), y + PAD + 26, w, card_h, card)
 
 
 def _market_card(
     c: Canvas, key: str, x: float, y: float, w: float, h: float, card: dict[str, Any]
 ) -> None:
-    _plate(c, x, y, w, h, CARD, INK_SOFT)
-    lines = _wrap(str(card.get("name", "?")), w - 12, 2, bold=True)
+    c.plate(x, y, w, h, fill=cv.CARD, edge=cv.INK_SOFT, width=2)
+    lines = wrap(str(card.get("name", "?")), w - 12, lines=2, bold=True, size="small")
     for n, line in enumerate(lines):
-        _text(c, x + 6, y + 5 + n * 18, line, bold=True)
+        c.write(x + 6, y + 5 + n * 18, line, bold=True, size="small", colour=cv.INK)
     cost = card.get("cost", "—")
-    _count(c, "coin", x + 6, y + h - 24, cost)
+    c.count("coin", x + 6, y + h - 24, cost)
     c.keep("market", key, x, y, w, h, " ".join(lines), f"cost {cost}")
 
 
@@ -599,24 +449,23 @@ def private(view: dict[str, Any]) -> Picture | None:
         return None
     offered = [_dict(card) for card in _list(view.get("to_choose"))]
     held = {seat: [_dict(card) for card in _list(cards)] for seat, cards in hands.items()}
-    tall = 2 * MARGIN + 38 + (26 + _cards_height(len(offered)) if offered else 0)
+    tall = 2 * cv.MARGIN + 38 + (26 + _cards_height(len(offered)) if offered else 0)
     tall += sum(26 + (_cards_height(len(cards)) if cards else 26) for cards in held.values())
     c = Canvas(height=tall)
     players = _players(view)
     me = view.get("me")
     name = players.get(me, {}).get("name")
-    _label(
-        c,
+    c.label(
         "title",
-        MARGIN,
-        MARGIN,
+        cv.MARGIN,
+        cv.MARGIN,
         f"Your cards · {name}" if name else "Your cards",
         size="title",
         bold=True,
     )
-    y = MARGIN + 38
+    y = cv.MARGIN + 38
     if offered:
-        _label(c, "section:choose", MARGIN, y, "To choose from", size="body", bold=True)
+        c.label("section:choose", cv.MARGIN, y, "To choose from", bold=True)
         y = _hand_cards(c, offered, "choose", lambda i, card: str(i), y + 26)
     for seat in sorted(held, key=lambda s: str(s) != str(me)):
         cards = held[seat]
@@ -624,10 +473,10 @@ def private(view: dict[str, Any]) -> Picture | None:
             (p.get("name") for p in players.values() if str(p.get("seat")) == str(seat)), seat
         )
         title = "Your hand" if str(seat) == str(me) else f"{owner}'s hand"
-        _label(c, f"section:{seat}", MARGIN, y, f"{title} ({len(cards)})", size="body", bold=True)
+        c.label(f"section:{seat}", cv.MARGIN, y, f"{title} ({len(cards)})", bold=True)
         y += 26
         if not cards:
-            _label(c, f"empty:{seat}", MARGIN, y, "empty", colour=LIGHT_SOFT)
+            c.label(f"empty:{seat}", cv.MARGIN, y, "empty", colour=cv.LIGHT_SOFT, size="small")
             y += 26
             continue
         y = _hand_cards(c, cards, "hand", lambda i, card, s=seat: f"{s}:{i}:{card.get('id')}", y)
@@ -639,7 +488,7 @@ HAND_CARD = 45 + TEXT_LINES * 18 + 6
 
 def _cards_height(count: int) -> int:
     """How tall `count` cards in rows of HAND_COLUMNS are drawn, with the gap below."""
-    return -(-count // HAND_COLUMNS) * (HAND_CARD + GAP) + GAP
+    return -(-count // HAND_COLUMNS) * (HAND_CARD + cv.GAP) + cv.GAP
 
 
 def _hand_cards(
@@ -650,11 +499,20 @@ def _hand_cards(
     y: float,
 ) -> int:
     """Cards in rows of HAND_COLUMNS; returns the y below them."""
-    w = (WIDTH - 2 * MARGIN - (HAND_COLUMNS - 1) * GAP) / HAND_COLUMNS
+    w = (cv.WIDTH - 2 * cv.MARGIN - (HAND_COLUMNS - 1) * cv.GAP) / HAND_COLUMNS
     h = HAND_CARD
     for i, card in enumerate(cards):
         row, col = divmod(i, HAND_COLUMNS)
-        _hand_card(c, kind, key(i, card), MARGIN + col * (w + GAP), y + row * (h + GAP), w, h, card)
+        _hand_card(
+            c,
+            kind,
+            key(i, card),
+            cv.MARGIN + col * (w + cv.GAP),
+            y + row * (h + cv.GAP),
+            w,
+            h,
+            card,
+        )
     return int(y + _cards_height(len(cards)))
 
 
@@ -662,29 +520,32 @@ def _hand_card(
     c: Canvas, kind: str, key: str, x: float, y: float, w: float, h: float, card: dict[str, Any]
 ) -> None:
     """A card in hand: name and cost, type with STR and HP, its rules text."""
-    _plate(c, x, y, w, h, CARD, INK_SOFT)
+    c.plate(x, y, w, h, fill=cv.CARD, edge=cv.INK_SOFT, width=2)
     kind_text, stats, body = _face(str(card.get("text", "")))
     right = x + w - 6
     cost = card.get("cost")
     if cost is not None:
-        right -= _text(c, right, y + 5, str(cost), bold=True, anchor="r") + 17
+        right -= (
+            c.write(right, y + 5, str(cost), bold=True, anchor="ra", size="small", colour=cv.INK)
+            + 17
+        )
         c.icon("coin", right, y + 8, 13)
-        right -= GAP
-    name = _fit(str(card.get("name", "?")), right - x - 6, bold=True)
-    _text(c, x + 6, y + 5, name, bold=True)
+        right -= cv.GAP
+    name = fit(str(card.get("name", "?")), right - x - 6, "small", True)
+    c.write(x + 6, y + 5, name, bold=True, size="small", colour=cv.INK)
     text = [name, *([f"cost {cost}"] if cost is not None else [])]
     stats_w = 0
     if stats:
-        stats_w = _width(f"{stats[0]}{stats[1]}", bold=True) + 2 * 24
-        used = _count(c, "sword", x + w - 6 - stats_w, y + 25, stats[0])
-        _count(c, "heart", x + w - 6 - stats_w + used, y + 25, stats[1])
+        stats_w = text_width(f"{stats[0]}{stats[1]}", "small", True) + 2 * 24
+        used = c.count("sword", x + w - 6 - stats_w, y + 25, stats[0])
+        c.count("heart", x + w - 6 - stats_w + used, y + 25, stats[1])
     if kind_text:
-        shown = _fit(kind_text, w - 12 - stats_w - GAP)
-        _text(c, x + 6, y + 25, shown, colour=INK_SOFT)
+        shown = fit(kind_text, w - 12 - stats_w - cv.GAP, "small")
+        c.write(x + 6, y + 25, shown, colour=cv.INK_SOFT, size="small")
         text.append(shown)
     if stats:
         text += [f"STR {stats[0]}", f"HP {stats[1]}"]
-    lines = _wrap(body, w - 12, TEXT_LINES) if body else []
+    lines = wrap(body, w - 12, lines=TEXT_LINES, size="small") if body else []
     for n, line in enumerate(lines):
-        _text(c, x + 6, y + 45 + n * 18, line)
+        c.write(x + 6, y + 45 + n * 18, line, size="small", colour=cv.INK)
     c.keep(kind, key, x, y, w, h, *text, *lines)

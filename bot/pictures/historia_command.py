@@ -26,58 +26,28 @@ Boxes, keyed from the view (`seat` is a civilization's seat number):
 
 from __future__ import annotations
 
-import math
-from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
-
-from bot.pictures.canvas import (
-    CARD,
-    CARD_DIM,
-    GAP,
-    GOLD,
-    GREEN,
-    HIGHLIGHT,
-    INK,
-    INK_SOFT,
-    LIGHT,
-    LIGHT_SOFT,
-    MARGIN,
-    PANEL,
-    PURPLE,
-    RED,
-    SIZES,
-    TABLE,
-    WIDTH,
-    Canvas,
-    Colour,
-    Picture,
-    Size,
-    drawable,
-    font,
+from bot.pictures import canvas as cv
+from bot.pictures.canvas import Canvas, Colour, Picture, fit, text_width, wrap
+from bot.render.historia_command import (
+    CATEGORIES,
+    CATEGORY_NAMES,
+    PLACE_NAMES,
+    ROMANS,
+    ready_now,
 )
 
 GAME_NAME = "Historia: Ways of Command"
-CATEGORIES = ("territory", "military", "technology")
-CATEGORY_NAMES = {"territory": "Territory", "military": "Military", "technology": "Technology"}
-PLACE_NAMES = {
-    "supply": "personal supply",
-    "bank": "Bank",
-    "used": "Used Pool",
-    "reserve": "reserve",
-    "map": "map",
-}
-ROMANS = ("I", "II", "III", "IV", "V")
 ERA_PHASES = ("era", "dispute", "ending")
 
 # The columns: the civilization, the three categories, the token.
-LEFT = MARGIN
-RIGHT = WIDTH - MARGIN
+LEFT = cv.MARGIN
+RIGHT = cv.WIDTH - cv.MARGIN
 NAME_W = 200
 CAT_W = 122
-CAT_X = tuple(LEFT + NAME_W + GAP + i * (CAT_W + GAP) for i in range(len(CATEGORIES)))
-TOKEN_X = CAT_X[-1] + CAT_W + GAP
+CAT_X = tuple(LEFT + NAME_W + cv.GAP + i * (CAT_W + cv.GAP) for i in range(len(CATEGORIES)))
+TOKEN_X = CAT_X[-1] + CAT_W + cv.GAP
 TOKEN_W = RIGHT - TOKEN_X
 ROW_H = 54
 ROW_GAP = 6
@@ -96,9 +66,9 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     waiting = set(to_act)
     y = _head(canvas, view, civs, waiting)
     y = _table(canvas, view, civs, waiting, y)
-    y = _legend(canvas, y + GAP)
-    y = _ready(canvas, view, civs, y + 4)
-    _powers(canvas, view, civs, y + GAP)
+    y = _legend(canvas, y + cv.GAP)
+    y = _ready(canvas, view, y + 4)
+    _powers(canvas, view, civs, y + cv.GAP)
     return canvas.finish()
 
 
@@ -164,23 +134,17 @@ def marks(view: dict[str, Any], seat: Any, category: str) -> list[str]:
     return out
 
 
-def ready_text(view: dict[str, Any], civs: list[dict[str, Any]]) -> str | None:
+def ready_text(view: dict[str, Any]) -> str | None:
     """During an Era, who can activate their token now and by which category, or that
-    nobody can (the text board's line)."""
-    if view.get("phase") != "era":
+    nobody can (the text board's line, without its marks)."""
+    ready = ready_now(view)
+    if ready is None:
         return None
-    ready = []
-    for civ in civs:
-        token = _dict(civ.get("token"))
-        if civ.get("conceded") or not token.get("eligible"):
-            continue
-        by = str(token.get("by") or "?")
-        names = [CATEGORY_NAMES.get(str(c), "?") for c in token.get("symbols") or []]
-        other = next((n for n in names if n != by), "?")
-        ready.append(f"{civ_name(civ)} (first in {by}, not last in {other})")
     if not ready:
         return "No token can be activated now"
-    return "Can activate now: " + " · ".join(ready)
+    return "Can activate now: " + " · ".join(
+        f"{civ_name(civ)} (first in {by}, not last in {other})" for civ, by, other in ready
+    )
 
 
 def power_line(civ: dict[str, Any]) -> str:
@@ -205,38 +169,38 @@ def _head(
 ) -> int:
     """The title line (game, table size, Era and turn) and the line of what the table
     waits for, with the latest report's number."""
-    y = MARGIN
+    y = cv.MARGIN
     count = len(civs)
     title = f"{GAME_NAME} · {count} civilization{'s' if count != 1 else ''}"
-    title = _fit(title, RIGHT - LEFT - 220, "title", bold=True)
-    _text(canvas, LEFT, y, title, size="title", bold=True)
-    canvas.keep("label", "title", LEFT, y, _width(title, "title", True), 30, title)
+    title = fit(title, RIGHT - LEFT - 220, "title", True)
+    canvas.write(LEFT, y, title, size="title", bold=True)
+    canvas.keep("label", "title", LEFT, y, text_width(title, "title", True), 30, title)
     era = where(view)
-    era_w = _width(era, "body", bold=True)
-    era_y = y + (SIZES["title"] - SIZES["body"]) // 2 + 1
-    _text(canvas, RIGHT, era_y, era, bold=True, anchor="ra")
+    era_w = text_width(era, "body", True)
+    era_y = y + (cv.SIZES["title"] - cv.SIZES["body"]) // 2 + 1
+    canvas.write(RIGHT, era_y, era, bold=True, anchor="ra")
     canvas.keep("label", "era", RIGHT - era_w, era_y, era_w, 22, era)
     y += 34
 
     number = latest_report(view)
     report = f"latest report #{number}" if number is not None else "no recent report"
-    report_w = _width(report, "small")
-    _text(canvas, RIGHT, y + 2, report, size="small", colour=LIGHT_SOFT, anchor="ra")
+    report_w = text_width(report, "small")
+    canvas.write(RIGHT, y + 2, report, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
     canvas.keep("label", "report", RIGHT - report_w, y + 2, report_w, LINE, report)
 
     text = plain(str(view.get("prompt") or ""))
     if view.get("phase") == "era" and not waiting:  # its prompt repeats the Era and turn
         text = "Nobody is waited for: report the changes as you play"
-    room = RIGHT - LEFT - report_w - 2 * GAP - 20
-    lines = _wrap(text, room, bold=bool(waiting)) if text else ["—"]
-    colour = HIGHLIGHT if waiting else LIGHT
+    room = RIGHT - LEFT - report_w - 2 * cv.GAP - 20
+    lines = wrap(text, room, bold=bool(waiting), lines=2) if text else ["—"]
+    colour = cv.HIGHLIGHT if waiting else cv.LIGHT
     if waiting:
-        _pointer(canvas, LEFT, y + 4, HIGHLIGHT)
+        canvas.marker(LEFT, y + 4, 14, cv.HIGHLIGHT, outline=cv.INK)
     x = LEFT + 20 if waiting else LEFT
     for n, line in enumerate(lines):
-        _text(canvas, x, y + n * 23, line, colour=colour, bold=bool(waiting))
+        canvas.write(x, y + n * 23, line, colour=colour, bold=bool(waiting))
     canvas.keep("label", "prompt", x, y, room, 23 * len(lines), *lines)
-    return y + 23 * len(lines) + GAP
+    return y + 23 * len(lines) + cv.GAP
 
 
 def _table(
@@ -249,7 +213,7 @@ def _table(
     """The header and one row per civilization."""
     headers = ["Civilization", *(CATEGORY_NAMES[c] for c in CATEGORIES), "Command token"]
     for x, text in zip((LEFT + 8, *CAT_X, TOKEN_X), headers, strict=True):
-        _text(canvas, x + (0 if x == LEFT + 8 else 6), y, text, size="small", colour=LIGHT_SOFT)
+        canvas.write(x + (0 if x == LEFT + 8 else 6), y, text, size="small", colour=cv.LIGHT_SOFT)
     y += LINE + 2
     winners = set(_dict(view.get("outcome")).get("winners") or [])
     for civ in civs:
@@ -270,18 +234,16 @@ def _row(
     seat = civ.get("seat")
     out = bool(civ.get("conceded"))
     if to_act:  # the edge, the pointer in the margin and the words: not colour alone
-        canvas.draw.rounded_rectangle(
-            (LEFT - 3, y - 3, RIGHT + 3, y + ROW_H + 3), radius=12, fill=HIGHLIGHT
-        )
-        _pointer(canvas, 1, y + ROW_H // 2 - 7, HIGHLIGHT)
-    canvas.panel(LEFT, y, RIGHT - LEFT, ROW_H, fill=TABLE if out else PANEL)
+        canvas.panel(LEFT - 3, y - 3, RIGHT - LEFT + 6, ROW_H + 6, marked=True, radius=12)
+        canvas.marker(1, y + ROW_H // 2 - 7, 14, cv.HIGHLIGHT, outline=cv.INK)
+    canvas.panel(LEFT, y, RIGHT - LEFT, ROW_H, fill=cv.TABLE if out else cv.PANEL)
 
-    name = _fit(civ_name(civ), NAME_W - 16 - (24 if won else 0), "body", bold=True)
+    name = fit(civ_name(civ), NAME_W - 16 - (24 if won else 0), "body", True)
     x = LEFT + 8
     if won:
         canvas.icon("crown", x, y + 8, 18)
         x += 24
-    _text(canvas, x, y + 6, name, colour=LIGHT_SOFT if out else LIGHT, bold=True)
+    canvas.write(x, y + 6, name, colour=cv.LIGHT_SOFT if out else cv.LIGHT, bold=True)
     second = []
     if civ.get("named") is False or not civ.get("name"):
         second.append("no civilization yet")
@@ -291,12 +253,12 @@ def _row(
         second.append("left the table")
     if won:
         second.append("won")
-    under = _fit(" · ".join(second), NAME_W - 16 - (60 if to_act else 0), "small")
-    _text(canvas, LEFT + 8, y + 30, under, size="small", colour=LIGHT_SOFT)
+    under = fit(" · ".join(second), NAME_W - 16 - (60 if to_act else 0), "small")
+    canvas.write(LEFT + 8, y + 30, under, size="small", colour=cv.LIGHT_SOFT)
     shown = [name, under]
     if to_act:
-        words_x = LEFT + 8 + _width(under, "small") + 8
-        _text(canvas, words_x, y + 30, "to act", size="small", colour=HIGHLIGHT, bold=True)
+        words_x = LEFT + 8 + text_width(under, "small") + 8
+        canvas.write(words_x, y + 30, "to act", size="small", colour=cv.HIGHLIGHT, bold=True)
         shown.append("to act")
     canvas.keep("civ", str(seat), LEFT, y, NAME_W, ROW_H, *shown)
 
@@ -314,22 +276,24 @@ def _cell(
     values = _dict(_dict(_dict(view.get("standings")).get(category)).get("values"))
     value = values.get(str(seat))
     if value is None:
-        _text(canvas, x + 10, y + 12, "—", size="title", colour=LIGHT_SOFT)
+        canvas.write(x + 10, y + 12, "—", size="title", colour=cv.LIGHT_SOFT)
         return
-    canvas.draw.rounded_rectangle((x, y + 5, x + CAT_W, y + ROW_H - 5), radius=6, fill=TABLE)
+    canvas.plate(x, y + 5, CAT_W, ROW_H - 10, fill=cv.TABLE, radius=6)
     text = [str(value)]
-    _text(canvas, x + 8, y + 9, str(value), size="title", colour=LIGHT, bold=True)
+    canvas.write(x + 8, y + 9, str(value), size="title", bold=True)
     effective = _dict(civ.get("effective")).get(category)
     base = _dict(civ.get("levels")).get(category)
     if isinstance(effective, int) and isinstance(base, int) and effective != base:
-        _text(canvas, x + 8, y + 34, f"{effective - base:+d}", size="small", colour=GOLD, bold=True)
+        canvas.write(
+            x + 8, y + 34, f"{effective - base:+d}", size="small", colour=cv.GOLD, bold=True
+        )
         text.append(f"{effective - base:+d} Command")
     shown = marks(view, seat, category)
     top = y + (ROW_H - LINE * len(shown)) // 2
     for n, word in enumerate(shown):
         line_y = top + n * LINE
         _mark(canvas, word, x + 46, line_y + 2)
-        _text(canvas, x + 46 + MARK + 4, line_y, word, size="small", colour=LIGHT)
+        canvas.write(x + 46 + MARK + 4, line_y, word, size="small")
     canvas.keep("cell", f"{seat}:{category}", x, y + 5, CAT_W, ROW_H - 10, *text, *shown)
 
 
@@ -343,35 +307,39 @@ def _token(canvas: Canvas, view: dict[str, Any], civ: dict[str, Any], y: int) ->
     x, top, w, h = TOKEN_X, y + 4, TOKEN_W, ROW_H - 8
     cube = None
     if civ.get("conceded"):
-        fill, ink, edge, first, second = CARD_DIM, INK_SOFT, INK_SOFT, "Out of the game", symbols
+        fill, ink, edge, first, second = (
+            cv.CARD_DIM,
+            cv.INK_SOFT,
+            cv.INK_SOFT,
+            "Out of the game",
+            symbols,
+        )
     elif status == "active":
         power = str(token.get("power") or "?")
-        fill, ink, edge, first, second = PURPLE_DARK, LIGHT, PURPLE, "USED · face down", power
+        fill, ink, edge, first, second = PURPLE_DARK, cv.LIGHT, cv.PURPLE, "USED · face down", power
         cube = PLACE_NAMES.get(str(token.get("cube_from")), "?")
     elif status == "removed":
-        fill, ink, edge = DOWN, LIGHT_SOFT, INK_SOFT
+        fill, ink, edge = DOWN, cv.LIGHT_SOFT, cv.INK_SOFT
         first, second = "USED · face down", "out of the game"
     elif phase == "era" and token.get("eligible"):
-        fill, ink, edge, first, second = CARD, INK, GREEN, "Face up · READY", symbols
+        fill, ink, edge, first, second = cv.CARD, cv.INK, cv.GREEN, "Face up · READY", symbols
     elif phase == "era":
-        fill, ink, edge, first, second = CARD, INK, INK_SOFT, "Face up · not now", symbols
+        fill, ink, edge, first, second = cv.CARD, cv.INK, cv.INK_SOFT, "Face up · not now", symbols
     elif status == "available":
-        fill, ink, edge, first, second = CARD, INK, INK_SOFT, "Face up · unused", symbols
+        fill, ink, edge, first, second = cv.CARD, cv.INK, cv.INK_SOFT, "Face up · unused", symbols
     else:
-        fill, ink, edge, first, second = CARD_DIM, INK_SOFT, INK_SOFT, "—", symbols
-    ready = edge == GREEN
-    canvas.draw.rounded_rectangle(
-        (x, top, x + w, top + h), radius=7, fill=fill, outline=edge, width=3 if ready else 2
-    )
+        fill, ink, edge, first, second = cv.CARD_DIM, cv.INK_SOFT, cv.INK_SOFT, "—", symbols
+    ready = edge == cv.GREEN
+    canvas.plate(x, top, w, h, fill=fill, edge=edge, width=3 if ready else 2, radius=7)
     inner = x + 7
     if ready:
-        canvas.icon("bolt", inner, top + 5, 15, GOLD)
+        canvas.icon("bolt", inner, top + 5, 15, cv.GOLD)
         inner += 18
     room = x + w - inner - (26 if cube else 7)
-    first = _fit(first, room, "small", bold=True)
-    second = _fit(second, x + w - 7 - (x + 7) - (26 if cube else 0), "small")
-    _text(canvas, inner, top + 4, first, size="small", colour=ink, bold=True)
-    _text(canvas, x + 7, top + 4 + LINE + 2, second, size="small", colour=ink)
+    first = fit(first, room, "small", True)
+    second = fit(second, x + w - 7 - (x + 7) - (26 if cube else 0), "small")
+    canvas.write(inner, top + 4, first, size="small", colour=ink, bold=True)
+    canvas.write(x + 7, top + 4 + LINE + 2, second, size="small", colour=ink)
     canvas.keep("token", f"{civ.get('seat')}:command", x, top, w, h, first, second)
     if cube:
         _cube(canvas, x + w - 22, top + h // 2 - 8)
@@ -392,25 +360,25 @@ def _legend(canvas: Canvas, y: int) -> int:
     x = LEFT
     for word, text in pieces:
         _mark(canvas, word, x, y + 2)
-        _text(canvas, x + MARK + 4, y, text, size="small", colour=LIGHT_SOFT)
-        x += MARK + 4 + _width(text, "small") + 14
-    gold = _width("+2", "small", bold=True)
-    _text(canvas, x, y, "+2", size="small", colour=GOLD, bold=True)
-    _text(canvas, x + gold + 4, y, "Command power", size="small", colour=LIGHT_SOFT)
+        canvas.write(x + MARK + 4, y, text, size="small", colour=cv.LIGHT_SOFT)
+        x += MARK + 4 + text_width(text, "small") + 14
+    gold = text_width("+2", "small", True)
+    canvas.write(x, y, "+2", size="small", colour=cv.GOLD, bold=True)
+    canvas.write(x + gold + 4, y, "Command power", size="small", colour=cv.LIGHT_SOFT)
     text = " · ".join(t for _, t in pieces) + " · +2 Command power"
     canvas.keep("label", "legend", LEFT, y, RIGHT - LEFT, LINE, text)
     return y + LINE + 2
 
 
-def _ready(canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], y: int) -> int:
+def _ready(canvas: Canvas, view: dict[str, Any], y: int) -> int:
     """Who can activate a token now (during an Era only)."""
-    text = ready_text(view, civs)
+    text = ready_text(view)
     if text is None:
         return y
-    lines = _wrap(text, RIGHT - LEFT - 22, bold=False, lines=3)
-    canvas.icon("bolt", LEFT, y + 3, 16, GOLD if text.startswith("Can") else LIGHT_SOFT)
+    lines = wrap(text, RIGHT - LEFT - 22)
+    canvas.icon("bolt", LEFT, y + 3, 16, cv.GOLD if text.startswith("Can") else cv.LIGHT_SOFT)
     for n, line in enumerate(lines):
-        _text(canvas, LEFT + 22, y + n * 23, line)
+        canvas.write(LEFT + 22, y + n * 23, line)
     canvas.keep("label", "ready", LEFT + 22, y, RIGHT - LEFT - 22, 23 * len(lines), *lines)
     return y + 23 * len(lines)
 
@@ -424,14 +392,14 @@ def _powers(canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], y:
         return y
     era = view.get("era_name") or roman(view.get("era"))
     head = f"Powers in force until the end of Era {era}" if active else "Powers in force: none"
-    _text(canvas, LEFT, y, head, size="small", colour=LIGHT_SOFT, bold=True)
-    canvas.keep("label", "powers", LEFT, y, _width(head, "small", True), LINE, head)
+    canvas.write(LEFT, y, head, size="small", colour=cv.LIGHT_SOFT, bold=True)
+    canvas.keep("label", "powers", LEFT, y, text_width(head, "small", True), LINE, head)
     y += LINE + 2
     for i, civ in enumerate(active):
-        lines = _wrap(power_line(civ), RIGHT - LEFT - 24, bold=False)
+        lines = wrap(power_line(civ), RIGHT - LEFT - 24, lines=2)
         _cube(canvas, LEFT + 2, y + 4)
         for n, line in enumerate(lines):
-            _text(canvas, LEFT + 24, y + n * 23, line)
+            canvas.write(LEFT + 24, y + n * 23, line)
         canvas.keep("power", str(i), LEFT + 24, y, RIGHT - LEFT - 24, 23 * len(lines), *lines)
         y += 23 * len(lines) + 2
     return y
@@ -440,101 +408,27 @@ def _powers(canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], y:
 # ------------------------------------------------------------------ shapes
 
 
-def _wrap(text: str, width: int, *, bold: bool, lines: int = 2) -> list[str]:
-    """`text` in at most `lines` body lines of `width`, measured in the weight it is
-    drawn in (the canvas's `wrap` measures regular text only)."""
-    out: list[str] = []
-    words = text.split()
-    current = ""
-    for i, word in enumerate(words):
-        trial = f"{current} {word}".strip()
-        if not current or _width(trial, "body", bold) <= width:
-            current = trial
-            continue
-        out.append(current)
-        current = word
-        if len(out) == lines - 1:
-            current = " ".join(words[i:])
-            break
-    if current:
-        out.append(_fit(current, width, "body", bold))
-    return out
-
-
-@lru_cache(maxsize=4096)
-def _width(text: str, size: Size = "body", bold: bool = False) -> int:
-    """How wide `text` is drawn (remembered: the same words come back on every board)."""
-    return math.ceil(font(SIZES[size], bold).getlength(drawable(text)))
-
-
-def _fit(text: str, width: int, size: Size = "body", bold: bool = False) -> str:
-    """`text`, cut with "…" to fit `width`."""
-    if _width(text, size, bold) <= width:
-        return text
-    while text and _width(text + "…", size, bold) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-@lru_cache(maxsize=1024)
-def _glyphs(text: str, px: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """A line of text rendered once as a mask, with where it sits from its anchor."""
-    face = font(px, bold)
-    text = drawable(text)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
-    return mask, left, top
-
-
-def _text(
-    canvas: Canvas,
-    x: float,
-    y: float,
-    text: str,
-    *,
-    size: Size = "body",
-    colour: Colour = LIGHT,
-    bold: bool = False,
-    anchor: str = "la",
-) -> int:
-    """The canvas's `write`, stamping a remembered mask: rendering the glyphs is most of
-    a board's drawing time, and a board's words mostly repeat from one board to the
-    next. Returns the line's height."""
-    px = SIZES[size]
-    mask, left, top = _glyphs(text, px, bold, anchor)
-    canvas.image.paste(colour, (round(x) + left, round(y) + top), mask)
-    height = round(px * 1.25)
-    canvas.bottom = max(canvas.bottom, math.ceil(y + height))
-    return height
-
-
 def _mark(canvas: Canvas, word: str, x: float, y: float) -> None:
     """A first (star) or last (down-triangle) mark; hollow when tied."""
     s = MARK
     tied = word.startswith(("tied", "all"))
     if word.endswith("1st") or word == "all tied":
         if tied:
-            canvas.icon("star", x, y, s, LIGHT_SOFT)
-            canvas.icon("star", x + 3, y + 3, s - 6, TABLE)
+            canvas.icon("star", x, y, s, cv.LIGHT_SOFT)
+            canvas.icon("star", x + 3, y + 3, s - 6, cv.TABLE)
         else:
-            canvas.icon("star", x, y, s, GOLD)
+            canvas.icon("star", x, y, s, cv.GOLD)
         return
     points = [(x + 1, y + 2), (x + s - 1, y + 2), (x + s / 2, y + s)]
     if tied:
-        canvas.draw.polygon(points, outline=LIGHT_SOFT, width=2)
+        canvas.draw.polygon(points, outline=cv.LIGHT_SOFT, width=2)
     else:
-        canvas.draw.polygon(points, fill=RED, outline=LIGHT)
-
-
-def _pointer(canvas: Canvas, x: float, y: float, colour: Colour) -> None:
-    """A ▶ pointing at whoever the table waits for."""
-    canvas.draw.polygon([(x, y), (x + 13, y + 7), (x, y + 14)], fill=colour, outline=INK)
+        canvas.draw.polygon(points, fill=cv.RED, outline=cv.LIGHT)
 
 
 def _cube(canvas: Canvas, x: float, y: float) -> None:
     """A power cube seen from above a corner: a square with its top face lighter."""
     d = canvas.draw
-    d.polygon([(x, y + 4), (x + 4, y), (x + 16, y), (x + 12, y + 4)], fill=CARD, outline=INK)
-    d.polygon([(x + 12, y + 4), (x + 16, y), (x + 16, y + 12), (x + 12, y + 16)], fill=INK_SOFT)
-    d.rectangle((x, y + 4, x + 12, y + 16), fill=GOLD, outline=INK)
+    d.polygon([(x, y + 4), (x + 4, y), (x + 16, y), (x + 12, y + 4)], fill=cv.CARD, outline=cv.INK)
+    d.polygon([(x + 12, y + 4), (x + 16, y), (x + 16, y + 12), (x + 12, y + 16)], fill=cv.INK_SOFT)
+    d.rectangle((x, y + 4, x + 12, y + 16), fill=cv.GOLD, outline=cv.INK)

@@ -49,50 +49,18 @@ Only the view is read, defensively: a missing key draws a dash or nothing.
 from __future__ import annotations
 
 import json
-import math
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import replace
-from functools import lru_cache
+from functools import partial
 from typing import Any
 
-from PIL import Image, ImageDraw
-
-from bot.pictures.canvas import (
-    BLUE,
-    CARD,
-    CARD_DIM,
-    GAP,
-    GREEN,
-    HIGHLIGHT,
-    INK,
-    INK_SOFT,
-    LIGHT,
-    LIGHT_SOFT,
-    MARGIN,
-    ORANGE,
-    PANEL,
-    PURPLE,
-    RED,
-    SIZES,
-    TABLE,
-    WIDTH,
-    Box,
-    Canvas,
-    Colour,
-    Picture,
-    Size,
-    drawable,
-    font,
-)
+from bot.pictures import canvas as cv
+from bot.pictures.canvas import Canvas, Colour, Picture, fit, text_width, wrap
 
 EMPTY = "–"
 SLOTS = ("top", "middle", "bottom")
 SPIRITS = ("sky", "animal", "water", "plant")
 PRINTED = {"cursed land": "Cursed Land", "fertile soil": "Fertile Soil"}
 SPOIL_AT = 4  # when a view lacks "spoil_at"
-LEFT, RIGHT = MARGIN, WIDTH - MARGIN
+LEFT, RIGHT = cv.MARGIN, cv.WIDTH - cv.MARGIN
 INNER = RIGHT - LEFT
 
 # Symbols in the cards' order: (view key, icon, icon colour, word after the number).
@@ -104,11 +72,11 @@ SYMBOLS: tuple[tuple[str, str, Colour | None, str], ...] = (
     ("decay", "skull", None, ""),
     ("growth", "leaf", None, "growth"),
     ("sky", "leaf", SKY, "sky"),
-    ("animal", "leaf", ORANGE, "animal"),
-    ("water", "leaf", BLUE, "water"),
-    ("plant", "leaf", GREEN, "plant"),
+    ("animal", "leaf", cv.ORANGE, "animal"),
+    ("water", "leaf", cv.BLUE, "water"),
+    ("plant", "leaf", cv.GREEN, "plant"),
     ("guardian", "shield", None, ""),
-    ("curse", "skull", RED, "curse"),
+    ("curse", "skull", cv.RED, "curse"),
 )
 ORDER = {key: n for n, (key, *_) in enumerate(SYMBOLS)}
 CHIP = {key: (icon, colour, word) for key, icon, colour, word in SYMBOLS}
@@ -225,154 +193,6 @@ def offer_groups(cards: list[Any]) -> list[tuple[int, dict[str, Any], int]]:
 # one board to the next (the commons, the names, the numbers): each is rendered once and
 # pasted after, measurements are remembered, which keeps a board within its time budget.
 
-_MEASURE = Canvas(width=1, height=1)
-BIG_SHAPE = 20_000  # pixels: a larger box is drawn, a smaller one pasted
-
-
-@lru_cache(maxsize=4096)
-def _width(text: str, size: Size = "body", bold: bool = False) -> int:
-    return _MEASURE.text_width(text, size, bold)
-
-
-@lru_cache(maxsize=4096)
-def _fit(text: str, width: int, size: Size = "body", bold: bool = False) -> str:
-    return _MEASURE.fit(text, int(width), size, bold)
-
-
-def _wrap(text: str, width: int, size: Size = "body", lines: int = 3) -> list[str]:
-    return list(_wrapped(text, int(width), size, lines))
-
-
-@lru_cache(maxsize=2048)
-def _wrapped(text: str, width: int, size: Size, lines: int) -> tuple[str, ...]:
-    return tuple(_MEASURE.wrap(text, width, size, lines))
-
-
-@lru_cache(maxsize=4096)
-def _mask(text: str, size: Size, bold: bool) -> tuple[Image.Image, int, int]:
-    """A line of text rendered once as a mask, and where it sits from its anchor."""
-    face = font(SIZES[size], bold)
-    shown = drawable(text)
-    left, top, right, bottom = face.getbbox(shown)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
-    ImageDraw.Draw(mask).text((-left, -top), shown, font=face, fill=255)
-    return mask, left, top
-
-
-def _write(
-    c: Canvas,
-    x: float,
-    y: float,
-    text: str,
-    *,
-    size: Size = "body",
-    colour: Colour = LIGHT,
-    bold: bool = False,
-    anchor: str = "la",
-) -> int:
-    """`Canvas.write`, pasting a remembered rendering; returns the line's height."""
-    px = SIZES[size]
-    if text:
-        mask, left, top = _mask(text, size, bold)
-        if anchor[0] == "r":
-            x -= _width(text, size, bold)
-        elif anchor[0] == "m":
-            x -= _width(text, size, bold) / 2
-        at = (round(x) + left, round(y) + top)
-        c.image.paste(colour, (*at, at[0] + mask.width, at[1] + mask.height), mask)
-    c.bottom = max(c.bottom, math.ceil(y + px * 1.25))
-    return round(px * 1.25)
-
-
-def _label(
-    c: Canvas,
-    key: str,
-    x: float,
-    y: float,
-    text: str,
-    *,
-    size: Size = "body",
-    colour: Colour = LIGHT,
-    bold: bool = False,
-    width: int | None = None,
-) -> None:
-    """`Canvas.label` (a line saying something about the game), drawn by `_write`."""
-    shown = _fit(text, width, size, bold) if width else text
-    height = _write(c, x, y, shown, size=size, colour=colour, bold=bold)
-    c.keep("label", key, x, y, width or _width(shown, size, bold), height, shown)
-
-
-def _rounded(
-    c: Canvas,
-    box: tuple[float, float, float, float],
-    *,
-    radius: int = 8,
-    fill: Colour | None = None,
-    outline: Colour | None = None,
-    width: int = 1,
-) -> None:
-    """A rounded box, pasted from a remembered drawing of its size and colours."""
-    x0, y0, x1, y1 = (round(v) for v in box)
-    if (x1 - x0) * (y1 - y0) > BIG_SHAPE:  # drawn: a paste would blend every pixel
-        c.draw.rounded_rectangle(
-            (x0, y0, x1, y1), radius=radius, fill=fill, outline=outline, width=width
-        )
-    else:
-        shape = _shape(x1 - x0, y1 - y0, radius, fill, outline, width)
-        c.image.paste(shape, (x0, y0), shape)
-    c.bottom = max(c.bottom, y1)
-
-
-@lru_cache(maxsize=512)
-def _shape(
-    w: int, h: int, radius: int, fill: Colour | None, outline: Colour | None, width: int
-) -> Image.Image:
-    shape = Image.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))
-    ImageDraw.Draw(shape).rounded_rectangle(
-        (0, 0, w, h),
-        radius=radius,
-        fill=None if fill is None else (*fill, 255),
-        outline=None if outline is None else (*outline, 255),
-        width=width,
-    )
-    return shape
-
-
-_TILES: OrderedDict[tuple[Any, ...], tuple[Image.Image, tuple[Box, ...]]] = OrderedDict()
-TILES = 300  # drawn cards kept (a tile is 20 to 70 kB)
-_TILES_LOCK = threading.Lock()
-
-
-def _stamp(
-    c: Canvas,
-    x: float,
-    y: float,
-    size: tuple[int, int],
-    background: Colour,
-    key: tuple[Any, ...],
-    draw: Callable[[Canvas], None],
-) -> None:
-    """Something drawn by `draw` at (0, 0) on a tile of `size` (its boxes too), pasted
-    at (x, y); a tile drawn before from the same `key` is pasted again (the commons and
-    the fields change little from one board to the next)."""
-    with _TILES_LOCK:  # boards are drawn in worker threads
-        tile = _TILES.get(key)
-        if tile is not None:
-            _TILES.move_to_end(key)
-    if tile is None:
-        sub = Canvas(width=size[0], height=size[1], background=background)
-        draw(sub)
-        tile = (sub.image, tuple(sub.boxes))
-        with _TILES_LOCK:
-            _TILES[key] = tile
-            while len(_TILES) > TILES:
-                _TILES.popitem(last=False)
-    image, boxes = tile
-    at = (round(x), round(y))
-    c.image.paste(image, at)
-    c.boxes.extend(replace(b, x=b.x + at[0], y=b.y + at[1]) for b in boxes)
-    c.bottom = max(c.bottom, at[1] + size[1])
-
 
 def _spec(value: Any) -> str:
     """A view's part as a key for `_stamp`."""
@@ -389,7 +209,7 @@ def _flow(counts: Any, width: float) -> list[tuple[str, str, int, int]]:
     cx, row = 0, 0
     for key, n in _counts(counts):
         text = f"{n} {CHIP[key][2]}".strip()
-        need = 16 + _width(text, "small", bold=True)
+        need = 16 + text_width(text, "small", True)
         if cx + need > width and cx > 0:
             cx, row = 0, row + 1
         placed.append((key, text, cx, row))
@@ -404,41 +224,31 @@ def _chip_lines(counts: Any, width: float) -> int:
 
 
 def _chips(
-    c: Canvas, x: float, y: float, width: float, counts: Any, ink: Colour = INK, lines: int = 2
+    c: Canvas, x: float, y: float, width: float, counts: Any, ink: Colour = cv.INK, lines: int = 2
 ) -> None:
     """Symbols as icon + number (+ word) chips flowing over up to `lines` lines of
     `width` ("…" ends the last line when more would not fit)."""
     for key, text, dx, row in _flow(counts, width):
         if row >= lines:
-            _write(c, x + width - 10, y + (lines - 1) * LINE, "…", size="small", colour=ink)
+            c.write(x + width - 10, y + (lines - 1) * LINE, "…", size="small", colour=ink)
             break
         icon, colour, _ = CHIP[key]
-        if colour is None and icon == "skull" and ink != INK:  # a dark skull on the dark table
-            colour = LIGHT_SOFT
-        c.icon(icon, x + dx, y + row * LINE + 2, 13, colour)
-        _write(c, x + dx + 16, y + row * LINE, text, size="small", colour=ink, bold=True)
-
-
-def _pill(c: Canvas, x: float, y: float, text: str) -> int:
-    """A highlighted word with a ▶ ("▶ TO ACT"): the decider's mark, not colour alone;
-    returns its width."""
-    w = _width(text, "small", bold=True) + 26
-    _rounded(c, (x, y, x + w, y + 20), radius=10, fill=HIGHLIGHT)
-    c.draw.polygon([(x + 7, y + 5), (x + 7, y + 15), (x + 15, y + 10)], fill=INK)
-    _write(c, x + 19, y + 1, text, size="small", colour=INK, bold=True)
-    return w
+        if colour is None and icon == "skull" and ink != cv.INK:  # a dark skull on the dark table
+            colour = cv.LIGHT_SOFT
+        c.count(icon, x + dx, y + row * LINE, text, colour=ink, icon_colour=colour)
 
 
 def _frame(
     c: Canvas, x: float, y: float, w: float, h: float, fill: Colour, marked: bool = False
 ) -> None:
-    _rounded(
-        c,
-        (x, y, x + w, y + h),
-        radius=8,
+    c.plate(
+        x,
+        y,
+        w,
+        h,
         fill=fill,
-        outline=HIGHLIGHT if marked else INK_SOFT,
         width=4 if marked else 2,
+        edge=cv.HIGHLIGHT if marked else cv.INK_SOFT,
     )
 
 
@@ -451,10 +261,10 @@ def _slot_lines(names: list[str], width: int, compact: bool) -> list[str]:
         return []
     top, covered = names[-1], names[:-1]
     if compact:
-        return [_fit(top, width, "small")]
+        return [fit(top, width, "small")]
     if covered:
-        return [_fit(top, width, "small"), _fit("over " + ", ".join(covered), width, "small")]
-    return _wrap(top, width, "small", lines=2)
+        return [fit(top, width, "small"), fit("over " + ", ".join(covered), width, "small")]
+    return wrap(top, width, size="small", lines=2)
 
 
 Look = tuple[bool, int]  # the field's cards: one line a slot (a big field), lines of symbols
@@ -483,8 +293,8 @@ def _card_tile(
 ) -> None:
     """`_field_card` on the panel, from a tile when it was drawn before."""
     size = (CARD_W + 1, _card_height(look) + 1)
-    spec = (kind, key, look, _spec(card))
-    _stamp(c, x, y, size, PANEL, spec, lambda t: _field_card(t, kind, key, 0, 0, card, look))
+    spec = ("mv-field", kind, key, look, _spec(card))
+    c.stamp(x, y, size, spec, lambda t: _field_card(t, kind, key, 0, 0, card, look), cv.PANEL)
 
 
 def _field_card(
@@ -496,27 +306,27 @@ def _field_card(
     h = _card_height(look)
     nemesis = nemesis_name(card)
     leader = card.get("leader")
-    _frame(c, x, y, CARD_W, h, NEMESIS_FILL if nemesis else CARD)
+    _frame(c, x, y, CARD_W, h, NEMESIS_FILL if nemesis else cv.CARD)
     number = card_number(card)
-    _write(c, x + 6, y + 3, number, size="small", colour=INK_SOFT, bold=True)
+    c.write(x + 6, y + 3, number, size="small", colour=cv.INK_SOFT, bold=True)
     shown: list[str] = [number]
     inner = CARD_W - 12
     body_y = y + 22
     if isinstance(leader, dict):
         c.icon("crown", x + 6, body_y + 2, 16)
-        _write(c, x + 26, body_y, "Leader", size="small", colour=INK, bold=True)
-        lines = _wrap(str(leader.get("name", "?")), inner, "small", lines=3)
+        c.write(x + 26, body_y, "Leader", size="small", colour=cv.INK, bold=True)
+        lines = wrap(str(leader.get("name", "?")), inner, size="small")
         side = "upgraded" if leader.get("side") == "upgraded" else "starting side"
         lines.append(side)
         for n, line in enumerate(lines):
-            _write(c, x + 6, body_y + 22 + n * LINE, line, size="small", colour=INK)
+            c.write(x + 6, body_y + 22 + n * LINE, line, size="small", colour=cv.INK)
         shown += ["Leader", *lines]
     elif nemesis is not None:
-        c.icon("skull", x + 6, body_y + 2, 15, PURPLE)
-        _write(c, x + 26, body_y, "Nemesis", size="small", colour=INK, bold=True)
-        lines = _wrap(nemesis, inner, "small", lines=3)
+        c.icon("skull", x + 6, body_y + 2, 15, cv.PURPLE)
+        c.write(x + 26, body_y, "Nemesis", size="small", colour=cv.INK, bold=True)
+        lines = wrap(nemesis, inner, size="small")
         for n, line in enumerate(lines):
-            _write(c, x + 6, body_y + 22 + n * LINE, line, size="small", colour=INK)
+            c.write(x + 6, body_y + 22 + n * LINE, line, size="small", colour=cv.INK)
         shown += ["Nemesis", *lines]
     else:
         slots = _dict(card.get("slots"))
@@ -547,16 +357,16 @@ def _slot(
     fill = {None: EMPTY_FILL, "Cursed Land": CURSED_FILL, "Fertile Soil": FERTILE_FILL}.get(
         land, SLOT_FILL
     )
-    _rounded(c, (x, y, x + w, y + h), radius=4, fill=fill)
+    c.plate(x, y, w, h, radius=4, fill=fill)
     icon = {"Cursed Land": "skull", "Fertile Soil": "leaf"}.get(land or "")
     tx = x + 4
     if icon:  # a printed land: its icon before the name
-        c.icon(icon, tx, y + 5, 12, RED if icon == "skull" else GREEN)
+        c.icon(icon, tx, y + 5, 12, cv.RED if icon == "skull" else cv.GREEN)
         tx += 15
     lines = _slot_lines(names, int(x + w - tx - 3), compact)
     for n, line in enumerate(lines):
         soft = n == 1 and len(names) > 1
-        _write(c, tx, y + 3 + n * LINE, line, size="small", colour=INK_SOFT if soft else INK)
+        c.write(tx, y + 3 + n * LINE, line, size="small", colour=cv.INK_SOFT if soft else cv.INK)
     c.keep("slot", key, x, y, w, h, *lines)
 
 
@@ -627,30 +437,29 @@ def _active(
     seat = player.get("seat")
     marked = seat in to_act
     h = _active_height(view, player)
-    edge = HIGHLIGHT if marked else PANEL
-    _rounded(c, (LEFT, y, RIGHT, y + h), radius=10, fill=PANEL, outline=edge, width=3)
+    c.panel(LEFT, y, INNER, h, marked=marked)
     x0 = LEFT + 12
     x = x0
     if marked:
-        x += _pill(c, x, y + 11, "TO ACT") + 8
+        x += c.tag(x, y + 11, "TO ACT") + 8
     when = {"over": "the last turn", "leaders": "first to play"}.get(
         str(view.get("phase")), "their turn"
     )
     heading = f"{player.get('name', seat)} — {when}"
-    _label(c, "turn", x, y + 8, heading, bold=True, width=RIGHT - 12 - x)
+    c.label("turn", x, y + 8, heading, bold=True, width=RIGHT - 12 - x)
     yy = y + 36
     if _harvesting(view):
         yy += _harvest(c, view, player, x0, yy)
     bought = _bought(view)
     if bought:
         text = "Bought, to sleeve: " + ", ".join(bought)
-        _label(c, "bought", x0, yy, text, size="small", width=INNER - 24)
+        c.label("bought", x0, yy, text, size="small", width=INNER - 24)
         yy += 22
     field = _field_of(player)
     look = _look(player)
     many = f"{len(field)} card{'' if len(field) == 1 else 's'}"
-    _write(c, x0, yy, f"Field: {many}", size="small", colour=LIGHT_SOFT, bold=True)
-    _write(c, DECK_X, yy, "On deck", size="small", colour=LIGHT_SOFT, bold=True)
+    c.write(x0, yy, f"Field: {many}", size="small", colour=cv.LIGHT_SOFT, bold=True)
+    c.write(DECK_X, yy, "On deck", size="small", colour=cv.LIGHT_SOFT, bold=True)
     yy += 22
     ch = _card_height(look)
     for n, card in enumerate(field):
@@ -658,15 +467,15 @@ def _active(
         cy = yy + (n // PER_ROW) * (ch + CARD_GAP)
         _card_tile(c, "field", f"{seat}:{n}", cx, cy, card, look)
     if not field:
-        _write(c, x0, yy + 4, "empty", size="small", colour=LIGHT_SOFT)
+        c.write(x0, yy + 4, "empty", size="small", colour=cv.LIGHT_SOFT)
     column = _column(player)
     rule = DECK_X - 10  # the on-deck card stands apart, beyond a rule
-    c.draw.line((rule, yy - 22, rule, yy + column - CARD_GAP), fill=LIGHT_SOFT, width=1)
+    c.draw.line((rule, yy - 22, rule, yy + column - CARD_GAP), fill=cv.LIGHT_SOFT, width=1)
     on_deck = player.get("on_deck")
     if isinstance(on_deck, dict):
         _card_tile(c, "ondeck", str(seat), DECK_X, yy, on_deck, look)
     else:
-        _write(c, DECK_X, yy + 4, "none", size="small", colour=LIGHT_SOFT)
+        c.write(DECK_X, yy + 4, "none", size="small", colour=cv.LIGHT_SOFT)
     yy += column + 4
     _decay_bar(c, view, player, x0, yy, 240, 26)
     notes = ["can't Spoil now"] if player.get("cannot_spoil") else []
@@ -674,7 +483,7 @@ def _active(
         notes.append(f"{player.get('growth')} growth offsets decay")
     token = "active (+1 mana)" if player.get("mana_token") else "inactive"
     notes.append(f"mana token {token}")
-    _write(c, x0 + 252, yy + 4, " · ".join(notes), size="small", colour=LIGHT)
+    c.write(x0 + 252, yy + 4, " · ".join(notes), size="small")
     yy += 36
     _legend(c, x0, yy)
     return y + h
@@ -683,18 +492,18 @@ def _active(
 def _harvest(c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, y: float) -> int:
     """The Harvest under way: mana and spirits to spend, buys left. Returns its height."""
     pool = view.get("harvest") or {}
-    _write(c, x, y, "Harvest:", size="small", colour=LIGHT, bold=True)
+    c.write(x, y, "Harvest:", size="small", bold=True)
     counts = {k: _int(pool.get(k)) for k in ("mana", *SPIRITS, "guardian")}
-    start = x + _width("Harvest:", "small", bold=True) + 8
-    _chips(c, start, y, RIGHT - 12 - start, counts, ink=LIGHT, lines=1)
+    start = x + text_width("Harvest:", "small", True) + 8
+    _chips(c, start, y, RIGHT - 12 - start, counts, ink=cv.LIGHT, lines=1)
     if not _counts(counts):
-        _write(c, start, y, "nothing left", size="small", colour=LIGHT)
+        c.write(start, y, "nothing left", size="small")
     vales, buys = _int(pool.get("vale_buys_left")), _int(pool.get("buys_left"))
     rest = f"buys left: {vales} vale{'' if vales == 1 else 's'} (spirits), "
     rest += f"{buys} advancement{'' if buys == 1 else 's'} (mana)"
     if player.get("mana_token"):
         rest = "+1 mana from the mana token · " + rest
-    _write(c, x, y + LINE + 2, rest, size="small", colour=LIGHT_SOFT)
+    c.write(x, y + LINE + 2, rest, size="small", colour=cv.LIGHT_SOFT)
     words = ", ".join(symbol_words(counts)) or "nothing left"
     c.keep("label", "harvest", x, y, INNER - 24, 2 * LINE + 2, f"Harvest: {words}", rest)
     return 2 * LINE + 8
@@ -705,19 +514,19 @@ def _legend(c: Canvas, x: float, y: float) -> None:
     parts = (
         ("drop", None, "mana"),
         ("star", None, "VP"),
-        ("skull", LIGHT_SOFT, "decay"),
-        ("skull", RED, "curse"),
-        ("leaf", GREEN, "growth, spirits"),
+        ("skull", cv.LIGHT_SOFT, "decay"),
+        ("skull", cv.RED, "curse"),
+        ("leaf", cv.GREEN, "growth, spirits"),
         ("shield", None, "guardian"),
     )
     cx = x
     for icon, colour, word in parts:
         c.icon(icon, cx, y + 2, 13, colour)
-        _write(c, cx + 16, y, word, size="small", colour=LIGHT_SOFT)
-        cx += 16 + _width(word, "small") + 14
+        c.write(cx + 16, y, word, size="small", colour=cv.LIGHT_SOFT)
+        cx += 16 + text_width(word, "small") + 14
     note = "#7: the card's number"
-    _write(c, cx + 4, y, note, size="small", colour=LIGHT_SOFT)
-    c.keep("label", "legend", x, y, cx + 4 + _width(note, "small") - x, LINE, "legend")
+    c.write(cx + 4, y, note, size="small", colour=cv.LIGHT_SOFT)
+    c.keep("label", "legend", x, y, cx + 4 + text_width(note, "small") - x, LINE, "legend")
 
 
 # ---------------------------------------------------------------------- every player
@@ -732,7 +541,7 @@ def _player_lines(player: dict[str, Any]) -> list[str]:
     reserved = [r for r in player.get("reserved") or [] if isinstance(r, dict)]
     if reserved:
         parts.append("Reserved: " + ", ".join(str(r.get("name", "?")) for r in reserved))
-    return _wrap(" · ".join(parts), INNER - 24, "small", lines=2) if parts else []
+    return wrap(" · ".join(parts), INNER - 24, size="small", lines=2) if parts else []
 
 
 def _second_line(view: dict[str, Any], player: dict[str, Any], active: Any) -> bool:
@@ -769,14 +578,13 @@ def _player_row(
         view.get("spoil_at"),
     )
     h = _row_height(view, player, active)
-    _stamp(
-        c,
+    c.stamp(
         LEFT,
         y,
         (INNER + 1, h + 1),
-        TABLE,
-        ("player", *spec),
+        ("mv-player", *spec),
         lambda t: _row(t, view, player, to_act, active),
+        cv.TABLE,
     )
     return y + h
 
@@ -790,24 +598,23 @@ def _row(
     marked = seat in to_act
     extra = _player_lines(player)
     h = _row_height(view, player, active)
-    edge = HIGHLIGHT if marked else PANEL
-    _rounded(c, (0, 0, INNER, h), radius=8, fill=PANEL, outline=edge, width=4 if marked else 1)
+    c.panel(0, 0, INNER, h, marked=marked, radius=8)
     x = 10
     shown: list[str] = []
     if marked:
-        x += _pill(c, x, 9, "TO ACT") + 8
+        x += c.tag(x, 9, "TO ACT") + 8
         shown.append("TO ACT")
     name = str(player.get("name", seat))
     if player.get("conceded"):
         name += " (left the game)"
     elif seat == active and view.get("phase") not in ("leaders", "over"):
         name += " (their turn)"
-    name = _fit(name, 300, "body", bold=True)
-    _write(c, x, 7, name, bold=True)
+    name = fit(name, 300, "body", True)
+    c.write(x, 7, name, bold=True)
     shown.append(name)
-    x += _width(name, bold=True) + 14
+    x += text_width(name, bold=True) + 14
     vp, curses = _int(player.get("vp")), _int(player.get("curses"))
-    parts = [("star", None, f"{vp} VP"), ("skull", RED, _many(curses, "curse"))]
+    parts = [("star", None, f"{vp} VP"), ("skull", cv.RED, _many(curses, "curse"))]
     if player.get("mana_token"):
         parts.append(("drop", None, "mana token"))
     _counts_line(c, x, 10, parts)
@@ -816,7 +623,7 @@ def _row(
     scores = _dict(view.get("scores"))
     if view.get("phase") == "over" and str(seat) in scores:
         piles = f"score {scores[str(seat)]} · " + piles
-    _write(c, INNER - 10, 10, piles, size="small", colour=LIGHT_SOFT, anchor="ra")
+    c.write(INNER - 10, 10, piles, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
     shown.append(piles)
     # Second line: leader, field, on deck, and the decay (the active player's is above).
     yy = 8 + 26
@@ -824,26 +631,26 @@ def _row(
     leader = player.get("leader")
     if isinstance(leader, dict):
         side = " (upgraded)" if leader.get("upgraded") else ""
-        text = _fit(f"{leader.get('name', '?')}{side}", 230, "small")
+        text = fit(f"{leader.get('name', '?')}{side}", 230, "small")
         c.icon("crown", x, yy + 1, 14)
-        _write(c, x + 18, yy, text, size="small", colour=LIGHT)
+        c.write(x + 18, yy, text, size="small")
         shown.append(f"Leader: {text}")
         x += 18 + 236
     elif view.get("phase") == "leaders":
-        _write(c, x, yy, "choosing a leader", size="small", colour=LIGHT)
+        c.write(x, yy, "choosing a leader", size="small")
         shown.append("choosing a leader")
         x += 150
     if seat != active:
         on_deck = player.get("on_deck")
         deck = str(on_deck.get("label", "?")) if isinstance(on_deck, dict) else "none"
         field = f"field {len(_field_of(player))} · on deck: {deck}"
-        field = _fit(field, INNER - 196 - x, "small")
-        _write(c, x, yy, field, size="small", colour=LIGHT)
+        field = fit(field, INNER - 196 - x, "small")
+        c.write(x, yy, field, size="small")
         shown.append(field)
         _decay_bar(c, view, player, INNER - 180, yy - 1, 170, 20)
     yy += 22 if _second_line(view, player, active) else 0
     for n, line in enumerate(extra):
-        _write(c, 10, yy + n * LINE, line, size="small", colour=LIGHT)
+        c.write(10, yy + n * LINE, line, size="small")
     shown += extra
     c.keep("player", str(seat), 0, 0, INNER, h, *shown)
 
@@ -856,9 +663,7 @@ def _counts_line(c: Canvas, x: float, y: float, parts: list[tuple[str, Colour | 
     """Icon + words on the dark table, side by side; returns the width used."""
     cx = x
     for icon, colour, text in parts:
-        c.icon(icon, cx, y + 2, 14, colour)
-        _write(c, cx + 17, y, text, size="small", colour=LIGHT, bold=True)
-        cx += 17 + _width(text, "small", bold=True) + 12
+        cx += c.count(icon, cx, y, text, colour=cv.LIGHT, icon_colour=colour) + 4
     return int(cx - x)
 
 
@@ -870,34 +675,8 @@ def _chips_width(counts: Any) -> int:
     total = 0
     for key, n in _counts(counts):
         word = CHIP[key][2]
-        total += 16 + _width(f"{n} {word}".strip(), "small", True) + 7
+        total += 16 + text_width(f"{n} {word}".strip(), "small", True) + 7
     return total - 7 if total else 0
-
-
-def _cell_tile(
-    c: Canvas,
-    kind: str,
-    key: str,
-    x: float,
-    y: float,
-    w: int,
-    h: int,
-    card: dict[str, Any],
-    *,
-    row: int | None = None,
-    count: int = 1,
-) -> None:
-    """`_cell` on the table, from a tile when it was drawn before."""
-    spec = (kind, key, w, h, row, count, _spec(card))
-    _stamp(
-        c,
-        x,
-        y,
-        (w + 1, h + 1),
-        TABLE,
-        spec,
-        lambda t: _cell(t, kind, key, 0, 0, w, h, card, row=row, count=count),
-    )
 
 
 def _cell(
@@ -915,11 +694,11 @@ def _cell(
 ) -> None:
     """An advancement or vale for sale: its name, its slot (and level when not its
     row's), its cost."""
-    _frame(c, x, y, w, h, CARD)
+    _frame(c, x, y, w, h, cv.CARD)
     title = str(card.get("name", "?")) + (f" ×{count}" if count > 1 else "")
-    bold = _width(title, "small", True) <= w - 12  # a long name in the regular face
-    title = _fit(title, w - 12, "small", bold=bold)
-    _write(c, x + 6, y + 4, title, size="small", colour=INK, bold=bold)
+    bold = text_width(title, "small", True) <= w - 12  # a long name in the regular face
+    title = fit(title, w - 12, "small", bold)
+    c.write(x + 6, y + 4, title, size="small", colour=cv.INK, bold=bold)
     parts = []
     if card.get("slot"):
         parts.append(f"{card['slot']} slot")
@@ -931,13 +710,13 @@ def _cell(
     _chips(c, x + 6, y + 24, w - 10, cost, lines=lines)
     flow = _flow(cost, w - 10)
     if not flow:
-        _write(c, x + 6, y + 24, "free", size="small", colour=INK, bold=True)
+        c.write(x + 6, y + 24, "free", size="small", colour=cv.INK, bold=True)
     # The slot (and level) after the cost on its last line, cut rather than the cost.
     row = flow[-1][3] if flow else 0
-    end = flow[-1][2] + 16 + _width(flow[-1][1], "small", True) if flow else 30
-    detail = _fit(", ".join(parts), max(0, w - 20 - end), "small")
+    end = flow[-1][2] + 16 + text_width(flow[-1][1], "small", True) if flow else 30
+    detail = fit(", ".join(parts), max(0, w - 20 - end), "small")
     if detail and row < lines:
-        _write(c, x + 6 + end + 10, y + 24 + row * LINE, detail, size="small", colour=INK_SOFT)
+        c.write(x + 6 + end + 10, y + 24 + row * LINE, detail, size="small", colour=cv.INK_SOFT)
     words = symbol_words(cost) or ["free"]
     c.keep(kind, key, x, y, w, h, title, *words, *([detail] if detail else []))
 
@@ -947,21 +726,21 @@ def _fertile(c: Canvas, x: float, y: float, commons: dict[str, Any]) -> None:
     soils = [s for s in commons.get("fertile_soils") or [] if isinstance(s, dict)]
     _frame(c, x, y, CELL_W, CELL_H, FERTILE_FILL)
     title = f"Fertile Soil ×{_int(commons.get('fertile'))}"
-    c.icon("leaf", x + 6, y + 6, 13, GREEN)
-    _write(c, x + 23, y + 4, title, size="small", colour=INK, bold=True)
+    c.icon("leaf", x + 6, y + 6, 13, cv.GREEN)
+    c.write(x + 23, y + 4, title, size="small", colour=cv.INK, bold=True)
     cost = soils[0].get("cost") if soils else None
     _chips(c, x + CELL_W - 6 - _chips_width(cost), y + 4, CELL_W, cost, lines=1)
     left = " · ".join(f"{s.get('slot', '?')} {_int(s.get('count'))}" for s in soils)
     left = left or "none left"
-    left = _fit(left, CELL_W - 12, "small")
-    _write(c, x + 6, y + 24, left, size="small", colour=INK)
+    left = fit(left, CELL_W - 12, "small")
+    c.write(x + 6, y + 24, left, size="small", colour=cv.INK)
     c.keep("offer", "fertile", x, y, CELL_W, CELL_H, title, left, *symbol_words(cost))
 
 
 def _row_head(c: Canvas, y: float, name: str, left: Any) -> None:
-    _write(c, LEFT, y + 4, name, size="small", colour=LIGHT, bold=True)
+    c.write(LEFT, y + 4, name, size="small", bold=True)
     if left is not None:
-        _write(c, LEFT, y + 24, f"{left} left", size="small", colour=LIGHT_SOFT)
+        c.write(LEFT, y + 24, f"{left} left", size="small", colour=cv.LIGHT_SOFT)
 
 
 def _cells_x(i: int) -> int:
@@ -1030,20 +809,24 @@ def _commons(c: Canvas, view: dict[str, Any], top: int) -> int:
     for what, x, dy, data in placed:
         y = top + dy
         if what == "heading":
-            _label(c, data[0], x, y, data[1], bold=True)
+            c.label(data[0], x, y, data[1], bold=True)
         elif what == "row":
             _row_head(c, y, *data)
         elif what == "level":
-            _write(c, x, y, data[0], size="small", colour=LIGHT, bold=True)
-            _write(c, x + 62, y, f"{data[1]} left", size="small", colour=LIGHT_SOFT)
+            c.write(x, y, data[0], size="small", bold=True)
+            c.write(x + 62, y, f"{data[1]} left", size="small", colour=cv.LIGHT_SOFT)
         elif what == "fertile":
             _fertile(c, x, y, data)
         else:
             key, (w, h), card, row, count = data
             if isinstance(card, dict):
-                _cell_tile(c, what, key, x, y, w, h, card, row=row, count=count)
+                spec = ("mv-cell", what, key, w, h, row, count, _spec(card))
+                draw = partial(
+                    _cell, kind=what, key=key, x=0, y=0, w=w, h=h, card=card, row=row, count=count
+                )
+                c.stamp(x, y, (w + 1, h + 1), spec, draw, cv.TABLE)
             else:  # a space the commons could not refill
-                _rounded(c, (x, y, x + w, y + h), outline=PANEL, width=2)
+                c.plate(x, y, w, h, width=2, edge=cv.PANEL)
     return top + height
 
 
@@ -1061,7 +844,7 @@ def _nemesis_height(nemesis: dict[str, Any]) -> int:
     track = 22 + (36 if spaces else 0)
     if isinstance(space, int) and 0 <= space < len(spaces):
         track += 2 * (LINE + 2)
-    return _nemesis_card_height(nemesis) + GAP + track
+    return _nemesis_card_height(nemesis) + cv.GAP + track
 
 
 def _nemesis_lines(nemesis: dict[str, Any]) -> list[tuple[str, bool]]:
@@ -1084,17 +867,16 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
     h = _nemesis_card_height(nemesis)
     _frame(c, LEFT, y, INNER, h, NEMESIS_FILL)
     x = LEFT + 10
-    c.icon("skull", x, y + 9, 18, PURPLE)
-    name = _fit(f"Nemesis: {nemesis.get('name', '?')}", 420, "body", bold=True)
-    _write(c, x + 24, y + 7, name, colour=INK, bold=True)
+    c.icon("skull", x, y + 9, 18, cv.PURPLE)
+    name = fit(f"Nemesis: {nemesis.get('name', '?')}", 420, "body", True)
+    c.write(x + 24, y + 7, name, colour=cv.INK, bold=True)
     score = f"Score so far: {nemesis.get('score', EMPTY)}"
-    _label(
-        c,
+    c.label(
         "nemesis:score",
-        RIGHT - 10 - _width(score, bold=True),
+        RIGHT - 10 - text_width(score, bold=True),
         y + 7,
         score,
-        colour=INK,
+        colour=cv.INK,
         bold=True,
     )
     yy = y + 8 + 26
@@ -1102,16 +884,16 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
         f"{nemesis.get('difficulty', '?')} ({nemesis.get('pips', '?')} of 4) · "
         f"power {nemesis.get('power', '?')} · {_where(nemesis)} · shows"
     )
-    _write(c, x, yy, about, size="small", colour=INK)
-    start = x + _width(about, "small") + 6
+    c.write(x, yy, about, size="small", colour=cv.INK)
+    start = x + text_width(about, "small") + 6
     _chips(c, start, yy, RIGHT - 10 - start, nemesis.get("symbols"), lines=1)
     shown = [name, about, *symbol_words(nemesis.get("symbols"))]
     yy += LINE
     for text, now in lines:
         tag = "now:" if now else "not yet:"
-        _write(c, x, yy, tag, size="small", colour=INK if now else INK_SOFT, bold=True)
-        text = _fit(text, INNER - 90, "small")
-        _write(c, x + 66, yy, text, size="small", colour=INK if now else INK_SOFT)
+        c.write(x, yy, tag, size="small", colour=cv.INK if now else cv.INK_SOFT, bold=True)
+        text = fit(text, INNER - 90, "small")
+        c.write(x + 66, yy, text, size="small", colour=cv.INK if now else cv.INK_SOFT)
         shown.append(f"{tag} {text}")
         yy += LINE
     pile = [str(p) for p in nemesis.get("pile") or []]
@@ -1121,13 +903,13 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
         + (f" (with {effects} end effect{'s' if effects != 1 else ''} at 4)" if effects else "")
         + f" + power {nemesis.get('power', '?')}; it wins a tie"
     )
-    _write(c, x, yy, sums, size="small", colour=INK)
+    c.write(x, yy, sums, size="small", colour=cv.INK)
     yy += LINE
-    pile_line = _fit("Its pile: " + (", ".join(pile) or "empty"), INNER - 20, "small")
-    _write(c, x, yy, pile_line, size="small", colour=INK_SOFT)
+    pile_line = fit("Its pile: " + (", ".join(pile) or "empty"), INNER - 20, "small")
+    c.write(x, yy, pile_line, size="small", colour=cv.INK_SOFT)
     shown += [sums, pile_line]
     c.keep("nemesis", "card", LEFT, y, INNER, h, *shown)
-    return _track(c, nemesis, y + h + GAP)
+    return _track(c, nemesis, y + h + cv.GAP)
 
 
 def _where(nemesis: dict[str, Any]) -> str:
@@ -1143,7 +925,7 @@ def _track(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
     side = str(nemesis.get("side") or EMPTY)
     where = space if space is not None else EMPTY
     title = f"Corruption track ({side} side): hourglass on space {where}"
-    _label(c, "track", LEFT, y, title, size="small", bold=True)
+    c.label("track", LEFT, y, title, size="small", bold=True)
     y += 22
     if spaces:
         gap = 4
@@ -1152,35 +934,39 @@ def _track(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
             x = LEFT + n * (w + gap)
             here = n == space
             passed = isinstance(space, int) and n < space
-            _rounded(
-                c,
-                (x, y, x + w, y + 30),
+            c.plate(
+                x,
+                y,
+                w,
+                30,
                 radius=5,
-                fill=CARD_DIM if passed else CARD,
-                outline=HIGHLIGHT if here else INK_SOFT,
+                fill=cv.CARD_DIM if passed else cv.CARD,
                 width=4 if here else 1,
+                edge=cv.HIGHLIGHT if here else cv.INK_SOFT,
             )
             label = "Start" if n == 0 else str(n)
             text = [label]
             if here:
                 c.icon("hourglass", x + 6, y + 7, 16)
-                _write(c, x + w - 6, y + 6, label, size="small", colour=INK, bold=True, anchor="ra")
+                c.write(
+                    x + w - 6, y + 6, label, size="small", colour=cv.INK, bold=True, anchor="ra"
+                )
                 text.append("hourglass")
             else:
-                colour = INK_SOFT if passed else INK
-                _write(c, x + w / 2, y + 6, label, size="small", colour=colour, anchor="ma")
+                colour = cv.INK_SOFT if passed else cv.INK
+                c.write(x + w / 2, y + 6, label, size="small", colour=colour, anchor="ma")
                 if passed:
                     text.append("passed")
             c.keep("track", str(n), x, y, w, 30, *text)
         y += 36
     if isinstance(space, int) and 0 <= space < len(spaces):
-        now = _fit(f"Claimed on space {space}: {spaces[space]}", INNER, "small")
-        _label(c, "track:now", LEFT, y, now, size="small", colour=LIGHT)
+        now = fit(f"Claimed on space {space}: {spaces[space]}", INNER, "small")
+        c.label("track:now", LEFT, y, now, size="small")
         y += LINE + 2
         last = space >= len(spaces) - 1
         after = "Every turn from now on" if last else f"Next, space {space + 1}"
-        nxt = _fit(f"{after}: {nemesis.get('next', EMPTY)}", INNER, "small")
-        _label(c, "track:next", LEFT, y, nxt, size="small", colour=LIGHT_SOFT)
+        nxt = fit(f"{after}: {nemesis.get('next', EMPTY)}", INNER, "small")
+        c.label("track:next", LEFT, y, nxt, size="small", colour=cv.LIGHT_SOFT)
         y += LINE + 2
     return y
 
@@ -1190,8 +976,10 @@ def _track(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
 
 def _title_height(view: dict[str, Any]) -> int:
     if view.get("phase") == "over":
-        return 36 + 24 * len(_wrap(_outcome(view), INNER, "body", lines=2)) + 8
-    return 36 + 26 + LINE * len(_wrap(str(view.get("prompt") or ""), INNER, "small", lines=2)) + 8
+        return 36 + 24 * len(wrap(_outcome(view), INNER, lines=2)) + 8
+    return (
+        36 + 26 + LINE * len(wrap(str(view.get("prompt") or ""), INNER, size="small", lines=2)) + 8
+    )
 
 
 def _outcome(view: dict[str, Any]) -> str:
@@ -1208,28 +996,28 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], y: int) -> 
     else:
         what = f"{len(players)} players · round {view.get('round', EMPTY)}"
     title = f"Mystic Vale · {what}"
-    _label(c, "title", LEFT, y, title, size="title", bold=True)
+    c.label("title", LEFT, y, title, size="title", bold=True)
     pool = f"{view.get('pool', EMPTY)} VP left in the pool"
     if view.get("last_round") and view.get("phase") != "over":
         pool = ("last turn · " if solo else "last round · ") + pool
-    w = _width(pool, "small", bold=True)
+    w = text_width(pool, "small", True)
     c.icon("star", RIGHT - w - 20, y + 9, 16)
-    _write(c, RIGHT, y + 7, pool, size="small", colour=LIGHT, bold=True, anchor="ra")
+    c.write(RIGHT, y + 7, pool, size="small", bold=True, anchor="ra")
     c.keep("label", "pool", RIGHT - w - 20, y + 7, w + 20, LINE, pool)
     y += 36
     if view.get("phase") == "over":
-        lines = _wrap(_outcome(view), INNER, "body", lines=2)
+        lines = wrap(_outcome(view), INNER, lines=2)
         for n, line in enumerate(lines):
-            _write(c, LEFT, y + n * 24, line, colour=HIGHLIGHT)
+            c.write(LEFT, y + n * 24, line, colour=cv.HIGHLIGHT)
         c.keep("label", "decider", LEFT, y, INNER, 24 * len(lines), *lines)
         return y + 24 * len(lines) + 8
     names = " and ".join(_name(view, s) for s in to_act) or EMPTY
-    x = LEFT + _pill(c, LEFT, y + 2, "TO ACT") + 8
-    who = _fit(f"{names} to act", RIGHT - x, "body", bold=True)
-    _write(c, x, y, who, colour=HIGHLIGHT, bold=True)
-    prompt = _wrap(str(view.get("prompt") or ""), INNER, "small", lines=2)
+    x = LEFT + c.tag(LEFT, y + 2, "TO ACT") + 8
+    who = fit(f"{names} to act", RIGHT - x, "body", True)
+    c.write(x, y, who, colour=cv.HIGHLIGHT, bold=True)
+    prompt = wrap(str(view.get("prompt") or ""), INNER, size="small", lines=2)
     for n, line in enumerate(prompt):
-        _write(c, LEFT, y + 26 + n * LINE, line, size="small", colour=LIGHT_SOFT)
+        c.write(LEFT, y + 26 + n * LINE, line, size="small", colour=cv.LIGHT_SOFT)
     c.keep("label", "decider", LEFT, y, INNER, 26 + LINE * len(prompt), who, *prompt)
     return y + 26 + LINE * len(prompt) + 8
 
@@ -1245,20 +1033,20 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
         active_seat = active.get("seat")
     nemesis = view.get("nemesis") if isinstance(view.get("nemesis"), dict) else None
     # The height is worked out first: a canvas of the picture's own size needs no crop.
-    height = MARGIN + _title_height(view)
-    height += _active_height(view, active) + GAP if active is not None else 0
-    height += _nemesis_height(nemesis) + GAP if nemesis is not None else 0
-    height += sum(_row_height(view, p, active_seat) + GAP // 2 for p in players)
-    height += GAP + _commons_layout(view)[1] + MARGIN
+    height = cv.MARGIN + _title_height(view)
+    height += _active_height(view, active) + cv.GAP if active is not None else 0
+    height += _nemesis_height(nemesis) + cv.GAP if nemesis is not None else 0
+    height += sum(_row_height(view, p, active_seat) + cv.GAP // 2 for p in players)
+    height += cv.GAP + _commons_layout(view)[1] + cv.MARGIN
     c = Canvas(height=height)
-    y = _title(c, view, to_act, MARGIN)
+    y = _title(c, view, to_act, cv.MARGIN)
     if active is not None:
-        y = _active(c, view, active, to_act, y) + GAP
+        y = _active(c, view, active, to_act, y) + cv.GAP
     if nemesis is not None:
-        y = _nemesis(c, nemesis, y) + GAP
+        y = _nemesis(c, nemesis, y) + cv.GAP
     for player in players:
-        y = _player_row(c, view, player, to_act, y, active_seat) + GAP // 2
-    _commons(c, view, y + GAP)
+        y = _player_row(c, view, player, to_act, y, active_seat) + cv.GAP // 2
+    _commons(c, view, y + cv.GAP)
     return c.finish()
 
 
@@ -1283,14 +1071,14 @@ def private(view: dict[str, Any]) -> Picture | None:
     if not (about or options or leader or reserved or texts):
         return None
     c = Canvas(height=400 + 80 * (len(texts) + len(reserved) + len(options)) + 160)
-    y = MARGIN
+    y = cv.MARGIN
     head = f"Your cards — {me.get('name', EMPTY)}"
-    _label(c, "private:me", LEFT, y, head, size="title", bold=True)
+    c.label("private:me", LEFT, y, head, size="title", bold=True)
     piles = (
         f"deck {_int(me.get('deck_count'))} · discard {_int(me.get('discard_count'))} · "
         f"field {len(_field_of(me))}"
     )
-    _write(c, RIGHT, y + 7, piles, size="small", colour=LIGHT_SOFT, anchor="ra")
+    c.write(RIGHT, y + 7, piles, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
     y += 38
     if about is not None:
         y = _text_card(
@@ -1303,7 +1091,7 @@ def private(view: dict[str, Any]) -> Picture | None:
             marked=True,
         )
     if options:
-        _write(c, LEFT, y, "Leaders offered: keep one", size="small", colour=LIGHT, bold=True)
+        c.write(LEFT, y, "Leaders offered: keep one", size="small", bold=True)
         y += 22
         for i, option in enumerate(options):
             y = _text_card(
@@ -1317,16 +1105,16 @@ def private(view: dict[str, Any]) -> Picture | None:
     if leader is not None:
         sides = str(leader.get("text") or EMPTY).split("\n")
         now = 1 if leader.get("upgraded") and len(sides) > 1 else 0
-        lines = _wrap("▶ up now: " + sides[now], INNER - 12, "small", lines=3)
+        lines = wrap("▶ up now: " + sides[now], INNER - 12, size="small")
         for i, side in enumerate(sides):
             if i != now:
-                lines += _wrap("other side: " + side, INNER - 12, "small", lines=3)
+                lines += wrap("other side: " + side, INNER - 12, size="small")
         y = _card_lines(c, "leader", "me", y, f"Leader: {leader.get('name', '?')}", lines)
     for i, card in enumerate(reserved):
         title = f"Reserved: {card.get('name', '?')}"
         y = _text_card(c, "reserved", str(i), y, title, str(card.get("text") or EMPTY))
     if texts:
-        _write(c, LEFT, y, "What your cards do", size="small", colour=LIGHT, bold=True)
+        c.write(LEFT, y, "What your cards do", size="small", bold=True)
         y += 22
         for name, text in texts.items():
             y = _text_card(c, "text", str(name), y, str(name), str(text), lines=2)
@@ -1344,7 +1132,7 @@ def _text_card(
     lines: int = 3,
     marked: bool = False,
 ) -> int:
-    body = _wrap(no_hourglass(text).replace("\n", " / "), INNER - 12, "small", lines=lines)
+    body = wrap(no_hourglass(text).replace("\n", " / "), INNER - 12, size="small", lines=lines)
     return _card_lines(c, kind, key, y, title, body, marked=marked)
 
 

@@ -154,9 +154,10 @@ def standing_line(view: dict[str, Any], category: str) -> str:
     return f"{name}: {' · '.join(parts)}"
 
 
-def ready_line(view: dict[str, Any]) -> str | None:
-    """During an Era, who can activate their token now and why (first in one of its
-    categories, not last in the other), or that nobody can."""
+def ready_now(view: dict[str, Any]) -> list[tuple[dict[str, Any], str, str]] | None:
+    """During an Era, each civilization that can activate its token now, with why: the
+    category it is first in and the other one, which it is not last in. None outside an
+    Era. (The text board and the picture both say this.)"""
     if view.get("phase") != "era":
         return None
     ready = []
@@ -166,11 +167,22 @@ def ready_line(view: dict[str, Any]) -> str | None:
             continue
         by = str(token.get("by") or "?")
         names = [CATEGORY_NAMES.get(str(c), "?") for c in token.get("symbols") or []]
-        other = next((n for n in names if n != by), "?")
-        ready.append(f"{civ_name(view, civ.get('seat'))} (first in {by}, not last in {other})")
+        ready.append((civ, by, next((n for n in names if n != by), "?")))
+    return ready
+
+
+def ready_line(view: dict[str, Any]) -> str | None:
+    """During an Era, who can activate their token now and why (first in one of its
+    categories, not last in the other), or that nobody can."""
+    ready = ready_now(view)
+    if ready is None:
+        return None
     if not ready:
         return f"{BLOCKED} **No token can be activated now** (each civilization's field says why)"
-    return f"{READY} **Can activate now**: " + " · ".join(ready)
+    return f"{READY} **Can activate now**: " + " · ".join(
+        f"{civ_name(view, civ.get('seat'))} (first in {by}, not last in {other})"
+        for civ, by, other in ready
+    )
 
 
 def token_line(view: dict[str, Any], civ: dict[str, Any], *, you: bool = False) -> str:

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from bot.pictures import mystic_vale as mv
-from bot.pictures.canvas import MARGIN, WIDTH, Box, Picture
+from bot.pictures.canvas import MARGIN, WIDTH, Box, Picture, forget
 from rules.core import SeatSpec, rng_for
 from rules.mystic_vale import GAME, State
 from tests.pictures.golden import assert_matches_golden
@@ -454,7 +454,7 @@ def test_a_board_drawn_again_from_remembered_parts_is_the_same() -> None:
     drawn afresh, boxes and all."""
     state = position("4p", 2, 200)
     view, to_act = GAME.view(state, None), tuple(sorted(GAME.to_act(state)))
-    mv._TILES.clear()
+    forget()
     fresh = mv.board(view, to_act)
     again = mv.board(view, to_act)
     assert again.png == fresh.png
@@ -466,7 +466,7 @@ def test_boards_drawn_in_threads_match_those_drawn_alone() -> None:
     states = [position(*p) for p in POSITIONS]
     args = [(GAME.view(s, None), tuple(sorted(GAME.to_act(s)))) for s in states]
     alone = [mv.board(*a).png for a in args]
-    mv._TILES.clear()
+    forget()
     with ThreadPoolExecutor(max_workers=4) as pool:
         together = list(pool.map(lambda a: mv.board(*a).png, args * 3))
     assert together == alone * 3
