@@ -331,7 +331,7 @@ def _field_card(
     else:
         slots = _dict(card.get("slots"))
         sh = _slot_height(compact)
-        prefix = key if kind == "field" else f"{key}:deck"
+        prefix = f"{key}:deck" if kind == "ondeck" else key
         for n, slot in enumerate(SLOTS):
             names = slot_names(slots.get(slot))
             sy = body_y + n * (sh + 3)
@@ -1053,92 +1053,67 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
 # ---------------------------------------------------------------------- the private view
 
 
+PILES = (  # a player's cards, where they are: (key, heading)
+    ("field", "In your field"),
+    ("ondeck", "On deck"),
+    ("discard", "Discard pile (face up)"),
+    ("deck", "In your deck (shuffled: what it holds, never in what order)"),
+)
+PILE_HEAD = 26
+ACROSS = (INNER + CARD_GAP) // (CARD_W + CARD_GAP)  # a pile's cards in a row, the whole width
+
+
+def _piles(view: dict[str, Any], me: dict[str, Any]) -> list[tuple[str, str, list[Any]]]:
+    """A player's cards by where they are, from their view; empty piles left out."""
+    on_deck = me.get("on_deck")
+    held = {
+        "field": _field_of(me),
+        "ondeck": [on_deck] if isinstance(on_deck, dict) else [],
+        "discard": [c for c in view.get("discard_cards") or [] if isinstance(c, dict)],
+        "deck": [c for c in view.get("deck_cards") or [] if isinstance(c, dict)],
+    }
+    return [(key, head, held[key]) for key, head in PILES if held[key]]
+
+
 def private(view: dict[str, Any]) -> Picture | None:
-    """A player's own cards, as their private view tells them: what a decision is about,
-    the leaders offered, their leader (both sides), Reserved advancements, and what the
-    cards of their field, on-deck card and vales do. None when the view has none of it."""
+    """A player's own cards, each with its slots and symbols, by where they are: the
+    field, the on-deck card, the discard pile, and what their deck holds (as the view
+    tells it, in card order: never the deck's order). None without a player or cards."""
     me = next((p for p in _players(view) if p.get("seat") == view.get("me")), None)
     if me is None:
         return None
-    decision = view.get("decision") if isinstance(view.get("decision"), dict) else {}
-    about = decision.get("about") if isinstance(decision.get("about"), dict) else None
-    options = [o for o in view.get("leader_options") or [] if isinstance(o, dict)]
-    if view.get("phase") != "leaders" or me.get("leader"):
-        options = []
-    leader = me.get("leader") if isinstance(me.get("leader"), dict) else None
-    reserved = [r for r in me.get("reserved") or [] if isinstance(r, dict)]
-    texts = view.get("card_texts") if isinstance(view.get("card_texts"), dict) else {}
-    if not (about or options or leader or reserved or texts):
+    piles = _piles(view, me)
+    if not piles:
         return None
-    c = Canvas(height=400 + 80 * (len(texts) + len(reserved) + len(options)) + 160)
-    y = cv.MARGIN
-    head = f"Your cards — {me.get('name', EMPTY)}"
-    c.label("private:me", LEFT, y, head, size="title", bold=True)
-    piles = (
-        f"deck {_int(me.get('deck_count'))} · discard {_int(me.get('discard_count'))} · "
-        f"field {len(_field_of(me))}"
+    look: Look = (
+        True,
+        max(
+            _look(me)[1],
+            *(_chip_lines(card.get("symbols"), CHIPS_W) for _, _, cards in piles for card in cards),
+        ),
     )
-    c.write(RIGHT, y + 7, piles, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
-    y += 38
-    if about is not None:
-        y = _text_card(
-            c,
-            "about",
-            "decision",
-            y,
-            f"Decision about: {about.get('name', '?')}",
-            str(about.get("text") or EMPTY),
-            marked=True,
-        )
-    if options:
-        c.write(LEFT, y, "Leaders offered: keep one", size="small", bold=True)
-        y += 22
-        for i, option in enumerate(options):
-            y = _text_card(
-                c,
-                "option",
-                str(i),
-                y,
-                str(option.get("name", "?")),
-                str(option.get("text") or EMPTY),
-            )
-    if leader is not None:
-        sides = str(leader.get("text") or EMPTY).split("\n")
-        now = 1 if leader.get("upgraded") and len(sides) > 1 else 0
-        lines = wrap("▶ up now: " + sides[now], INNER - 12, size="small")
-        for i, side in enumerate(sides):
-            if i != now:
-                lines += wrap("other side: " + side, INNER - 12, size="small")
-        y = _card_lines(c, "leader", "me", y, f"Leader: {leader.get('name', '?')}", lines)
-    for i, card in enumerate(reserved):
-        title = f"Reserved: {card.get('name', '?')}"
-        y = _text_card(c, "reserved", str(i), y, title, str(card.get("text") or EMPTY))
-    if texts:
-        c.write(LEFT, y, "What your cards do", size="small", bold=True)
-        y += 22
-        for name, text in texts.items():
-            y = _text_card(c, "text", str(name), y, str(name), str(text), lines=2)
+    card_h = _card_height(look)
+    rows = sum(-(-len(cards) // ACROSS) for _, _, cards in piles)
+    height = cv.MARGIN + 40 + len(piles) * PILE_HEAD + rows * (card_h + CARD_GAP) + cv.MARGIN
+    c = Canvas(height=height)
+    y = cv.MARGIN
+    total = sum(len(cards) for _, _, cards in piles)
+    c.label(
+        "private:me",
+        LEFT,
+        y,
+        f"Your {total} cards — {me.get('name', EMPTY)}",
+        size="title",
+        bold=True,
+    )
+    y += 40
+    for pile, head, cards in piles:
+        c.label(f"pile:{pile}", LEFT, y, f"{head} · {len(cards)}", size="small", bold=True)
+        y += PILE_HEAD
+        for n, card in enumerate(cards):
+            x = LEFT + (n % ACROSS) * (CARD_W + CARD_GAP)
+            if n and n % ACROSS == 0:
+                y += card_h + CARD_GAP
+            _card_tile(c, "mine", f"{pile}:{n}", x, y, card, look)
+        y += card_h + CARD_GAP
     return c.finish()
-
-
-def _text_card(
-    c: Canvas,
-    kind: str,
-    key: str,
-    y: int,
-    title: str,
-    text: str,
-    *,
-    lines: int = 3,
-    marked: bool = False,
-) -> int:
-    body = wrap(no_hourglass(text).replace("\n", " / "), INNER - 12, size="small", lines=lines)
-    return _card_lines(c, kind, key, y, title, body, marked=marked)
-
-
-def _card_lines(
-    c: Canvas, kind: str, key: str, y: int, title: str, lines: list[str], *, marked: bool = False
-) -> int:
-    h = 26 + LINE * len(lines) + 6
-    c.card(kind, key, LEFT, y, INNER, h, title, lines, marked=marked)
-    return y + h + CARD_GAP

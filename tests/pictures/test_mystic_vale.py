@@ -377,30 +377,36 @@ def test_a_view_missing_its_keys_draws_dashes_not_errors() -> None:
     assert title.text == ("Mystic Vale · 0 players · round –",)
 
 
-def test_private_draws_the_players_own_cards_and_nothing_hidden() -> None:
+def test_private_draws_each_of_the_players_cards_once_by_where_it_is() -> None:
+    """Field, on deck, discard pile and deck: every one of the player's 20 cards once,
+    with its number and what each slot shows; the deck in card order (never its own)."""
     state = position("2p", 4, 250)
     view = GAME.view(state, 0)
     picture = mv.private(view)
     assert picture is not None
     check_picture(picture)
-    texts = {b.key: b for b in picture.boxes("text")}
-    assert set(texts) == set(view["card_texts"])
-    for name, box in texts.items():
-        assert box.text[0] == name
-    me = view["players"][0]
-    assert len(picture.boxes("reserved")) == len(me["reserved"])
-    assert bool(picture.boxes("leader")) == bool(me["leader"])
+    me = state.players[0]
+    where = {
+        "field": me.field,
+        "ondeck": [me.on_deck] if me.on_deck is not None else [],
+        "discard": sorted(me.discard),
+        "deck": sorted(me.deck),
+    }
+    drawn = picture.boxes("mine")
+    assert len(drawn) == 20 == sum(len(ids) for ids in where.values())
+    for pile, ids in where.items():
+        numbers = [b.text[0] for b in drawn if b.key.startswith(f"{pile}:")]
+        assert numbers == [mv.card_number({"id": i}) for i in ids], pile
     head = picture.box("label", "private:me")
-    assert head.text == (f"Your cards — {me['name']}",)
+    assert head.text == (f"Your 20 cards — {me.name}",)
+    shuffled = state.model_copy(deep=True)
+    random.Random(3).shuffle(shuffled.players[0].deck)
+    assert mv.private(GAME.view(shuffled, 0)).png == picture.png  # the deck's order never shows
 
 
-def test_private_shows_the_leaders_offered_and_is_none_without_a_player() -> None:
+def test_private_is_none_without_a_player() -> None:
     state = start("3p", 5, {"leaders": "on"})
-    view = GAME.view(state, 1)
-    picture = mv.private(view)
-    assert picture is not None
-    options = picture.boxes("option")
-    assert [b.text[0] for b in options] == [o["name"] for o in view["leader_options"]]
+    assert mv.private(GAME.view(state, 1)) is not None
     assert mv.private(GAME.view(state, None)) is None
     assert mv.private({}) is None
 
