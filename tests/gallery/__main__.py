@@ -48,7 +48,8 @@ VIEWPORT = {"width": 1400, "height": 1000}
 RUN_SECONDS = 150  # the whole run, scenes and browser included
 WAIT_MS = 15_000  # any one wait on the page
 MAX_HEIGHT = 4000  # the viewport grows to show a tall message whole, up to this
-GROW_TRIES = 3
+GROW_TRIES = 8  # a message's picture grows with the page (up to its own size)
+MENU_ROOM = 160  # below a menu's box: the composer, and room for the menu to open
 MAX_MOVES = 200  # a scene that reaches no position worth showing by then fails
 NAMES = dict(PLAYERS)  # the sandbox's players: user name -> the name the page shows
 
@@ -430,6 +431,15 @@ async def open_menu(page: Page, message_id: int | str) -> None:
     await page.wait_for_function(IMAGES)
     await message.evaluate("(e) => e.scrollIntoView({block: 'end'})")
     await page.evaluate(FRAMES)
+    box = await trigger.bounding_box()
+    viewport = page.viewport_size or VIEWPORT
+    if box is not None and box["y"] + box["height"] + MENU_ROOM > viewport["height"]:
+        # The menu lies below the channel's bottom edge: grow the page to reach it.
+        taller = min(MAX_HEIGHT, math.ceil(box["y"] + box["height"] + MENU_ROOM))
+        await page.set_viewport_size({"width": viewport["width"], "height": taller})
+        await page.wait_for_function(READY)
+        await message.evaluate("(e) => e.scrollIntoView({block: 'end'})")
+        await page.evaluate(FRAMES)
     await trigger.click()
     await message.locator(".preview-select.is-open .select-options").wait_for()
     await page.mouse.move(*AWAY)
@@ -492,7 +502,14 @@ async def capture_scene(
         reply = await run_command(page, "/hand")
         await page.set_viewport_size(VIEWPORT)
         await shoot(page, reply, hand, block="end")
-        menu = out / f"{scene.slug}-menu.png"  # the same view, its menu open
+        # The same view with its menu open. A view carrying its picture can be taller
+        # than the page the preview lets a menu open in, so this one is asked for as
+        # text only (`/profile pictures`), as a player may.
+        menu = out / f"{scene.slug}-menu.png"
+        await sandbox.bot.matches.set_pictures(position.viewer.id, "text")
+        reply = await run_command(page, "/hand")
+        await page.set_viewport_size(VIEWPORT)
+        await shoot(page, reply, out / f"{scene.slug}-menu.png", block="end")
         await open_menu(page, reply)
         await page.screenshot(path=str(menu))
         if scene.panel:
