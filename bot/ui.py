@@ -40,7 +40,7 @@ from bot.replies import guard, where
 from bot.service import errors
 from bot.service.matches import ActResult, Choice, MatchService, PrivateView, Table
 from bot.service.moderation import jump_url
-from bot.service.store import MatchRow, SeatRow
+from bot.service.store import PICTURE_MODES, MatchRow, SeatRow
 from rules.core import Game, OptionError, OptionInfo, Outcome, find_option
 from rules.core.text import shorten
 
@@ -258,6 +258,11 @@ def choice_option(choice: Choice) -> discord.SelectOption:
 def game_choices(games: Mapping[str, Game]) -> list[app_commands.Choice[str]]:
     """One choice per game, by name."""
     return [app_commands.Choice(name=g.name, value=g.id) for g in games.values()][:25]
+
+
+PICTURE_CHOICES = [
+    app_commands.Choice(name=label, value=key) for key, label in PICTURE_MODES.items()
+]
 
 
 def variant_choices(

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import ui
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.service.store import PICTURE_MODES
@@ -59,9 +60,7 @@ class ProfileCog(
 
     @app_commands.command(name="pictures", description="How you see your own hand and view.")
     @app_commands.describe(mode="A picture and the text, the picture only, or text only")
-    @app_commands.choices(
-        mode=[app_commands.Choice(name=label, value=key) for key, label in PICTURE_MODES.items()]
-    )
+    @app_commands.choices(mode=ui.PICTURE_CHOICES)
     async def pictures(self, interaction: discord.Interaction, mode: str) -> None:
         async with guard(interaction):
             await self.bot.matches.set_pictures(interaction.user.id, mode)

@@ -9,10 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import ui
 from bot.permissions import require_moderator
 from bot.replies import guard
 from bot.service.moderation import ServerSettings, settings_lines
-from bot.service.store import PICTURE_MODES, GuildSettings
+from bot.service.store import GuildSettings
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -101,9 +102,7 @@ class SettingsCog(
 
     @app_commands.command(name="pictures", description="How the boards are shown.")
     @app_commands.describe(mode="A picture of the table and the text, the picture only, or text")
-    @app_commands.choices(
-        mode=[app_commands.Choice(name=label, value=key) for key, label in PICTURE_MODES.items()]
-    )
+    @app_commands.choices(mode=ui.PICTURE_CHOICES)
     async def pictures(self, interaction: discord.Interaction, mode: str) -> None:
         async with guard(interaction):
             guild = await self._guild(interaction)
