@@ -53,7 +53,7 @@ GAP = 8
 SIZES = {"title": 24, "body": 18, "small": 15}
 Size = Literal["title", "body", "small"]
 COLOURS = 64  # the PNG's palette
-COMPRESSION = 3  # zlib level: 6 is a few % smaller and twice as slow
+COMPRESSION = 2  # zlib level: 3 is 3 % smaller and a third slower on a tall board
 SAMPLE = 4  # the palette is found on a picture this many times smaller each way
 # What is remembered between pictures (every board repeats most of its words and shapes):
 TEXTS = 8192  # measured and fitted lines of text
