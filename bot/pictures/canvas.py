@@ -89,6 +89,8 @@ def _drawable(char: str) -> bool:
 
 def drawable(text: str) -> str:
     """`text` with each character the font lacks replaced by "?"."""
+    if text.isascii():  # the font has every printable ASCII character
+        return text
     return "".join(c if _drawable(c) else MISSING for c in text)
 
 
