@@ -423,31 +423,75 @@ def _column(player: dict[str, Any]) -> int:
     return _field_rows(field) * (_card_height(_look(player)) + CARD_GAP)
 
 
+def _about_lines(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
+    """The line under the heading of the player whose turn it is: their leader, vales
+    and Reserved advancements (two lines at most; none when there is nothing to say)."""
+    parts = []
+    leader = player.get("leader")
+    if isinstance(leader, dict):
+        side = " (upgraded)" if leader.get("upgraded") else ""
+        parts.append(f"Leader: {leader.get('name', '?')}{side}")
+    elif view.get("phase") == "leaders":
+        parts.append("choosing a leader")
+    vales = [str(v) for v in player.get("vales") or []]
+    if vales:
+        parts.append(f"Vales ({len(vales)}): " + ", ".join(vales))
+    reserved = [r for r in player.get("reserved") or [] if isinstance(r, dict)]
+    if reserved:
+        parts.append("Reserved: " + ", ".join(str(r.get("name", "?")) for r in reserved))
+    return wrap(" · ".join(parts), INNER - 44, size="small", lines=2) if parts else []
+
+
 def _active_height(view: dict[str, Any], player: dict[str, Any]) -> int:
     column = _column(player)
     extra = (2 * LINE + 8 if _harvesting(view) else 0) + (22 if _bought(view) else 0)
-    return 36 + extra + 22 + column + 4 + 36 + LINE + 10
+    about = len(_about_lines(view, player)) * LINE
+    return 34 + about + extra + 22 + column + 4 + 26 + 10
 
 
 def _active(
     c: Canvas, view: dict[str, Any], player: dict[str, Any], to_act: tuple[int, ...], y: int
 ) -> int:
-    """The player whose turn it is, most prominently: their field card by card, the
-    on-deck card apart, the decay gauge and the Harvest under way. Returns the bottom."""
+    """The player whose turn it is, most prominently: their VP, curses and piles, their
+    leader, vales and Reserve; their field card by card, the on-deck card apart, the
+    decay gauge and the Harvest under way. Returns the bottom."""
     seat = player.get("seat")
     marked = seat in to_act
     h = _active_height(view, player)
     c.panel(LEFT, y, INNER, h, marked=marked)
     x0 = LEFT + 12
     x = x0
+    shown: list[str] = []
     if marked:
         x += c.tag(x, y + 11, "TO ACT") + 8
+        shown.append("TO ACT")
     when = {"over": "the last turn", "leaders": "first to play"}.get(
         str(view.get("phase")), "their turn"
     )
-    heading = f"{player.get('name', seat)} — {when}"
-    c.label("turn", x, y + 8, heading, bold=True, width=RIGHT - 12 - x)
-    yy = y + 36
+    if player.get("conceded"):
+        when = "left the game"
+    name = fit(str(player.get("name", seat)), 260, "body", True)
+    heading = f"{name} — {when}"
+    c.label("turn", x, y + 8, heading, bold=True)
+    shown.append(name)
+    vp, curses = _int(player.get("vp")), _int(player.get("curses"))
+    parts = [("star", None, f"{vp} VP"), ("skull", cv.RED, _many(curses, "curse"))]
+    if player.get("mana_token"):
+        parts.append(("drop", None, "mana token"))
+    _counts_line(c, x + text_width(heading, bold=True) + 14, y + 11, parts)
+    shown += [text for *_, text in parts]
+    piles = _piles_text(view, player)
+    c.write(RIGHT - 12, y + 11, piles, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
+    shown.append(piles)
+    yy = y + 34
+    about = _about_lines(view, player)
+    if about:
+        c.icon("crown", x0, yy + 1, 14)
+    for n, line in enumerate(about):
+        c.write(x0 + 20, yy + n * LINE, line, size="small")
+    shown += about
+    c.keep("player", str(seat), LEFT, y, INNER, yy + len(about) * LINE - y, *shown)
+    yy += len(about) * LINE
     if _harvesting(view):
         yy += _harvest(c, view, player, x0, yy)
     bought = _bought(view)
@@ -457,8 +501,9 @@ def _active(
         yy += 22
     field = _field_of(player)
     look = _look(player)
-    many = f"{len(field)} card{'' if len(field) == 1 else 's'}"
-    c.write(x0, yy, f"Field: {many}", size="small", colour=cv.LIGHT_SOFT, bold=True)
+    many = f"Field: {len(field)} card{'' if len(field) == 1 else 's'}"
+    c.write(x0, yy, many, size="small", colour=cv.LIGHT_SOFT, bold=True)
+    _legend(c, x0 + text_width(many, "small", True) + 18, yy)
     c.write(DECK_X, yy, "On deck", size="small", colour=cv.LIGHT_SOFT, bold=True)
     yy += 22
     ch = _card_height(look)
@@ -481,12 +526,20 @@ def _active(
     notes = ["can't Spoil now"] if player.get("cannot_spoil") else []
     if _int(player.get("growth")):
         notes.append(f"{player.get('growth')} growth offsets decay")
-    token = "active (+1 mana)" if player.get("mana_token") else "inactive"
-    notes.append(f"mana token {token}")
-    c.write(x0 + 252, yy + 4, " · ".join(notes), size="small")
-    yy += 36
-    _legend(c, x0, yy)
+    if notes:
+        c.write(x0 + 252, yy + 4, " · ".join(notes), size="small")
+    note = "#7: the card's number"
+    c.write(RIGHT - 12, yy + 4, note, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
     return y + h
+
+
+def _piles_text(view: dict[str, Any], player: dict[str, Any]) -> str:
+    """A player's deck and discard pile (and their score once the game is over)."""
+    piles = f"deck {_int(player.get('deck_count'))} · discard {_int(player.get('discard_count'))}"
+    scores = _dict(view.get("scores"))
+    if view.get("phase") == "over" and str(player.get("seat")) in scores:
+        piles = f"score {scores[str(player.get('seat'))]} · " + piles
+    return piles
 
 
 def _harvest(c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, y: float) -> int:
@@ -524,9 +577,7 @@ def _legend(c: Canvas, x: float, y: float) -> None:
         c.icon(icon, cx, y + 2, 13, colour)
         c.write(cx + 16, y, word, size="small", colour=cv.LIGHT_SOFT)
         cx += 16 + text_width(word, "small") + 14
-    note = "#7: the card's number"
-    c.write(cx + 4, y, note, size="small", colour=cv.LIGHT_SOFT)
-    c.keep("label", "legend", x, y, cx + 4 + text_width(note, "small") - x, LINE, "legend")
+    c.keep("label", "legend", x, y, cx - 14 - x, LINE, "legend")
 
 
 # ---------------------------------------------------------------------- every player
@@ -619,10 +670,7 @@ def _row(
         parts.append(("drop", None, "mana token"))
     _counts_line(c, x, 10, parts)
     shown += [text for *_, text in parts]
-    piles = f"deck {_int(player.get('deck_count'))} · discard {_int(player.get('discard_count'))}"
-    scores = _dict(view.get("scores"))
-    if view.get("phase") == "over" and str(seat) in scores:
-        piles = f"score {scores[str(seat)]} · " + piles
+    piles = _piles_text(view, player)
     c.write(INNER - 10, 10, piles, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
     shown.append(piles)
     # Second line: leader, field, on deck, and the decay (the active player's is above).
@@ -1036,7 +1084,8 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     height = cv.MARGIN + _title_height(view)
     height += _active_height(view, active) + cv.GAP if active is not None else 0
     height += _nemesis_height(nemesis) + cv.GAP if nemesis is not None else 0
-    height += sum(_row_height(view, p, active_seat) + cv.GAP // 2 for p in players)
+    others = [p for p in players if active is None or p.get("seat") != active_seat]
+    height += sum(_row_height(view, p, active_seat) + cv.GAP // 2 for p in others)
     height += cv.GAP + _commons_layout(view)[1] + cv.MARGIN
     c = Canvas(height=height)
     y = _title(c, view, to_act, cv.MARGIN)
@@ -1045,6 +1094,8 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     if nemesis is not None:
         y = _nemesis(c, nemesis, y) + cv.GAP
     for player in players:
+        if player.get("seat") == active_seat and active is not None:
+            continue  # their panel above says it all
         y = _player_row(c, view, player, to_act, y, active_seat) + cv.GAP // 2
     _commons(c, view, y + cv.GAP)
     return c.finish()
