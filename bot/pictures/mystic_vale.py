@@ -881,15 +881,19 @@ def _commons(c: Canvas, view: dict[str, Any], top: int) -> int:
 # ---------------------------------------------------------------------- the nemesis
 
 
+TRACK_HEAD = 128  # the corruption track's name, beside its spaces
+TRACK_H = 34
+
+
 def _nemesis_card_height(nemesis: dict[str, Any]) -> int:
-    return 8 + 26 + 3 * LINE + len(_nemesis_lines(nemesis)) * LINE + 8
+    return 8 + 26 + LINE + len(_nemesis_lines(nemesis)) * LINE + 8
 
 
 def _nemesis_height(nemesis: dict[str, Any]) -> int:
-    """The nemesis' card, the track and its two lines."""
+    """The nemesis' card, the track on one line and what its spaces do."""
     spaces = nemesis.get("track") or []
     space = nemesis.get("space")
-    track = 22 + (36 if spaces else 0)
+    track = TRACK_H + 6
     if isinstance(space, int) and 0 <= space < len(spaces):
         track += 2 * (LINE + 2)
     return _nemesis_card_height(nemesis) + cv.GAP + track
@@ -919,14 +923,20 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
     name = fit(f"Nemesis: {nemesis.get('name', '?')}", 420, "body", True)
     c.write(x + 24, y + 7, name, colour=cv.INK, bold=True)
     score = f"Score so far: {nemesis.get('score', EMPTY)}"
-    c.label(
-        "nemesis:score",
-        RIGHT - 10 - text_width(score, bold=True),
-        y + 7,
-        score,
-        colour=cv.INK,
-        bold=True,
+    score_x = RIGHT - 10 - text_width(score, bold=True)
+    c.label("nemesis:score", score_x, y + 7, score, colour=cv.INK, bold=True)
+    pile = [str(p) for p in nemesis.get("pile") or []]
+    effects = _int(nemesis.get("end_effects"))
+    sums = (  # how the score adds up (the pile's cards are named on the text board)
+        f"= {_int(nemesis.get('vp'))} VP + {len(pile)} cards worth "
+        f"{_int(nemesis.get('pile_points'))}"
+        + (f" ({effects} end effect{'s' if effects != 1 else ''} at 4)" if effects else "")
+        + f" + power {nemesis.get('power', '?')}"
     )
+    room = score_x - 8 - (x + 24 + text_width(name, bold=True) + 12)
+    sums = fit(sums, room, "small") if room > 40 else ""
+    if sums:
+        c.write(score_x - 8, y + 10, sums, size="small", colour=cv.INK_SOFT, anchor="ra")
     yy = y + 8 + 26
     about = (
         f"{nemesis.get('difficulty', '?')} ({nemesis.get('pips', '?')} of 4) · "
@@ -935,7 +945,7 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
     c.write(x, yy, about, size="small", colour=cv.INK)
     start = x + text_width(about, "small") + 6
     _chips(c, start, yy, RIGHT - 10 - start, nemesis.get("symbols"), lines=1)
-    shown = [name, about, *symbol_words(nemesis.get("symbols"))]
+    shown = [name, about, *symbol_words(nemesis.get("symbols")), *([sums] if sums else [])]
     yy += LINE
     for text, now in lines:
         tag = "now:" if now else "not yet:"
@@ -944,18 +954,6 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
         c.write(x + 66, yy, text, size="small", colour=cv.INK if now else cv.INK_SOFT)
         shown.append(f"{tag} {text}")
         yy += LINE
-    pile = [str(p) for p in nemesis.get("pile") or []]
-    effects = _int(nemesis.get("end_effects"))
-    sums = (
-        f"{_int(nemesis.get('vp'))} VP + {len(pile)} cards worth {_int(nemesis.get('pile_points'))}"
-        + (f" (with {effects} end effect{'s' if effects != 1 else ''} at 4)" if effects else "")
-        + f" + power {nemesis.get('power', '?')}; it wins a tie"
-    )
-    c.write(x, yy, sums, size="small", colour=cv.INK)
-    yy += LINE
-    pile_line = fit("Its pile: " + (", ".join(pile) or "empty"), INNER - 20, "small")
-    c.write(x, yy, pile_line, size="small", colour=cv.INK_SOFT)
-    shown += [sums, pile_line]
     c.keep("nemesis", "card", LEFT, y, INNER, h, *shown)
     return _track(c, nemesis, y + h + cv.GAP)
 
@@ -972,21 +970,23 @@ def _track(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
     space = nemesis.get("space")
     side = str(nemesis.get("side") or EMPTY)
     where = space if space is not None else EMPTY
+    head = ["Corruption track", f"({side} side)"]
+    c.write(LEFT, y, head[0], size="small", bold=True)
+    c.write(LEFT, y + LINE - 2, head[1], size="small", colour=cv.LIGHT_SOFT)
     title = f"Corruption track ({side} side): hourglass on space {where}"
-    c.label("track", LEFT, y, title, size="small", bold=True)
-    y += 22
+    c.keep("label", "track", LEFT, y, TRACK_HEAD - 8, TRACK_H, title)
     if spaces:
         gap = 4
-        w = (INNER - gap * (len(spaces) - 1)) / len(spaces)
+        w = (INNER - TRACK_HEAD - gap * (len(spaces) - 1)) / len(spaces)
         for n in range(len(spaces)):
-            x = LEFT + n * (w + gap)
+            x = LEFT + TRACK_HEAD + n * (w + gap)
             here = n == space
             passed = isinstance(space, int) and n < space
             c.plate(
                 x,
                 y,
                 w,
-                30,
+                TRACK_H,
                 radius=5,
                 fill=cv.CARD_DIM if passed else cv.CARD,
                 width=4 if here else 1,
@@ -994,19 +994,18 @@ def _track(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
             )
             label = "Start" if n == 0 else str(n)
             text = [label]
+            ty = y + (TRACK_H - LINE) / 2
             if here:
-                c.icon("hourglass", x + 6, y + 7, 16)
-                c.write(
-                    x + w - 6, y + 6, label, size="small", colour=cv.INK, bold=True, anchor="ra"
-                )
+                c.icon("hourglass", x + 5, ty + 1, 16)
+                c.write(x + w - 5, ty, label, size="small", colour=cv.INK, bold=True, anchor="ra")
                 text.append("hourglass")
             else:
                 colour = cv.INK_SOFT if passed else cv.INK
-                c.write(x + w / 2, y + 6, label, size="small", colour=colour, anchor="ma")
+                c.write(x + w / 2, ty, label, size="small", colour=colour, anchor="ma")
                 if passed:
                     text.append("passed")
-            c.keep("track", str(n), x, y, w, 30, *text)
-        y += 36
+            c.keep("track", str(n), x, y, w, TRACK_H, *text)
+    y += TRACK_H + 6
     if isinstance(space, int) and 0 <= space < len(spaces):
         now = fit(f"Claimed on space {space}: {spaces[space]}", INNER, "small")
         c.label("track:now", LEFT, y, now, size="small")
