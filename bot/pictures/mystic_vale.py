@@ -107,7 +107,8 @@ LINE = 18  # a line of small text
 
 # The commons: a column naming the row, then three cells.
 ROW_HEAD = 58
-CELL_H = 46
+CELL_H = 40
+CELL_TEXT = 20  # a cell's second line (its cost), below its name
 CELLS = 3
 CELL_W = (INNER - ROW_HEAD - (CELLS - 1) * CARD_GAP) // CELLS
 VALES = 4  # vales side by side, the whole width
@@ -746,7 +747,7 @@ def _cell(
     title = str(card.get("name", "?")) + (f" ×{count}" if count > 1 else "")
     bold = text_width(title, "small", True) <= w - 12  # a long name in the regular face
     title = fit(title, w - 12, "small", bold)
-    c.write(x + 6, y + 4, title, size="small", colour=cv.INK, bold=bold)
+    c.write(x + 6, y + 2, title, size="small", colour=cv.INK, bold=bold)
     parts = []
     if card.get("slot"):
         parts.append(f"{card['slot']} slot")
@@ -754,17 +755,19 @@ def _cell(
     if row is not None and isinstance(level, int) and level != row:
         parts.append(f"level {level}")
     cost = card.get("cost")
-    lines = max(1, (h - 24) // LINE)
-    _chips(c, x + 6, y + 24, w - 10, cost, lines=lines)
+    lines = max(1, (h - CELL_TEXT) // LINE)
+    _chips(c, x + 6, y + CELL_TEXT, w - 10, cost, lines=lines)
     flow = _flow(cost, w - 10)
     if not flow:
-        c.write(x + 6, y + 24, "free", size="small", colour=cv.INK, bold=True)
+        c.write(x + 6, y + CELL_TEXT, "free", size="small", colour=cv.INK, bold=True)
     # The slot (and level) after the cost on its last line, cut rather than the cost.
     row = flow[-1][3] if flow else 0
     end = flow[-1][2] + 16 + text_width(flow[-1][1], "small", True) if flow else 30
     detail = fit(", ".join(parts), max(0, w - 20 - end), "small")
     if detail and row < lines:
-        c.write(x + 6 + end + 10, y + 24 + row * LINE, detail, size="small", colour=cv.INK_SOFT)
+        c.write(
+            x + 6 + end + 10, y + CELL_TEXT + row * LINE, detail, size="small", colour=cv.INK_SOFT
+        )
     words = symbol_words(cost) or ["free"]
     c.keep(kind, key, x, y, w, h, title, *words, *([detail] if detail else []))
 
@@ -775,20 +778,20 @@ def _fertile(c: Canvas, x: float, y: float, commons: dict[str, Any]) -> None:
     _frame(c, x, y, CELL_W, CELL_H, FERTILE_FILL)
     title = f"Fertile Soil ×{_int(commons.get('fertile'))}"
     c.icon("leaf", x + 6, y + 6, 13, cv.GREEN)
-    c.write(x + 23, y + 4, title, size="small", colour=cv.INK, bold=True)
+    c.write(x + 23, y + 2, title, size="small", colour=cv.INK, bold=True)
     cost = soils[0].get("cost") if soils else None
-    _chips(c, x + CELL_W - 6 - _chips_width(cost), y + 4, CELL_W, cost, lines=1)
+    _chips(c, x + CELL_W - 6 - _chips_width(cost), y + 2, CELL_W, cost, lines=1)
     left = " · ".join(f"{s.get('slot', '?')} {_int(s.get('count'))}" for s in soils)
     left = left or "none left"
     left = fit(left, CELL_W - 12, "small")
-    c.write(x + 6, y + 24, left, size="small", colour=cv.INK)
+    c.write(x + 6, y + CELL_TEXT, left, size="small", colour=cv.INK)
     c.keep("offer", "fertile", x, y, CELL_W, CELL_H, title, left, *symbol_words(cost))
 
 
 def _row_head(c: Canvas, y: float, name: str, left: Any) -> None:
-    c.write(LEFT, y + 4, name, size="small", bold=True)
+    c.write(LEFT, y + 2, name, size="small", bold=True)
     if left is not None:
-        c.write(LEFT, y + 24, f"{left} left", size="small", colour=cv.LIGHT_SOFT)
+        c.write(LEFT, y + CELL_TEXT, f"{left} left", size="small", colour=cv.LIGHT_SOFT)
 
 
 def _cells_x(i: int) -> int:
@@ -807,7 +810,7 @@ def _commons_layout(view: dict[str, Any]) -> tuple[list[Placed], int]:
     (to the bottom of its last cell)."""
     commons = _dict(view.get("commons"))
     placed: list[Placed] = [("heading", LEFT, 0, ("commons", COMMONS))]
-    y = 28
+    y = 24
     rows, decks = _dict(commons.get("rows")), _dict(commons.get("decks"))
     step = CELL_H + CARD_GAP
     for level in sorted(rows, key=str):
@@ -827,13 +830,13 @@ def _commons_layout(view: dict[str, Any]) -> tuple[list[Placed], int]:
     placed.append(("fertile", _cells_x(len(groups)), y + len(groups) // CELLS * step, commons))
     y += (len(groups) // CELLS + 1) * step + 6
     placed.append(("heading", LEFT, y, ("vales", VALES_HEADING)))
-    y += 28
+    y += 24
     vales, vale_decks = _dict(commons.get("vales")), _dict(commons.get("vale_decks"))
     w = (INNER - (VALES - 1) * CARD_GAP) // VALES
     for level in sorted(vales, key=str):
         cards = list(vales.get(level) or [])
         placed.append(("level", LEFT, y, (f"Level {level}", vale_decks.get(level, EMPTY))))
-        y += 20
+        y += 19
         tall = any(_chips_width(_dict(v).get("cost")) > w - 10 for v in cards)
         h = CELL_H + LINE if tall else CELL_H
         for i, card in enumerate(cards):
@@ -848,7 +851,7 @@ def _bottom(item: Placed) -> int:
     what, _, y, data = item
     if what in ("offer", "vale"):
         return round(y) + data[1][1] + 1
-    return round(y) + {"heading": 22, "row": 24 + 19, "level": 19}.get(what, CELL_H + 1)
+    return round(y) + {"heading": 22, "row": CELL_TEXT + 19, "level": 19}.get(what, CELL_H + 1)
 
 
 def _commons(c: Canvas, view: dict[str, Any], top: int) -> int:
