@@ -504,7 +504,8 @@ def _active(
     look = _look(player)
     many = f"Field: {len(field)} card{'' if len(field) == 1 else 's'}"
     c.write(x0, yy, many, size="small", colour=cv.LIGHT_SOFT, bold=True)
-    _legend(c, x0 + text_width(many, "small", True) + 18, yy)
+    legend = ("mv-legend",)
+    c.stamp(x0 + text_width(many, "small", True) + 18, yy, (470, LINE), legend, _legend, cv.PANEL)
     c.write(DECK_X, yy, "On deck", size="small", colour=cv.LIGHT_SOFT, bold=True)
     yy += 22
     ch = _card_height(look)
@@ -563,8 +564,8 @@ def _harvest(c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, 
     return 2 * LINE + 8
 
 
-def _legend(c: Canvas, x: float, y: float) -> None:
-    """What the icons mean, in words."""
+def _legend(c: Canvas, x: float = 0, y: float = 0) -> None:
+    """What the icons mean, in words (drawn once, pasted after)."""
     parts = (
         ("drop", None, "mana"),
         ("star", None, "VP"),
@@ -973,16 +974,35 @@ def _track(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
     space = nemesis.get("space")
     side = str(nemesis.get("side") or EMPTY)
     where = space if space is not None else EMPTY
+    spec = ("mv-track", side, where, tuple(spaces))
+    draw = partial(_track_row, side=side, where=where, spaces=spaces, space=space)
+    c.stamp(LEFT, y, (INNER + 1, TRACK_H + 1), spec, draw, cv.TABLE)
+    y += TRACK_H + 6
+    if isinstance(space, int) and 0 <= space < len(spaces):
+        now = fit(f"Claimed on space {space}: {spaces[space]}", INNER, "small")
+        c.label("track:now", LEFT, y, now, size="small")
+        y += LINE + 2
+        last = space >= len(spaces) - 1
+        after = "Every turn from now on" if last else f"Next, space {space + 1}"
+        nxt = fit(f"{after}: {nemesis.get('next', EMPTY)}", INNER, "small")
+        c.label("track:next", LEFT, y, nxt, size="small", colour=cv.LIGHT_SOFT)
+        y += LINE + 2
+    return y
+
+
+def _track_row(c: Canvas, side: str, where: Any, spaces: list[str], space: Any) -> None:
+    """The track's name and its spaces at (0, 0), the hourglass on its space."""
+    y = 0
     head = ["Corruption track", f"({side} side)"]
-    c.write(LEFT, y, head[0], size="small", bold=True)
-    c.write(LEFT, y + LINE - 2, head[1], size="small", colour=cv.LIGHT_SOFT)
+    c.write(0, y, head[0], size="small", bold=True)
+    c.write(0, y + LINE - 2, head[1], size="small", colour=cv.LIGHT_SOFT)
     title = f"Corruption track ({side} side): hourglass on space {where}"
-    c.keep("label", "track", LEFT, y, TRACK_HEAD - 8, TRACK_H, title)
+    c.keep("label", "track", 0, y, TRACK_HEAD - 8, TRACK_H, title)
     if spaces:
         gap = 4
         w = (INNER - TRACK_HEAD - gap * (len(spaces) - 1)) / len(spaces)
         for n in range(len(spaces)):
-            x = LEFT + TRACK_HEAD + n * (w + gap)
+            x = TRACK_HEAD + n * (w + gap)
             here = n == space
             passed = isinstance(space, int) and n < space
             c.plate(
@@ -1008,17 +1028,6 @@ def _track(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
                 if passed:
                     text.append("passed")
             c.keep("track", str(n), x, y, w, TRACK_H, *text)
-    y += TRACK_H + 6
-    if isinstance(space, int) and 0 <= space < len(spaces):
-        now = fit(f"Claimed on space {space}: {spaces[space]}", INNER, "small")
-        c.label("track:now", LEFT, y, now, size="small")
-        y += LINE + 2
-        last = space >= len(spaces) - 1
-        after = "Every turn from now on" if last else f"Next, space {space + 1}"
-        nxt = fit(f"{after}: {nemesis.get('next', EMPTY)}", INNER, "small")
-        c.label("track:next", LEFT, y, nxt, size="small", colour=cv.LIGHT_SOFT)
-        y += LINE + 2
-    return y
 
 
 # ---------------------------------------------------------------------- the board
