@@ -1,5 +1,5 @@
-"""`python -m tests.bench`: print the engine, `/play`, SQLite, clock scheduler, taps and
-board picture figures.
+"""`python -m tests.bench`: print the engine, `/play`, SQLite, clock scheduler, taps,
+board picture and match creation figures.
 
 The `/play` sections: each game's cost beside a do-nothing bot, early against late
 in long matches, and 1 against many open matches. A quick run: `--plays 60
@@ -18,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.bench.creation import creation_table, measure_creation
 from tests.bench.engine import EngineFigures, measure_engine
 from tests.bench.pictures import (
     measure_pictures,
@@ -45,7 +46,7 @@ from tests.bench.scheduler import measure_scheduler, scheduler_table
 from tests.bench.sqlite import Commits, mid_game_move, raw_commits, store_commits
 from tests.bench.taps import measure_taps, taps_table
 
-SECTIONS = ("engine", "play", "sqlite", "scheduler", "taps", "pictures")
+SECTIONS = ("engine", "play", "sqlite", "scheduler", "taps", "pictures", "creation")
 IDLE_MS = 20.0  # more idle time than this in a call (its mean − CPU) is pointed out
 DEFAULT_MODES = "tooth-and-nail:2p,command-of-nature:2p,mystic-vale:2p"
 
@@ -305,6 +306,8 @@ async def run(args: argparse.Namespace) -> None:
             show("", *scheduler_table(figures))
         if "taps" in only:
             show("", *taps_table(await measure_taps()))
+        if "creation" in only:
+            show("", *creation_table(await measure_creation()))
         if "pictures" in only:
             show("", *pictures_table(measure_pictures()))
             cost = await measure_play_cost(args.modes, args.plays, args.warmup, Path(tmp))
