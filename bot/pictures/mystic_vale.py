@@ -434,12 +434,7 @@ def _about_lines(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
         parts.append(f"Leader: {leader.get('name', '?')}{side}")
     elif view.get("phase") == "leaders":
         parts.append("choosing a leader")
-    vales = [str(v) for v in player.get("vales") or []]
-    if vales:
-        parts.append(f"Vales ({len(vales)}): " + ", ".join(vales))
-    reserved = [r for r in player.get("reserved") or [] if isinstance(r, dict)]
-    if reserved:
-        parts.append("Reserved: " + ", ".join(str(r.get("name", "?")) for r in reserved))
+    parts += _holdings(player)
     return wrap(" · ".join(parts), INNER - 44, size="small", lines=2) if parts else []
 
 
@@ -585,8 +580,8 @@ def _legend(c: Canvas, x: float = 0, y: float = 0) -> None:
 # ---------------------------------------------------------------------- every player
 
 
-def _player_lines(player: dict[str, Any]) -> list[str]:
-    """A summary row's third part: vales and Reserved advancements (two lines at most)."""
+def _holdings(player: dict[str, Any]) -> list[str]:
+    """What a player holds beside their cards: their vales and Reserved advancements."""
     parts = []
     vales = [str(v) for v in player.get("vales") or []]
     if vales:
@@ -594,6 +589,12 @@ def _player_lines(player: dict[str, Any]) -> list[str]:
     reserved = [r for r in player.get("reserved") or [] if isinstance(r, dict)]
     if reserved:
         parts.append("Reserved: " + ", ".join(str(r.get("name", "?")) for r in reserved))
+    return parts
+
+
+def _player_lines(player: dict[str, Any]) -> list[str]:
+    """A summary row's third part: vales and Reserved advancements (two lines at most)."""
+    parts = _holdings(player)
     return wrap(" · ".join(parts), INNER - 24, size="small", lines=2) if parts else []
 
 
