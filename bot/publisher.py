@@ -35,6 +35,7 @@ import discord
 
 from bot.pictures import BOARD_FILE, Picture
 from bot.render import (
+    LOBBY_STARTED,
     MESSAGE_LIMIT,
     board_embed,
     end_lines,
@@ -80,6 +81,8 @@ LOOK_BACK = 20  # messages searched for a send that was under way at a crash
 SAVE_AFTER = timedelta(minutes=5)  # the longest the delivery bookkeeping waits to be saved
 SAVE = "save"  # the saver's one key
 UNDELIVERED_LOG = "undelivered"  # the kind of the match-log line of a notice given up
+BOARD_MOVED = "The board has moved to the bottom of the channel"
+NOT_BOARDS = (BOARD_MOVED, LOBBY_STARTED)  # how a match's messages read that no longer show it
 
 
 class Retry(Exception):
@@ -501,7 +504,7 @@ class Publisher:
         posted = await self._post(table)
         moved = discord.Embed(
             title=f"{table.game.name} — {table.variant.name}",
-            description=f"The board has moved to the bottom of the channel: {posted.jump_url}",
+            description=f"{BOARD_MOVED}: {posted.jump_url}",
             colour=discord.Colour.dark_grey(),
         )
         moved.set_footer(text=f"Match #{table.match.id}")
@@ -634,7 +637,7 @@ class Publisher:
                     and message.author.id == me.id
                     and message.id != match.board_message_id
                     and (footer == mine or footer.startswith((f"{mine} ", f"{mine}\n")))
-                    and not (shown and (shown.description or "").startswith("The board has moved"))
+                    and not (shown and (shown.description or "").startswith(NOT_BOARDS))
                 ):
                     log.info("match %s: found its board posted before a restart", match.id)
                     return message.id

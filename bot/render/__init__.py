@@ -176,6 +176,9 @@ def _lobby_text(table: Table) -> str:
     return "\n\n".join(part for part in parts if part)
 
 
+LOBBY_STARTED = "This match has started: follow it on the board below."  # a retired lobby
+
+
 def lobby_embed(table: Table) -> discord.Embed:
     """The lobby message: the game and variant, what it is, how many seats are taken, who
     hosts and who has joined."""
@@ -186,7 +189,7 @@ def lobby_embed(table: Table) -> discord.Embed:
     elif status == "cancelled":
         text = "This lobby was closed."
     else:
-        text = "This match has started: follow it on the board below."
+        text = LOBBY_STARTED
     notice = seed_notice(table.match)
     if notice:
         text = f"{text}\n\n{notice}"

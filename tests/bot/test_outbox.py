@@ -314,11 +314,6 @@ async def picture_backlog(world: World) -> None:
     assert world.public_lines() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known defect, found by this test: after a backlog a second full board stands"
-    " beside the one the match names (seen with or without the crash); to be fixed",
-)
 @pytest.mark.parametrize("crash_after", range(1, PICTURE_BACKLOG_REQUESTS + 2))
 async def test_a_crash_delivering_a_board_with_its_picture_posts_one_board_and_every_line_once(
     world: World, create_bot: BotFactory, crash_after: int
