@@ -24,6 +24,7 @@ publisher's deliveries are idempotent against what was saved (see `bot.publisher
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -31,7 +32,7 @@ import sqlite3
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -52,6 +53,25 @@ T = TypeVar("T")
 Status = Literal["lobby", "active", "finished", "cancelled", "abandoned"]
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+GROUP_MOST = 64  # transactions sharing one commit at most (bounds the wait for it)
+
+
+@dataclass
+class _Group:
+    """Transactions that share one commit: `done` when it is over."""
+
+    done: asyncio.Future[None]
+    size: int = 0
+    after: list[Callable[[], None]] = field(default_factory=list)
+    written: set[str] = field(default_factory=set)
+
+
+def _retrieved(done: asyncio.Future[None]) -> None:
+    """A failed group's error is read even when every transaction in it was cancelled."""
+    if not done.cancelled():
+        done.exception()
 
 
 class ChannelBusy(Exception):
@@ -420,6 +440,11 @@ class Store:
         self._behind: dict[Hashable, tuple[str, tuple[Any, ...], Any]] = {}
         self._data_version: int | None = None
         self._clock_marks: dict[int, int] = {}  # match id -> its clock writes so far
+        # Group commit (see `_transaction`): the transactions sharing the open commit,
+        # how many wait for the lock to join it, and the task that commits it for them.
+        self._group: _Group | None = None
+        self._queued = 0
+        self._committer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -434,7 +459,10 @@ class Store:
         connection = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             connection.row_factory = sqlite3.Row
-            for pragma in ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000"):
+            # FULL: a commit is on disk (the WAL synced) before it returns, so no action a
+            # reply said happened is lost to a power cut.
+            pragmas = ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON")
+            for pragma in (*pragmas, "busy_timeout = 5000"):
                 async with connection.execute(f"PRAGMA {pragma}") as cursor:
                     await cursor.fetchall()
             store = cls(connection, now)
@@ -448,6 +476,7 @@ class Store:
         """Save what is written behind, and close the connection (and its worker thread)."""
         await self.flush()
         async with self._lock:
+            await self._commit_open()
             await self._db.close()
 
     def _now(self) -> str:
@@ -564,10 +593,21 @@ class Store:
             await self._flush_held()
 
     async def _flush_held(self) -> None:
-        """`flush`, the lock held."""
-        if self._behind:
-            async with self._transaction():
-                pass  # a transaction saves what is written behind first
+        """`flush`, the lock held (an open group commits first)."""
+        await self._commit_open()
+        if not self._behind:
+            return
+        behind, self._behind = self._behind, {}
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            await self._save_behind(self._db, behind)
+            await self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                await self._db.execute("ROLLBACK")
+            for key, value in behind.items():
+                self._behind.setdefault(key, value)
+            raise
 
     async def _save_behind(self, db: aiosqlite.Connection, behind: dict[Hashable, Any]) -> None:
         """Write what waited behind into the open transaction."""
@@ -623,37 +663,101 @@ class Store:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction, which first saves what is written behind; the caller
-        already holds the lock. Once it commits, what is in memory is brought up to
-        date, and the outbox's listeners hear of each lane it wrote notices to."""
+        """One write transaction, under the lock (taken here). Once it commits, what is
+        in memory is brought up to date, and the outbox's listeners hear of each lane it
+        wrote notices to; only then does the `async with` return.
+
+        Group commit: transactions that arrive together share one commit (one fsync).
+        Each runs alone, in a savepoint of the group's open transaction (one that fails
+        undoes only its own writes); the last of a run that queued for the lock (or
+        the GROUP_MOST-th) commits for all, and each waits for that commit outside the
+        lock. A read under the lock meanwhile may see a change whose commit is under
+        way (never what memory holds: that moves at the commit); a failed commit fails
+        every transaction of its group, and memory is forgotten."""
+        self._queued += 1
+        try:
+            await self._lock.acquire()
+        finally:
+            self._queued -= 1
+        try:
+            group = await self._join()
+            await self._db.execute("SAVEPOINT change")
+            self._written, self._after = set(), []
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK TO change")
+                await self._db.execute("RELEASE change")
+                raise
+            else:
+                await self._db.execute("RELEASE change")
+                group.size += 1
+                group.after += self._after
+                group.written |= self._written
+            finally:
+                self._written, self._after = set(), []
+                await self._commit_when_due(group)
+        finally:
+            self._lock.release()
+        await asyncio.shield(group.done)
+
+    async def _join(self) -> _Group:
+        """The open group, begun (with what is written behind) if there is none; the
+        lock is held."""
+        if self._group is not None:
+            return self._group
         await self._db.execute("BEGIN IMMEDIATE")
-        self._written = set()
-        self._after = []
+        group = _Group(asyncio.get_running_loop().create_future())
+        group.done.add_done_callback(_retrieved)
         behind, self._behind = self._behind, {}
         try:
             await self._save_behind(self._db, behind)
-            yield self._db
         except BaseException:
             await self._db.execute("ROLLBACK")
             for key, value in behind.items():
                 self._behind.setdefault(key, value)
             raise
-        else:
-            try:
-                await self._db.execute("COMMIT")
-            except BaseException:
-                # Interrupted (cancelled) while committing: whether it was saved is
-                # unknown here, so nothing held in memory is trusted any more.
-                self.forget_all()
-                raise
-            for change in self._after:
-                change()
-            for lane in sorted(self._written):
-                for listener in self._outbox_listeners:
-                    listener(lane)
-        finally:
-            self._written = set()
-            self._after = []
+        self._group = group
+        return group
+
+    async def _commit_when_due(self, group: _Group) -> None:
+        """Commit the open group now when no transaction waits to join it (or it is
+        full); else leave it to the committer, which queues for the lock behind them."""
+        if self._group is not group:
+            return
+        if self._queued == 0 or group.size >= GROUP_MOST:
+            await self._commit_open()
+        elif self._committer is None or self._committer.done():
+            self._committer = asyncio.get_running_loop().create_task(self._commit_later())
+
+    async def _commit_later(self) -> None:
+        async with self._lock:
+            await self._commit_open()
+
+    async def _commit_open(self) -> None:
+        """Commit the open group, if any (the lock is held). The commit runs to its end
+        even when the caller is cancelled: the whole group waits on it."""
+        group, self._group = self._group, None
+        if group is not None:
+            await asyncio.shield(self._commit(group))
+
+    async def _commit(self, group: _Group) -> None:
+        try:
+            await self._db.execute("COMMIT")
+        except BaseException as error:
+            # Whether it was saved is unknown here: nothing held in memory is trusted.
+            with contextlib.suppress(Exception):
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+            self.forget_all()
+            group.done.set_exception(error)
+            return
+        for change in group.after:
+            change()
+        for lane in sorted(group.written):
+            for listener in self._outbox_listeners:
+                listener(lane)
+        group.done.set_result(None)
 
     async def _one(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Row | None:
         rows = await self._all(sql, params)
@@ -775,40 +879,39 @@ class Store:
 
         `pack` is the card pack the match plays with: the game's setup receives it."""
         now = self._now()
+        try:
+            async with self._transaction() as db:
+                cursor = await db.execute(
+                    "INSERT INTO matches (guild_id, channel_id, game, variant, pack, seed,"
+                    " seed_chosen, rules_version, status, created_by, options, created_at,"
+                    " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        game,
+                        variant,
+                        pack,
+                        seed,
+                        int(seed_chosen),
+                        rules_version,
+                        created_by,
+                        json.dumps(options or {}),
+                        now,
+                        now,
+                    ),
+                )
+                match_id = cursor.lastrowid
+                assert match_id is not None
+                await db.execute(
+                    "INSERT INTO seats (match_id, seat, user_id, display_name) VALUES (?, 0, ?, ?)",
+                    (match_id, created_by, host_name),
+                )
+                self._forget_on_commit(match_id)  # its channel was held as free
+        except sqlite3.IntegrityError as exc:
+            if "matches.channel_id" in str(exc):
+                raise ChannelBusy(channel_id) from exc
+            raise
         async with self._lock:
-            try:
-                async with self._transaction() as db:
-                    cursor = await db.execute(
-                        "INSERT INTO matches (guild_id, channel_id, game, variant, pack, seed,"
-                        " seed_chosen, rules_version, status, created_by, options, created_at,"
-                        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                        (
-                            guild_id,
-                            channel_id,
-                            game,
-                            variant,
-                            pack,
-                            seed,
-                            int(seed_chosen),
-                            rules_version,
-                            created_by,
-                            json.dumps(options or {}),
-                            now,
-                            now,
-                        ),
-                    )
-                    match_id = cursor.lastrowid
-                    assert match_id is not None
-                    await db.execute(
-                        "INSERT INTO seats (match_id, seat, user_id, display_name)"
-                        " VALUES (?, 0, ?, ?)",
-                        (match_id, created_by, host_name),
-                    )
-            except sqlite3.IntegrityError as exc:
-                if "matches.channel_id" in str(exc):
-                    raise ChannelBusy(channel_id) from exc
-                raise
-            self._forget(match_id)
             match = await self._match(match_id)
         assert match is not None
         return match
@@ -823,7 +926,7 @@ class Store:
         notices: Sequence[Notice] = (),
     ) -> bool:
         """Seat a user in a lobby after the others; False when it is full or not a lobby."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO seats (match_id, seat, user_id, display_name)"
                 " SELECT ?, COUNT(*), ?, ? FROM seats WHERE match_id = ?"
@@ -844,7 +947,7 @@ class Store:
         self, match_id: int, user_id: int, *, notices: Sequence[Notice] = ()
     ) -> bool:
         """Take a user out of a lobby and close the gap in the seat order."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             row = await self._one(
                 "SELECT s.seat FROM seats s JOIN matches m ON m.id = s.match_id"
                 " WHERE s.match_id = ? AND s.user_id = ? AND m.status = 'lobby'",
@@ -871,7 +974,7 @@ class Store:
         self, match_id: int, status: Status, *, only_from: Status, notices: Sequence[Notice] = ()
     ) -> bool:
         """Move a match from one status to another; False when it was not in `only_from`."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET status = ?, updated_at = ? WHERE id = ? AND status = ?",
                 (status, self._now(), match_id, only_from),
@@ -885,7 +988,7 @@ class Store:
         self, match_id: int, options: dict[str, Any], *, notices: Sequence[Notice] = ()
     ) -> bool:
         """Replace a lobby's options; False when it is no longer a lobby."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
                 (json.dumps(options), self._now(), match_id),
@@ -906,7 +1009,7 @@ class Store:
     ) -> bool:
         """Save the initial state and the teams of a lobby (and the options it was dealt
         with, when given); False when it is no longer a lobby."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET status = 'active', snapshot = ?, version = 0, updated_at = ?,"
                 " options = COALESCE(?, options) WHERE id = ? AND status = 'lobby'",
@@ -954,7 +1057,7 @@ class Store:
         """
         seq = expected_version + 1
         now = self._now()
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET snapshot = ?, version = ?, status = ?, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -1085,7 +1188,7 @@ class Store:
 
     async def enqueue(self, notices: Sequence[Notice]) -> None:
         """Write the notices of something that changes nothing else (a reminder, say)."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             await self._enqueue(db, notices)
 
     async def pending_lanes(self) -> list[str]:
@@ -1154,7 +1257,7 @@ class Store:
 
     async def note_failure(self, row_id: int, error: str) -> int:
         """Count a failed delivery of a notice; how many attempts it has had."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             await db.execute(
                 "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
                 (error[:500], row_id),
@@ -1173,7 +1276,7 @@ class Store:
 
     async def give_up(self, row_id: int, why: str) -> None:
         """A notice that can never be delivered (the channel is gone, access was taken)."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             await db.execute(
                 "UPDATE outbox SET given_up = ?, attempts = attempts + 1 WHERE id = ?",
                 (why[:500], row_id),
@@ -1199,7 +1302,7 @@ class Store:
             raise ValueError(f"unknown server settings: {sorted(unknown)}")
         if "match_channels" in changes:
             changes["match_channels"] = json.dumps(sorted(changes["match_channels"]))
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?) "
                 "ON CONFLICT (guild_id) DO NOTHING",
@@ -1226,7 +1329,7 @@ class Store:
     ) -> LogEntry:
         """Write a line into a match's log (a moderator action, a timeout, a pause), with
         what it must tell the table."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO match_log (match_id, version, user_id, kind, text, created_at) "
                 "SELECT id, version, ?, ?, ?, ? FROM matches WHERE id = ?",
@@ -1282,7 +1385,7 @@ class Store:
         every menu shown before the undo is out of date. False when nothing changed.
         """
         now = self._now()
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET snapshot = ?, version = version + 1, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -1319,7 +1422,7 @@ class Store:
         name, in one transaction; the version goes up by one, which places the rename
         among the actions on replay. False when the match is not active at
         `expected_version`, the seat is empty or the newcomer already holds a seat."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             row = await self._one(
                 "SELECT s.user_id, s.display_name FROM seats s"
                 " JOIN matches m ON m.id = s.match_id"
@@ -1411,7 +1514,7 @@ class Store:
     async def record_results(self, match_id: int, results: Results) -> bool:
         """Record how each seat of a finished match ended, credited to whoever holds it;
         False when they were recorded already."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             return await self._record_results(db, match_id, results)
 
     async def _record_results(
@@ -1506,7 +1609,7 @@ class Store:
         self, match_id: int, *, clock_seconds: int, timeout_policy: str
     ) -> None:
         """Set a match's clock per decision and its timeout policy."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             await db.execute(
                 "UPDATE matches SET clock_seconds = ?, timeout_policy = ? WHERE id = ?",
                 (clock_seconds, timeout_policy, match_id),
@@ -1517,7 +1620,7 @@ class Store:
         self, match_id: int, *, expected_version: int, notices: Sequence[Notice] = ()
     ) -> bool:
         """End an active match as abandoned (no winner) if it is still at that version."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET status = 'abandoned', updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -1549,7 +1652,7 @@ class Store:
 
     async def save_deadlines(self, match_id: int, deadlines: Iterable[Deadline]) -> None:
         """Replace all the clocks of a match with these, in one transaction."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             await self._replace_deadlines(db, match_id, list(deadlines))
 
     async def _replace_deadlines(
@@ -1574,7 +1677,7 @@ class Store:
 
     async def put_deadline(self, deadline: Deadline, *, notices: Sequence[Notice] = ()) -> None:
         """Save one seat's clock (added or replaced), with what it must tell (a reminder)."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             self._clocks_written(deadline.match_id)
             await db.execute(self._PUT_DEADLINE, self._deadline_params(deadline))
             await self._enqueue(db, notices)
@@ -1634,7 +1737,7 @@ class Store:
 
     async def start_pause(self, pause: Pause) -> None:
         """Pause a match (the votes that led to it are spent)."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             self._clocks_written(pause.match_id)
             await db.execute("DELETE FROM pause_votes WHERE match_id = ?", (pause.match_id,))
             await db.execute(
@@ -1652,14 +1755,14 @@ class Store:
 
     async def end_pause(self, match_id: int) -> None:
         """The match runs again."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             self._clocks_written(match_id)
             await db.execute("DELETE FROM pauses WHERE match_id = ?", (match_id,))
             self._then(lambda: self._hold(match_id, "pause", None))
 
     async def add_pause_vote(self, match_id: int, seat: int) -> set[int]:
         """A seat asks to pause; returns every seat that has asked."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             await db.execute(
                 "INSERT OR IGNORE INTO pause_votes (match_id, seat) VALUES (?, ?)", (match_id, seat)
             )
@@ -1679,7 +1782,7 @@ class Store:
 
     async def put_seat_clock(self, clock: SeatClock) -> None:
         """Save a seat's timeouts and vacation."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             self._clocks_written(clock.match_id)
             await db.execute(
                 "INSERT OR REPLACE INTO seat_clocks (match_id, seat, timeouts, timeout_mark,"
@@ -1708,7 +1811,7 @@ class Store:
 
     async def clear_clocks(self, match_id: int) -> None:
         """A match is over: no clock, pause or vacation of it goes on."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             self._clocks_written(match_id)
             for table in ("deadlines", "pauses", "pause_votes"):  # fixed names
                 await db.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
@@ -1737,7 +1840,7 @@ class Store:
 
     async def set_notify(self, user_id: int, enabled: bool) -> None:
         """Opt a user in or out of DMs (either way, their DMs count as open again)."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             await db.execute(
                 "INSERT OR REPLACE INTO notify (user_id, enabled, dm_closed_until)"
                 " VALUES (?, ?, NULL)",
@@ -1761,7 +1864,7 @@ class Store:
 
     async def set_standing_answer(self, user_id: int, game: str, preference: str, on: bool) -> None:
         """Set or clear one of a user's standing answers."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             if on:
                 await db.execute(
                     "INSERT OR IGNORE INTO standing_answers (user_id, game, preference)"
@@ -1794,7 +1897,7 @@ class Store:
         """Set how a user sees their private views."""
         if mode not in PICTURE_MODES:
             raise ValueError(f"unknown picture mode: {mode!r}")
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO player_settings (user_id, pictures) VALUES (?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET pictures = excluded.pictures",
@@ -1806,7 +1909,7 @@ class Store:
         self, user_id: int, until: datetime, *, notices: Sequence[Notice] = ()
     ) -> None:
         """A user's DMs are closed: no attempt before `until`."""
-        async with self._lock, self._transaction() as db:
+        async with self._transaction() as db:
             await db.execute(
                 "UPDATE notify SET dm_closed_until = ? WHERE user_id = ?", (_iso(until), user_id)
             )
