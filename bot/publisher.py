@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -82,6 +82,8 @@ SAVE_AFTER = timedelta(minutes=5)  # the longest the delivery bookkeeping waits 
 SAVE = "save"  # the saver's one key
 UNDELIVERED_LOG = "undelivered"  # the kind of the match-log line of a notice given up
 BOARD_MOVED = "The board has moved to the bottom of the channel"
+VIA_WAIT = 2.0  # seconds a lane waits for the interaction that made the action it delivers
+VIA_FRESH = timedelta(minutes=14)  # an interaction's token serves 15 minutes
 NOT_BOARDS = (BOARD_MOVED, LOBBY_STARTED)  # how a match's messages read that no longer show it
 
 
@@ -117,6 +119,40 @@ def backoff(attempts: int) -> float:
     return min(MAX_WAIT, BACKOFF * 2 ** max(0, attempts - 1))
 
 
+@dataclasses.dataclass(frozen=True)
+class Via:
+    """The interaction that made an action, answered: its exempt routes (outside
+    Discord's global rate limit) carry what the action's notice posts and edits. Its
+    followups post in its channel; `message_id` is the message its component is on
+    when its answer was that message's (deferred) update, edited through it."""
+
+    interaction: discord.Interaction
+    message_id: int | None
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> Via:
+        """The routes an answered interaction offers."""
+        update = interaction.response.type in (
+            discord.InteractionResponseType.deferred_message_update,
+            discord.InteractionResponseType.message_update,
+        )
+        message = interaction.message
+        on = message.id if update and message is not None and not message.flags.ephemeral else None
+        return cls(interaction, on)
+
+    def posts_in(self, table: Table) -> bool:
+        """Whether its followups land in the match's channel, while its token serves."""
+        return self.interaction.channel_id == table.match.channel_id and self.fresh
+
+    def edits(self, message_id: int) -> bool:
+        """Whether it can edit this message through its answer, while its token serves."""
+        return self.message_id == message_id and self.fresh
+
+    @property
+    def fresh(self) -> bool:
+        return discord.utils.utcnow() - self.interaction.created_at < VIA_FRESH
+
+
 class Publisher:
     """Delivers the outbox, keeping each match's message current.
 
@@ -145,6 +181,12 @@ class Publisher:
     thread keeps the thread open: Discord's auto-archive is undone while the match is in
     play, and a request refused because the thread is archived is retried once it is
     reopened.
+
+    Exempt calls first: an action made through an interaction hands it over once it is
+    answered (`through`), and the delivery of that action's notice posts through its
+    followups and edits the message its button is on through its answer, all outside
+    Discord's global limit; the channel's own routes serve the rest, and take over
+    whenever an interaction's route fails or its token has run out.
     """
 
     def __init__(self, bot: ArbiterBot) -> None:
@@ -155,6 +197,8 @@ class Publisher:
         self._posted: dict[int, int] = {}  # match id -> messages posted since its board
         self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
         self._last_post: dict[str, int] = {}  # lane -> the message it posted (or found) last
+        self._via: dict[tuple[int, int], Via] = {}  # (match id, action seq) -> its interaction
+        self._expected: dict[int, list[asyncio.Event]] = {}  # match id -> interactions acting
         # Saves the delivery bookkeeping a transaction didn't take along (the store
         # writes it behind: see `bot.service.store`) within SAVE_AFTER.
         self._saver = Scheduler(self._save, discord.utils.utcnow)
@@ -171,6 +215,7 @@ class Publisher:
     async def stop(self) -> None:
         """Stop delivering (what is pending is delivered after the next start)."""
         self._stopped = True
+        self._via.clear()
         await self._saver.stop()
         running = list(self._lanes.values())
         self._lanes.clear()
@@ -257,6 +302,47 @@ class Publisher:
             text=f"⚠️ {what} could not be posted in Discord ({why}): {_gist(notice.body)}",
         )
 
+    # ------------------------------------------------------------ interactions
+
+    @contextlib.contextmanager
+    def through(
+        self, interaction: discord.Interaction, match_id: int
+    ) -> Iterator[Callable[[int], None]]:
+        """While an interaction acts in a match: once it is answered, `carry(seq)` hands
+        it to the delivery of the action `seq` (see `Via`). A lane delivering one of the
+        match's actions meanwhile waits for it (VIA_WAIT at most)."""
+        waiting = asyncio.Event()
+        self._expected.setdefault(match_id, []).append(waiting)
+
+        def carry(seq: int) -> None:
+            if self._stopped or not interaction.response.is_done():
+                return  # not delivering now, or unanswered (it has no followups yet)
+            now = discord.utils.utcnow()
+            for key in [
+                k for k, v in self._via.items() if now - v.interaction.created_at > VIA_FRESH
+            ]:
+                del self._via[key]
+            self._via[(match_id, seq)] = Via.of(interaction)
+
+        try:
+            yield carry
+        finally:
+            acting = self._expected.get(match_id, [])
+            acting.remove(waiting)
+            if not acting:
+                self._expected.pop(match_id, None)
+            waiting.set()
+
+    async def _via_for(self, match_id: int, seq: int) -> Via | None:
+        """The interaction that made the action `seq`, if it was handed over (waiting for
+        the ones still acting in the match) and its token still serves."""
+        acting = self._expected.get(match_id)
+        if (match_id, seq) not in self._via and acting:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(e.wait() for e in acting)), VIA_WAIT)
+        via = self._via.pop((match_id, seq), None)
+        return via if via is not None and via.fresh else None
+
     # ------------------------------------------------------------ delivery
 
     async def _deliver(self, row: OutboxRow) -> None:
@@ -295,7 +381,9 @@ class Publisher:
             lines = body["lines"]  # as the change's commit wrote them
             called = tuple(s for s in body["called"] if s in table.to_act)
             finished = bool(body["finished"])
-            await self._lines(row, progress, table, lines, called, str(body["turn"]), finished)
+            via = await self._via_for(table.match.id, int(body["seq"]))
+            turn = str(body["turn"])
+            await self._lines(row, progress, table, lines, called, turn, finished, via)
         else:
             await self._say(row, progress, table)
 
@@ -341,20 +429,21 @@ class Publisher:
         called: tuple[int, ...],
         turn: str,
         finished: bool,
+        via: Via | None = None,
     ) -> None:
         """Add public lines to the turn's message, or post them in a new one that notifies
-        the players in `called` (see the class)."""
+        the players in `called` (see the class), through `via` where it can."""
         store = self.bot.matches.store
         match_id = table.match.id
         if progress.get("message") is not None:
             return  # posted before a failure or a restart
         if finished:
             store.clear_turn_message(match_id)
-            await self._quick_on(table, None)
+            await self._quick_on(table, None, via)
             outcome = table.outcome
             winners = [table.user_of(s).user_id for s in outcome.winners] if outcome else []
             text = _joined(end_lines(table, lines))
-            message = await self._send(row, progress, table, text, winners)
+            message = await self._send(row, progress, table, text, winners, via=via)
             progress["message"] = message.id
             store.note_progress(row.id, progress)
             return
@@ -365,7 +454,7 @@ class Publisher:
             fits = most is None or len(body.splitlines()) <= most
             if fits:
                 await store.save_turn_message(match_id)
-            if fits and await self._edit_turn(table, current.message_id, body):
+            if fits and await self._edit_turn(table, current.message_id, body, via):
                 store.set_turn_message(dataclasses.replace(current, body=body))
                 return
         deciding = _deciding(table, called) if table.outcome is None else []
@@ -374,11 +463,13 @@ class Publisher:
         users = [table.user_of(s).user_id for s in called]  # the others were told already
         view = turn_view(table)
         text = _joined([body, tail])
-        message = await self._send(row, progress, table, text, users, view=view, fixed=body)
+        message = await self._send(
+            row, progress, table, text, users, view=view, fixed=body, via=via
+        )
         progress["message"] = message.id
         store.note_progress(row.id, progress)
         store.set_turn_message(TurnMessage(match_id, message.id, turn, body))
-        await self._quick_on(table, message.id if carries_buttons(table) else None)
+        await self._quick_on(table, message.id if carries_buttons(table) else None, via)
 
     # ------------------------------------------------------------ requests
 
@@ -527,32 +618,29 @@ class Publisher:
         self._posted[table.match.id] = 0
         return message
 
-    async def _edit_turn(self, table: Table, message_id: int, body: str) -> bool:
+    async def _edit_turn(
+        self, table: Table, message_id: int, body: str, via: Via | None = None
+    ) -> bool:
         """Edit the turn's message to `body` and a line for each player deciding now;
         False when that no longer fits or the edit failed (a new message is posted
         instead)."""
         content = _joined([body, *ping_lines(table, table.to_act)])
         if len(content) > MESSAGE_LIMIT:
             return False
-        message = self._channel(table).get_partial_message(message_id)
         users = [table.user_of(s).user_id for s in table.to_act]
+        fields = {"content": content, "allowed_mentions": _only(users), "view": turn_view(table)}
         try:
-            await self._open(
-                table,
-                lambda: message.edit(
-                    content=content, allowed_mentions=_only(users), view=turn_view(table)
-                ),
-            )
+            await self._edit(table, message_id, via, fields)
         except discord.HTTPException:
             log.warning("match %s: could not edit its turn message", table.match.id, exc_info=True)
             return False
         if carries_buttons(table):
-            await self._quick_on(table, message_id)
+            await self._quick_on(table, message_id, via)
         elif self._quick.get(table.match.id) == message_id:
             del self._quick[table.match.id]  # the edit took its buttons off
         return True
 
-    async def _quick_on(self, table: Table, message_id: int | None) -> None:
+    async def _quick_on(self, table: Table, message_id: int | None, via: Via | None = None) -> None:
         """Remember the message carrying the match's quick buttons now (None: no message
         does); the one that carried them before loses its buttons, which could only be
         refused as out of date. (Remembered by this process only: after a restart an
@@ -564,11 +652,23 @@ class Publisher:
         if old is None or old == message_id:
             return
         try:
-            await self._open(
-                table, lambda: self._channel(table).get_partial_message(old).edit(view=None)
-            )
+            await self._edit(table, old, via, {"view": None})
         except discord.HTTPException:
             log.info("match %s: could not take the old quick buttons off", match_id)
+
+    async def _edit(
+        self, table: Table, message_id: int, via: Via | None, fields: dict[str, Any]
+    ) -> None:
+        """Edit one of the match's messages: through `via`'s answer when that is the
+        message its button is on, else (or when that fails) in the channel."""
+        if via is not None and via.edits(message_id):
+            try:
+                await via.interaction.edit_original_response(**fields)
+                return
+            except discord.HTTPException:
+                log.info("match %s: an edit through an interaction failed", table.match.id)
+        message = self._channel(table).get_partial_message(message_id)
+        await self._open(table, lambda: message.edit(**fields))
 
     async def _send(
         self,
@@ -580,6 +680,7 @@ class Publisher:
         *,
         view: discord.ui.View | None = None,
         fixed: str | None = None,
+        via: Via | None = None,
     ) -> discord.Message | discord.PartialMessage:
         """Post a notice's public message, once: for a notice read back after a restart
         (its send may have been under way when the process stopped, or done but not yet
@@ -600,19 +701,41 @@ class Publisher:
         channel = self._channel(table)
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         mentions = _only(users)
-        try:
-            message = await self._open(
-                table,
-                lambda: channel.send(
-                    text, allowed_mentions=mentions, nonce=nonce_for(row), **extra
-                ),
-            )
-        except discord.HTTPException as error:
-            raise classify(error) from error
+        message = await self._follow_up(table, via, text, mentions, extra)
+        if message is None:
+            try:
+                message = await self._open(
+                    table,
+                    lambda: channel.send(
+                        text, allowed_mentions=mentions, nonce=nonce_for(row), **extra
+                    ),
+                )
+            except discord.HTTPException as error:
+                raise classify(error) from error
         if table.match.status == "active":
             self._posted[table.match.id] = self._posted.get(table.match.id, 0) + 1
         self._last_post[lane] = message.id
         return message
+
+    async def _follow_up(
+        self,
+        table: Table,
+        via: Via | None,
+        text: str,
+        mentions: discord.AllowedMentions,
+        extra: dict[str, Any],
+    ) -> discord.Message | None:
+        """Post a public message as `via`'s followup, if it posts in the match's channel;
+        None when it can't (the channel's route posts it then)."""
+        if via is None or not via.posts_in(table):
+            return None
+        try:
+            return await via.interaction.followup.send(
+                text, allowed_mentions=mentions, wait=True, **extra
+            )
+        except discord.HTTPException:
+            log.info("match %s: a followup failed; posting in the channel", table.match.id)
+            return None
 
     async def _board_posted_before(self, table: Table, row: OutboxRow) -> int | None:
         """For a notice read back after a restart: a message showing this match (its

@@ -675,23 +675,26 @@ async def panel_step(
     matches = service(interaction)
     user = interaction.user.id
     in_dm = interaction.guild is None
-    try:
-        if stale is not None:
-            raise errors.StaleChoice(stale)
-        act = matches.act(match_id, user, key, decisions=decisions)
-        result = await in_time(interaction, act)
-    except errors.StaleChoice as refused:
+    bot = arbiter(interaction)
+    with bot.publisher.through(interaction, match_id) as carry:
+        try:
+            if stale is not None:
+                raise errors.StaleChoice(stale)
+            act = matches.act(match_id, user, key, decisions=decisions)
+            result = await in_time(interaction, act)
+        except errors.StaleChoice as refused:
+            pv = await matches.view(match_id, user)
+            shown = await private_content(bot, pv, in_dm=in_dm, editing=True)
+            await edit_answer(interaction, content=f"⚠️ {refused.message}", **shown)
+            bot.panels.shown(interaction, pv)
+            return
         pv = await matches.view(match_id, user)
-        shown = await private_content(arbiter(interaction), pv, in_dm=in_dm, editing=True)
-        await edit_answer(interaction, content=f"⚠️ {refused.message}", **shown)
-        arbiter(interaction).panels.shown(interaction, pv)
-        return
-    pv = await matches.view(match_id, user)
-    shown = await private_content(arbiter(interaction), pv, in_dm=in_dm, editing=True)
-    if await reply_after_save(
-        interaction, edit_answer(interaction, content=done_text(result), **shown)
-    ):
-        arbiter(interaction).panels.shown(interaction, pv)
+        shown = await private_content(bot, pv, in_dm=in_dm, editing=True)
+        if await reply_after_save(
+            interaction, edit_answer(interaction, content=done_text(result), **shown)
+        ):
+            bot.panels.shown(interaction, pv)
+            carry(result.table.match.version)  # its followups post the public lines
 
 
 class QuickButton(
@@ -1055,9 +1058,9 @@ async def quick_step(
     interaction: discord.Interaction, match_id: int, seat: int, decisions: int, key: str
 ) -> None:
     """Take the quick action a button offers, for the seat it was posted for, then
-    announce it as any action is (the message it is on is edited with the turn's lines).
-    The clicker reads what only they may (a card drawn, say); else the click is only
-    acknowledged."""
+    announce it as any action is: the answer is a deferred update of the message the
+    button is on, which the publisher edits with the turn's lines through it. The
+    clicker reads what only they may (a card drawn, say) in a private followup."""
     matches = service(interaction)
     table = await matches.table(match_id)
     mine = table.seat_of(interaction.user.id)
@@ -1067,18 +1070,18 @@ async def quick_step(
         raise await matches.not_in_play(table.match, mine.seat)
     if mine.seat != seat:
         raise errors.NotYourTurn(not_yours(table, mine.seat, seat))
-    try:
-        act = matches.act(match_id, interaction.user.id, key, decisions=decisions)
-        result = await in_time(interaction, act)
-    except errors.StaleChoice:
-        raise errors.StaleChoice(STALE_BUTTONS) from None
-    if result.private_lines():
-        reply = answer(interaction, content=done_text(result), ephemeral=True)
-    elif interaction.response.is_done():
-        return
-    else:
-        reply = interaction.response.defer()  # nothing to say: the table's message tells it
-    await reply_after_save(interaction, reply)
+    with arbiter(interaction).publisher.through(interaction, match_id) as carry:
+        try:
+            act = matches.act(match_id, interaction.user.id, key, decisions=decisions)
+            result = await in_time(interaction, act)
+        except errors.StaleChoice:
+            raise errors.StaleChoice(STALE_BUTTONS) from None
+        if not interaction.response.is_done():
+            await defer(interaction)
+        carry(result.table.match.version)
+        if result.private_lines():
+            reply = interaction.followup.send(done_text(result), ephemeral=True)
+            await reply_after_save(interaction, reply)
 
 
 async def dispute_step(

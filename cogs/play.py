@@ -10,7 +10,6 @@ from discord.ext import commands
 
 from bot import ui
 from bot.replies import guard
-from bot.service.matches import ActResult
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -38,14 +37,13 @@ class PlayCog(commands.Cog):
     async def play(self, interaction: discord.Interaction, action: str) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
-            result = await ui.in_time(interaction, self._act(interaction, action), ephemeral=True)
-            reply = ui.answer(interaction, content=ui.done_text(result), ephemeral=True)
-            await ui.reply_after_save(interaction, reply)
-
-    async def _act(self, interaction: discord.Interaction, action: str) -> ActResult:
-        assert interaction.channel_id is not None
-        match = await self.bot.matches.open_match(interaction.channel_id)
-        return await self.bot.matches.act(match.id, interaction.user.id, action, typed=True)
+            match = await self.bot.matches.open_match(interaction.channel_id)
+            with self.bot.publisher.through(interaction, match.id) as carry:
+                act = self.bot.matches.act(match.id, interaction.user.id, action, typed=True)
+                result = await ui.in_time(interaction, act, ephemeral=True)
+                reply = ui.answer(interaction, content=ui.done_text(result), ephemeral=True)
+                if await ui.reply_after_save(interaction, reply):
+                    carry(result.table.match.version)  # its followups post the public lines
 
     @play.autocomplete("action")
     async def play_choices(

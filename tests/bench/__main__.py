@@ -1,5 +1,5 @@
 """`python -m tests.bench`: print the engine, `/play`, SQLite, clock scheduler, taps,
-board picture and match creation figures.
+board picture, match creation, Discord calls per action and concurrency figures.
 
 The `/play` sections: each game's cost beside a do-nothing bot, early against late
 in long matches, and 1 against many open matches. A quick run: `--plays 60
@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.bench.calls import calls_table, measure_calls
+from tests.bench.concurrency import concurrency_table, measure_concurrency
 from tests.bench.creation import creation_table, measure_creation
 from tests.bench.engine import EngineFigures, measure_engine
 from tests.bench.pictures import (
@@ -46,7 +48,17 @@ from tests.bench.scheduler import measure_scheduler, scheduler_table
 from tests.bench.sqlite import Commits, mid_game_move, raw_commits, store_commits
 from tests.bench.taps import measure_taps, taps_table
 
-SECTIONS = ("engine", "play", "sqlite", "scheduler", "taps", "pictures", "creation")
+SECTIONS = (
+    "engine",
+    "play",
+    "sqlite",
+    "scheduler",
+    "taps",
+    "pictures",
+    "creation",
+    "calls",
+    "concurrency",
+)
 IDLE_MS = 20.0  # more idle time than this in a call (its mean − CPU) is pointed out
 DEFAULT_MODES = "tooth-and-nail:2p,command-of-nature:2p,mystic-vale:2p"
 
@@ -283,7 +295,8 @@ async def run(args: argparse.Namespace) -> None:
         only = {"taps"}
     show(
         f"Arbiter benchmarks: {os.cpu_count()} cores, Python {platform.python_version()} "
-        f"({platform.python_implementation()}), {platform.platform(terse=True)}"
+        f"({platform.python_implementation()}), {platform.platform(terse=True)}",
+        load_line(),
     )
     if "engine" in only:
         show("", *engine_table(measure_engine(args.engine_seconds)))
@@ -308,6 +321,10 @@ async def run(args: argparse.Namespace) -> None:
             show("", *taps_table(await measure_taps()))
         if "creation" in only:
             show("", *creation_table(await measure_creation()))
+        if "calls" in only:
+            show("", *calls_table(await measure_calls()))
+        if "concurrency" in only:
+            show("", *concurrency_table(await measure_concurrency()), load_line())
         if "pictures" in only:
             show("", *pictures_table(measure_pictures()))
             cost = await measure_play_cost(args.modes, args.plays, args.warmup, Path(tmp))
@@ -344,6 +361,13 @@ async def play_sections(args: argparse.Namespace, tmp: Path) -> None:
         harness=harness,
     )
     show("", *crowd_table(crowd, args.warmup))
+
+
+def load_line() -> str:
+    """The machine's load average now: figures taken under load are not a quiet run's."""
+    one, five, fifteen = os.getloadavg()
+    cores = os.cpu_count()
+    return f"Load average: {one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min; {cores} cores)"
 
 
 def show(*lines: str) -> None:

@@ -248,8 +248,9 @@ async def decide(
     turn: Turn,
     step: int,
     turn_id: Any,
-) -> None:
-    """One decision: the quick button if it is the choice wanted, else the panel."""
+) -> str:
+    """One decision: the quick button if it is the choice wanted, else the panel; which
+    of the two ("quick" or "panel")."""
     actor = player.actor
     pv = await bot.matches.view(table.match.id, actor.id)
     quick = _quick_buttons(channel, actor, table)
@@ -263,7 +264,7 @@ async def decide(
     if wanted is not None and wanted in quick:
         await actor.click(quick[wanted][0], custom_id=quick[wanted][1])
         turn.decisions += 1
-        return
+        return "quick"
     if player.panel is None or not _shows(player.panel, menu, together):
         if player.panel is None:
             player.panel = (await actor.slash(channel, "hand")).response
@@ -285,6 +286,7 @@ async def decide(
         await actor.select(panel, [wanted], custom_id=_select_id(panel, "arbiter:act"))
     turn.decisions += 1
     assert turn.decisions > counted
+    return "panel"
 
 
 def _shows(panel: Any, menu: list[str], together: dict[str, Any] | None) -> bool:

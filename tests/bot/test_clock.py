@@ -24,7 +24,7 @@ from bot.service.timing import HOUR, MINUTE, out_of_turn_clock
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally
-from tests.bot.world import World, menu_id
+from tests.bot.world import World, answered, menu_id
 from tests.conftest import BotFactory
 
 CLOCK = HOUR
@@ -38,7 +38,7 @@ def bot_games() -> Mapping[str, Game]:
 
 def answer(result: simcord.InteractionResult) -> str:
     """The text of an ephemeral answer (its last follow-up, else its response)."""
-    messages = result.followups or [m for m in [result.response] if m is not None]
+    messages = answered(result)
     assert messages and all(m.ephemeral for m in messages), "expected an ephemeral answer"
     return messages[-1].content
 

@@ -12,7 +12,7 @@ import simcord
 from bot.service.timing import out_of_turn_clock
 from rules.command_of_nature import GAME as CON
 from rules.core import SeatSpec, rng_for
-from tests.bot.world import World, custom_ids, menu_id, option_values
+from tests.bot.world import World, custom_ids, menu_id, option_values, private_followups
 
 MAX_ACTIONS = 3000
 PREFERENCE = ("attack", "let", "fill", "choose", "sage", "formation", "summon", "phase", "done")
@@ -145,7 +145,7 @@ async def test_a_turn_from_one_panel_ends_with_a_single_multi_select_discard(wor
     opened = await player.slash(world.channel, "hand")
     panel = opened.response
     assert panel is not None and panel.ephemeral
-    replies = len(opened.followups)
+    replies = len(private_followups(opened))
     await player.select(panel, ["draw"], custom_id=menu_id(panel))
     assert panel.content.startswith("✅ Draw a card")
     state = await world.state()
@@ -165,7 +165,7 @@ async def test_a_turn_from_one_panel_ends_with_a_single_multi_select_discard(wor
     assert panel.content.startswith(f"✅ End turn, discarding {chosen['label']}")
     after = await world.state()
     assert after.active != state.active and len(after.players[seat].hand) == 5
-    assert len(opened.followups) == replies  # every answer was the panel itself
+    assert len(private_followups(opened)) == replies  # every answer was the panel itself
     other = next(p.name for p in after.players if p.name != player.name)
     assert panel.embeds[0].description.startswith(f"Not your decision now — {other}'s turn")
 

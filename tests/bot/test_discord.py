@@ -19,7 +19,7 @@ from bot.app import ArbiterBot
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally
-from tests.bot.world import World, custom_ids, menu_id, option_values
+from tests.bot.world import World, answered, custom_ids, menu_id, option_values
 from tests.conftest import BotFactory
 
 
@@ -29,9 +29,10 @@ def bot_games() -> Mapping[str, Game]:
 
 
 def ephemeral_text(result: simcord.InteractionResult) -> str:
-    """The text of an ephemeral answer: its last follow-up, else its response. (A deferred
-    click's response is the clicked message itself, perhaps public: a refusal follows it.)"""
-    messages = result.followups or [m for m in [result.response] if m is not None]
+    """The text of an ephemeral answer: its last private follow-up, else its response. (A
+    deferred click's response is the clicked message itself, perhaps public: a refusal
+    follows it; public follow-ups are the match's own lines, posted through it.)"""
+    messages = answered(result)
     assert messages, "the interaction got no answer"
     assert all(m.ephemeral for m in messages), "expected an ephemeral answer"
     return messages[-1].content
@@ -121,11 +122,7 @@ async def test_play_autocomplete_filters_and_applies_then_updates_the_board(worl
         world.public_lines()[-1]
         == f"alice raises crimson.\n➡️ {world.bob.mention}, your turn — raise a banner"
     )
-    sent = [
-        r.json
-        for r in world.env.http_requests
-        if r.method == "POST" and r.path == f"/channels/{world.channel.id}/messages"
-    ]
+    sent = world.posts()
     # Only whoever decides next is pinged: no @everyone, no roles.
     assert sent[-1]["allowed_mentions"] == {"parse": [], "users": [world.bob.id]}
     assert (await world.board()).id == board.id  # edited in place

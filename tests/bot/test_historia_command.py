@@ -33,7 +33,7 @@ from rules.historia_command import State
 from rules.historia_command.standings import CATEGORY_NAMES, eligible_by, level, standings, why_not
 from tests.bot.test_moderation import admin
 from tests.bot.test_render import table as sample_table
-from tests.bot.world import World, custom_ids, option_values
+from tests.bot.world import World, answered, custom_ids, option_values
 
 EMBED_LIMIT = 6000
 PAUSED = "Paused by "
@@ -53,7 +53,7 @@ PLACES = {
 
 def said(result: simcord.InteractionResult) -> str:
     """The text of an ephemeral answer: its last follow-up, else its response."""
-    messages = result.followups or [m for m in [result.response] if m is not None]
+    messages = answered(result)
     assert messages and all(m.ephemeral for m in messages), "expected an ephemeral answer"
     return messages[-1].content
 

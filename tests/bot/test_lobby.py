@@ -21,7 +21,7 @@ from bot.ui import KEEP_PLAYING, NOT_YOUR_CONFIRMATION, ConcedeButton
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally
-from tests.bot.world import World, buttons, custom_ids
+from tests.bot.world import World, answered, buttons, custom_ids
 from tests.conftest import BotFactory
 
 
@@ -32,7 +32,7 @@ def bot_games() -> Mapping[str, Game]:
 
 def answer(result: simcord.InteractionResult) -> str:
     """The text of an ephemeral answer (its last follow-up, else its response)."""
-    messages = result.followups or [m for m in [result.response] if m is not None]
+    messages = answered(result)
     assert messages and all(m.ephemeral for m in messages), "expected an ephemeral answer"
     return messages[-1].content
 

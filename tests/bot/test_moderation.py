@@ -20,7 +20,7 @@ from bot.service.store import Store
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally
-from tests.bot.world import World, menu_id, option_values
+from tests.bot.world import World, answered, menu_id, option_values
 
 NOT_MODERATOR = "Only moderators can do that"
 
@@ -42,8 +42,9 @@ def admin(world: World) -> simcord.MemberActor:
 
 
 def answer(result: simcord.InteractionResult) -> str:
-    """The text of an ephemeral answer (its last follow-up, else its response)."""
-    messages = result.followups or [m for m in [result.response] if m is not None]
+    """The text of an ephemeral answer (its last private follow-up, else its response;
+    the table's own lines may be posted as its public follow-ups)."""
+    messages = answered(result)
     assert messages and all(m.ephemeral for m in messages), "expected an ephemeral answer"
     return messages[-1].content or (messages[-1].embeds[0].description or "")
 

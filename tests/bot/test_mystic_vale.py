@@ -50,10 +50,11 @@ async def state_of(world: World) -> State:
 
 
 def told(result: Any) -> list[str]:
-    """What the one who interacted read privately: the answer, and any follow-up (a
-    click only acknowledged answers with the clicked message, which is public)."""
+    """What the one who interacted read privately: the answer, and any private follow-up
+    (a click only acknowledged answers with the clicked message, which is public, and
+    the table's own lines may be posted as its public follow-ups)."""
     said = [result.response] if result.response is not None and result.response.ephemeral else []
-    return [m.content for m in [*said, *result.followups]]
+    return [m.content for m in [*said, *result.followups] if m.ephemeral]
 
 
 def slot_shown(state: State, stack: list[Any]) -> str:
@@ -565,7 +566,8 @@ async def test_quick_buttons_refuse_others_and_are_stale_once_used(world: World)
     # ones, kept on a message the bot could not edit, apply nothing.
     push = next(cid for label, cid in quick(message).items() if label.startswith("Push"))
     path = f"/channels/{world.channel.id}/messages/{message.id}"
-    world.env.inject_error("PATCH", path, status=500, code=0, message="edit failed", times=2)
+    for route in (path, "/webhooks/*/messages/@original"):  # in the channel or through the click
+        world.env.inject_error("PATCH", route, status=500, code=0, message="edit failed", times=2)
     pushed = await planter.click(message, custom_id=push)
     assert not told(pushed)
     after = await state_of(world)

@@ -22,7 +22,7 @@ from bot.ui import OptionSelect
 from rules.core import Game, OptionInfo, SeatSpec, declare_options, resolve_options
 from rules.registry import GAMES
 from tests.bot import tally
-from tests.bot.world import World, custom_ids
+from tests.bot.world import World, answered, custom_ids
 from tests.conftest import BotFactory
 
 RECEIVED: list[dict[str, Any]] = []  # the options each deal received, in order
@@ -104,7 +104,7 @@ def world(simcord_env: simcord.Env) -> World:
 
 def said(result: simcord.InteractionResult) -> str:
     """The ephemeral sentence an interaction was answered with."""
-    messages = result.followups or [m for m in [result.response] if m is not None]
+    messages = answered(result)
     assert messages and messages[-1].ephemeral, "expected an ephemeral answer"
     return messages[-1].content
 

@@ -69,7 +69,7 @@ async def test_a_failed_public_post_is_retried_and_the_line_posted_once(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
-    world.env.inject_error("POST", messages_path(world), status=500)
+    world.fail_posts(500)
     await world.alice.slash(world.channel, "play", action="banner|amber")
 
     assert (await world.match()).version == 1  # saved, and the reply said so
@@ -97,7 +97,7 @@ async def test_a_failed_board_edit_holds_the_line_back_until_both_go_through(
 
 async def test_a_rate_limit_waits_and_posts_once(world: World) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
-    world.env.inject_error("POST", messages_path(world), status=429, message="slow down")
+    world.fail_posts(429, message="slow down")
     await world.alice.slash(world.channel, "play", action="banner|amber")
     assert count(world, ALICE_MOVED) == 1
     assert await tries(world, "action") == [2]
@@ -106,7 +106,7 @@ async def test_a_rate_limit_waits_and_posts_once(world: World) -> None:
 
 async def test_lines_after_a_failure_wait_their_turn(world: World) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
-    world.env.inject_error("POST", messages_path(world), status=502, times=2)
+    world.fail_posts(502, times=2)
     await world.alice.slash(world.channel, "play", action="banner|amber")
     await world.bob.slash(world.channel, "play", action="banner|azure")
     assert await tries(world, "action") == [3, 1]
@@ -189,9 +189,7 @@ async def test_a_post_that_can_never_succeed_is_given_up_and_noted_for_moderator
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
-    world.env.inject_error(
-        "POST", messages_path(world), status=403, code=50013, message="Missing Permissions"
-    )
+    world.fail_posts(403, code=50013, message="Missing Permissions")
     await world.alice.slash(world.channel, "play", action="banner|amber")
     assert count(world, ALICE_MOVED) == 0
     assert await undelivered(world) == []

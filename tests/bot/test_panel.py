@@ -9,7 +9,7 @@ import pytest
 
 from rules.registry import GAMES
 from tests.bot.test_command_of_nature import opening_seed
-from tests.bot.world import World, menu_id, option_values
+from tests.bot.world import World, menu_id, option_values, private_followups
 
 MOVE_ON = ("end", "done", "stop", "phase")  # what ends a turn, best first
 MOST = 40  # selects in one turn, at most
@@ -63,7 +63,7 @@ async def test_a_whole_turn_is_played_from_one_panel(world: World, game: str, va
         await player.select(panel, [chosen], custom_id=menu_id(panel))
         selects += 1
         assert panel.content.startswith("✅ "), panel.content  # the outcome, on top
-    assert not opened.followups, "every answer was the panel itself"
+    assert not private_followups(opened), "every answer was the panel itself"
     assert 1 <= selects <= MOST
     waiting = GAMES[game].name
     assert panel.embeds[0].title == f"Your view — {waiting}"

@@ -23,7 +23,7 @@ from bot.ui import choice_name
 from rules.core import Game, Outcome
 from rules.registry import GAMES
 from tests.bot import tally
-from tests.bot.world import World
+from tests.bot.world import World, answered
 from tests.conftest import BotFactory
 
 TIMESTAMP = r"<t:(\d+):f> \(<t:\1:R>\)"  # an absolute time, then a relative one
@@ -44,7 +44,7 @@ def bot_games() -> Mapping[str, Game]:
 
 def answer(result: simcord.InteractionResult) -> str:
     """The text of an ephemeral answer: its last follow-up, else its response."""
-    messages = result.followups or [m for m in [result.response] if m is not None]
+    messages = answered(result)
     assert messages and all(m.ephemeral for m in messages), "expected an ephemeral answer"
     return messages[-1].content
 

@@ -21,7 +21,7 @@ from bot.render.generic import clip
 from rules.tooth_and_nail import GAME, State
 from rules.tooth_and_nail.rules import card_def
 from rules.tooth_and_nail.text import troop_text
-from tests.bot.world import World
+from tests.bot.world import World, answered
 
 # Moves the players prefer (regular expressions over action keys, the first that fits any
 # legal action wins): build both zones, attack, answer every question.
@@ -265,7 +265,7 @@ async def test_typing_a_move_the_rules_refuse_gets_the_reason_naming_the_card(
         (await world.bot.matches.table(world.match_id or 0)).user_of(alpha).user_id
     )
     result = await player.slash(world.channel, "play", action=f"Attack with {name}")
-    messages = result.followups or [result.response]
+    messages = answered(result)
     text = messages[-1].content if messages[-1] is not None else ""
     if any(
         not t.drained and state.cards[t.card] == state.cards[drained.card]
@@ -301,7 +301,7 @@ async def test_typing_an_attack_with_a_troop_still_in_the_hand_gets_the_rule(
         (await world.bot.matches.table(world.match_id or 0)).user_of(alpha).user_id
     )
     result = await player.slash(world.channel, "play", action=f"attack with {troop.name}")
-    messages = result.followups or [result.response]
+    messages = answered(result)
     text = messages[-1].content if messages[-1] is not None else ""
     assert text == (
         f"“Attack with {troop.name} ({troop.type} {troop.strength})” isn't possible now: "

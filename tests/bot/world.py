@@ -70,11 +70,33 @@ class World:
         ]
 
     def posts(self, since: int = 0) -> list[dict[str, Any]]:
-        """The messages the bot posted in the game channel since request number `since`."""
+        """The public messages the bot posted in the game channel since request number
+        `since`: in the channel, or as the public followup of an interaction made there."""
         path = f"/channels/{self.channel.id}/messages"
         return [
-            r.json for r in self.env.http_requests[since:] if r.method == "POST" and r.path == path
+            r.json
+            for r in self.env.http_requests[since:]
+            if r.method == "POST" and (r.path == path or self._public_followup_here(r.path, r.json))
         ]
+
+    def _public_followup_here(self, path: str, body: Any) -> bool:
+        """Whether a request posted a public followup of an interaction in the game channel."""
+        parts = path.strip("/").split("/")
+        if len(parts) != 3 or parts[0] != "webhooks" or not isinstance(body, dict):
+            return False
+        if int(body.get("flags") or 0) & 64:  # ephemeral
+            return False
+        backend = self.env.backend
+        made = backend.interaction_tokens.get(parts[2])
+        return made is not None and backend.interactions[made].channel_id == self.channel.id
+
+    def fail_posts(self, status: int, *, code: int = 0, message: str = "", times: int = 1) -> None:
+        """The game channel's next public posts fail: `times` in the channel, and the next
+        one through an interaction (whose failure falls back to the channel)."""
+        path = f"/channels/{self.channel.id}/messages"
+        fault = {"status": status, "code": code, "message": message}
+        self.env.inject_error("POST", path, times=times, **fault)
+        self.env.inject_error("POST", "/webhooks/*/*", times=1, **fault)
 
     async def board(self) -> discord.Message:
         """The message showing the match (its lobby, then its board)."""
@@ -124,6 +146,18 @@ class World:
             for m in self.channel.history(viewer=self.eve)
             if m.content and not m.flags.ephemeral
         ]
+
+
+def answered(result: simcord.InteractionResult) -> list[Any]:
+    """The answers an interaction gave the one who made it: its private follow-ups, else
+    its response (the table's own lines may be posted as its public follow-ups)."""
+    private = [m for m in result.followups if m.ephemeral]
+    return private or [m for m in [result.response] if m is not None]
+
+
+def private_followups(result: simcord.InteractionResult) -> list[Any]:
+    """An interaction's private follow-ups (not the table's lines posted through it)."""
+    return [m for m in result.followups if m.ephemeral]
 
 
 def custom_ids(message: Any) -> list[str]:
