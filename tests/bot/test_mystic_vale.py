@@ -582,6 +582,35 @@ async def test_quick_buttons_refuse_others_and_are_stale_once_used(world: World)
     world.env.errors.clear()
 
 
+def counted_calls(world: World, since: int) -> tuple[list[str], list[str]]:
+    """The requests made since request number `since`: those counted against the bot's
+    global limit, and those through interactions (exempt), as "METHOD path"."""
+    made = [f"{r.method} {r.path}" for r in world.env.http_requests[since:]]
+    exempt = [m for m in made if m.split(" ", 1)[1].startswith(("/interactions/", "/webhooks/"))]
+    return [m for m in made if m not in exempt], exempt
+
+
+async def test_a_push_by_its_quick_button_is_told_through_the_click(world: World) -> None:
+    """Exempt calls first: the press answers with its message's deferred update; the
+    next call to decide is the click's followup, and the pressed message loses its
+    buttons through the click. Only the board is edited in the channel (the one call
+    that counts against Discord's global limit)."""
+    _, planter, _ = await opening(world)
+    message = await turn_message(world, planter)
+    board = await world.board()
+    push = next(cid for label, cid in quick(message).items() if label.startswith("Push"))
+    since = len(world.env.http_requests)
+    pushed = await planter.click(message, custom_id=push)
+    limited, exempt = counted_calls(world, since)
+    assert limited == [f"PATCH /channels/{world.channel.id}/messages/{board.id}"]
+    assert any(m.endswith("/messages/@original") and m.startswith("PATCH") for m in exempt)
+    assert pushed.response is not None and pushed.response.id == message.id
+    assert quick(pushed.response) == {}  # out of date: taken off through the click
+    (called,) = [m for m in pushed.followups if not m.ephemeral]
+    current = await turn_message(world, planter)
+    assert current.id == called.id and "plants" in current.content and quick(current)
+
+
 async def test_a_restart_keeps_the_quick_buttons_working(world: World, create_bot: Any) -> None:
     state, planter, _ = await opening(world)
     message = await turn_message(world, planter)

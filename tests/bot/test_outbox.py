@@ -80,6 +80,35 @@ async def test_a_failed_public_post_is_retried_and_the_line_posted_once(
     assert any("try 2" in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
 
 
+async def test_a_line_calling_the_next_player_is_the_interaction_s_followup(world: World) -> None:
+    """Exempt calls first: the action's new turn message is posted as the public followup
+    of the /play that made it; the board's edit is the one call against the global
+    limit."""
+    await world.start("tally", "duel", [world.alice, world.bob])
+    board = await world.board()
+    since = len(world.env.http_requests)
+    played = await world.alice.slash(world.channel, "play", action="banner|amber")
+    made = [f"{r.method} {r.path}" for r in world.env.http_requests[since:]]
+    limited = [
+        m for m in made if not m.split(" ", 1)[1].startswith(("/interactions/", "/webhooks/"))
+    ]
+    assert limited == [f"PATCH {messages_path(world)}/{board.id}"]
+    (line,) = [m for m in played.followups if not m.ephemeral]
+    assert line.content.startswith(ALICE_MOVED)
+    assert count(world, ALICE_MOVED) == 1
+    await pinged_last(world, world.bob.id)
+
+
+async def test_a_failed_followup_posts_the_line_in_the_channel_once(world: World) -> None:
+    await world.start("tally", "duel", [world.alice, world.bob])
+    world.env.inject_error("POST", "/webhooks/*/*", status=500)
+    played = await world.alice.slash(world.channel, "play", action="banner|amber")
+    assert not [m for m in played.followups if not m.ephemeral]
+    assert count(world, ALICE_MOVED) == 1
+    assert await tries(world, "action") == [1]  # the channel took it at the first try
+    await pinged_last(world, world.bob.id)
+
+
 async def test_a_failed_board_edit_holds_the_line_back_until_both_go_through(
     world: World,
 ) -> None:
