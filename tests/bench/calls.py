@@ -21,19 +21,15 @@ from __future__ import annotations
 
 import logging
 import re
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import simcord
 
-from bot.app import ArbiterBot, create_bot
-from bot.config import Settings
+from bot.app import ArbiterBot
 from rules.registry import GAMES
-from tests.bench.taps import MODES, PLAYERS, Player, Turn, decide, hurry
-from tests.harness import fast_settle
+from tests.bench.taps import MODES, PLAYERS, Player, Turn, decide, hurry, running_bot
 
 DECISIONS = 300  # decisions played per mode at most (a game in a hurry may never end)
 GLOBAL_LIMIT = 50  # requests per second per bot token (interaction endpoints exempt)
@@ -107,16 +103,8 @@ def _tally(requests: list[Any], into: Counter[str], routes: Counter[str] | None 
 async def play_mode(game_id: str, variant: str, players: int) -> Calls:
     """Play one match of a mode to its end, counting the requests."""
     figures = Calls(f"{game_id.split('-')[0][:8]} {variant}")
-    with tempfile.TemporaryDirectory() as tmp, fast_settle():
-        settings = Settings(
-            _env_file=None, arbiter_db=str(Path(tmp) / "calls.db"), discord_token=None
-        )
-        bot = create_bot(settings)
-        try:
-            async with simcord.run(bot) as env:
-                await _play(env, bot, game_id, variant, players, figures)
-        finally:
-            await bot.close()
+    async with running_bot() as (env, bot):
+        await _play(env, bot, game_id, variant, players, figures)
     return figures
 
 

@@ -16,19 +16,13 @@ import random
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import quantiles
-from typing import Any
 
-import simcord
-
-from bot.app import create_bot
-from bot.config import Settings
 from bot.service.matches import MatchService
 from bot.service.store import Store
-from tests.harness import fast_settle
+from tests.bench.taps import running_bot
 
 GAME, VARIANT = "tooth-and-nail", "2p"
 COUNTS = (1, 10, 100)
@@ -125,27 +119,10 @@ async def measure_service(matches: int, tmp: Path) -> Burst:
 
 async def measure_with_publisher(matches: int, tmp: Path) -> Burst:
     """N matches through the running bot, the publisher delivering as they go."""
-    settings = Settings(
-        _env_file=None, arbiter_db=str(tmp / f"bot-{matches}.db"), discord_token=None
-    )
-    bot = create_bot(settings)
-    try:
-        async with _running(bot) as env:
-            guild = env.create_guild("Crowd")
-            channels = [guild.create_text_channel(f"t{i}").id for i in range(matches)]
-            return await _burst(bot.matches, channels, matches, True, bot.publisher.idle)
-    finally:
-        await bot.close()
-
-
-def _running(bot: Any) -> AbstractAsyncContextManager[simcord.Env]:
-    @asynccontextmanager
-    async def run() -> Any:
-        with fast_settle():
-            async with simcord.run(bot) as env:
-                yield env
-
-    return run()
+    async with running_bot(tmp / f"bot-{matches}.db") as (env, bot):
+        guild = env.create_guild("Crowd")
+        channels = [guild.create_text_channel(f"t{i}").id for i in range(matches)]
+        return await _burst(bot.matches, channels, matches, True, bot.publisher.idle)
 
 
 async def measure_concurrency() -> list[Burst]:

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import logging
 import tempfile
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
@@ -177,17 +178,23 @@ async def play_mode(game_id: str, variant: str, players: int, policy_name: str) 
     game = GAMES[game_id]
     figures = Figures(f"{game_id.split('-')[0][:8]} {variant}", policy_name)
     policy = hurry if policy_name == "hurry" else sensible(game_id)
+    async with running_bot() as (env, bot):
+        await _play(env, bot, game, variant, players, policy, figures)
+    return figures
+
+
+@asynccontextmanager
+async def running_bot(db: Path | None = None) -> AsyncIterator[tuple[simcord.Env, ArbiterBot]]:
+    """A new bot on a new database (in a temporary directory unless `db` is given),
+    running under simcord, which settles each interaction as soon as it is done."""
     with tempfile.TemporaryDirectory() as tmp, fast_settle():
-        settings = Settings(
-            _env_file=None, arbiter_db=str(Path(tmp) / "taps.db"), discord_token=None
-        )
-        bot = create_bot(settings)
+        path = db or Path(tmp) / "bench.db"
+        bot = create_bot(Settings(_env_file=None, arbiter_db=str(path), discord_token=None))
         try:
             async with simcord.run(bot) as env:
-                await _play(env, bot, game, variant, players, policy, figures)
+                yield env, bot
         finally:
             await bot.close()
-    return figures
 
 
 async def _play(
