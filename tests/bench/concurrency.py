@@ -1,11 +1,12 @@
 """Concurrency: accepted actions per second and their latency when many matches act at once.
 
 N Tooth & Nail 2-player matches (N = 1, 10, 100) are opened in N channels of one
-database; then one driver per match takes random legal actions as fast as the service
-answers, all drivers at once, for ACTIONS_EACH actions each (fewer if its match ends).
-Timed: each `act` (from the call to its return: the action is committed then), and the
-wall time of the whole burst. The same again through the running bot (simcord, the
-publisher delivering every notice to Discord) counts until the publisher is idle too.
+database; then one driver per channel takes random legal actions as fast as the service
+answers, all drivers at once, ACTIONS_EACH actions each (a match that ends is followed
+by a new one in its channel). Timed: each `act` (from the call to its return: the
+action is committed then), and the wall time of the whole burst. The same again through
+the running bot (simcord, the publisher delivering every notice to Discord) counts
+until the publisher is idle too.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class Burst:
 
 
 async def _open(service: MatchService, channel_id: int, seed: int) -> int:
+    """A started match in the channel."""
     table = await service.new_lobby(
         guild_id=1,
         channel_id=channel_id,
@@ -66,14 +68,18 @@ async def _open(service: MatchService, channel_id: int, seed: int) -> int:
     return table.match.id
 
 
-async def _drive(service: MatchService, match_id: int, actions: int, seed: int) -> list[float]:
-    """Random legal actions in one match; how long each `act` took."""
+async def _drive(
+    service: MatchService, channel_id: int, match_id: int, actions: int, seed: int
+) -> list[float]:
+    """Random legal actions in one channel's match (a new one when it ends, untimed);
+    how long each `act` took."""
     rng = random.Random(seed)
     took: list[float] = []
-    for _ in range(actions):
+    while len(took) < actions:
         table = await service.table(match_id)
-        if table.match.status != "active" or not table.to_act:
-            break
+        if table.match.status != "active":
+            match_id = await _open(service, channel_id, rng.getrandbits(32))
+            continue
         seat = rng.choice(table.to_act)
         user_id = table.user_of(seat).user_id
         view = await service.view(match_id, user_id)
@@ -95,7 +101,10 @@ async def _burst(
     await settle()
     each = ACTIONS_EACH[matches]
     began = time.perf_counter()
-    drivers = [_drive(service, m, each, 7 + i) for i, m in enumerate(ids)]
+    drivers = [
+        _drive(service, channel, m, each, 7 + i)
+        for i, (channel, m) in enumerate(zip(channels, ids, strict=True))
+    ]
     results = await asyncio.gather(*drivers)
     await settle()
     seconds = time.perf_counter() - began
