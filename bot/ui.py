@@ -1108,9 +1108,11 @@ async def dispute_step(
     if not current or (table.view or {}).get("era", 0) != era:
         raise errors.StaleChoice(STALE_DISPUTE.format(number=number))
     # Its reporter is refused by the rules, which say what to do instead.
-    result = await matches.act(match_id, interaction.user.id, key)
-    reply = interaction.followup.send(done_text(result), ephemeral=True)
-    await reply_after_save(interaction, reply)
+    with arbiter(interaction).publisher.through(interaction, match_id) as carry:
+        result = await matches.act(match_id, interaction.user.id, key)
+        reply = interaction.followup.send(done_text(result), ephemeral=True)
+        if await reply_after_save(interaction, reply):
+            carry(result.table.match.version)  # the disputed line's message, edited through it
 
 
 async def ask_concede(interaction: discord.Interaction, match_id: int) -> None:

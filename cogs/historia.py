@@ -91,7 +91,8 @@ class HistoriaCog(
         kind: str | None = None,
     ) -> None:
         """Take the action `key` (or the one `make(table)` builds) for the caller, answer
-        privately, then announce it publicly."""
+        privately, then announce it publicly (through this interaction: see
+        `Publisher.through`)."""
         async with guard(interaction):
             await ui.defer(interaction, ephemeral=True)
             match = await self._match(interaction)
@@ -99,9 +100,11 @@ class HistoriaCog(
                 key = make(await self.bot.matches.table(match.id))
             assert key is not None
             user = interaction.user.id
-            result = await self.bot.matches.act(match.id, user, key, typed=typed, kind=kind)
-            reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
-            await ui.reply_after_save(interaction, reply)
+            with self.bot.publisher.through(interaction, match.id) as carry:
+                result = await self.bot.matches.act(match.id, user, key, typed=typed, kind=kind)
+                reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
+                if await ui.reply_after_save(interaction, reply):
+                    carry(result.table.match.version)  # its followups post the report
 
     async def _table(self, interaction: discord.Interaction) -> Table | None:
         """The channel's Historia match in play, for an autocomplete (None: none)."""
