@@ -421,16 +421,20 @@ class ConcedeButton(
             if self.op == "no":
                 await interaction.edit_original_response(content=KEEP_PLAYING, view=None)
                 return
-            try:
-                await service(interaction).concede(self.match_id, self.user_id)
-            except (errors.NotActive, errors.NotInMatch) as stale:
-                why = "you no longer play in it" if isinstance(stale, errors.NotInMatch) else None
-                await interaction.edit_original_response(
-                    content=f"⚠️ {stale_concession(why)}", view=None
-                )
-                return
-            reply = interaction.edit_original_response(content="You conceded.", view=None)
-            await reply_after_save(interaction, reply)
+            with arbiter(interaction).publisher.through(interaction, self.match_id) as carry:
+                try:
+                    result = await service(interaction).concede(self.match_id, self.user_id)
+                except (errors.NotActive, errors.NotInMatch) as stale:
+                    why = (
+                        "you no longer play in it" if isinstance(stale, errors.NotInMatch) else None
+                    )
+                    await interaction.edit_original_response(
+                        content=f"⚠️ {stale_concession(why)}", view=None
+                    )
+                    return
+                reply = interaction.edit_original_response(content="You conceded.", view=None)
+                if await reply_after_save(interaction, reply):
+                    carry(result.table.match.version)  # its followup tells the table
 
 
 class HandButton(
