@@ -46,7 +46,7 @@ from bot.render import (
     seed_notice,
 )
 from bot.service import errors
-from bot.service.matches import Table
+from bot.service.matches import ActResult, Table
 from bot.service.outbox import OutboxRow
 from bot.service.scheduler import Scheduler
 from bot.service.store import TurnMessage
@@ -307,14 +307,14 @@ class Publisher:
     @contextlib.contextmanager
     def through(
         self, interaction: discord.Interaction, match_id: int
-    ) -> Iterator[Callable[[int], None]]:
-        """While an interaction acts in a match: once it is answered, `carry(seq)` hands
-        it to the delivery of the action `seq` (see `Via`). A lane delivering one of the
-        match's actions meanwhile waits for it (VIA_WAIT at most)."""
+    ) -> Iterator[Callable[[ActResult], None]]:
+        """While an interaction acts in a match: once it is answered, `carry(result)`
+        hands it to the delivery of the action that `result` tells of (see `Via`). A lane
+        delivering one of the match's actions meanwhile waits for it (VIA_WAIT at most)."""
         waiting = asyncio.Event()
         self._expected.setdefault(match_id, []).append(waiting)
 
-        def carry(seq: int) -> None:
+        def carry(result: ActResult) -> None:
             if self._stopped or not interaction.response.is_done():
                 return  # not delivering now, or unanswered (it has no followups yet)
             now = discord.utils.utcnow()
@@ -322,6 +322,7 @@ class Publisher:
                 k for k, v in self._via.items() if now - v.interaction.created_at > VIA_FRESH
             ]:
                 del self._via[key]
+            seq = result.table.match.version  # the action's own number
             self._via[(match_id, seq)] = Via.of(interaction)
 
         try:

@@ -434,7 +434,7 @@ class ConcedeButton(
                     return
                 reply = interaction.edit_original_response(content="You conceded.", view=None)
                 if await reply_after_save(interaction, reply):
-                    carry(result.table.match.version)  # its followup tells the table
+                    carry(result)  # its followup tells the table
 
 
 class HandButton(
@@ -698,7 +698,7 @@ async def panel_step(
             interaction, edit_answer(interaction, content=done_text(result), **shown)
         ):
             bot.panels.shown(interaction, pv)
-            carry(result.table.match.version)  # its followups post the public lines
+            carry(result)  # its followups post the public lines
 
 
 class QuickButton(
@@ -1082,7 +1082,7 @@ async def quick_step(
             raise errors.StaleChoice(STALE_BUTTONS) from None
         if not interaction.response.is_done():
             await defer(interaction)
-        carry(result.table.match.version)
+        carry(result)
         if result.private_lines():
             reply = interaction.followup.send(done_text(result), ephemeral=True)
             await reply_after_save(interaction, reply)
@@ -1116,7 +1116,7 @@ async def dispute_step(
         result = await matches.act(match_id, interaction.user.id, key)
         reply = interaction.followup.send(done_text(result), ephemeral=True)
         if await reply_after_save(interaction, reply):
-            carry(result.table.match.version)  # the disputed line's message, edited through it
+            carry(result)  # the disputed line's message, edited through it
 
 
 async def ask_concede(interaction: discord.Interaction, match_id: int) -> None:

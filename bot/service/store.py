@@ -593,21 +593,13 @@ class Store:
             await self._flush_held()
 
     async def _flush_held(self) -> None:
-        """`flush`, the lock held (an open group commits first)."""
+        """`flush`, the lock held: the open group commits, and what is still written
+        behind is saved in a group of its own (which begins by saving it)."""
         await self._commit_open()
-        if not self._behind:
-            return
-        behind, self._behind = self._behind, {}
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            await self._save_behind(self._db, behind)
-            await self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                await self._db.execute("ROLLBACK")
-            for key, value in behind.items():
-                self._behind.setdefault(key, value)
-            raise
+        if self._behind:
+            group = await self._join()
+            await self._commit_open()
+            await group.done  # raises what a failed commit raised
 
     async def _save_behind(self, db: aiosqlite.Connection, behind: dict[Hashable, Any]) -> None:
         """Write what waited behind into the open transaction."""

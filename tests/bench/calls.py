@@ -38,7 +38,7 @@ CHANNEL = re.compile(r"^/channels/\d+/messages(/\d+)?$")
 IDS = re.compile(r"/\d+")
 
 
-def cost(method: str, path: str) -> str:
+def cost(path: str) -> str:
     """The class of one request: exempt, channel (a global one on a message route) or
     global."""
     if EXEMPT.match(path):
@@ -62,7 +62,7 @@ class Calls:
     ended: bool = False
     setup: Counter[str] = field(default_factory=Counter)  # lobby and start, by class
     play: Counter[str] = field(default_factory=Counter)  # everything after, by class
-    routes: Counter[str] = field(default_factory=Counter)  # global routes during play
+    routes: Counter[str] = field(default_factory=Counter)  # global-limit calls, by route
     ways: dict[str, Counter[str]] = field(default_factory=dict)  # way -> class -> calls
     decisions: Counter[str] = field(default_factory=Counter)  # way -> decisions taken
 
@@ -92,12 +92,8 @@ class Calls:
         )
 
 
-def _tally(requests: list[Any], into: Counter[str], routes: Counter[str] | None = None) -> None:
-    for r in requests:
-        klass = cost(r.method, r.path)
-        into[klass] += 1
-        if routes is not None and klass != "exempt":
-            routes[route(r.method, r.path)] += 1
+def _tally(requests: list[Any], into: Counter[str]) -> None:
+    into.update(cost(r.path) for r in requests)
 
 
 async def play_mode(game_id: str, variant: str, players: int) -> Calls:
@@ -140,9 +136,9 @@ async def _play(
     await bot.publisher.idle()
     for way in figures.ways.values():
         figures.play.update(way)
-    routes: Counter[str] = Counter()
-    _tally(env.http_requests, Counter(), routes)
-    figures.routes = routes
+    figures.routes = Counter(
+        route(r.method, r.path) for r in env.http_requests if cost(r.path) != "exempt"
+    )
     figures.actions = len(await bot.matches.store.actions(match_id))
 
 
