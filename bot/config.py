@@ -20,3 +20,8 @@ class Settings(BaseSettings):
     discord_token: str | None = None
     arbiter_db: str = "arbiter.db"
     arbiter_guild: int | None = None
+    # The pace of the bot's requests on one channel's routes (Discord lets a channel take
+    # about 5 messages per 5 s): `arbiter_channel_burst` at once, then one every
+    # `arbiter_channel_every` seconds (0: no pace), so any 5 s hold at most 2 + 3.
+    arbiter_channel_burst: int = 2
+    arbiter_channel_every: float = 5 / 3

@@ -28,6 +28,7 @@ import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -46,7 +47,7 @@ from bot.render import (
     seed_notice,
 )
 from bot.service import errors
-from bot.service.matches import ActResult, Table
+from bot.service.matches import Table
 from bot.service.outbox import OutboxRow
 from bot.service.scheduler import Scheduler
 from bot.service.store import TurnMessage
@@ -85,6 +86,8 @@ BOARD_MOVED = "The board has moved to the bottom of the channel"
 VIA_WAIT = 2.0  # seconds a lane waits for the interaction that made the action it delivers
 VIA_FRESH = timedelta(minutes=14)  # an interaction's token serves 15 minutes
 NOT_BOARDS = (BOARD_MOVED, LOBBY_STARTED)  # how a match's messages read that no longer show it
+FOLD_MOST = 50  # notices of one lane delivered together at most
+FOLDS = ("board", "action")  # the kinds of notice that fold into one delivery
 
 
 class Retry(Exception):
@@ -117,6 +120,46 @@ def classify(error: discord.HTTPException) -> Exception:
 def backoff(attempts: int) -> float:
     """The wait before the next try of a notice that failed `attempts` times."""
     return min(MAX_WAIT, BACKOFF * 2 ** max(0, attempts - 1))
+
+
+class Pace:
+    """Spaces requests on each channel's routes: `burst` at once, then one every `every`
+    seconds (0: no pace). A request waits its turn; the lane waiting meanwhile gathers
+    what it will deliver next in one go (see `Publisher`)."""
+
+    def __init__(self, burst: int, every: float) -> None:
+        self.burst = burst
+        self.every = every
+        self._due: dict[int, float] = {}  # channel id -> when its bucket is full again
+
+    async def turn(self, channel_id: int) -> None:
+        """Wait until a request on this channel's routes keeps to the pace (and count it)."""
+        if self.every <= 0:
+            return
+        wait = self._wait(channel_id)
+        now = self._now()
+        # Each request pushes the moment the bucket is full again `every` later.
+        self._due[channel_id] = max(now, self._due.get(channel_id, now)) + self.every
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+    async def ready(self, channel_id: int) -> bool:
+        """Wait until a request on this channel would go at once; whether it had to."""
+        wait = self._wait(channel_id) if self.every > 0 else 0.0
+        if wait > 0:
+            await asyncio.sleep(wait)
+        return wait > 0
+
+    def _wait(self, channel_id: int) -> float:
+        """How long the next request on this channel must wait: until the bucket is full
+        again at most `burst` requests ahead."""
+        now = self._now()
+        due = max(now, self._due.get(channel_id, now)) + self.every
+        return max(0.0, due - now - self.burst * self.every)
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -184,9 +227,17 @@ class Publisher:
 
     Exempt calls first: an action made through an interaction hands it over once it is
     answered (`through`), and the delivery of that action's notice posts through its
-    followups and edits the message its button is on through its answer, all outside
-    Discord's global limit; the channel's own routes serve the rest, and take over
-    whenever an interaction's route fails or its token has run out.
+    followups and edits the message its button is on through its answer; a message
+    posted as a followup is edited through that interaction's followups while its token
+    serves (15 minutes): all outside Discord's global limit. The channel's own routes
+    serve the rest, and take over whenever an interaction's route fails or its token
+    has run out.
+
+    The channel's routes are used at its pace (`Pace`: Discord takes about 5 messages per
+    5 s in a channel), and whatever waits in a lane meanwhile goes out together
+    (`folded`): the board is edited once, with the latest state, and the waiting
+    actions' lines are added or posted as one, in order, calling every player they
+    called who still decides.
     """
 
     def __init__(self, bot: ArbiterBot) -> None:
@@ -198,6 +249,9 @@ class Publisher:
         self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
         self._last_post: dict[str, int] = {}  # lane -> the message it posted (or found) last
         self._via: dict[tuple[int, int], Via] = {}  # (match id, action seq) -> its interaction
+        self._posters: dict[int, Via] = {}  # message id -> the interaction whose followup it is
+        settings = bot.settings
+        self._pace = Pace(settings.arbiter_channel_burst, settings.arbiter_channel_every)
         self._expected: dict[int, list[asyncio.Event]] = {}  # match id -> interactions acting
         # Saves the delivery bookkeeping a transaction didn't take along (the store
         # writes it behind: see `bot.service.store`) within SAVE_AFTER.
@@ -216,6 +270,7 @@ class Publisher:
         """Stop delivering (what is pending is delivered after the next start)."""
         self._stopped = True
         self._via.clear()
+        self._posters.clear()
         await self._saver.stop()
         running = list(self._lanes.values())
         self._lanes.clear()
@@ -252,21 +307,25 @@ class Publisher:
         store = self.bot.matches.store
         while True:
             self._again.discard(lane)
-            row = await store.next_notice(lane)
-            if row is None:
+            rows = await store.next_notices(lane, FOLD_MOST)
+            if not rows:
                 if lane in self._again:
                     continue
                 return
+            if rows[0].notice.kind in FOLDS and await self._paced(rows[0]):
+                rows = await store.next_notices(lane, FOLD_MOST)  # what came meanwhile joins
+            batch = folded(rows)
+            first = batch[0]
             try:
-                await self._deliver(row)
+                await self._deliver(batch)
             except Retry as failed:
-                attempts = await store.note_failure(row.id, failed.why)
+                attempts = await store.note_failure(first.id, failed.why)
                 wait = failed.wait if failed.wait is not None else backoff(attempts)
                 log.warning(
                     "outbox %s: %s notice %d failed (%s); try %d in %.0f s",
                     lane,
-                    row.notice.kind,
-                    row.id,
+                    first.notice.kind,
+                    first.id,
                     failed.why,
                     attempts + 1,
                     wait,
@@ -274,15 +333,23 @@ class Publisher:
                 await asyncio.sleep(wait)
                 continue
             except Never as refused:
-                await self._give_up(row, str(refused))
+                for row in batch:
+                    await self._give_up(row, str(refused))
                 continue
             except Exception:
                 # A fault of ours: logged with its reference, and the lane goes on.
-                log.exception("outbox %s: notice %d could not be delivered", lane, row.id)
-                await store.give_up(row.id, "an error in the bot (see the log)")
+                log.exception("outbox %s: notice %d could not be delivered", lane, first.id)
+                for row in batch:
+                    await store.give_up(row.id, "an error in the bot (see the log)")
                 continue
-            store.mark_delivered(row.id)
+            for row in batch:
+                store.mark_delivered(row.id)
             self._save_soon()
+
+    async def _paced(self, row: OutboxRow) -> bool:
+        """Wait until the notice's channel takes a request at once; whether it had to."""
+        match = await self.bot.matches.get(row.notice.match_id)
+        return await self._pace.ready(match.channel_id)
 
     async def _give_up(self, row: OutboxRow, why: str) -> None:
         """A notice that can never be delivered: logged, and noted in the match log."""
@@ -307,22 +374,21 @@ class Publisher:
     @contextlib.contextmanager
     def through(
         self, interaction: discord.Interaction, match_id: int
-    ) -> Iterator[Callable[[ActResult], None]]:
-        """While an interaction acts in a match: once it is answered, `carry(result)`
-        hands it to the delivery of the action that `result` tells of (see `Via`). A lane
-        delivering one of the match's actions meanwhile waits for it (VIA_WAIT at most)."""
+    ) -> Iterator[Callable[[Table], None]]:
+        """While an interaction acts in a match: once it is answered, `carry(table)` hands
+        it to the delivery of the action (or the start) that led to `table` (see `Via`).
+        A lane delivering one of the match's actions meanwhile waits for it (VIA_WAIT at
+        most)."""
         waiting = asyncio.Event()
         self._expected.setdefault(match_id, []).append(waiting)
 
-        def carry(result: ActResult) -> None:
+        def carry(table: Table) -> None:
             if self._stopped or not interaction.response.is_done():
                 return  # not delivering now, or unanswered (it has no followups yet)
-            now = discord.utils.utcnow()
-            for key in [
-                k for k, v in self._via.items() if now - v.interaction.created_at > VIA_FRESH
-            ]:
-                del self._via[key]
-            seq = result.table.match.version  # the action's own number
+            for held in (self._via, self._posters):
+                for key in [k for k, v in held.items() if not v.fresh]:
+                    del held[key]
+            seq = table.match.version  # the action's own number (a start's is 0)
             self._via[(match_id, seq)] = Via.of(interaction)
 
         try:
@@ -346,47 +412,60 @@ class Publisher:
 
     # ------------------------------------------------------------ delivery
 
-    async def _deliver(self, row: OutboxRow) -> None:
-        """Carry out one notice, going on from what an earlier try already did."""
-        notice = row.notice
+    async def _deliver(self, batch: list[OutboxRow]) -> None:
+        """Carry out a notice, or several folded into one (see `folded`), going on from
+        what an earlier try already did: the board is brought up to date once, and the
+        actions' lines go out together."""
+        first = batch[0]
+        notice = first.notice
         if notice.kind == "dm":
-            await self._dm(row)
+            await self._dm(first)
             return
         # What a change tells is shown once it settled: its clocks armed, so the board
         # names the right deadlines.
         await self.bot.matches.settled(notice.match_id)
         await self.bot.clock.settled(notice.match_id)
         table = await self.bot.matches.table(notice.match_id)
-        progress = dict(row.progress)
-        if not progress.get("board"):
-            store = self.bot.matches.store
-            posted = await self._board_posted_before(table, row)
+        match_id = table.match.id
+        store = self.bot.matches.store
+        seqs = [int(r.notice.body["seq"]) for r in batch if r.notice.kind == "action"]
+        seqs += [0] if notice.kind == "start" else []
+        vias = [via for seq in seqs if (via := await self._via_for(match_id, seq)) is not None]
+        if not all(row.progress.get("board") for row in batch):
+            posted = await self._board_posted_before(table, first)
             if posted is not None:  # a crash kept its id from being saved
-                await self.bot.matches.set_board_message(table.match.id, posted)
-                table = await self.bot.matches.table(notice.match_id)
+                await self.bot.matches.set_board_message(match_id, posted)
+                table = await self.bot.matches.table(match_id)
             if notice.kind == "start" and posted is None:
-                await self._retire_lobby(table)
-                await self._post(table)
+                await self._retire_lobby(table, vias)
+                await self._post(table, vias)
             else:  # the same edit again changes nothing
-                await self._show(table, posting=await self._posts_anew(table, row))
-            progress["board"] = True
-            store.note_progress(row.id, progress)
-        if notice.kind == "board":
-            return
+                posting = [await self._posts_anew(table, row) for row in batch]
+                await self._show(table, vias, posting=any(posting))
+            batch = [replace(row, progress={**row.progress, "board": True}) for row in batch]
+            for row in batch:
+                store.note_progress(row.id, row.progress)
+            first = batch[0]
         if notice.kind == "start":
+            if "message" in first.progress:
+                return  # posted before a failure or a restart
             parts = ("The match begins!", seed_notice(table.match))
             lines = ["\n".join(part for part in parts if part)]
-            await self._lines(row, progress, table, lines, table.to_act, table.turn, False)
-        elif notice.kind == "action":
-            body = notice.body
-            lines = body["lines"]  # as the change's commit wrote them
-            called = tuple(s for s in body["called"] if s in table.to_act)
-            finished = bool(body["finished"])
-            via = await self._via_for(table.match.id, int(body["seq"]))
-            turn = str(body["turn"])
-            await self._lines(row, progress, table, lines, called, turn, finished, via)
+            await self._lines(batch, table, lines, table.to_act, table.turn, False, vias)
+        elif notice.kind == "say":
+            await self._say(first, table)
         else:
-            await self._say(row, progress, table)
+            told = [r for r in batch if r.notice.kind == "action" and "message" not in r.progress]
+            if not told:
+                return  # a board, or lines posted before a failure or a restart
+            # Lines of several actions read as one action's: every line in order, every
+            # player called and still deciding pinged, the turn and the end the last one's.
+            lines = [line for r in told for line in r.notice.body["lines"]]
+            called = [s for r in told for s in r.notice.body["called"] if s in table.to_act]
+            last = told[-1].notice.body
+            turn, finished = str(last["turn"]), bool(last["finished"])
+            called = tuple(dict.fromkeys(called))
+            await self._lines(told, table, lines, called, turn, finished, vias)
 
     async def _dm(self, row: OutboxRow) -> None:
         user_id = int(row.notice.body["user_id"])
@@ -401,11 +480,11 @@ class Publisher:
         except discord.HTTPException as error:
             raise classify(error) from error
 
-    async def _say(self, row: OutboxRow, progress: dict[str, Any], table: Table) -> None:
+    async def _say(self, row: OutboxRow, table: Table) -> None:
         """A public line of its own, after which the lines start a new turn message."""
         body = row.notice.body
         store = self.bot.matches.store
-        if progress.get("message") is None:
+        if row.progress.get("message") is None:
             lines = [body["line"]]
             ping = [int(u) for u in body["ping"]]
             if body.get("call") and table.outcome is None:
@@ -414,39 +493,35 @@ class Publisher:
             # The latest report's Dispute button follows the line (after an undo, say).
             view = turn_view(table) if dispute_buttons(table) else None
             text = _joined(lines)
-            message = await self._send(row, progress, table, text, ping, view=view, fixed=lines[0])
-            progress["message"] = message.id
-            store.note_progress(row.id, progress)
+            message = await self._send(row, table, text, ping, view=view, fixed=lines[0])
+            self._posted_for([row], message.id)
             if view is not None:
-                await self._quick_on(table, message.id)
+                await self._quick_on(table, message.id, [])
         store.clear_turn_message(table.match.id)
 
     async def _lines(
         self,
-        row: OutboxRow,
-        progress: dict[str, Any],
+        rows: list[OutboxRow],
         table: Table,
         lines: list[str],
         called: tuple[int, ...],
         turn: str,
         finished: bool,
-        via: Via | None = None,
+        vias: list[Via],
     ) -> None:
-        """Add public lines to the turn's message, or post them in a new one that notifies
-        the players in `called` (see the class), through `via` where it can."""
+        """Add the public lines of `rows` to the turn's message, or post them in a new one
+        that notifies the players in `called` (see the class), through `vias` where they
+        can."""
         store = self.bot.matches.store
         match_id = table.match.id
-        if progress.get("message") is not None:
-            return  # posted before a failure or a restart
         if finished:
             store.clear_turn_message(match_id)
-            await self._quick_on(table, None, via)
+            await self._quick_on(table, None, vias)
             outcome = table.outcome
             winners = [table.user_of(s).user_id for s in outcome.winners] if outcome else []
             text = _joined(end_lines(table, lines))
-            message = await self._send(row, progress, table, text, winners, via=via)
-            progress["message"] = message.id
-            store.note_progress(row.id, progress)
+            message = await self._send(rows[0], table, text, winners, vias=vias)
+            self._posted_for(rows, message.id)
             return
         current = await store.turn_message(match_id)
         most = renderer_for(table.match.game).turn_lines  # a long turn goes on below
@@ -455,7 +530,7 @@ class Publisher:
             fits = most is None or len(body.splitlines()) <= most
             if fits:
                 await store.save_turn_message(match_id)
-            if fits and await self._edit_turn(table, current.message_id, body, via):
+            if fits and await self._edit_turn(table, current.message_id, body, vias):
                 store.set_turn_message(dataclasses.replace(current, body=body))
                 return
         deciding = _deciding(table, called) if table.outcome is None else []
@@ -464,13 +539,15 @@ class Publisher:
         users = [table.user_of(s).user_id for s in called]  # the others were told already
         view = turn_view(table)
         text = _joined([body, tail])
-        message = await self._send(
-            row, progress, table, text, users, view=view, fixed=body, via=via
-        )
-        progress["message"] = message.id
-        store.note_progress(row.id, progress)
+        message = await self._send(rows[0], table, text, users, view=view, fixed=body, vias=vias)
+        self._posted_for(rows, message.id)
         store.set_turn_message(TurnMessage(match_id, message.id, turn, body))
-        await self._quick_on(table, message.id if carries_buttons(table) else None, via)
+        await self._quick_on(table, message.id if carries_buttons(table) else None, vias)
+
+    def _posted_for(self, rows: list[OutboxRow], message_id: int) -> None:
+        """Note that the message with these notices' lines is posted (a retry skips them)."""
+        for row in rows:
+            self.bot.matches.store.note_progress(row.id, {**row.progress, "message": message_id})
 
     # ------------------------------------------------------------ requests
 
@@ -527,8 +604,10 @@ class Publisher:
             log.info("thread %s: reopened for its match", channel_id)
 
     async def _open(self, table: Table, call: Callable[[], Awaitable[T]]) -> T:
-        """Run a request in the match's channel; when Discord refuses it because the
-        thread is archived, reopen the thread and run it again."""
+        """Run a request on the match channel's routes, at its pace (see `Pace`); when
+        Discord refuses it because the thread is archived, reopen the thread and run it
+        again."""
+        await self._pace.turn(table.match.channel_id)
         try:
             return await call()
         except discord.HTTPException as error:
@@ -559,69 +638,73 @@ class Publisher:
         current = await self.bot.matches.store.turn_message(table.match.id)
         return current is None or current.turn != str(body["turn"])
 
-    async def _retire_lobby(self, table: Table) -> None:
+    async def _retire_lobby(self, table: Table, vias: list[Via]) -> None:
         """Take the buttons off the lobby message of a match that started."""
         lobby = table.match.board_message_id
         if lobby is None:
             return
         try:
-            message = self._channel(table).get_partial_message(lobby)
-            await message.edit(embed=lobby_embed(table), view=None)
+            await self._edit(
+                table, lobby, vias, lambda: {"embed": lobby_embed(table), "view": None}
+            )
         except discord.HTTPException:
             log.info("match %s: its lobby message is gone", table.match.id)
 
-    async def _show(self, table: Table, *, posting: bool = False) -> None:
+    async def _show(self, table: Table, vias: list[Via], *, posting: bool = False) -> None:
         """Bring the match's message up to date (posting it when it has none or is gone;
         reposting it when it is stale, see `_stale`)."""
         message_id = table.match.board_message_id
         if message_id is None:
-            await self._post(table)
+            await self._post(table, vias)
             return
         if table.match.status != "active":
             self._posted.pop(table.match.id, None)
         if self._stale(table, message_id, posting=posting):
-            await self._repost(table, message_id)
+            await self._repost(table, message_id, vias)
             return
-        message = self._channel(table).get_partial_message(message_id)
         content = await self._content(table)
         try:
-            await self._open(table, lambda: message.edit(**content.editing()))
+            await self._edit(table, message_id, vias, content.editing)
         except discord.NotFound:
-            await self._post(table)
+            await self._post(table, vias)
         except discord.HTTPException as error:
             raise classify(error) from error
 
-    async def _repost(self, table: Table, old_id: int) -> None:
+    async def _repost(self, table: Table, old_id: int, vias: list[Via]) -> None:
         """Post the board again at the bottom; the old one says where it went."""
-        posted = await self._post(table)
+        posted = await self._post(table, vias)
+        # (made from the channel: a followup's message knows no server)
+        link = self._channel(table).get_partial_message(posted.id).jump_url
         moved = discord.Embed(
             title=f"{table.game.name} — {table.variant.name}",
-            description=f"{BOARD_MOVED}: {posted.jump_url}",
+            description=f"{BOARD_MOVED}: {link}",
             colour=discord.Colour.dark_grey(),
         )
         moved.set_footer(text=f"Match #{table.match.id}")
-        old = self._channel(table).get_partial_message(old_id)
         try:
-            await self._open(table, lambda: old.edit(embed=moved, view=None, attachments=[]))
+            await self._edit(
+                table, old_id, vias, lambda: {"embed": moved, "view": None, "attachments": []}
+            )
         except discord.HTTPException:
             log.info("match %s: could not mark its old board as moved", table.match.id)
 
-    async def _post(self, table: Table) -> discord.Message:
-        """Post the match's message; the public lines after it start a new turn message."""
+    async def _post(self, table: Table, vias: list[Via]) -> discord.Message:
+        """Post the match's message (as an acting interaction's followup where one serves);
+        the public lines after it start a new turn message."""
         channel = self._channel(table)
         content = await self._content(table)
-        try:
-            message = await self._open(table, lambda: channel.send(**content.sending()))
-        except discord.HTTPException as error:
-            raise classify(error) from error
+        message = await self._follow_up(table, vias, content.sending)
+        if message is None:
+            try:
+                message = await self._open(table, lambda: channel.send(**content.sending()))
+            except discord.HTTPException as error:
+                raise classify(error) from error
         await self.bot.matches.set_board_message(table.match.id, message.id)
         self.bot.matches.store.clear_turn_message(table.match.id)
         self._posted[table.match.id] = 0
         return message
 
-    async def _edit_turn(
-        self, table: Table, message_id: int, body: str, via: Via | None = None
-    ) -> bool:
+    async def _edit_turn(self, table: Table, message_id: int, body: str, vias: list[Via]) -> bool:
         """Edit the turn's message to `body` and a line for each player deciding now;
         False when that no longer fits or the edit failed (a new message is posted
         instead)."""
@@ -631,17 +714,17 @@ class Publisher:
         users = [table.user_of(s).user_id for s in table.to_act]
         fields = {"content": content, "allowed_mentions": _only(users), "view": turn_view(table)}
         try:
-            await self._edit(table, message_id, via, fields)
+            await self._edit(table, message_id, vias, lambda: fields)
         except discord.HTTPException:
             log.warning("match %s: could not edit its turn message", table.match.id, exc_info=True)
             return False
         if carries_buttons(table):
-            await self._quick_on(table, message_id, via)
+            await self._quick_on(table, message_id, vias)
         elif self._quick.get(table.match.id) == message_id:
             del self._quick[table.match.id]  # the edit took its buttons off
         return True
 
-    async def _quick_on(self, table: Table, message_id: int | None, via: Via | None = None) -> None:
+    async def _quick_on(self, table: Table, message_id: int | None, vias: list[Via]) -> None:
         """Remember the message carrying the match's quick buttons now (None: no message
         does); the one that carried them before loses its buttons, which could only be
         refused as out of date. (Remembered by this process only: after a restart an
@@ -653,35 +736,48 @@ class Publisher:
         if old is None or old == message_id:
             return
         try:
-            await self._edit(table, old, via, {"view": None})
+            await self._edit(table, old, vias, lambda: {"view": None})
         except discord.HTTPException:
             log.info("match %s: could not take the old quick buttons off", match_id)
 
     async def _edit(
-        self, table: Table, message_id: int, via: Via | None, fields: dict[str, Any]
+        self,
+        table: Table,
+        message_id: int,
+        vias: list[Via],
+        fields: Callable[[], dict[str, Any]],
     ) -> None:
-        """Edit one of the match's messages: through `via`'s answer when that is the
-        message its button is on, else (or when that fails) in the channel."""
-        if via is not None and via.edits(message_id):
+        """Edit one of the match's messages to `fields()` (asked anew for each try: a
+        picture's file is read once): outside the global limit where an interaction
+        serves, through the answer of one whose button is on it, else through the
+        followups of the one that posted it; else (or when those fail) in the channel."""
+        routes: list[Callable[[], Awaitable[Any]]] = []
+        answer = next((v for v in vias if v.edits(message_id)), None)
+        if answer is not None:
+            routes.append(lambda: answer.interaction.edit_original_response(**fields()))
+        poster = self._posters.get(message_id)
+        if poster is not None and poster.fresh:
+            followup = poster.interaction.followup
+            routes.append(lambda: followup.edit_message(message_id, **fields()))
+        for route in routes:
             try:
-                await via.interaction.edit_original_response(**fields)
+                await route()
                 return
             except discord.HTTPException:
                 log.info("match %s: an edit through an interaction failed", table.match.id)
         message = self._channel(table).get_partial_message(message_id)
-        await self._open(table, lambda: message.edit(**fields))
+        await self._open(table, lambda: message.edit(**fields()))
 
     async def _send(
         self,
         row: OutboxRow,
-        progress: dict[str, Any],
         table: Table,
         text: str,
         users: Iterable[int],
         *,
         view: discord.ui.View | None = None,
         fixed: str | None = None,
-        via: Via | None = None,
+        vias: list[Via] | None = None,
     ) -> discord.Message | discord.PartialMessage:
         """Post a notice's public message, once: for a notice read back after a restart
         (its send may have been under way when the process stopped, or done but not yet
@@ -700,16 +796,13 @@ class Publisher:
                 self._last_post[lane] = found.id
                 return found
         channel = self._channel(table)
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
-        mentions = _only(users)
-        message = await self._follow_up(table, via, text, mentions, extra)
+        fields: dict[str, Any] = {"content": text, "allowed_mentions": _only(users)}
+        fields |= {"view": view} if view is not None else {}
+        message = await self._follow_up(table, vias or [], lambda: fields)
         if message is None:
             try:
                 message = await self._open(
-                    table,
-                    lambda: channel.send(
-                        text, allowed_mentions=mentions, nonce=nonce_for(row), **extra
-                    ),
+                    table, lambda: channel.send(nonce=nonce_for(row), **fields)
                 )
             except discord.HTTPException as error:
                 raise classify(error) from error
@@ -719,24 +812,21 @@ class Publisher:
         return message
 
     async def _follow_up(
-        self,
-        table: Table,
-        via: Via | None,
-        text: str,
-        mentions: discord.AllowedMentions,
-        extra: dict[str, Any],
+        self, table: Table, vias: list[Via], fields: Callable[[], dict[str, Any]]
     ) -> discord.Message | None:
-        """Post a public message as `via`'s followup, if it posts in the match's channel;
-        None when it can't (the channel's route posts it then)."""
-        if via is None or not via.posts_in(table):
+        """Post a public message as the followup of the latest of `vias` that posts in the
+        match's channel (which can then edit it, see `_edit`); None when none can (the
+        channel's route posts it then)."""
+        via = next((v for v in reversed(vias) if v.posts_in(table)), None)
+        if via is None:
             return None
         try:
-            return await via.interaction.followup.send(
-                text, allowed_mentions=mentions, wait=True, **extra
-            )
+            message = await via.interaction.followup.send(wait=True, **fields())
         except discord.HTTPException:
             log.info("match %s: a followup failed; posting in the channel", table.match.id)
             return None
+        self._posters[message.id] = via
+        return message
 
     async def _board_posted_before(self, table: Table, row: OutboxRow) -> int | None:
         """For a notice read back after a restart: a message showing this match (its
@@ -809,6 +899,20 @@ class Content:
     def editing(self) -> dict[str, Any]:
         """The arguments of an edit (which replaces the picture, or takes it away)."""
         return {**self.fields, "attachments": picture_files(self.picture, BOARD_FILE)}
+
+
+def folded(rows: list[OutboxRow]) -> list[OutboxRow]:
+    """The notices of a lane (oldest first) delivered together: the first, and while it
+    and the next are boards or actions, the next (up to the match's end). A notice read
+    back after a restart goes alone: its delivery may have begun as it was."""
+    batch = rows[:1]
+    for row in rows[1:]:
+        if any(r.notice.kind not in FOLDS or r.recovered for r in (batch[0], row)):
+            break
+        batch.append(row)
+        if row.notice.kind == "action" and row.notice.body["finished"]:
+            break
+    return batch
 
 
 def nonce_for(row: OutboxRow) -> str:

@@ -434,7 +434,7 @@ class ConcedeButton(
                     return
                 reply = interaction.edit_original_response(content="You conceded.", view=None)
                 if await reply_after_save(interaction, reply):
-                    carry(result)  # its followup tells the table
+                    carry(result.table)  # its followup tells the table
 
 
 class HandButton(
@@ -698,7 +698,7 @@ async def panel_step(
             interaction, edit_answer(interaction, content=done_text(result), **shown)
         ):
             bot.panels.shown(interaction, pv)
-            carry(result)  # its followups post the public lines
+            carry(result.table)  # its followups post the public lines
 
 
 class QuickButton(
@@ -1082,7 +1082,7 @@ async def quick_step(
             raise errors.StaleChoice(STALE_BUTTONS) from None
         if not interaction.response.is_done():
             await defer(interaction)
-        carry(result)
+        carry(result.table)
         if result.private_lines():
             reply = interaction.followup.send(done_text(result), ephemeral=True)
             await reply_after_save(interaction, reply)
@@ -1116,7 +1116,7 @@ async def dispute_step(
         result = await matches.act(match_id, interaction.user.id, key)
         reply = interaction.followup.send(done_text(result), ephemeral=True)
         if await reply_after_save(interaction, reply):
-            carry(result)  # the disputed line's message, edited through it
+            carry(result.table)  # the disputed line's message, edited through it
 
 
 async def ask_concede(interaction: discord.Interaction, match_id: int) -> None:
@@ -1148,12 +1148,25 @@ async def lobby_step(
         table = await matches.leave(match_id, user.id)
         done = "You left the lobby." + (" It was empty, so it closed." if not table.seats else "")
     elif op == "start":
-        table = await matches.start(match_id, user.id)
-        done = "The match has started."
+        # Its answer given, the interaction posts the board and the first call (see
+        # `Publisher.through`).
+        with arbiter(interaction).publisher.through(interaction, match_id) as carry:
+            table = await matches.start(match_id, user.id)
+            await _lobby_answer(interaction, table, "The match has started.", on_lobby_message)
+            carry(table)
+        return
     else:
         # Moderators stop other people's matches with /mod abort, which logs who did it.
         table = await matches.cancel(match_id, user.id)
         done = "The match was cancelled."
+    await _lobby_answer(interaction, table, done, on_lobby_message)
+
+
+async def _lobby_answer(
+    interaction: discord.Interaction, table: Table, done: str, on_lobby_message: bool
+) -> None:
+    """Answer a lobby step: with the lobby message brought up to date when the step came
+    from it, else privately with `done`."""
     if on_lobby_message:
         reply = interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
         await reply_after_save(interaction, reply)

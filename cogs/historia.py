@@ -104,7 +104,7 @@ class HistoriaCog(
                 result = await self.bot.matches.act(match.id, user, key, typed=typed, kind=kind)
                 reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
                 if await ui.reply_after_save(interaction, reply):
-                    carry(result)  # its followups post the report
+                    carry(result.table)  # its followups post the report
 
     async def _table(self, interaction: discord.Interaction) -> Table | None:
         """The channel's Historia match in play, for an autocomplete (None: none)."""

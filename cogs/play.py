@@ -43,7 +43,7 @@ class PlayCog(commands.Cog):
                 result = await ui.in_time(interaction, act, ephemeral=True)
                 reply = ui.answer(interaction, content=ui.done_text(result), ephemeral=True)
                 if await ui.reply_after_save(interaction, reply):
-                    carry(result)  # its followups post the public lines
+                    carry(result.table)  # its followups post the public lines
 
     @play.autocomplete("action")
     async def play_choices(

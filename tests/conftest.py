@@ -58,7 +58,15 @@ async def create_bot(
     built: list[ArbiterBot] = []
 
     def build(**settings: Any) -> ArbiterBot:
-        values = {"arbiter_db": str(db_path), "discord_token": None, **settings}
+        # No pace on channels (Discord's, see `bot.publisher.Pace`): simcord has no rate
+        # limits, and a test waiting real seconds for none would only be slow. The tests
+        # of the pace itself set it.
+        values = {
+            "arbiter_db": str(db_path),
+            "discord_token": None,
+            "arbiter_channel_every": 0,
+            **settings,
+        }
         bot = build_bot(Settings(_env_file=None, **values), games=bot_games)
         built.append(bot)
         return bot

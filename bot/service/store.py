@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import re
@@ -1194,10 +1195,10 @@ class Store:
             )
         return [r["lane"] for r in rows]
 
-    async def next_notice(self, lane: str) -> OutboxRow | None:
-        """The oldest notice of a lane still to deliver. A notice read from the database
-        rather than written by this process is `recovered`: its delivery may have begun
-        before a restart."""
+    async def next_notices(self, lane: str, most: int = 1) -> list[OutboxRow]:
+        """The oldest notices of a lane still to deliver (`most` of them at most). A
+        notice read from the database rather than written by this process is
+        `recovered`: its delivery may have begun before a restart."""
         async with self._lock:
             pending = self._lanes.get(lane)
             if pending is None:
@@ -1210,7 +1211,7 @@ class Store:
                 pending = self._lanes[lane] = deque(
                     replace(_outbox_row(r), recovered=True) for r in rows
                 )
-            return pending[0] if pending else None
+            return list(itertools.islice(pending, most))
 
     def _settle_row(
         self, row_id: int, change: Callable[[OutboxRow], OutboxRow | None]

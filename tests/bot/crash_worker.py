@@ -76,7 +76,8 @@ async def deliver(store: Store, discord: FakeDiscord) -> int:
     """Deliver every pending row, lane by lane, in order; how many were delivered."""
     count = 0
     for lane in await store.pending_lanes():
-        while (row := await store.next_notice(lane)) is not None:
+        while rows := await store.next_notices(lane):
+            row = rows[0]
             await discord.send(row)
             store.mark_delivered(row.id)
             count += 1

@@ -123,9 +123,9 @@ async def test_a_deleted_board_is_posted_again(simcord_env: simcord.Env) -> None
     world = World.build(simcord_env)
     await world.start("tally", "duel", [world.alice, world.bob])
     old = await world.board()
-    simcord_env.inject_error(
-        "PATCH", f"/channels/{world.channel.id}/messages/{old.id}", status=404, code=10008
-    )
+    # Gone for every route: the channel's, and the followups of the click that posted it.
+    for route in (f"/channels/{world.channel.id}/messages/{old.id}", f"/webhooks/*/{old.id}"):
+        simcord_env.inject_error("PATCH", route, status=404, code=10008)
     await world.alice.slash(world.channel, "play", action="banner|amber")
     new = await world.board()
     assert new.id != old.id

@@ -92,14 +92,10 @@ async def test_a_match_keeps_its_thread_open(world: World) -> None:
     assert not thread_archived(world, thread)  # Discord archived it; the bot reopened it
 
     # An edit refused because the thread is archived reopens it and goes through.
-    world.env.inject_error(
-        "PATCH",
-        f"/channels/{thread.id}/messages/*",
-        status=400,
-        code=THREAD_ARCHIVED,
-        message="Thread is archived",
-        times=1,
-    )
+    for route in (f"/channels/{thread.id}/messages/*", "/webhooks/*/messages/*"):
+        world.env.inject_error(
+            "PATCH", route, status=400, code=THREAD_ARCHIVED, message="Thread is archived"
+        )
     await play_one(world, thread)
     board_id = (await world.match()).board_message_id
     board = next(m for m in thread.history() if m.id == board_id)
