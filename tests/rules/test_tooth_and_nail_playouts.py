@@ -28,15 +28,19 @@ GAMES_PER_MODE = 200
 CHUNKS = 4  # the games of a mode run as this many tests
 WORDED_GAMES_PER_MODE = 50  # games whose every step also checks labels and questions
 MENU_LABEL = 100  # characters a select option shows
-SCRAMBLED_GAMES_PER_MODE = 30
+SCRAMBLED_GAMES_PER_MODE = 20
 CONCEDING_GAMES_PER_MODE = 50
 PLAYERS = {"2p": 2, "3p": 3, "alliance": 2, "4p": 4}
 # Decisions before the first Action Step: the faction picks and Faction Command choices.
 SET_UP_DECISIONS = {"2p": 2, "3p": 3, "alliance": 6, "4p": 10}
 MAX_ACTIONS = 3000
-# Every view is checked after every second action, after a concession and at the end
+# Every view is checked after every fourth action, after a concession and at the end
 # (the views of a 4p table cost more than the move itself).
-VIEWS_EVERY = 2
+VIEWS_EVERY = 4
+# One game in this many is replayed from its log and compared state by state (a replay
+# costs as much as the game; the conceding and scrambled games are all replayed). These
+# samplings keep the suite inside its CI budget.
+REPLAYED_EVERY = 2
 CONCEDE = "concede"
 
 
@@ -183,7 +187,8 @@ def test_random_playouts_end_with_a_winner_and_keep_every_invariant(
         assert outcome is not None and outcome.winners
         assert outcome.text and outcome.text.endswith("."), outcome
         assert set(outcome.winners).isdisjoint(outcome.losers)
-        assert replay(variant, seed, log) == snapshots, f"replay differs for seed {seed}"
+        if seed % REPLAYED_EVERY == 0:
+            assert replay(variant, seed, log) == snapshots, f"replay differs for seed {seed}"
         endings[outcome.reason] = endings.get(outcome.reason, 0) + 1
     assert sum(endings.values()) == size
 
