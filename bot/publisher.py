@@ -245,9 +245,12 @@ class Publisher:
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()  # lanes written to while their task was reading
         self._stopped = False
+        self._started = False  # delivering since its last start
         self._posted: dict[int, int] = {}  # match id -> messages posted since its board
         self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
-        self._last_post: dict[str, int] = {}  # lane -> the message it posted (or found) last
+        # lane -> the message it posted (or found) last, and how many of its lines are the
+        # lines of notices delivered so far (the notices posted together share a message)
+        self._last_post: dict[str, tuple[int, int]] = {}
         self._via: dict[tuple[int, int], Via] = {}  # (match id, action seq) -> its interaction
         self._posters: dict[int, Via] = {}  # message id -> the interaction whose followup it is
         settings = bot.settings
@@ -262,6 +265,7 @@ class Publisher:
     async def start(self) -> None:
         """Deliver whatever is still pending (from before a restart)."""
         self._stopped = False
+        self._started = True
         for lane in await self.bot.matches.store.pending_lanes():
             self.wake(lane)
         self._saver.start()
@@ -279,6 +283,9 @@ class Publisher:
         for task in running:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self._started:
+            self.bot.matches.store.interrupted()  # a send may have been under way
+        self._started = False
 
     async def _save(self, _key: object) -> None:
         await self.bot.matches.store.flush()  # nothing to do if a transaction took it along
@@ -429,7 +436,8 @@ class Publisher:
         match_id = table.match.id
         store = self.bot.matches.store
         seqs = [int(r.notice.body["seq"]) for r in batch if r.notice.kind == "action"]
-        seqs += [0] if notice.kind == "start" else []
+        # A lobby's steps and its start are number 0 (see `through`).
+        seqs += [0] if notice.kind == "start" or table.match.snapshot is None else []
         vias = [via for seq in seqs if (via := await self._via_for(match_id, seq)) is not None]
         if not all(row.progress.get("board") for row in batch):
             posted = await self._board_posted_before(table, first)
@@ -541,7 +549,7 @@ class Publisher:
         text = _joined([body, tail])
         message = await self._send(rows[0], table, text, users, view=view, fixed=body, vias=vias)
         self._posted_for(rows, message.id)
-        store.set_turn_message(TurnMessage(match_id, message.id, turn, body))
+        store.set_turn_message(TurnMessage(match_id, message.id, turn, message.body))
         await self._quick_on(table, message.id if carries_buttons(table) else None, vias)
 
     def _posted_for(self, rows: list[OutboxRow], message_id: int) -> None:
@@ -778,7 +786,7 @@ class Publisher:
         view: discord.ui.View | None = None,
         fixed: str | None = None,
         vias: list[Via] | None = None,
-    ) -> discord.Message | discord.PartialMessage:
+    ) -> Sent:
         """Post a notice's public message, once: for a notice read back after a restart
         (its send may have been under way when the process stopped, or done but not yet
         written down) the message is first looked for among the channel's latest ones, by
@@ -787,13 +795,12 @@ class Publisher:
         A message of the match is only ever edited once its id is saved (see
         `Store.save_turn_message`), so a message that must be found still reads so."""
         lane = row.notice.lane
+        mine = (fixed or text).split("\n")
         if row.recovered and row.created_at is not None:
             since = discord.utils.time_snowflake(datetime.fromisoformat(row.created_at))
-            # A later line of the lane was posted after an earlier one's message.
-            since = max(since, self._last_post.get(lane, 0) + 1)
-            found = await self._sent_before(table, fixed or text, since)
+            found = await self._sent_before(table, mine, since, self._last_post.get(lane))
             if found is not None:
-                self._last_post[lane] = found.id
+                self._last_post[lane] = (found.id, len(found.body.split("\n")))
                 return found
         channel = self._channel(table)
         fields: dict[str, Any] = {"content": text, "allowed_mentions": _only(users)}
@@ -808,8 +815,8 @@ class Publisher:
                 raise classify(error) from error
         if table.match.status == "active":
             self._posted[table.match.id] = self._posted.get(table.match.id, 0) + 1
-        self._last_post[lane] = message.id
-        return message
+        self._last_post[lane] = (message.id, len(mine))
+        return Sent(message.id, "\n".join(mine))
 
     async def _follow_up(
         self, table: Table, vias: list[Via], fields: Callable[[], dict[str, Any]]
@@ -859,29 +866,41 @@ class Publisher:
             log.info("match %s: could not read its channel's latest messages", match.id)
         return None
 
-    async def _sent_before(self, table: Table, text: str, since: int) -> discord.Message | None:
-        """The bot's message that reads `text` (or begins with it, on a line of its own)
-        among the channel's messages since the snowflake `since` (when the send began), if
-        any."""
+    async def _sent_before(
+        self, table: Table, lines: list[str], since: int, last: tuple[int, int] | None
+    ) -> Sent | None:
+        """The bot's message with `lines` among the channel's messages since the
+        snowflake `since` (when the send began), if any. Several notices posted together
+        share a message, so the lines are looked for where the lane's `last` message
+        found or posted left off, then at the start of any later message."""
         me = self.bot.user
         channel_id = table.match.channel_id
+        since = max(since, last[0]) if last is not None else since
         try:
             channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
             if not isinstance(channel, discord.abc.Messageable):
                 return None
             after = discord.Object(since - 1)
             async for message in channel.history(limit=LOOK_BACK, after=after):
-                content = message.content
-                if (
-                    me is not None
-                    and message.author.id == me.id
-                    and (content == text or content.startswith(f"{text}\n"))
-                ):
+                if me is None or message.author.id != me.id:
+                    continue
+                at = last[1] if last is not None and message.id == last[0] else 0
+                shown = message.content.split("\n")
+                if shown[at : at + len(lines)] == lines:
                     log.info("match %s: found a line posted before a restart", table.match.id)
-                    return message
+                    return Sent(message.id, "\n".join(shown[: at + len(lines)]))
         except discord.HTTPException:
             log.info("match %s: could not read its channel's latest messages", table.match.id)
         return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Sent:
+    """A notice's public message, posted or found posted: its id, and its lines up to
+    and including the notice's own (those of notices posted with it before it too)."""
+
+    id: int
+    body: str
 
 
 @dataclasses.dataclass(frozen=True)

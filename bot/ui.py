@@ -1140,26 +1140,26 @@ async def lobby_step(
         await defer(interaction, ephemeral=True)
     matches = service(interaction)
     user = interaction.user
-    if op == "join":
-        table = await matches.join(match_id, user.id, user.display_name)
-        seat = table.seat_of(user.id)
-        done = f"You joined the lobby (seat {seat.seat + 1 if seat else '?'})."
-    elif op == "leave":
-        table = await matches.leave(match_id, user.id)
-        done = "You left the lobby." + (" It was empty, so it closed." if not table.seats else "")
-    elif op == "start":
-        # Its answer given, the interaction posts the board and the first call (see
-        # `Publisher.through`).
-        with arbiter(interaction).publisher.through(interaction, match_id) as carry:
+    # Its answer given, the interaction carries what the step tells the channel: the
+    # lobby brought up to date, or the board and the first call (see `Publisher.through`).
+    with arbiter(interaction).publisher.through(interaction, match_id) as carry:
+        if op == "join":
+            table = await matches.join(match_id, user.id, user.display_name)
+            seat = table.seat_of(user.id)
+            done = f"You joined the lobby (seat {seat.seat + 1 if seat else '?'})."
+        elif op == "leave":
+            table = await matches.leave(match_id, user.id)
+            done = "You left the lobby."
+            done += " It was empty, so it closed." if not table.seats else ""
+        elif op == "start":
             table = await matches.start(match_id, user.id)
-            await _lobby_answer(interaction, table, "The match has started.", on_lobby_message)
-            carry(table)
-        return
-    else:
-        # Moderators stop other people's matches with /mod abort, which logs who did it.
-        table = await matches.cancel(match_id, user.id)
-        done = "The match was cancelled."
-    await _lobby_answer(interaction, table, done, on_lobby_message)
+            done = "The match has started."
+        else:
+            # Moderators stop other people's matches with /mod abort, which logs who did it.
+            table = await matches.cancel(match_id, user.id)
+            done = "The match was cancelled."
+        await _lobby_answer(interaction, table, done, on_lobby_message)
+        carry(table)
 
 
 async def _lobby_answer(

@@ -436,6 +436,12 @@ class Store:
         self._standing: dict[int, frozenset[tuple[str, str]]] = {}  # user -> (game, pref)
         self._pictures: dict[int, str] = {}  # user -> how they see their private views
         self._lanes: dict[str, deque[OutboxRow]] = {}  # lane -> its pending notices
+        self._lane_of: dict[int, str] = {}  # a pending notice held -> its lane
+        # Lanes that may hold notices this process did not write (from before it
+        # started), read back from the database as `recovered`; known from the first
+        # `pending_lanes`. None: any lane may (not asked yet, or another connection
+        # committed meanwhile).
+        self._foreign: set[str] | None = None
         # Written behind: (what, key) -> (SQL, parameters, the value it saves); the latest
         # for a key wins. A row loaded meanwhile takes the value (see `_pending`).
         self._behind: dict[Hashable, tuple[str, tuple[Any, ...], Any]] = {}
@@ -509,6 +515,8 @@ class Store:
         self._prefs.clear()
         self._standing.clear()
         self._lanes.clear()
+        self._lane_of.clear()
+        self._foreign = None
 
     def clock_mark(self, match_id: int) -> int:
         """A number that changes with every write to a match's clocks (its deadlines,
@@ -1173,9 +1181,15 @@ class Store:
 
         def queue() -> None:
             for row in rows:
-                pending = self._lanes.get(row.notice.lane)
+                lane = row.notice.lane
+                pending = self._lanes.get(lane)
+                if pending is None and self._foreign is not None and lane not in self._foreign:
+                    # A lane only this process wrote to: its notices are all in memory,
+                    # and none is read back as if a restart had come between.
+                    pending = self._lanes[lane] = deque()
                 if pending is not None:
                     pending.append(row)
+                    self._lane_of[row.id] = lane
 
         self._then(queue)
 
@@ -1185,7 +1199,9 @@ class Store:
             await self._enqueue(db, notices)
 
     async def pending_lanes(self) -> list[str]:
-        """The lanes with notices still to deliver, oldest first."""
+        """The lanes with notices still to deliver, oldest first. From then on, a lane
+        none of them is only ever written by this process: its notices are held in
+        memory as they are written."""
         await self.flush()
         async with self._lock:
             rows = await self._all(
@@ -1193,7 +1209,16 @@ class Store:
                 " WHERE delivered_at IS NULL AND given_up IS NULL GROUP BY lane ORDER BY first",
                 (),
             )
-        return [r["lane"] for r in rows]
+            lanes = [r["lane"] for r in rows]
+            self._foreign = set(lanes) - set(self._lanes)
+        return lanes
+
+    def interrupted(self) -> None:
+        """Deliveries were cut short (the publisher stopped): each notice held may have
+        been under way, and is treated as if read back after a restart."""
+        for pending in self._lanes.values():
+            for index, row in enumerate(pending):
+                pending[index] = replace(row, recovered=True)
 
     async def next_notices(self, lane: str, most: int = 1) -> list[OutboxRow]:
         """The oldest notices of a lane still to deliver (`most` of them at most). A
@@ -1202,6 +1227,8 @@ class Store:
         async with self._lock:
             pending = self._lanes.get(lane)
             if pending is None:
+                if self._foreign is not None and lane not in self._foreign:
+                    return []  # every notice this process wrote to it is delivered
                 await self._flush_held()  # so the rows read are current
                 rows = await self._all(
                     "SELECT * FROM outbox WHERE lane = ? AND delivered_at IS NULL"
@@ -1211,23 +1238,31 @@ class Store:
                 pending = self._lanes[lane] = deque(
                     replace(_outbox_row(r), recovered=True) for r in rows
                 )
+                self._lane_of.update((row.id, lane) for row in pending)
+                if self._foreign is not None:
+                    self._foreign.discard(lane)  # all of it is held now
             return list(itertools.islice(pending, most))
 
     def _settle_row(
         self, row_id: int, change: Callable[[OutboxRow], OutboxRow | None]
     ) -> OutboxRow | None:
         """Change (or, given None, take out) a pending notice held in memory; the row as
-        it was (None: not held)."""
-        for pending in self._lanes.values():
-            for index, row in enumerate(pending):
-                if row.id == row_id:
-                    changed = change(row)
-                    if changed is None:
-                        del pending[index]
-                    else:
-                        pending[index] = changed
-                    return row
-        return None
+        it was (None: not held). A lane left with nothing pending is let go, when no
+        notice another process wrote can be waiting in it."""
+        lane = self._lane_of.get(row_id)
+        pending = self._lanes.get(lane) if lane is not None else None
+        if lane is None or pending is None:
+            return None
+        index, row = next((i, r) for i, r in enumerate(pending) if r.id == row_id)
+        changed = change(row)
+        if changed is not None:
+            pending[index] = changed
+            return row
+        del pending[index]
+        del self._lane_of[row_id]
+        if not pending and self._foreign is not None:
+            del self._lanes[lane]
+        return row
 
     async def outbox(self, match_id: int | None = None) -> list[OutboxRow]:
         """Every notice (of one match), delivered or not, in order."""

@@ -351,8 +351,21 @@ async def test_a_crash_after_a_backlog_was_posted_and_edited_posts_no_line_twice
     assert await undelivered(world) == []
 
 
-BACKLOG_REQUESTS = 18  # the channel requests delivering the backlog below takes (the lobby's
-# retirement included)
+# The channel requests delivering each backlog below takes, by how it waits: written by
+# the process delivering it, its notices go out together; read back after a restart,
+# each goes alone (its delivery may have begun before). The lobby's retirement included.
+BACKLOG_REQUESTS = {"waiting": 6, "read back": 18}
+PICTURE_BACKLOG_REQUESTS = {"waiting": 6, "read back": 10}
+CRASHES = [
+    (waits, crash_after)
+    for waits, most in BACKLOG_REQUESTS.items()
+    for crash_after in range(1, most + 2)
+]
+PICTURE_CRASHES = [
+    (waits, crash_after)
+    for waits, most in PICTURE_BACKLOG_REQUESTS.items()
+    for crash_after in range(1, most + 2)
+]
 
 
 async def backlog(world: World) -> None:
@@ -371,57 +384,6 @@ async def backlog(world: World) -> None:
     assert world.public_lines() == []
 
 
-async def told(world: World) -> Counter[str]:
-    """Every public line the outbox holds (the start's first line, each action's lines)."""
-    lines: Counter[str] = Counter()
-    for row in await world.bot.matches.store.outbox():
-        if row.notice.kind == "start":
-            lines["The match begins!"] += 1
-        lines.update(row.notice.body.get("lines", []))
-    return lines
-
-
-@pytest.mark.parametrize("crash_after", range(1, BACKLOG_REQUESTS + 2))
-async def test_a_crash_at_any_request_of_a_backlog_posts_every_line_once_in_order(
-    world: World, create_bot: BotFactory, crash_after: int
-) -> None:
-    """The process dies right after its `crash_after`-th request to Discord while it
-    delivers a backlog, before any bookkeeping written behind is saved; after the restart
-    every line of every notice is in the channel exactly once, in order. (The last case
-    dies after the backlog was delivered: it checks that no request goes untested.)"""
-    await backlog(world)
-    publisher = world.bot.publisher
-    requests = 0
-
-    async def dies_after(table: object, call: object) -> object:
-        nonlocal requests
-        result = await Publisher._open(publisher, table, call)  # type: ignore[arg-type]
-        requests += 1
-        if requests == crash_after:
-            raise asyncio.CancelledError  # the process stops here
-        return result
-
-    publisher._open = dies_after  # type: ignore[method-assign]
-    await publisher.start()
-    await publisher.idle()
-    assert requests == min(crash_after, BACKLOG_REQUESTS), "BACKLOG_REQUESTS is out of date"
-    world.bot.matches.store._behind.clear()
-    await world.bot.close()
-    await world.env.restart_bot(create_bot())
-    await world.env.advance_time(1)
-
-    expected = await told(world)
-    shown = [line for text in world.public_lines() for line in text.splitlines()]
-    assert Counter(line for line in shown if line in expected) == expected
-    ordered = list(dict.fromkeys(line for line in shown if line in expected))
-    assert ordered == list(expected), "lines out of order"
-    assert await undelivered(world) == []
-
-
-PICTURE_BACKLOG_REQUESTS = 10  # the channel requests delivering the backlog below takes (the
-# lobby's retirement included)
-
-
 async def picture_backlog(world: World) -> None:
     """While Discord takes nothing: a Tooth & Nail match (whose board carries a picture)
     starts and its set-up decisions are taken."""
@@ -434,15 +396,29 @@ async def picture_backlog(world: World) -> None:
     assert world.public_lines() == []
 
 
-@pytest.mark.parametrize("crash_after", range(1, PICTURE_BACKLOG_REQUESTS + 2))
-async def test_a_crash_delivering_a_board_with_its_picture_posts_one_board_and_every_line_once(
-    world: World, create_bot: BotFactory, crash_after: int
+async def told(world: World) -> Counter[str]:
+    """Every public line the outbox holds (the start's first line, each action's lines)."""
+    lines: Counter[str] = Counter()
+    for row in await world.bot.matches.store.outbox():
+        if row.notice.kind == "start":
+            lines["The match begins!"] += 1
+        lines.update(row.notice.body.get("lines", []))
+    return lines
+
+
+async def crash_delivering(
+    world: World, create_bot: BotFactory, waits: str, crash_after: int, requests_taken: int
 ) -> None:
-    """As above, for a board that carries the table's picture: after the restart there
-    is one board, its picture attached (the current one, decoding at the canvas's width),
-    and every line once, in order."""
-    await picture_backlog(world)
-    publisher = world.bot.publisher
+    """Deliver the backlog waiting in the outbox (after a restart first, when it is `read
+    back`), the process dying right after its `crash_after`-th request to Discord, before
+    any bookkeeping written behind is saved; then restart. (`requests_taken` is what the
+    whole delivery takes: a crash after it checks that no request goes untested.)"""
+    if waits == "read back":
+        await world.bot.close()
+        bot = create_bot()
+    else:
+        bot = world.bot
+    publisher = bot.publisher
     requests = 0
 
     async def dies_after(table: object, call: object) -> object:
@@ -450,25 +426,55 @@ async def test_a_crash_delivering_a_board_with_its_picture_posts_one_board_and_e
         result = await Publisher._open(publisher, table, call)  # type: ignore[arg-type]
         requests += 1
         if requests == crash_after:
-            raise asyncio.CancelledError
+            raise asyncio.CancelledError  # the process stops here
         return result
 
     publisher._open = dies_after  # type: ignore[method-assign]
-    await publisher.start()
+    if waits == "read back":
+        await world.env.restart_bot(bot)
+    else:
+        await publisher.start()
     await publisher.idle()
-    assert requests == min(crash_after, PICTURE_BACKLOG_REQUESTS), "the count is out of date"
-    world.bot.matches.store._behind.clear()
-    await world.bot.close()
+    assert requests == min(crash_after, requests_taken), "the count of requests is out of date"
+    bot.matches.store._behind.clear()
+    await bot.close()
     await world.env.restart_bot(create_bot())
     await world.env.advance_time(1)
 
+
+async def every_line_once_in_order(world: World) -> None:
+    expected = await told(world)
+    shown = [line for text in world.public_lines() for line in text.splitlines()]
+    assert Counter(line for line in shown if line in expected) == expected
+    ordered = list(dict.fromkeys(line for line in shown if line in expected))
+    assert ordered == list(expected), "lines out of order"
+    assert await undelivered(world) == []
+
+
+@pytest.mark.parametrize(("waits", "crash_after"), CRASHES)
+async def test_a_crash_at_any_request_of_a_backlog_posts_every_line_once_in_order(
+    world: World, create_bot: BotFactory, waits: str, crash_after: int
+) -> None:
+    """The process dies right after its `crash_after`-th request to Discord while it
+    delivers a backlog, before any bookkeeping written behind is saved; after the restart
+    every line of every notice is in the channel exactly once, in order."""
+    await backlog(world)
+    await crash_delivering(world, create_bot, waits, crash_after, BACKLOG_REQUESTS[waits])
+    await every_line_once_in_order(world)
+
+
+@pytest.mark.parametrize(("waits", "crash_after"), PICTURE_CRASHES)
+async def test_a_crash_delivering_a_board_with_its_picture_posts_one_board_and_every_line_once(
+    world: World, create_bot: BotFactory, waits: str, crash_after: int
+) -> None:
+    """As above, for a board that carries the table's picture: after the restart there
+    is one board, its picture attached (the current one, decoding at the canvas's width),
+    and every line once, in order."""
+    await picture_backlog(world)
+    await crash_delivering(world, create_bot, waits, crash_after, PICTURE_BACKLOG_REQUESTS[waits])
     boards = [m for m in world.channel.history() if m.embeds and m.embeds[0].image.url]
     assert len(boards) == 1, "the board was posted twice"
     (attached,) = boards[0].attachments
     picture = Image.open(io.BytesIO(await attached.read()))
     assert picture.width == WIDTH
-    expected = await told(world)
-    shown = [line for text in world.public_lines() for line in text.splitlines()]
-    assert Counter(line for line in shown if line in expected) == expected
-    assert list(dict.fromkeys(line for line in shown if line in expected)) == list(expected)
-    assert await undelivered(world) == []
+    await every_line_once_in_order(world)
