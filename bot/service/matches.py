@@ -30,6 +30,7 @@ from collections.abc import (
 )
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from importlib import metadata
 from typing import Any, NoReturn
 
@@ -100,6 +101,15 @@ FORFEITED = (
 )
 
 _EVENTS = TypeAdapter(list[Event])
+
+
+@lru_cache(maxsize=1024)
+def saved_events(events: str) -> tuple[Event, ...]:
+    """The events saved with an action (decoded once: the log is append-only, and the
+    views and the board read its tail again and again)."""
+    return tuple(_EVENTS.validate_json(events))
+
+
 DECODED = 128  # matches whose decoded state and public table stay in memory (the rows: more)
 
 ChangeListener = Callable[[int], Awaitable[None]]
@@ -113,6 +123,7 @@ class Worked:
     snapshot: str | None
     state: BaseModel | None
     table: Table | None = None
+    choices: dict[int, list[Choice]] = field(default_factory=dict)  # seat -> its legal actions
 
 
 @dataclass(frozen=True)
@@ -1299,13 +1310,13 @@ class MatchService:
             raise errors.NotActive("The match hasn't started yet.")
         game = self.game(match.game)
         state = self._state(game, match)
-        table = self._table(match, seats, state)
+        table = self._table(match, seats)
         active = match.status == "active"
-        choices = self._choices(game, state, seat.seat) if active else []
+        choices = self._choices(game, match, seat.seat) if active else []
         question = game.question(state, seat.seat) if active else None
         recent = []
         for row in await self.store.latest_actions(match_id, last=RECENT_ACTIONS):
-            recent.extend(e.text_for(seat.seat) for e in _EVENTS.validate_json(row.events))
+            recent.extend(e.text_for(seat.seat) for e in saved_events(row.events))
         return PrivateView(
             table,
             seat.seat,
@@ -1316,12 +1327,19 @@ class MatchService:
             question=question,
         )
 
-    @staticmethod
-    def _choices(game: Game, state: BaseModel, seat: int) -> list[Choice]:
-        return [
-            Choice(a.key, game.describe(a, state), game.explain(a, state, seat))
-            for a in game.legal_actions(state, seat)
-        ]
+    def _choices(self, game: Game, match: MatchRow, seat: int) -> list[Choice]:
+        """A seat's legal actions in the match as saved, with their labels (worked out
+        once per version: a menu, its autocomplete and a redraw ask the same)."""
+        worked = self._worked_from(game, match)
+        choices = worked.choices.get(seat)
+        if choices is None:
+            state = worked.state
+            assert state is not None, "a match in play has a state"
+            choices = worked.choices[seat] = [
+                Choice(a.key, game.describe(a, state), game.explain(a, state, seat))
+                for a in game.legal_actions(state, seat)
+            ]
+        return list(choices)
 
     async def choices(self, channel_id: int, user_id: int, typed: str = "") -> list[Choice]:
         """The caller's legal actions in a channel's match that typed text fits (every
@@ -1335,12 +1353,10 @@ class MatchService:
         seat = next((s for s in seats if s.user_id == user_id), None)
         if seat is None:
             return []
-        game = self.game(match.game)
-        state = self._state(game, match)
         wanted = typed.strip().casefold()
         return [
             c
-            for c in self._choices(game, state, seat.seat)
+            for c in self._choices(self.game(match.game), match, seat.seat)
             if words_fit(wanted, c.label) or wanted in c.key.casefold()
         ]
 
@@ -1357,7 +1373,7 @@ class MatchService:
         """The last public lines of a match, oldest first (undone actions left out)."""
         shown: list[str] = []
         for events in await self.store.recent_events(match_id, last=lines):
-            shown.extend(e.text for e in _EVENTS.validate_json(events) if e.text)
+            shown.extend(e.text for e in saved_events(events) if e.text)
         return shown[-lines:]
 
     async def repost(self, match_id: int) -> None:
