@@ -87,6 +87,9 @@ VIA_WAIT = 2.0  # seconds a lane waits for the interaction that made the action 
 VIA_FRESH = timedelta(minutes=14)  # an interaction's token serves 15 minutes
 NOT_BOARDS = (BOARD_MOVED, LOBBY_STARTED)  # how a match's messages read that no longer show it
 FOLD_MOST = 50  # notices of one lane delivered together at most
+# Characters of lines delivered together at most: with the deciders' lines (or the end's)
+# under them, they fit in one message.
+FOLD_CHARS = MESSAGE_LIMIT - 500
 FOLDS = ("board", "action")  # the kinds of notice that fold into one delivery
 
 
@@ -110,6 +113,11 @@ def classify(error: discord.HTTPException) -> Exception:
         return Never(NEVER[error.code])
     if isinstance(error, discord.NotFound):
         return Never("the channel is gone")
+    if error.status == 400:
+        # A request Discord finds malformed is the bot's fault, and is refused again at
+        # every try: retrying it would hold up every later notice of its lane.
+        log.error("a request Discord refused as malformed: %s", error.text)
+        return Never(f"Discord refused the message as malformed ({error.code})")
     wait = getattr(error, "retry_after", None)
     if error.status == 429 and wait is None:
         with contextlib.suppress(Exception):
@@ -527,7 +535,8 @@ class Publisher:
             await self._quick_on(table, None, vias)
             outcome = table.outcome
             winners = [table.user_of(s).user_id for s in outcome.winners] if outcome else []
-            text = _joined(end_lines(table, lines))
+            *said, end = end_lines(table, lines) or [""]
+            text = _joined([_above(said, end), end])
             message = await self._send(rows[0], table, text, winners, vias=vias)
             self._posted_for(rows, message.id)
             return
@@ -543,7 +552,7 @@ class Publisher:
                 return
         deciding = _deciding(table, called) if table.outcome is None else []
         tail = _joined(ping_lines(table, deciding))
-        body = clip(_joined(lines), MESSAGE_LIMIT - len(tail) - 1)
+        body = _above(lines, tail)
         users = [table.user_of(s).user_id for s in called]  # the others were told already
         view = turn_view(table)
         text = _joined([body, tail])
@@ -925,13 +934,22 @@ def folded(rows: list[OutboxRow]) -> list[OutboxRow]:
     and the next are boards or actions, the next (up to the match's end). A notice read
     back after a restart goes alone: its delivery may have begun as it was."""
     batch = rows[:1]
+    size = _size(rows[0])
     for row in rows[1:]:
         if any(r.notice.kind not in FOLDS or r.recovered for r in (batch[0], row)):
             break
+        size += _size(row)
+        if size > FOLD_CHARS:
+            break  # the rest goes next, in a message of its own
         batch.append(row)
         if row.notice.kind == "action" and row.notice.body["finished"]:
             break
     return batch
+
+
+def _size(row: OutboxRow) -> int:
+    """The characters of a notice's lines, as a message shows them."""
+    return sum(len(line) + 1 for line in row.notice.body.get("lines", []))
 
 
 def nonce_for(row: OutboxRow) -> str:
@@ -947,6 +965,11 @@ def _gist(body: dict[str, Any]) -> str:
 
 def _joined(lines: Iterable[str]) -> str:
     return "\n".join(line for line in lines if line)
+
+
+def _above(lines: Iterable[str], tail: str) -> str:
+    """`lines` joined, cut short if need be to fit in one message above `tail`."""
+    return clip(_joined(lines), MESSAGE_LIMIT - len(tail) - 1)
 
 
 def _deciding(table: Table, called: Iterable[int]) -> list[int]:

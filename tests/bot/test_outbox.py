@@ -23,7 +23,8 @@ import pytest
 from PIL import Image
 
 from bot.pictures.canvas import WIDTH
-from bot.publisher import BACKOFF, UNDELIVERED_LOG, Publisher
+from bot.publisher import BACKOFF, FOLD_CHARS, UNDELIVERED_LOG, Publisher, folded
+from bot.render import MESSAGE_LIMIT
 from bot.service import outbox
 from rules.core import Game
 from rules.registry import GAMES
@@ -187,6 +188,73 @@ async def test_notices_waiting_together_edit_the_board_once_and_post_their_lines
     (deciding,) = await world.to_act()
     await pinged_last(world, deciding.id)
     assert played[-1] in str((await world.board()).embeds[0].to_dict())
+    assert await undelivered(world) == []
+
+
+async def test_a_long_backlog_goes_out_in_messages_discord_takes_every_line_once_in_order(
+    world: World,
+) -> None:
+    """Forty Tooth & Nail actions wait while Discord takes nothing: more lines than one
+    message holds. Delivered, they go out together only as far as a message holds them:
+    no request is refused as too long, and every line arrives once, in order."""
+    await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=7)
+    publisher = world.bot.publisher
+    await publisher.stop()
+    service = world.bot.matches
+    for _ in range(40):
+        table = await service.table(world.match_id or 0)
+        if table.match.status != "active":
+            break
+        user_id = table.user_of(table.to_act[0]).user_id
+        view = await service.view(world.match_id or 0, user_id)
+        await service.act(world.match_id or 0, user_id, view.choices[-1].key)
+    waiting = [r for r in await service.store.outbox(world.match_id) if not r.done]
+    played = [line for r in waiting for line in r.notice.body.get("lines", [])]
+    assert sum(len(line) + 1 for line in played) > MESSAGE_LIMIT  # the case in question
+    since = len(world.env.http_requests)
+    await publisher.start()
+    await publisher.idle()
+
+    sent = [r.json or {} for r in world.env.http_requests[since:] if r.method in ("POST", "PATCH")]
+    assert all(len(fields.get("content") or "") <= MESSAGE_LIMIT for fields in sent)
+    assert told_lines(world)[-len(played) :] == played
+    assert await undelivered(world) == []
+
+
+def test_notices_fold_only_as_far_as_one_message_holds_their_lines() -> None:
+    """The first notice always goes; the next join it while their lines fit in a message
+    with room for the deciders' lines below."""
+    line = "x" * 99  # a hundred characters, with its line break
+
+    def waiting(row_id: int, lines: list[str]) -> outbox.OutboxRow:
+        told = outbox.action(1, seq=row_id, lines=lines, called=(), turn="1", finished=False)
+        return outbox.OutboxRow(id=row_id, notice=told)
+
+    rows = [waiting(n, [line] * 5) for n in range(1, 10)]
+    batch = folded(rows)
+    assert [r.id for r in batch] == [1, 2, 3]  # 1,500 characters: a fourth would pass 1,500
+    assert sum(len(line) + 1 for r in batch for line in r.notice.body["lines"]) <= FOLD_CHARS
+    long = waiting(1, ["y" * 3000])
+    assert folded([long, *rows[1:]]) == [long]
+
+
+async def test_a_request_discord_finds_malformed_is_given_up_and_the_lane_goes_on(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 400 is refused again at every try: the notice is given up, logged and noted
+    for moderators, and the next line is posted (the lane is not held up behind it)."""
+    await world.start("tally", "duel", [world.alice, world.bob])
+    world.fail_posts(400, code=50035, message="Invalid Form Body")
+    await world.alice.slash(world.channel, "play", action="banner|amber")
+    assert count(world, ALICE_MOVED) == 0
+    (row,) = [r for r in await world.bot.matches.store.outbox() if r.given_up]
+    assert row.attempts == 1 and "malformed" in (row.given_up or "")
+    (entry,) = await world.bot.matches.store.log_entries(world.match_id or 0)
+    assert entry.kind == UNDELIVERED_LOG and ALICE_MOVED in entry.text
+    assert any("malformed" in r.getMessage() for r in caplog.records)
+    caplog.clear()  # the error was provoked on purpose
+    await world.bob.slash(world.channel, "play", action="banner|azure")
+    assert count(world, "bob raises azure.") == 1
     assert await undelivered(world) == []
 
 
