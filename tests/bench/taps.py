@@ -184,12 +184,17 @@ async def play_mode(game_id: str, variant: str, players: int, policy_name: str) 
 
 
 @asynccontextmanager
-async def running_bot(db: Path | None = None) -> AsyncIterator[tuple[simcord.Env, ArbiterBot]]:
+async def running_bot(
+    db: Path | None = None, *, paced: bool = True
+) -> AsyncIterator[tuple[simcord.Env, ArbiterBot]]:
     """A new bot on a new database (in a temporary directory unless `db` is given),
-    running under simcord, which settles each interaction as soon as it is done."""
+    running under simcord, which settles each interaction as soon as it is done; unless
+    `paced`, its requests in a channel keep to no pace."""
     with tempfile.TemporaryDirectory() as tmp, fast_settle():
         path = db or Path(tmp) / "bench.db"
-        bot = create_bot(Settings(_env_file=None, arbiter_db=str(path), discord_token=None))
+        pace = {} if paced else {"arbiter_channel_every": 0}
+        settings = Settings(_env_file=None, arbiter_db=str(path), discord_token=None, **pace)
+        bot = create_bot(settings)
         try:
             async with simcord.run(bot) as env:
                 yield env, bot
