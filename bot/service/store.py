@@ -553,6 +553,17 @@ class Store:
             held[kind] = await load()
         return held[kind]
 
+    async def _kept(self, match_id: int, kind: str, load: Callable[[], Awaitable[T]]) -> T:
+        """The `kind` held of a match, loaded under the lock when it isn't. What is held
+        is as the last commit left it, so it is read without queueing for the lock
+        behind other matches' transactions."""
+        held = self._memory.get(match_id)
+        if held is not None and kind in held:
+            self._memory.move_to_end(match_id)
+            return held[kind]
+        async with self._lock:
+            return await self._recall(match_id, kind, load)
+
     def _then(self, change: Callable[[], None]) -> None:
         """Do `change` to what is in memory once the open transaction commits."""
         self._after.append(change)
@@ -772,6 +783,10 @@ class Store:
 
     async def get_match(self, match_id: int) -> MatchRow | None:
         """The match with this id, if any."""
+        held = self._memory.get(match_id)
+        if held is not None and "match" in held:
+            self._memory.move_to_end(match_id)
+            return held["match"]  # as the last commit left it: no need to queue for the lock
         async with self._lock:
             return await self._match(match_id)
 
@@ -814,8 +829,7 @@ class Store:
 
     async def seats(self, match_id: int) -> list[SeatRow]:
         """The seats of a match, in seat order."""
-        async with self._lock:
-            return list(await self._recall(match_id, "seats", lambda: self._load_seats(match_id)))
+        return list(await self._kept(match_id, "seats", lambda: self._load_seats(match_id)))
 
     async def _load_seats(self, match_id: int) -> list[SeatRow]:
         rows = await self._all(
@@ -845,8 +859,7 @@ class Store:
         """The `last` actions of a match still in effect (none undone), oldest first
         (at most TAIL)."""
         assert last <= TAIL, "only the tail of the log is held"
-        async with self._lock:
-            tail = await self._recall(match_id, "tail", lambda: self._load_tail(match_id))
+        tail = await self._kept(match_id, "tail", lambda: self._load_tail(match_id))
         return tail[-last:] if last else []
 
     async def _load_tail(self, match_id: int) -> list[ActionRow]:
@@ -1112,8 +1125,7 @@ class Store:
 
     async def turn_message(self, match_id: int) -> TurnMessage | None:
         """The message carrying the current turn's public lines, if there is one."""
-        async with self._lock:
-            return await self._recall(match_id, "turn", lambda: self._load_turn(match_id))
+        return await self._kept(match_id, "turn", lambda: self._load_turn(match_id))
 
     async def _load_turn(self, match_id: int) -> TurnMessage | None:
         row = await self._one("SELECT * FROM turn_messages WHERE match_id = ?", (match_id,))
