@@ -323,6 +323,7 @@ def _view_of(components: list[dict[str, Any]]) -> discord.ui.View | None:
                 discord.ui.Button(
                     label=item.get("label"),
                     custom_id=item.get("custom_id"),
+                    url=item.get("url"),  # a link button (the Board link) has no id
                     style=discord.ButtonStyle(item.get("style", 1)),
                     row=number,
                 )
