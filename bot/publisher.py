@@ -401,8 +401,7 @@ class Publisher:
             if self._stopped or not interaction.response.is_done():
                 return  # not delivering now, or unanswered (it has no followups yet)
             for held in (self._via, self._posters):
-                for key in [k for k, v in held.items() if not v.fresh]:
-                    del held[key]
+                _drop_stale(held)
             seq = table.match.version  # the action's own number (a start's is 0)
             self._via[(match_id, seq)] = Via.of(interaction)
 
@@ -945,6 +944,17 @@ def folded(rows: list[OutboxRow]) -> list[OutboxRow]:
         if row.notice.kind == "action" and row.notice.body["finished"]:
             break
     return batch
+
+
+def _drop_stale(held: dict[Any, Via]) -> None:
+    """Forget the interactions whose tokens no longer serve. They are held about in the
+    order they came, so only the oldest are looked at: the cost is what is dropped,
+    not what is held (a busy bot holds thousands)."""
+    while held:
+        key, via = next(iter(held.items()))
+        if via.fresh:
+            return
+        del held[key]
 
 
 def _size(row: OutboxRow) -> int:
