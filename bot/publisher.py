@@ -256,9 +256,7 @@ class Publisher:
         self._started = False  # delivering since its last start
         self._posted: dict[int, int] = {}  # match id -> messages posted since its board
         self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
-        # lane -> the message it posted (or found) last, and how many of its lines are the
-        # lines of notices delivered so far (the notices posted together share a message)
-        self._last_post: dict[str, tuple[int, int]] = {}
+        self._last_post: dict[str, Sent] = {}  # lane -> the message it posted (or found) last
         self._via: dict[tuple[int, int], Via] = {}  # (match id, action seq) -> its interaction
         self._posters: dict[int, Via] = {}  # message id -> the interaction whose followup it is
         settings = bot.settings
@@ -808,7 +806,7 @@ class Publisher:
             since = discord.utils.time_snowflake(datetime.fromisoformat(row.created_at))
             found = await self._sent_before(table, mine, since, self._last_post.get(lane))
             if found is not None:
-                self._last_post[lane] = (found.id, len(found.body.split("\n")))
+                self._last_post[lane] = found
                 return found
         channel = self._channel(table)
         fields: dict[str, Any] = {"content": text, "allowed_mentions": _only(users)}
@@ -823,8 +821,8 @@ class Publisher:
                 raise classify(error) from error
         if table.match.status == "active":
             self._posted[table.match.id] = self._posted.get(table.match.id, 0) + 1
-        self._last_post[lane] = (message.id, len(mine))
-        return Sent(message.id, "\n".join(mine))
+        sent = self._last_post[lane] = Sent(message.id, "\n".join(mine))
+        return sent
 
     async def _follow_up(
         self, table: Table, vias: list[Via], fields: Callable[[], dict[str, Any]]
@@ -875,7 +873,7 @@ class Publisher:
         return None
 
     async def _sent_before(
-        self, table: Table, lines: list[str], since: int, last: tuple[int, int] | None
+        self, table: Table, lines: list[str], since: int, last: Sent | None
     ) -> Sent | None:
         """The bot's message with `lines` among the channel's messages since the
         snowflake `since` (when the send began), if any. Several notices posted together
@@ -883,7 +881,7 @@ class Publisher:
         found or posted left off, then at the start of any later message."""
         me = self.bot.user
         channel_id = table.match.channel_id
-        since = max(since, last[0]) if last is not None else since
+        since = max(since, last.id) if last is not None else since
         try:
             channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
             if not isinstance(channel, discord.abc.Messageable):
@@ -892,7 +890,7 @@ class Publisher:
             async for message in channel.history(limit=LOOK_BACK, after=after):
                 if me is None or message.author.id != me.id:
                     continue
-                at = last[1] if last is not None and message.id == last[0] else 0
+                at = last.lines if last is not None and message.id == last.id else 0
                 shown = message.content.split("\n")
                 if shown[at : at + len(lines)] == lines:
                     log.info("match %s: found a line posted before a restart", table.match.id)
@@ -909,6 +907,11 @@ class Sent:
 
     id: int
     body: str
+
+    @property
+    def lines(self) -> int:
+        """How many of the message's lines are notices' lines delivered so far."""
+        return len(self.body.split("\n"))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -75,6 +75,9 @@ def _retrieved(done: asyncio.Future[None]) -> None:
         done.exception()
 
 
+_MISSING = object()  # nothing of that kind is held
+
+
 class ChannelBusy(Exception):
     """The channel already holds an open (lobby or active) match."""
 
@@ -557,12 +560,19 @@ class Store:
         """The `kind` held of a match, loaded under the lock when it isn't. What is held
         is as the last commit left it, so it is read without queueing for the lock
         behind other matches' transactions."""
-        held = self._memory.get(match_id)
-        if held is not None and kind in held:
-            self._memory.move_to_end(match_id)
-            return held[kind]
+        held = self._hit(match_id, kind)
+        if held is not _MISSING:
+            return held
         async with self._lock:
             return await self._recall(match_id, kind, load)
+
+    def _hit(self, match_id: int, kind: str) -> Any:
+        """The `kind` held of a match (made the most recently used), or _MISSING."""
+        held = self._memory.get(match_id)
+        if held is None or kind not in held:
+            return _MISSING
+        self._memory.move_to_end(match_id)
+        return held[kind]
 
     def _then(self, change: Callable[[], None]) -> None:
         """Do `change` to what is in memory once the open transaction commits."""
@@ -783,10 +793,9 @@ class Store:
 
     async def get_match(self, match_id: int) -> MatchRow | None:
         """The match with this id, if any."""
-        held = self._memory.get(match_id)
-        if held is not None and "match" in held:
-            self._memory.move_to_end(match_id)
-            return held["match"]  # as the last commit left it: no need to queue for the lock
+        held = self._hit(match_id, "match")
+        if held is not _MISSING:
+            return held
         async with self._lock:
             return await self._match(match_id)
 
