@@ -148,26 +148,33 @@ async def test_a_board_message_written_behind_is_read_back_before_it_is_saved(
 
 
 async def test_a_turn_message_written_while_a_transaction_commits_is_not_undone(
-    db_path: Path,
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = await Store.open(db_path)
     try:
         match_id = await _lobby(store)
         store.set_turn_message(TurnMessage(match_id, 1, "t1", "old"))
         await store.flush()
-        # A transaction that forgets the match is under way when the publisher posts a
-        # new turn message.
+        # A transaction that forgets the match is under way, its change made and its
+        # commit to come, when the publisher posts a new turn message.
+        reached, go = asyncio.Event(), asyncio.Event()
+        commit = store.engine._commit  # type: ignore[attr-defined]
+
+        async def held(group: object) -> None:
+            reached.set()
+            await go.wait()
+            await commit(group)
+
+        monkeypatch.setattr(store.engine, "_commit", held)
         terms = asyncio.create_task(
             store.set_clock_terms(match_id, clock_seconds=600, timeout_policy="skip")
         )
-        for _ in range(1000):  # until its change is made and its commit is to come
-            if store._after or terms.done():
-                break
-            await asyncio.sleep(0)
+        await reached.wait()
         assert not terms.done()
         store.set_turn_message(TurnMessage(match_id, 2, "t2", "new"))
+        go.set()
         await terms
-        held = await store.turn_message(match_id)
-        assert held is not None and held.message_id == 2
+        held_message = await store.turn_message(match_id)
+        assert held_message is not None and held_message.message_id == 2
     finally:
         await store.close()
