@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.app import create_bot
 from bot.config import Settings
 from bot.history import replay_export
+from bot.service.store import NewerSchema
 from rules.registry import GAMES
 
 NO_TOKEN = (
@@ -53,7 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.discord_token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    create_bot(settings).run(settings.discord_token, root_logger=True)
+    try:
+        create_bot(settings).run(settings.discord_token, root_logger=True)
+    except NewerSchema as refused:
+        print(refused, file=sys.stderr)
+        return 2
     return 0
 
 

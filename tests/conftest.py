@@ -1,12 +1,21 @@
-"""Shared fixtures: temporary databases, and bots that are always closed.
+"""Shared fixtures: temporary databases on either store engine, and bots that are
+always closed.
 
 simcord never calls `bot.close()`, and aiosqlite's worker thread is not a
 daemon, so every bot built here is remembered and closed at teardown. The bot
 is imported inside the fixtures, so the rules tests never depend on it.
+
+A test (or a module, with `pytestmark`) marked `engines` runs once per store engine:
+on a SQLite file, and on a database of its own in a real PostgreSQL server, which
+each test runner starts itself (`pgserver`: PostgreSQL shipped as a Python package,
+started in about a second, as root too). `database` is the target either way. When
+CI runs (`CI=true`), a PostgreSQL test that would be skipped fails instead.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +49,67 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "arbiter.db"
 
 
+ENGINES = ("sqlite", "postgresql")
+_databases = itertools.count()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "engines(*names): run the test once per store engine (or those named)"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`engines` runs a test on every engine; `engines("sqlite")` on those named (a test
+    of one engine's own mechanism, in a module marked for all)."""
+    marker = metafunc.definition.get_closest_marker("engines")
+    if marker is not None and "engine" in metafunc.fixturenames:
+        metafunc.parametrize("engine", marker.args or ENGINES, indirect=True)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Under CI, a PostgreSQL test skipped is a failure: the suite never passes without
+    them."""
+    outcome = yield
+    report = outcome.get_result()
+    callspec = getattr(item, "callspec", None)
+    on_postgresql = callspec is not None and callspec.params.get("engine") == "postgresql"
+    if report.skipped and on_postgresql and os.environ.get("CI") == "true":
+        report.outcome = "failed"
+        report.longrepr = f"PostgreSQL test skipped under CI: {report.longrepr}"
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A PostgreSQL server for this test runner, stopped at the end."""
+    try:
+        import pgserver
+
+        server = pgserver.get_server(tmp_path_factory.mktemp("postgres"), cleanup_mode="stop")
+    except Exception as error:  # no package, or no server that starts here
+        pytest.skip(f"no PostgreSQL server could be started: {error}")
+    yield server
+    server.cleanup()
+
+
+@pytest.fixture
+def engine(request: pytest.FixtureRequest) -> str:
+    """The store engine of this test: SQLite, unless the test is marked `engines`."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def database(engine: str, db_path: Path, request: pytest.FixtureRequest) -> str:
+    """This test's fresh database: a SQLite file, or a PostgreSQL database's address."""
+    if engine == "sqlite":
+        return str(db_path)
+    server = request.getfixturevalue("postgres_server")
+    name = f"test_{os.getpid()}_{next(_databases)}"
+    server.psql(f"CREATE DATABASE {name};")
+    return str(server.get_uri(name))
+
+
 @pytest.fixture
 def bot_games() -> Mapping[str, Game] | None:
     """The games the test bots referee (None: the registry). Override per module."""
@@ -48,7 +118,7 @@ def bot_games() -> Mapping[str, Game] | None:
 
 @pytest.fixture
 async def create_bot(
-    db_path: Path, bot_games: Mapping[str, Game] | None
+    database: str, bot_games: Mapping[str, Game] | None
 ) -> AsyncIterator[BotFactory]:
     """Build unstarted bots on this test's database (keyword arguments override settings);
     all of them are closed at teardown."""
@@ -62,7 +132,7 @@ async def create_bot(
         # limits, and a test waiting real seconds for none would only be slow. The tests
         # of the pace itself set it.
         values = {
-            "arbiter_db": str(db_path),
+            "arbiter_db": database,
             "discord_token": None,
             "arbiter_channel_every": 0,
             **settings,

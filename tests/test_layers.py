@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVICES = sorted((ROOT / "bot" / "service").glob("*.py"))
+SERVICES = sorted((ROOT / "bot" / "service").rglob("*.py"))
 
 
 def imported(path: Path) -> set[str]:
@@ -35,7 +35,11 @@ def test_no_service_module_imports_discord_or_the_discord_side() -> None:
 
 
 def test_loading_every_service_loads_no_discord() -> None:
-    modules = ", ".join(f"bot.service.{p.stem}" for p in SERVICES if p.stem != "__init__")
+    modules = ", ".join(
+        ".".join(p.relative_to(ROOT).with_suffix("").parts)
+        for p in SERVICES
+        if p.stem != "__init__"
+    )
     code = f"import sys, {modules}; print('discord' in sys.modules)"
     run = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True

@@ -12,7 +12,6 @@ import simcord
 
 from bot import __main__ as entry
 from bot.config import Settings
-from bot.service.store import Store, migrations
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally
@@ -68,21 +67,6 @@ def test_sandbox_flag_runs_the_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
     assert entry.main(["--sandbox"]) == 0
     assert entry.main(["--sandbox", "--port", "8765"]) == 0
     assert ran == [None, 8765]
-
-
-async def test_migrations_run_in_order_once(tmp_path: Path) -> None:
-    directory = tmp_path / "migrations"
-    directory.mkdir()
-    for path in migrations():
-        (directory / path[1].name).write_text(path[1].read_text())
-    extra = len(migrations()) + 1
-    (directory / f"{extra:04d}_notes.sql").write_text("CREATE TABLE notes (id INTEGER);")
-    store = await Store.open(tmp_path / "db.sqlite", migrations_dir=directory)
-    assert await store.schema_version() == extra
-    await store.close()
-    (directory / f"{extra + 2:04d}_gap.sql").write_text("SELECT 1;")
-    with pytest.raises(RuntimeError, match="breaks the sequence"):
-        await Store.open(tmp_path / "db.sqlite", migrations_dir=directory)
 
 
 async def test_commands_sync_to_the_development_server_only(create_bot: BotFactory) -> None:

@@ -27,6 +27,8 @@ from tests.bot import tally
 from tests.bot.world import World, answered, menu_id
 from tests.conftest import BotFactory
 
+pytestmark = pytest.mark.engines
+
 CLOCK = HOUR
 T = TypeVar("T")
 

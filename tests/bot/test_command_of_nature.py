@@ -50,6 +50,7 @@ def pick(offered: list[dict[str, str]], step: int) -> str:
     return offered[step % len(offered)]["value"]
 
 
+@pytest.mark.engines
 async def test_a_two_player_game_to_a_winner_through_play(world: World) -> None:
     await world.start(CON.id, "2p", [world.alice, world.bob], seed=opening_seed())
     board = await world.board()

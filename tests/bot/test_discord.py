@@ -234,6 +234,7 @@ async def test_closed_dms_are_reported_and_change_nothing(world: World) -> None:
     assert (await world.match()).version == 0
 
 
+@pytest.mark.engines
 async def test_restart_mid_game_keeps_buttons_menus_and_the_game(
     world: World, create_bot: BotFactory
 ) -> None:
@@ -262,6 +263,7 @@ async def test_restart_mid_game_keeps_buttons_menus_and_the_game(
     assert await world.bot.matches.verify(match.id)
 
 
+@pytest.mark.engines
 async def test_restart_keeps_lobby_buttons(world: World, create_bot: BotFactory) -> None:
     opened = await world.open(world.alice, "tally", "duel")
     lobby = opened.response
@@ -288,6 +290,7 @@ async def test_concede_ends_the_match_and_frees_the_channel(world: World) -> Non
     assert fresh.response is not None and not fresh.response.ephemeral
 
 
+@pytest.mark.engines
 async def test_a_whole_team_game_through_hand_menus(world: World) -> None:
     players = [world.alice, world.bob, world.carol, world.dave]
     await world.start("tally", "teams", players)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
 from bot.render import board_embed, private_embed
@@ -467,6 +468,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
 # ------------------------------------------------------------------ a whole game
 
 
+@pytest.mark.engines
 async def test_a_two_civilization_game_through_three_eras_to_the_result(world: World) -> None:
     alice, bob = world.alice, world.bob
     await named_table(world, [alice, bob], ["Greeks", "Carthage"])
@@ -682,6 +684,7 @@ async def test_forged_and_stale_dispute_buttons_change_nothing(world: World) -> 
     assert (await world.state()).phase == "dispute"
 
 
+@pytest.mark.engines
 async def test_a_restart_keeps_the_dispute_button_working(world: World, create_bot: Any) -> None:
     alice, bob = world.alice, world.bob
     await named_table(world, [alice, bob], ["Greeks", "Carthage"])

@@ -281,6 +281,7 @@ async def test_a_stale_confirmation_is_refused(world: World) -> None:
     assert (await world.match()).status == "active"
 
 
+@pytest.mark.engines
 async def test_a_confirmation_still_works_after_a_restart(
     world: World, create_bot: BotFactory
 ) -> None:

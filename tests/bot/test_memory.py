@@ -17,7 +17,10 @@ from bot.service.store import Store, TurnMessage
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally
+from tests.bot.outside import one
 from tests.bot.world import World
+
+pytestmark = pytest.mark.engines
 
 
 @pytest.fixture
@@ -33,7 +36,7 @@ def said(result: object) -> str:
 
 
 async def test_an_action_taken_by_a_second_process_is_seen_by_the_next_interaction(
-    world: World, db_path: Path, bot_games: Mapping[str, Game]
+    world: World, database: str, bot_games: Mapping[str, Game]
 ) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
     await world.alice.slash(world.channel, "play", action="banner|amber")
@@ -41,7 +44,7 @@ async def test_an_action_taken_by_a_second_process_is_seen_by_the_next_interacti
     assert (await world.match()).version == 1  # held in memory now
 
     # Another process on the same database takes bob's decision.
-    other = await Store.open(db_path)
+    other = await Store.open(database)
     try:
         await MatchService(other, bot_games).act(match_id, world.bob.id, "banner|azure")
     finally:
@@ -62,6 +65,7 @@ async def test_an_action_taken_by_a_second_process_is_seen_by_the_next_interacti
     )
 
 
+@pytest.mark.engines("sqlite")
 async def test_a_database_restored_from_a_backup_is_played_from_the_backup(
     world: World, db_path: Path, tmp_path: Path
 ) -> None:
@@ -127,9 +131,9 @@ async def _lobby(store: Store) -> int:
 
 
 async def test_a_board_message_written_behind_is_read_back_before_it_is_saved(
-    db_path: Path,
+    database: str,
 ) -> None:
-    store = await Store.open(db_path)
+    store = await Store.open(database)
     try:
         match_id = await _lobby(store)
         await store.get_match(match_id)
@@ -138,19 +142,17 @@ async def test_a_board_message_written_behind_is_read_back_before_it_is_saved(
         held = await store.get_match(match_id)
         assert held is not None and held.board_message_id == 999
         await store.flush()
-        with closing(sqlite3.connect(db_path)) as db:
-            (saved,) = db.execute(
-                "SELECT board_message_id FROM matches WHERE id = ?", (match_id,)
-            ).fetchone()
+        saved = await one(database, "SELECT board_message_id FROM matches WHERE id = ?", match_id)
         assert saved == 999
     finally:
         await store.close()
 
 
+@pytest.mark.engines("sqlite")  # it holds SQLite's group commit halfway
 async def test_a_turn_message_written_while_a_transaction_commits_is_not_undone(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+    database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = await Store.open(db_path)
+    store = await Store.open(database)
     try:
         match_id = await _lobby(store)
         store.set_turn_message(TurnMessage(match_id, 1, "t1", "old"))

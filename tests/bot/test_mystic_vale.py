@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
 from bot.render import board_embed, private_embed
@@ -375,6 +376,7 @@ async def finish(world: World) -> None:
 # ------------------------------------------------------------------ whole games
 
 
+@pytest.mark.engines
 async def test_a_two_player_game_with_leaders_set_in_the_lobby_to_the_end(world: World) -> None:
     opened = await world.open(world.alice, MV.id, "2p", seed=11)
     lobby = opened.response
@@ -614,6 +616,7 @@ async def test_a_push_by_its_quick_button_is_told_through_the_click(world: World
     assert current.id == called.id and "plants" in current.content and quick(current)
 
 
+@pytest.mark.engines
 async def test_a_restart_keeps_the_quick_buttons_working(world: World, create_bot: Any) -> None:
     state, planter, _ = await opening(world)
     message = await turn_message(world, planter)

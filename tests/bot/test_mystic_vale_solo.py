@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from rules.mystic_vale import GAME as MV
 from tests.bot.world import World
 
@@ -91,6 +93,7 @@ async def test_a_solitaire_game_in_a_channel_against_a_chosen_nemesis(world: Wor
     assert f"<@{world.alice.id}> — {int(won)} beaten" in hunters
 
 
+@pytest.mark.engines
 async def test_a_solitaire_game_in_a_direct_message_with_the_bot(world: World) -> None:
     ada = world.alice.user
     opened = await ada.slash("match new", game="mystic-vale", seed=5)  # solo by default

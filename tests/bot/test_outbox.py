@@ -32,6 +32,8 @@ from tests.bot import tally
 from tests.bot.world import World
 from tests.conftest import BotFactory
 
+pytestmark = pytest.mark.engines
+
 ALICE_MOVED = "alice raises amber."
 
 

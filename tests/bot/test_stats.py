@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from pathlib import Path
 
 import pytest
 import simcord
@@ -18,6 +17,8 @@ from rules.registry import GAMES
 from tests.bot import tally
 from tests.bot.test_moderation import admin
 from tests.bot.world import World
+
+pytestmark = pytest.mark.engines  # the cross-server reads, the same on every engine
 
 ALICE, BOB = 101, 102
 
@@ -84,8 +85,8 @@ async def test_stats_and_leaderboard_after_a_few_matches(world: World) -> None:
 
 
 @pytest.fixture
-async def service(db_path: Path) -> AsyncIterator[MatchService]:
-    store = await Store.open(db_path)
+async def service(database: str) -> AsyncIterator[MatchService]:
+    store = await Store.open(database)
     yield MatchService(store, {"tally": tally.GAME})
     await store.close()
 
@@ -130,12 +131,12 @@ async def test_an_abandoned_match_counts_for_nobody(service: MatchService) -> No
 
 
 async def test_the_nemesis_victory_tracker_counts_per_nemesis_and_ranks_the_hunters(
-    db_path: Path,
+    database: str,
 ) -> None:
     """Solitaire games are recorded won or lost against their nemesis (a lost one too,
     which has no winner), in a server or in a DM; `versus` counts them per nemesis, and
     the hunters' board ranks the most nemeses beaten, then the hardest beaten."""
-    store = await Store.open(db_path)
+    store = await Store.open(database)
     try:
         service = MatchService(store)
         stats = Stats(service)

@@ -237,6 +237,7 @@ async def test_a_turn_s_lines_share_one_message_and_each_player_is_pinged_once(
                 assert re.fullmatch(r"➡️ <@\d+>, [^@]+", line), line
 
 
+@pytest.mark.engines
 async def test_simultaneous_deciders_are_pinged_once_and_a_restart_keeps_the_message(
     world: World, create_bot: BotFactory
 ) -> None:

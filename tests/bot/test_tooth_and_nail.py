@@ -15,6 +15,7 @@ from tests.bot.world import World, buttons, menu_id, option_values
 MAX_ACTIONS = 1500
 
 
+@pytest.mark.engines
 async def test_a_two_player_game_to_a_winner_through_play_and_hand(
     simcord_env: simcord.Env,
 ) -> None:

@@ -87,6 +87,11 @@ class Engine(Protocol):
         that this process wasn't told of (then nothing held in memory is trusted)."""
         ...
 
+    def watch(self, heard: Callable[[str], None]) -> None:
+        """Call `heard(key)` for each key another process's commit changed (see
+        `Tx.announce`; "*": anything may have)."""
+        ...
+
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
         ...

@@ -52,6 +52,8 @@ class Memory:
         # started, or another process's), read back from the database as `recovered`;
         # known from the first `pending_lanes`. None: any lane may.
         self.foreign: set[str] | None = None
+        # Lanes held whose notices another process added to since they were read.
+        self.written_elsewhere: set[str] = set()
         self.epoch = 0  # moves when everything is forgotten
         self._changes: dict[Hashable, int] = {}  # key -> changes applied to it
 
@@ -179,6 +181,15 @@ class Memory:
         self.changed((kind, key))
         self._small.get(kind, {}).pop(key, None)
 
+    def wrote_elsewhere(self, lane: str) -> None:
+        """Another process wrote notices to a lane: what it wrote is read before the
+        lane is served again."""
+        self.changed(("lane", lane))
+        if lane in self.lanes:
+            self.written_elsewhere.add(lane)
+        elif self.foreign is not None:
+            self.foreign.add(lane)
+
     # ------------------------------------------------------------ everything
 
     def forget_all(self) -> None:
@@ -192,3 +203,4 @@ class Memory:
         self.lanes.clear()
         self.lane_of.clear()
         self.foreign = None
+        self.written_elsewhere.clear()

@@ -127,6 +127,9 @@ class SQLiteEngine:
             self._data_version = version
         return changed
 
+    def watch(self, heard: Callable[[str], None]) -> None:
+        """Nothing to watch: another process's commits show in `changed_elsewhere`."""
+
     def unique_violation(self, error: BaseException) -> bool:
         return isinstance(error, sqlite3.IntegrityError) and "UNIQUE" in str(error)
 

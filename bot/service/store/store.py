@@ -119,6 +119,7 @@ class Store:
         self._behind: dict[Hashable, tuple[str, tuple[Any, ...], Any]] = {}
         self._carrier: asyncio.Future[None] | None = None  # done when its carrier ends
         self._clock_marks: dict[int, int] = {}  # match id -> its clock writes so far
+        engine.watch(self._heard)
 
     @classmethod
     async def open(
@@ -169,10 +170,38 @@ class Store:
 
     def forget_all(self) -> None:
         """Drop everything held in memory (the next reads load it again)."""
-        self._memory.forget_all()
+        self._forget_held()
         self._behind.clear()  # it was written for what was read before
+
+    def _forget_held(self) -> None:
+        self._memory.forget_all()
         for match_id in self._clock_marks:
             self._clock_marks[match_id] += 1
+
+    def _heard(self, key: str) -> None:
+        """Another process committed a change to `key` (see `Tx.announce`): what is held
+        of it is read again; a lane it wrote to is delivered from there."""
+        if key == "*":
+            self._forget_held()
+            return
+        kind, _, value = key.partition(":")
+        memory = self._memory
+        if kind == "l":
+            memory.wrote_elsewhere(value)
+            for listener in self._outbox_listeners:
+                listener(value)
+            return
+        number = int(value)
+        if kind == "m":
+            memory.forget(number)
+            self._clocks_written(number)
+        elif kind == "g":
+            memory.forget_small("guild", number)
+        elif kind == "u":
+            for user_kind in USER_KINDS:
+                memory.forget_small(user_kind, number)
+        elif kind == "c":
+            memory.channel_unknown(number)
 
     def clock_mark(self, match_id: int) -> int:
         """A number that changes with every write to a match's clocks (its deadlines,
@@ -737,26 +766,38 @@ class Store:
         `recovered`: its delivery may have begun before a restart."""
         memory = self._memory
         pending = memory.lanes.get(lane)
+        if pending is not None and lane in memory.written_elsewhere:
+            await self._read_lane(lane, pending)
         if pending is None:
             if memory.foreign is not None and lane not in memory.foreign:
                 return []  # every notice this process wrote to it is delivered
-            await self.flush()  # so the rows read are current
-            while True:  # until no commit wrote to the lane during the read
-                mark = memory.mark(("lane", lane))
-                rows = await self._all(
-                    "SELECT * FROM outbox WHERE lane = ? AND delivered_at IS NULL"
-                    " AND given_up IS NULL ORDER BY id",
-                    (lane,),
-                )
-                if memory.mark(("lane", lane)) == mark:
-                    break
-            pending = memory.lanes[lane] = deque(
-                replace(decode.outbox_row(r), recovered=True) for r in rows
-            )
-            memory.lane_of.update((row.id, lane) for row in pending)
+            pending = memory.lanes[lane] = deque()
+            await self._read_lane(lane, pending)
             if memory.foreign is not None:
                 memory.foreign.discard(lane)  # all of it is held now
         return list(itertools.islice(pending, most))
+
+    async def _read_lane(self, lane: str, pending: deque[OutboxRow]) -> None:
+        """Add to a lane's pending notices those the database holds after them (all of
+        them, given none), read as `recovered`: this process didn't write them."""
+        memory = self._memory
+        await self.flush()  # so the rows read are current
+        after = max((row.id for row in pending), default=0)
+        while True:  # until no commit wrote to the lane during the read
+            mark = memory.mark(("lane", lane))
+            memory.written_elsewhere.discard(lane)
+            rows = await self._all(
+                "SELECT * FROM outbox WHERE lane = ? AND id > ? AND delivered_at IS NULL"
+                " AND given_up IS NULL ORDER BY id",
+                (lane, after),
+            )
+            if memory.mark(("lane", lane)) == mark:
+                break
+        held = {row.id for row in pending}
+        for r in rows:
+            if r["id"] not in held:
+                pending.append(replace(decode.outbox_row(r), recovered=True))
+                memory.lane_of[r["id"]] = lane
 
     def _settle_row(
         self, row_id: int, change: Callable[[OutboxRow], OutboxRow | None]
