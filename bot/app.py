@@ -6,6 +6,12 @@ after a restart), syncs the slash commands, to one server when `ARBITER_GUILD` i
 set, starts the match clocks' scheduler and has the publisher deliver what the
 outbox still holds. `close()` stops the publisher and the clocks and closes the
 database.
+
+The bot runs the gateway shards its settings name (all of them by default). On
+PostgreSQL, where several processes may share the database, the clocks and the
+publisher serve the shards whose leases this process holds (`bot.service.leases`),
+and start again on the new ones whenever those change; on SQLite one process serves
+every shard.
 """
 
 from __future__ import annotations
@@ -17,11 +23,14 @@ from discord.ext import commands
 
 from bot import history
 from bot.config import Settings
+from bot.health import Health
 from bot.panels import Panels
 from bot.pictures import PictureCache
 from bot.publisher import Publisher
 from bot.replies import ArbiterTree
 from bot.service.clock import ClockService
+from bot.service.leases import Leases
+from bot.service.logs import name_process
 from bot.service.matches import MatchService
 from bot.service.stats import Stats
 from bot.service.store import Store
@@ -39,7 +48,7 @@ from cogs.stats import StatsCog
 from rules.core import Game
 
 
-class ArbiterBot(commands.Bot):
+class ArbiterBot(commands.AutoShardedBot):
     """A Discord referee. Only the `guilds` intent: it reads no messages."""
 
     def __init__(self, settings: Settings, games: Mapping[str, Game] | None = None) -> None:
@@ -51,12 +60,17 @@ class ArbiterBot(commands.Bot):
             help_command=None,
             tree_cls=ArbiterTree,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.arbiter_shard_count,
+            shard_ids=sorted(settings.shards),
         )
         self.settings = settings
         self._games = games
         self._store: Store | None = None
         self._matches: MatchService | None = None
         self._clock: ClockService | None = None
+        self.leases: Leases | None = None
+        self._serving = False  # the clocks and the publisher have started
+        self.health: Health | None = None
         self.publisher = Publisher(self)
         self.panels = Panels(self)
         self.pictures = PictureCache()
@@ -77,6 +91,9 @@ class ArbiterBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, register persistent components, sync commands."""
+        if self.settings.arbiter_health_port is not None:
+            self.health = Health(self, self.settings.arbiter_health_port)
+            await self.health.start()
         self._store = await Store.open(self.settings.arbiter_db, now=discord.utils.utcnow)
         self._store.on_outbox(self.publisher.wake)
         self._matches = MatchService(self._store, self._games)
@@ -100,8 +117,32 @@ class ArbiterBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        await self._serve_shards(self._store)
         await self._clock.start()
         await self.publisher.start()
+        self._serving = True
+
+    async def _serve_shards(self, store: Store) -> None:
+        """Take the leases of the shards to serve (PostgreSQL), or serve them all."""
+        count = self.settings.arbiter_shard_count
+        if store.engine.name != "postgresql":
+            store.serve(count, range(count))
+            return
+        self.leases = Leases(
+            store, count, self.settings.shards, ttl=self.settings.arbiter_lease_ttl
+        )
+        name_process(self.leases.holder)
+        self.leases.on_change(self._served)
+        await self.leases.start()
+
+    async def _served(self, held: frozenset[int]) -> None:
+        """The shards this process holds changed: serve those."""
+        assert self._store is not None and self.leases is not None
+        self._store.serve(self.leases.count, held)
+        if self._serving:
+            await self.clock.restart()
+            await self.publisher.stop()
+            await self.publisher.start()
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Keep a match's thread open when Discord archives it."""
@@ -110,10 +151,18 @@ class ArbiterBot(commands.Bot):
     async def close(self) -> None:
         """Stop the clocks, disconnect, then close the database."""
         try:
+            self._serving = False
             await self.publisher.stop()
             if self._clock is not None:
                 await self._clock.stop()
-            await super().close()
+            if self.leases is not None:
+                await self.leases.stop()
+            if self.health is not None:
+                await self.health.stop()
+            if "_AutoShardedClient__queue" in self.__dict__:
+                await super().close()
+            else:  # never connected: discord.py's sharded close needs what connect() makes
+                await self.http.close()
         finally:
             store, self._store, self._matches, self._clock = self._store, None, None, None
             if store is not None:

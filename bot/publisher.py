@@ -47,9 +47,11 @@ from bot.render import (
     seed_notice,
 )
 from bot.service import errors
+from bot.service.logs import about
 from bot.service.matches import Table
 from bot.service.outbox import OutboxRow
 from bot.service.scheduler import Scheduler
+from bot.service.shards import shard_of
 from bot.service.store import TurnMessage
 from bot.ui import (
     DM_CLOSED,
@@ -329,8 +331,11 @@ class Publisher:
                 rows = await store.next_notices(lane, FOLD_MOST)  # what came meanwhile joins
             batch = folded(rows)
             first = batch[0]
+            match = await self.bot.matches.get(first.notice.match_id)
+            shard = shard_of(match.guild_id, store.shard_count)
             try:
-                await self._deliver(batch)
+                with about(match=match.id, guild=match.guild_id, shard=shard):
+                    await self._deliver(batch)
             except Retry as failed:
                 attempts = await store.note_failure(first.id, failed.why)
                 wait = failed.wait if failed.wait is not None else backoff(attempts)

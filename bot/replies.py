@@ -17,6 +17,8 @@ import discord
 from discord import app_commands
 
 from bot.service.errors import UserError
+from bot.service.logs import about
+from bot.service.shards import shard_of
 from rules.core import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -67,11 +69,14 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
 
 @asynccontextmanager
 async def guard(interaction: discord.Interaction) -> AsyncIterator[None]:
-    """Run an interaction handler's body; any error it raises is reported, never re-raised."""
-    try:
-        yield
-    except Exception as error:
-        await report(interaction, error)
+    """Run an interaction handler's body; any error it raises is reported, never re-raised.
+    Every log line written meanwhile names the interaction's server and shard."""
+    shard = shard_of(interaction.guild_id, interaction.client.shard_count or 1)
+    with about(guild=interaction.guild_id, shard=shard):
+        try:
+            yield
+        except Exception as error:
+            await report(interaction, error)
 
 
 class ArbiterTree(app_commands.CommandTree):

@@ -14,6 +14,12 @@ At start-up the scheduler is loaded from the store, and matches whose deadlines
 don't fit their current version are reconciled, so a restart loses nothing and a
 moment that passed while the bot was down fires at once.
 
+Several processes on one database: only the process serving a match's shard (its
+lease, `bot.service.leases`) fires its moments. The store reads the moments of those
+shards alone, `restart` loads them again when the shards served change, a moment of a
+match served elsewhere is not fired, and a match another process changed is armed again
+from what it stored (`_arm_stored`).
+
 At a deadline the game's timeout action is taken for the seat (`MatchService.
 timeout`) and announced like any action; after TIMEOUTS_IN_A_ROW of them in a row,
 the match's policy makes the seat forfeit (`skip`) or abandons the match
@@ -35,6 +41,7 @@ gives the clock simcord makes virtual in tests).
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import dataclasses
 import logging
@@ -44,9 +51,11 @@ from datetime import datetime, timedelta
 
 from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
+from bot.service.logs import about
 from bot.service.matches import MatchService, Plan, Table
 from bot.service.outbox import Notice
 from bot.service.scheduler import Scheduler
+from bot.service.shards import shard_of
 from bot.service.store import Clocks, Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
 from bot.service.timing import (
     DAY,
@@ -175,7 +184,9 @@ class ClockService:
         self.now = now
         self.scheduler = Scheduler(self._fire, now)
         self._lock = KeyedLocks()
+        self._rearming: set[asyncio.Task[None]] = set()
         matches.plan_with(self.plan)
+        self.store.on_match_changed_elsewhere(self._changed_elsewhere)
 
     # ----------------------------------------------------------- life cycle
 
@@ -190,6 +201,43 @@ class ClockService:
     async def stop(self) -> None:
         """Stop the scheduler (what is stored fires after the next start)."""
         await self.scheduler.stop()
+        for task in list(self._rearming):
+            task.cancel()
+
+    async def restart(self) -> None:
+        """The shards this process serves changed: forget every moment armed and load
+        those of the matches served now."""
+        await self.scheduler.stop()
+        self.scheduler.clear()
+        await self.start()
+
+    def _changed_elsewhere(self, match_id: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._arm_stored(match_id))
+        self._rearming.add(task)
+        task.add_done_callback(self._rearming.discard)
+
+    async def _arm_stored(self, match_id: int) -> None:
+        """Arm a match's moments as stored (another process changed them), if this process
+        serves it: its running clocks, its pause's end, its vacations' ends."""
+        match = await self.store.get_match(match_id)
+        if match is None or not self.store.owns(match.guild_id):
+            return
+        async with self._lock(match_id):
+            rows = await self.store.deadlines(match_id)
+            for seat in await self.store.seats(match_id):
+                if all(d.seat != seat.seat for d in rows):
+                    self.scheduler.disarm((SEAT, match_id, seat.seat))
+            await self._arm(match, rows)
+            pause = await self.store.pause(match_id)
+            if pause is None:
+                self.scheduler.disarm((PAUSED, match_id))
+            else:
+                self.scheduler.arm((PAUSED, match_id), pause.ends_at)
+            for clock in (await self.store.seat_clocks(match_id)).values():
+                if clock.vacation_until is None:
+                    self.scheduler.disarm((AWAY, match_id, clock.seat))
+                else:
+                    self.scheduler.arm((AWAY, match_id, clock.seat), clock.vacation_until)
 
     # ---------------------------------------------------------------- terms
 
@@ -354,12 +402,17 @@ class ClockService:
         async with self._lock(match_id):
             token = _acting.set(match_id)
             try:
-                if kind == SEAT:
-                    await self._seat_moment(match_id, rest[0])
-                elif kind == PAUSED:
-                    await self._pause_over(match_id)
-                else:
-                    await self._vacation_over(match_id, rest[0])
+                match = await self.store.get_match(match_id)
+                if match is None or not self.store.owns(match.guild_id):
+                    return  # another process serves its shard (it lost the lease meanwhile)
+                shard = shard_of(match.guild_id, self.store.shard_count)
+                with about(match=match_id, guild=match.guild_id, shard=shard):
+                    if kind == SEAT:
+                        await self._seat_moment(match_id, rest[0])
+                    elif kind == PAUSED:
+                        await self._pause_over(match_id)
+                    else:
+                        await self._vacation_over(match_id, rest[0])
             except Exception:
                 # Never drop a moment: try again later (the scheduler logs the error).
                 self.scheduler.arm(key, self.now() + RETRY_AFTER)
@@ -384,7 +437,8 @@ class ClockService:
         stage = reminders_passed(d, cadence, now)
         if stage > d.reminded:
             d = dataclasses.replace(d, reminded=stage)
-            await self.store.put_deadline(d, notices=await self._reminder(match_id, d, stage))
+            # Once, whichever process finds it due: the stage is saved only over a lower one.
+            await self.store.remind(d, notices=await self._reminder(match_id, d, stage))
         self.scheduler.arm((SEAT, match_id, seat), next_moment(d, cadence))
 
     async def _reminder(self, match_id: int, d: Deadline, stage: int) -> list[Notice]:

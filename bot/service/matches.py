@@ -38,6 +38,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
+from bot.service.logs import about
 from bot.service.outbox import Notice
 from bot.service.store import (
     PICTURE_MODES,
@@ -396,9 +397,10 @@ class MatchService:
         tell the listeners (`changed`). Until they are done the match is not `settled`."""
         self._changing[match_id] += 1
         try:
-            async with self._lock(match_id):
-                yield
-            await self.changed(match_id)
+            with about(match=match_id):
+                async with self._lock(match_id):
+                    yield
+                await self.changed(match_id)
         finally:
             self._changing[match_id] -= 1
             if not self._changing[match_id]:

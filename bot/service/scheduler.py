@@ -77,6 +77,11 @@ class Scheduler:
         """Forget a key (nothing happens if it wasn't armed)."""
         self._armed.pop(key, None)
 
+    def clear(self) -> None:
+        """Forget every key."""
+        self._armed.clear()
+        self._heap.clear()
+
     def start(self) -> None:
         """Start the task (in the running event loop)."""
         if self._task is None:

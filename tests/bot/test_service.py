@@ -675,7 +675,8 @@ async def test_a_caller_cancelled_while_its_group_commits_leaves_the_change_save
         # Not sleep(0): on a loaded machine the database thread may not have answered
         # yet, and a few hundred turns of the loop pass in no time.
         await asyncio.sleep(0.001)
-    assert service.store.engine._group is not None  # type: ignore[attr-defined], "no group formed: nothing here was tested"
+    group = service.store.engine._group  # type: ignore[attr-defined]
+    assert group is not None, "no group formed: nothing here was tested"
     tasks[0].cancel()
     done = await asyncio.gather(*tasks, return_exceptions=True)
     assert not any(isinstance(r, BaseException) for r in done[1:])

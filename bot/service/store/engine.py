@@ -69,6 +69,7 @@ class Engine(Protocol):
     """A database the store runs on."""
 
     name: str  # "sqlite" or "postgresql"
+    clock_sql: str  # the database's clock in SQL: seconds since 1970, as a real number
 
     async def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Rows as the last commit left them (in SQLite, as the open group left them)."""
@@ -94,6 +95,11 @@ class Engine(Protocol):
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
+        ...
+
+    async def commit_open(self) -> None:
+        """Commit what is written but not committed yet (SQLite's open group), so that a
+        read after this sees only what is committed."""
         ...
 
     def unique_violation(self, error: BaseException) -> bool:

@@ -15,14 +15,18 @@ notifications), or that anything may have changed (SQLite's data version), and t
 are read afresh before they are served.
 
 A load races with commits: a row read from the database just before a commit and held
-just after would hide that commit. Each key has a count of the changes applied to it;
-a load is held only if its key's count (and the memory's epoch, moved by forgetting
-everything) is the same after the read as before.
+just after would hide that commit, and a row read just after a commit (or, in SQLite,
+from the open group) and held before the commit's change is applied in memory would
+take that change twice. So each key has a count of the changes applied to it and a
+count of the transactions under way that will change it (from their first write until
+their change is applied, or they fail); a load is held only if, once it has read, no
+such transaction is under way and the key's count (and the memory's epoch, moved by
+forgetting everything) is what it was before the read.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar
 
@@ -56,12 +60,27 @@ class Memory:
         self.written_elsewhere: set[str] = set()
         self.epoch = 0  # moves when everything is forgotten
         self._changes: dict[Hashable, int] = {}  # key -> changes applied to it
+        self._coming: Counter[Hashable] = Counter()  # key -> transactions that will change it
 
     # ------------------------------------------------------------ the counts
 
     def mark(self, key: Hashable) -> tuple[int, int]:
         """Where a key stands: compare before and after a read (see the module)."""
         return self.epoch, self._changes.get(key, 0)
+
+    def steady(self, key: Hashable, mark: tuple[int, int]) -> bool:
+        """Whether a load of `key` that began at `mark` may be held now."""
+        return not self._coming[key] and self.mark(key) == mark
+
+    def coming(self, key: Hashable) -> None:
+        """A transaction under way will change `key` (see the module)."""
+        self._coming[key] += 1
+
+    def came(self, key: Hashable) -> None:
+        """A transaction's change of `key` is applied, or it failed."""
+        self._coming[key] -= 1
+        if self._coming[key] <= 0:
+            del self._coming[key]
 
     def changed(self, key: Hashable) -> None:
         """A change was applied to `key` (or it was forgotten)."""
@@ -87,7 +106,7 @@ class Memory:
             return held
         mark = self.mark(match_id)
         value = await load()
-        if self.mark(match_id) == mark:
+        if self.steady(match_id, mark):
             self.hold(match_id, kind, value)
         return value
 
@@ -149,7 +168,7 @@ class Memory:
 
     def hold_channel_free(self, channel_id: int, mark: tuple[int, int]) -> None:
         """Hold that a channel has no open match (read when the channel stood at `mark`)."""
-        if self.mark(("channel", channel_id)) != mark:
+        if not self.steady(("channel", channel_id), mark):
             return
         if len(self.channels) > SMALL:
             self.channels.clear()
@@ -169,7 +188,7 @@ class Memory:
             return held
         mark = self.mark((kind, key))
         value = await load()
-        if self.mark((kind, key)) == mark:
+        if self.steady((kind, key), mark):
             table = self._small.setdefault(kind, {})
             if len(table) > SMALL:
                 table.clear()
@@ -180,6 +199,19 @@ class Memory:
         """Drop what is held of a server or a user (a commit changed it)."""
         self.changed((kind, key))
         self._small.get(kind, {}).pop(key, None)
+
+    @staticmethod
+    def keys_of(announced: str) -> list[Hashable]:
+        """The keys held under a key as announced ("m:<match>", "u:<user>"...)."""
+        kind, _, value = announced.partition(":")
+        if kind == "l":
+            return [("lane", value)]
+        number = int(value)
+        if kind == "m":
+            return [number]
+        if kind == "u":
+            return [("prefs", number), ("standing", number), ("pictures", number)]
+        return [({"g": "guild", "c": "channel"}[kind], number)]
 
     def wrote_elsewhere(self, lane: str) -> None:
         """Another process wrote notices to a lane: what it wrote is read before the

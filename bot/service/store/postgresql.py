@@ -96,6 +96,7 @@ class PostgresEngine:
     """A PostgreSQL database. Open with `await PostgresEngine.open(dsn, migrations_dir)`."""
 
     name = "postgresql"
+    clock_sql = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
 
     def __init__(self, pool: asyncpg.Pool, dsn: str) -> None:
         self._pool = pool
@@ -144,6 +145,9 @@ class PostgresEngine:
 
     def unique_violation(self, error: BaseException) -> bool:
         return isinstance(error, asyncpg.UniqueViolationError)
+
+    async def commit_open(self) -> None:
+        """Nothing to do: a read sees only what is committed."""
 
     # ------------------------------------------------------------ transactions
 
@@ -227,7 +231,8 @@ class PostgresEngine:
         while not self._closed and self._listener is None:
             try:
                 await self._listen()
-            except (OSError, asyncpg.PostgresError):
+            except Exception as error:  # the server is away: try again in a moment
+                log.warning("store: can't listen to the other processes yet (%s)", error)
                 await asyncio.sleep(RELISTEN_AFTER)
 
     # ------------------------------------------------------------ migrations

@@ -406,3 +406,29 @@ def seat_clock(row: Row) -> SeatClock:
         vacation_until=when(row["vacation_until"]),
         vacation_mark=row["vacation_mark"],
     )
+
+
+@dataclass(frozen=True)
+class Lease:
+    """Which process does a shard's background work, until when (the database's clock,
+    seconds since 1970), and whether the process that runs it at the gateway asked for
+    it back (`asked`: lately enough that it is alive)."""
+
+    shard: int
+    holder: str
+    epoch: int
+    expires_at: float
+    wanted_by: str | None = None
+    asked: bool = False
+
+
+def lease(row: Row) -> Lease:
+    """A `shard_leases` row (with `asked` worked out by the query)."""
+    return Lease(
+        shard=row["shard"],
+        holder=row["holder"],
+        epoch=row["epoch"],
+        expires_at=float(row["expires_at"]),
+        wanted_by=row["wanted_by"],
+        asked=bool(row["asked"]),
+    )

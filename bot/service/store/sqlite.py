@@ -75,6 +75,7 @@ class SQLiteEngine:
     """One SQLite file. Open with `await SQLiteEngine.open(path)`."""
 
     name = "sqlite"
+    clock_sql = "((julianday('now') - 2440587.5) * 86400.0)"
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
@@ -194,9 +195,12 @@ class SQLiteEngine:
                 await self._db.execute("RELEASE change")
                 raise
             else:
-                await self._db.execute("RELEASE change")
+                # A member before its savepoint is released: the release runs on even if
+                # this caller is cancelled meanwhile, and the group's commit must then
+                # still bring memory up to date with it.
                 group.size += 1
                 group.members.append((committed, failed))
+                await self._db.execute("RELEASE change")
             finally:
                 await self._commit_when_due(group)
         finally:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.service.outbox import Notice, OutboxRow
+from bot.service.shards import shard_of
 from bot.service.store import rows as decode
 from bot.service.store.engine import MIGRATIONS_DIR, POSTGRESQL, Engine, Tx
 from bot.service.store.memory import MISSING, TAIL, Memory
@@ -41,6 +42,7 @@ from bot.service.store.rows import (
     Deadline,
     GuildSettings,
     Hunter,
+    Lease,
     LogEntry,
     MatchRow,
     NotifyPrefs,
@@ -79,11 +81,13 @@ class _Change:
     in memory (`then`), which lanes it wrote notices to, and which keys it changed
     (told to other processes)."""
 
-    def __init__(self, tx: Tx) -> None:
+    def __init__(self, tx: Tx, memory: Memory) -> None:
         self.tx = tx
+        self._memory = memory
         self.after: list[Callable[[], None]] = []
         self.written: set[str] = set()
         self.keys: set[str] = set()
+        self.coming: list[Hashable] = []  # the keys held in memory it will change
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         return await self.tx.execute(sql, params)
@@ -98,11 +102,22 @@ class _Change:
         found = await self.tx.fetch(sql, params)
         return found[0] if found else None
 
+    def settle(self) -> None:
+        """Its changes are applied in memory, or it failed: loads may be held again."""
+        coming, self.coming = self.coming, []
+        for key in coming:
+            self._memory.came(key)
+
     def then(self, change: Callable[[], None], *keys: str) -> None:
         """Do `change` to what is in memory once the transaction commits; `keys` are
-        what it changes ("m:<match>", "g:<server>", "u:<user>", "c:<channel>")."""
+        what it changes ("m:<match>", "g:<server>", "u:<user>", "c:<channel>"): from now
+        until then, no load of them is held (see `bot.service.store.memory`)."""
         self.after.append(change)
-        self.keys.update(keys)
+        for key in keys:
+            self.keys.add(key)
+            for held in self._memory.keys_of(key):
+                self._memory.coming(held)
+                self.coming.append(held)
 
 
 class Store:
@@ -118,7 +133,14 @@ class Store:
         # transaction at a time carries what waits (so a later value never lands first).
         self._behind: dict[Hashable, tuple[str, tuple[Any, ...], Any]] = {}
         self._carrier: asyncio.Future[None] | None = None  # done when its carrier ends
+        self._carried: dict[Hashable, tuple[str, tuple[Any, ...], Any]] = {}  # by it
+        self._written_behind = 0  # values written behind so far
+        self._saved_behind = 0  # of those, how many were saved (or forgotten) at most
         self._clock_marks: dict[int, int] = {}  # match id -> its clock writes so far
+        # The shards whose background work this process does (see `serve`); None: all.
+        self._shards: tuple[int, frozenset[int]] | None = None
+        self.shard_count = 1  # the gateway's shards in all (see `serve`)
+        self._match_listeners: list[Callable[[int], None]] = []
         engine.watch(self._heard)
 
     @classmethod
@@ -172,6 +194,7 @@ class Store:
         """Drop everything held in memory (the next reads load it again)."""
         self._forget_held()
         self._behind.clear()  # it was written for what was read before
+        self._saved_behind = self._written_behind
 
     def _forget_held(self) -> None:
         self._memory.forget_all()
@@ -195,6 +218,8 @@ class Store:
         if kind == "m":
             memory.forget(number)
             self._clocks_written(number)
+            for listener in self._match_listeners:
+                listener(number)
         elif kind == "g":
             memory.forget_small("guild", number)
         elif kind == "u":
@@ -226,6 +251,109 @@ class Store:
     def _forget_user(self, db: _Change, kind: str, user_id: int) -> None:
         db.then(lambda: self._memory.forget_small(kind, user_id), f"u:{user_id}")
 
+    def on_match_changed_elsewhere(self, listener: Callable[[int], None]) -> None:
+        """Call `listener(match_id)` when another process changed a match."""
+        self._match_listeners.append(listener)
+
+    # ------------------------------------------------------------ shards
+
+    def serve(self, count: int, shards: Iterable[int]) -> None:
+        """Do the background work of these shards only (of `count` in all): deadlines and
+        outbox lanes are read for their matches alone, and a lane's notices are held in
+        memory only if their match is one of theirs. The lanes held are let go: each is
+        read again, as it stands now."""
+        owned = frozenset(shards)
+        self.shard_count = count
+        self._shards = None if owned >= frozenset(range(count)) else (count, owned)
+        memory = self._memory
+        memory.lanes.clear()
+        memory.lane_of.clear()
+        memory.written_elsewhere.clear()
+        memory.foreign = None
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process does the background work of a server's matches."""
+        if self._shards is None:
+            return True
+        count, owned = self._shards
+        return shard_of(guild_id, count) in owned
+
+    def _owned(self, column: str) -> tuple[str, tuple[int, ...]]:
+        """A condition that a server id `column` is of a shard this process serves."""
+        if self._shards is None:
+            return "1 = 1", ()
+        count, owned = self._shards
+        marks = ", ".join("?" for _ in owned) or "NULL"
+        return f"(COALESCE({column}, 0) >> 22) % ? IN ({marks})", (count, *sorted(owned))
+
+    _LEASE = (
+        "shard, holder, epoch, expires_at, wanted_by,"
+        " CASE WHEN wanted_at > {now} - ? THEN 1 ELSE 0 END AS asked"
+    )
+
+    async def renew_leases(self, holder: str, ttl: float) -> list[Lease]:
+        """Run the leases `holder` holds on for `ttl` seconds more; the ones it still holds
+        (with whether their gateway's process asked for them back within `ttl`)."""
+        now = self.engine.clock_sql
+        async with self._transaction() as db:
+            rows = await db.fetch(
+                f"UPDATE shard_leases SET expires_at = {now} + ? WHERE holder = ?"
+                f" RETURNING {self._LEASE.format(now=now)}",
+                (ttl, holder, ttl),
+            )
+        return sorted((decode.lease(r) for r in rows), key=lambda lease: lease.shard)
+
+    async def take_lease(self, shard: int, holder: str, ttl: float) -> Lease | None:
+        """The lease of a shard for `holder`, if nobody holds it (never held, or run out);
+        None when another process holds it."""
+        now = self.engine.clock_sql
+        async with self._transaction() as db:
+            row = await db.fetchone(
+                "INSERT INTO shard_leases (shard, holder, epoch, expires_at)"
+                f" VALUES (?, ?, 1, {now} + ?) ON CONFLICT (shard) DO UPDATE SET"
+                " holder = excluded.holder, epoch = shard_leases.epoch + 1,"
+                " expires_at = excluded.expires_at, wanted_by = NULL, wanted_at = NULL"
+                f" WHERE shard_leases.expires_at < {now}"
+                f" RETURNING {self._LEASE.format(now=now)}",
+                (shard, holder, ttl, ttl),
+            )
+        return None if row is None else decode.lease(row)
+
+    async def ask_back(self, shard: int, holder: str) -> None:
+        """`holder` runs the shard at the gateway and wants its lease back from the process
+        standing in for it."""
+        async with self._transaction() as db:
+            await db.execute(
+                f"UPDATE shard_leases SET wanted_by = ?, wanted_at = {self.engine.clock_sql}"
+                " WHERE shard = ? AND holder != ?",
+                (holder, shard, holder),
+            )
+
+    async def hand_over(self, shard: int, holder: str, to: str, ttl: float) -> bool:
+        """Give a lease `holder` holds to the process `to`; False if it no longer held it."""
+        async with self._transaction() as db:
+            moved = await db.execute(
+                f"UPDATE shard_leases SET holder = ?, epoch = epoch + 1,"
+                f" expires_at = {self.engine.clock_sql} + ?, wanted_by = NULL, wanted_at = NULL"
+                " WHERE shard = ? AND holder = ?",
+                (to, ttl, shard, holder),
+            )
+        return moved == 1
+
+    async def release_leases(self, holder: str) -> None:
+        """Let every lease `holder` holds run out now (it stops: another may take them)."""
+        async with self._transaction() as db:
+            await db.execute("UPDATE shard_leases SET expires_at = 0 WHERE holder = ?", (holder,))
+
+    async def leases(self) -> list[Lease]:
+        """Every shard's lease, in shard order."""
+        rows = await self._all(
+            f"SELECT {self._LEASE.format(now=self.engine.clock_sql)} FROM shard_leases"
+            " ORDER BY shard",
+            (0,),
+        )
+        return [decode.lease(r) for r in rows]
+
     # ------------------------------------------------------------ transactions
 
     @asynccontextmanager
@@ -238,10 +366,12 @@ class Store:
         carrier: asyncio.Future[None] | None = None
         if self._carrier is None and self._behind:
             behind, self._behind = self._behind, {}
+            self._carried = behind
             carrier = self._carrier = asyncio.get_running_loop().create_future()
+        taken = self._written_behind
         done = False
+        change: _Change | None = None
         try:
-            change: _Change | None = None
 
             def committed() -> None:
                 assert change is not None
@@ -250,21 +380,32 @@ class Store:
                 for lane in sorted(change.written):
                     for listener in self._outbox_listeners:
                         listener(lane)
+                change.settle()
 
-            async with self.engine.transaction(committed, self.forget_all) as tx:
-                change = _Change(tx)
-                await self._save_behind(tx, behind)
+            def failed() -> None:
+                self.forget_all()
+                if change is not None:
+                    change.settle()
+
+            async with self.engine.transaction(committed, failed) as tx:
+                change = _Change(tx, self._memory)
+                await self._save_behind(change, behind)
                 yield change
                 await tx.announce(change.keys)
                 done = True
+            if carrier is not None:
+                self._saved_behind = max(self._saved_behind, taken)
         except BaseException:
             if not done:  # undone with it: saved by the next one
                 for key, value in behind.items():
                     self._behind.setdefault(key, value)
             raise
         finally:
+            if change is not None and not done:
+                change.settle()  # undone: it changes nothing (else its commit settles it)
             if carrier is not None:
                 self._carrier = None
+                self._carried = {}
                 carrier.set_result(None)
 
     # ------------------------------------------------------------ written behind
@@ -276,30 +417,39 @@ class Store:
         load of the row must see until then."""
         self._behind.pop(key, None)  # the latest goes last
         self._behind[key] = (sql, params, value)
+        self._written_behind += 1
 
     def _pending(self, key: Hashable, default: Any) -> Any:
-        """The value written behind for `key` and not saved yet, else `default`: what is
-        read from the database until the next transaction must not undo it."""
-        held = self._behind.get(key)
+        """The value written behind for `key` and not saved yet (waiting, or carried by a
+        transaction under way), else `default`: what is read from the database until
+        then must not undo it."""
+        held = self._behind.get(key) or self._carried.get(key)
         return default if held is None else held[2]
 
     async def flush(self) -> None:
-        """Save what is written behind now (in a transaction of its own, if any, once the
-        transaction carrying what waited before has ended)."""
-        if self._carrier is not None:
-            await asyncio.shield(self._carrier)
-        if self._behind:
-            async with self._transaction():
-                pass
+        """Save what is written behind now: once this returns, everything written behind
+        before the call is saved (by a transaction of its own, or by the one carrying
+        it)."""
+        wanted = self._written_behind
+        while self._saved_behind < wanted:
+            if self._carrier is not None:
+                await asyncio.shield(self._carrier)
+            elif self._behind:
+                async with self._transaction():
+                    pass
+            else:
+                return  # forgotten meanwhile (see `forget_all`): nothing left to save
 
-    @staticmethod
-    async def _save_behind(tx: Tx, behind: dict[Hashable, Any]) -> None:
-        """Write what waited behind into the open transaction."""
+    async def _save_behind(self, db: _Change, behind: dict[Hashable, Any]) -> None:
+        """Write what waited behind into the open transaction (the other processes are
+        told of the matches whose board or turn message it moves)."""
         grouped: dict[str, list[tuple[Any, ...]]] = {}
-        for sql, params, _ in behind.values():
+        for key, (sql, params, _) in behind.items():
             grouped.setdefault(sql, []).append(params)
+            if isinstance(key, tuple) and key[0] in ("board", "turn"):
+                db.keys.add(f"m:{key[1]}")
         for sql, rows in grouped.items():
-            await tx.executemany(sql, rows)
+            await db.executemany(sql, rows)
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
@@ -718,11 +868,14 @@ class Store:
         lanes = {n.lane for n in notices}
         db.written.update(lanes)
         memory = self._memory
+        elsewhere = await self._served_elsewhere(db, {n.match_id for n in notices})
 
         def queue() -> None:
             for lane in lanes:
                 memory.changed(("lane", lane))
             for row in rows:
+                if row.notice.match_id in elsewhere:
+                    continue  # its match's shard is served by another process
                 lane = row.notice.lane
                 pending = memory.lanes.get(lane)
                 if pending is None and memory.foreign is not None and lane not in memory.foreign:
@@ -730,10 +883,27 @@ class Store:
                     # and none is read back as if a restart had come between.
                     pending = memory.lanes[lane] = deque()
                 if pending is not None:
-                    pending.append(row)
-                    memory.lane_of[row.id] = lane
+                    self._hold_row(lane, pending, row)
 
         db.then(queue, *(f"l:{lane}" for lane in lanes))
+
+    async def _served_elsewhere(self, db: _Change, match_ids: set[int]) -> set[int]:
+        """The matches among these whose shards another process serves."""
+        if self._shards is None:
+            return set()
+        guilds: dict[int, int | None] = {}
+        for match_id in match_ids:
+            held = self._memory.hit(match_id, "match")
+            if held is not MISSING:
+                guilds[match_id] = held.guild_id
+        unknown = sorted(match_ids - guilds.keys())
+        if unknown:
+            rows = await db.fetch(
+                f"SELECT id, guild_id FROM matches WHERE id IN ({', '.join('?' for _ in unknown)})",
+                unknown,
+            )
+            guilds.update((r["id"], r["guild_id"]) for r in rows)
+        return {match_id for match_id, guild in guilds.items() if not self.owns(guild)}
 
     async def enqueue(self, notices: Sequence[Notice]) -> None:
         """Write the notices of something that changes nothing else (a reminder, say)."""
@@ -745,9 +915,12 @@ class Store:
         none of them is only ever written by this process: its notices are held in
         memory as they are written."""
         await self.flush()
+        owned, params = self._owned("m.guild_id")
         rows = await self._all(
-            "SELECT lane, MIN(id) AS first FROM outbox"
-            " WHERE delivered_at IS NULL AND given_up IS NULL GROUP BY lane ORDER BY first",
+            "SELECT o.lane, MIN(o.id) AS first FROM outbox o JOIN matches m ON m.id = o.match_id"
+            f" WHERE o.delivered_at IS NULL AND o.given_up IS NULL AND {owned}"
+            " GROUP BY o.lane ORDER BY first",
+            params,
         )
         lanes = [r["lane"] for r in rows]
         self._memory.foreign = set(lanes) - set(self._memory.lanes)
@@ -767,37 +940,53 @@ class Store:
         memory = self._memory
         pending = memory.lanes.get(lane)
         if pending is not None and lane in memory.written_elsewhere:
-            await self._read_lane(lane, pending)
+            rows = await self._read_lane(lane)
+            pending = memory.lanes.get(lane)
+            if pending is not None:
+                for row in rows:
+                    self._hold_row(lane, pending, row)
         if pending is None:
             if memory.foreign is not None and lane not in memory.foreign:
                 return []  # every notice this process wrote to it is delivered
+            rows = await self._read_lane(lane)
             pending = memory.lanes[lane] = deque()
-            await self._read_lane(lane, pending)
+            for row in rows:
+                self._hold_row(lane, pending, row)
             if memory.foreign is not None:
                 memory.foreign.discard(lane)  # all of it is held now
         return list(itertools.islice(pending, most))
 
-    async def _read_lane(self, lane: str, pending: deque[OutboxRow]) -> None:
-        """Add to a lane's pending notices those the database holds after them (all of
-        them, given none), read as `recovered`: this process didn't write them."""
+    async def _read_lane(self, lane: str) -> list[OutboxRow]:
+        """A lane's notices still to deliver, as committed (of the shards this process
+        serves), read as `recovered`: this process didn't write them, or may have been
+        delivering them when it stopped."""
         memory = self._memory
         await self.flush()  # so the rows read are current
-        after = max((row.id for row in pending), default=0)
+        await self.engine.commit_open()  # and only what is committed is read
+        owned, params = self._owned("m.guild_id")
         while True:  # until no commit wrote to the lane during the read
             mark = memory.mark(("lane", lane))
             memory.written_elsewhere.discard(lane)
             rows = await self._all(
-                "SELECT * FROM outbox WHERE lane = ? AND id > ? AND delivered_at IS NULL"
-                " AND given_up IS NULL ORDER BY id",
-                (lane, after),
+                "SELECT o.* FROM outbox o JOIN matches m ON m.id = o.match_id"
+                " WHERE o.lane = ? AND o.delivered_at IS NULL"
+                f" AND o.given_up IS NULL AND {owned} ORDER BY o.id",
+                (lane, *params),
             )
-            if memory.mark(("lane", lane)) == mark:
+            if memory.steady(("lane", lane), mark):
                 break
-        held = {row.id for row in pending}
-        for r in rows:
-            if r["id"] not in held:
-                pending.append(replace(decode.outbox_row(r), recovered=True))
-                memory.lane_of[r["id"]] = lane
+            await asyncio.sleep(0)  # the commit under way applies its notices first
+        return [replace(decode.outbox_row(r), recovered=True) for r in rows]
+
+    def _hold_row(self, lane: str, pending: deque[OutboxRow], row: OutboxRow) -> None:
+        """Hold a notice among its lane's pending ones, in id order, once."""
+        if row.id in self._memory.lane_of:
+            return
+        index = len(pending)
+        while index and pending[index - 1].id > row.id:
+            index -= 1
+        pending.insert(index, row)
+        self._memory.lane_of[row.id] = lane
 
     def _settle_row(
         self, row_id: int, change: Callable[[OutboxRow], OutboxRow | None]
@@ -819,6 +1008,9 @@ class Store:
         del memory.lane_of[row_id]
         if not pending and memory.foreign is not None:
             del memory.lanes[lane]
+            if lane in memory.written_elsewhere:  # read again before it is served
+                memory.written_elsewhere.discard(lane)
+                memory.foreign.add(lane)
         return row
 
     async def outbox(self, match_id: int | None = None) -> list[OutboxRow]:
@@ -1221,6 +1413,7 @@ class Store:
     async def save_deadlines(self, match_id: int, deadlines: Iterable[Deadline]) -> None:
         """Replace all the clocks of a match with these, in one transaction."""
         async with self._transaction() as db:
+            await db.tx.lock_match(match_id)  # clocks: one writer of a match at a time
             await self._replace_deadlines(db, match_id, list(deadlines))
 
     async def _replace_deadlines(
@@ -1247,6 +1440,7 @@ class Store:
     async def put_deadline(self, deadline: Deadline, *, notices: Sequence[Notice] = ()) -> None:
         """Save one seat's clock (added or replaced), with what it must tell (a reminder)."""
         async with self._transaction() as db:
+            await db.tx.lock_match(deadline.match_id)  # clocks: one writer of a match at a time
             self._clocks_written(deadline.match_id)
             await db.execute(self._PUT_DEADLINE, decode.deadline_params(deadline))
             await self._enqueue(db, notices)
@@ -1257,22 +1451,49 @@ class Store:
 
             self._update(db, deadline.match_id, "deadlines", put)
 
+    async def remind(self, deadline: Deadline, *, notices: Sequence[Notice] = ()) -> bool:
+        """Save that a seat's clock reached reminder stage `deadline.reminded`, with the
+        reminder, unless its clock changed meanwhile or the stage was saved already (by
+        another process, say): then nothing is saved, and False comes back."""
+        d = deadline
+        async with self._transaction() as db:
+            changed = await db.execute(
+                "UPDATE deadlines SET reminded = ? WHERE match_id = ? AND seat = ?"
+                " AND version = ? AND decisions = ? AND reminded < ?",
+                (d.reminded, d.match_id, d.seat, d.version, d.decisions, d.reminded),
+            )
+            if changed != 1:
+                self._forget(db, d.match_id)
+                return False
+            self._clocks_written(d.match_id)
+            await self._enqueue(db, notices)
+
+            def put(rows: list[Deadline]) -> list[Deadline]:
+                return [deadline if row.seat == deadline.seat else row for row in rows]
+
+            self._update(db, d.match_id, "deadlines", put)
+            return True
+
     async def running_deadlines(self) -> list[tuple[Deadline, str]]:
-        """Every clock not frozen, with the reminder cadence of its match's server."""
+        """Every clock not frozen, with the reminder cadence of its match's server (of the
+        shards this process serves)."""
+        owned, params = self._owned("m.guild_id")
         rows = await self._all(
             "SELECT d.*, COALESCE(g.reminder_cadence, ?) AS cadence FROM deadlines d"
             " JOIN matches m ON m.id = d.match_id"
             " LEFT JOIN guild_settings g ON g.guild_id = m.guild_id"
-            " WHERE d.frozen_at IS NULL",
-            (GuildSettings.reminder_cadence,),
+            f" WHERE d.frozen_at IS NULL AND {owned}",
+            (GuildSettings.reminder_cadence, *params),
         )
         return [(decode.deadline(r), r["cadence"]) for r in rows]
 
     async def matches_to_reconcile(self) -> list[int]:
         """Matches whose clocks don't fit them: active ones without clocks for their
-        current version or with stale ones, and closed ones with clocks left over."""
+        current version or with stale ones, and closed ones with clocks left over (of the
+        shards this process serves)."""
+        owned, params = self._owned("m.guild_id")
         rows = await self._all(
-            "SELECT id FROM matches m WHERE CASE WHEN m.status = 'active' THEN"
+            f"SELECT id FROM matches m WHERE {owned} AND CASE WHEN m.status = 'active' THEN"
             " NOT EXISTS (SELECT 1 FROM deadlines d"
             "  WHERE d.match_id = m.id AND d.version = m.version)"
             " OR EXISTS (SELECT 1 FROM deadlines d"
@@ -1282,6 +1503,7 @@ class Store:
             " OR EXISTS (SELECT 1 FROM seat_clocks c"
             "  WHERE c.match_id = m.id AND c.vacation_until IS NOT NULL) END"
             " ORDER BY id",
+            params,
         )
         return [r["id"] for r in rows]
 
@@ -1295,12 +1517,17 @@ class Store:
         return await self._memory.recall(match_id, "pause", load)
 
     async def pauses(self) -> list[Pause]:
-        """Every match paused now."""
-        return [decode.pause(r) for r in await self._all("SELECT * FROM pauses")]
+        """Every match paused now (of the shards this process serves)."""
+        owned, params = self._owned("m.guild_id")
+        rows = await self._all(
+            f"SELECT p.* FROM pauses p JOIN matches m ON m.id = p.match_id WHERE {owned}", params
+        )
+        return [decode.pause(r) for r in rows]
 
     async def start_pause(self, pause: Pause) -> None:
         """Pause a match (the votes that led to it are spent)."""
         async with self._transaction() as db:
+            await db.tx.lock_match(pause.match_id)  # clocks: one writer of a match at a time
             self._clocks_written(pause.match_id)
             await db.execute("DELETE FROM pause_votes WHERE match_id = ?", (pause.match_id,))
             await db.execute(
@@ -1319,6 +1546,7 @@ class Store:
     async def end_pause(self, match_id: int) -> None:
         """The match runs again."""
         async with self._transaction() as db:
+            await db.tx.lock_match(match_id)  # clocks: one writer of a match at a time
             self._clocks_written(match_id)
             await db.execute("DELETE FROM pauses WHERE match_id = ?", (match_id,))
             self._put(db, match_id, "pause", None)
@@ -1346,6 +1574,7 @@ class Store:
     async def put_seat_clock(self, clock: SeatClock) -> None:
         """Save a seat's timeouts and vacation."""
         async with self._transaction() as db:
+            await db.tx.lock_match(clock.match_id)  # clocks: one writer of a match at a time
             self._clocks_written(clock.match_id)
             await db.execute(
                 "INSERT INTO seat_clocks (match_id, seat, timeouts, timeout_mark,"
@@ -1370,13 +1599,19 @@ class Store:
             self._update(db, clock.match_id, "clocks", lambda c: {**c, clock.seat: clock})
 
     async def vacations(self) -> list[SeatClock]:
-        """Every vacation under way."""
-        rows = await self._all("SELECT * FROM seat_clocks WHERE vacation_until IS NOT NULL")
+        """Every vacation under way (of the shards this process serves)."""
+        owned, params = self._owned("m.guild_id")
+        rows = await self._all(
+            "SELECT c.* FROM seat_clocks c JOIN matches m ON m.id = c.match_id"
+            f" WHERE c.vacation_until IS NOT NULL AND {owned}",
+            params,
+        )
         return [decode.seat_clock(r) for r in rows]
 
     async def clear_clocks(self, match_id: int) -> None:
         """A match is over: no clock, pause or vacation of it goes on."""
         async with self._transaction() as db:
+            await db.tx.lock_match(match_id)  # clocks: one writer of a match at a time
             self._clocks_written(match_id)
             for table in ("deadlines", "pauses", "pause_votes"):  # fixed names
                 await db.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
