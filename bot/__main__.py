@@ -1,5 +1,6 @@
-"""`python -m bot`: run Arbiter with DISCORD_TOKEN, try it offline with `--sandbox`, or
-check a match export with `python -m bot replay FILE`."""
+"""`python -m bot`: run Arbiter with DISCORD_TOKEN, try it offline with `--sandbox`,
+check a match export with `python -m bot replay FILE`, or move a server's database with
+`python -m bot migrate-store --from arbiter.db --to postgresql://...`."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ import json
 import sys
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from bot.app import create_bot
 from bot.config import Settings
 from bot.history import replay_export
+from bot.service import logs
 from bot.service.store import NewerSchema
+from bot.service.store.transfer import TransferRefused, copy_store
 from rules.registry import GAMES
 
 NO_TOKEN = (
@@ -36,26 +41,71 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="with --sandbox: the local port (default: a free one)",
     )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        default=None,
+        help="the gateway shards in all, across every process (ARBITER_SHARD_COUNT)",
+    )
+    parser.add_argument(
+        "--shards",
+        default=None,
+        help="the shards this process runs, as 0,1 or 0-3 (ARBITER_SHARDS; default: all)",
+    )
     commands = parser.add_subparsers(dest="command", title="commands")
     replay = commands.add_parser(
         "replay",
         help="replay a match export (/match export) and check it reproduces the final state",
     )
     replay.add_argument("file", type=Path, help="the exported JSON file")
+    moving = commands.add_parser(
+        "migrate-store",
+        help="copy every match and setting into another database (stop the bot first), "
+        "then check every match replays there",
+        description="Copy every match, action, seat, deadline, outbox row and setting into "
+        "another database (brought to the current schema first), then check every row and "
+        "replay every match there. Stop the bot first. Exit status: 0 when all checks out, "
+        "1 when a check failed, 2 when nothing was copied.",
+    )
+    moving.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        help="the database now: a SQLite file (or a postgresql:// address)",
+    )
+    moving.add_argument(
+        "--to", dest="target", required=True, help="the new one: postgresql://user:pass@host/db"
+    )
+    moving.add_argument(
+        "--replace", action="store_true", help="empty the new database first if it holds rows"
+    )
     args = parser.parse_args(argv)
     if args.command == "replay":
         return replay_file(args.file)
+    if args.command == "migrate-store":
+        return migrate_store(args.source, args.target, replace=args.replace)
     if args.sandbox:
         from bot.sandbox import run_sandbox
 
         asyncio.run(run_sandbox(port=args.port))
         return 0
-    settings = Settings()
+    given = {"arbiter_shard_count": args.shard_count, "arbiter_shards": args.shards}
+    try:
+        settings = Settings(**{k: v for k, v in given.items() if v is not None})
+    except ValidationError as wrong:
+        print(
+            "; ".join(str(e.get("ctx", {}).get("error", e["msg"])) for e in wrong.errors()),
+            file=sys.stderr,
+        )
+        return 2
     if not settings.discord_token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    out = logs.handler(settings.arbiter_log_format)
     try:
-        create_bot(settings).run(settings.discord_token, root_logger=True)
+        create_bot(settings).run(
+            settings.discord_token, log_handler=out, log_formatter=out.formatter, root_logger=True
+        )
     except NewerSchema as refused:
         print(refused, file=sys.stderr)
         return 2
@@ -71,6 +121,18 @@ def replay_file(path: Path) -> int:
         print(f"Can't read {path}: {error}", file=sys.stderr)
         return 2
     report = replay_export(document, GAMES)
+    print(report)
+    return 0 if report.ok else 1
+
+
+def migrate_store(source: str, target: str, *, replace: bool) -> int:
+    """Copy a database into another and print the report: 0 when every row and every
+    match checks out, 1 when one doesn't, 2 when nothing was copied (refused)."""
+    try:
+        report = asyncio.run(copy_store(source, target, replace=replace))
+    except TransferRefused as refused:
+        print(refused, file=sys.stderr)
+        return 2
     print(report)
     return 0 if report.ok else 1
 
