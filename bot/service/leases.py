@@ -133,8 +133,8 @@ class Leases:
     async def _tick_logged(self) -> None:
         try:
             await self.tick()
-        except Exception:
-            log.exception("leases: a renewal failed")
+        except Exception as error:  # the database is away, say: tried again at the next
+            log.warning("leases: a renewal failed (%s: %s)", type(error).__name__, error)
             await self._fence()
 
     async def tick(self) -> None:
