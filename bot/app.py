@@ -95,6 +95,9 @@ class ArbiterBot(commands.AutoShardedBot):
             self.health = Health(self, self.settings.arbiter_health_port)
             await self.health.start()
         self._store = await Store.open(self.settings.arbiter_db, now=discord.utils.utcnow)
+        if self._store.engine.name == "postgresql":
+            # No shard's work until its lease is held (see `_serve_shards`).
+            self._store.serve(self.settings.arbiter_shard_count, ())
         self._store.on_outbox(self.publisher.wake)
         self._matches = MatchService(self._store, self._games)
         self._clock = ClockService(self._matches, discord.utils.utcnow)
@@ -136,12 +139,17 @@ class ArbiterBot(commands.AutoShardedBot):
         await self.leases.start()
 
     async def _served(self, held: frozenset[int]) -> None:
-        """The shards this process holds changed: serve those."""
-        assert self._store is not None and self.leases is not None
-        self._store.serve(self.leases.count, held)
+        """The shards this process holds changed: serve those. The deliveries under way
+        end first and what they did is saved, before another process may take a shard
+        over (it reads that bookkeeping)."""
+        leases = self.leases
+        assert self._store is not None and leases is not None
+        if self._serving:
+            await self.publisher.stop(finish=leases.ttl / 4)
+            await self._store.flush()
+        self._store.serve(leases.count, held, lambda: leases.sure)
         if self._serving:
             await self.clock.restart()
-            await self.publisher.stop()
             await self.publisher.start()
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:

@@ -254,7 +254,7 @@ class Publisher:
         self.bot = bot
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()  # lanes written to while their task was reading
-        self._stopped = False
+        self._stopped = True  # nothing is delivered before `start` (other processes' wakes)
         self._started = False  # delivering since its last start
         self._posted: dict[int, int] = {}  # match id -> messages posted since its board
         self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
@@ -278,14 +278,19 @@ class Publisher:
             self.wake(lane)
         self._saver.start()
 
-    async def stop(self) -> None:
-        """Stop delivering (what is pending is delivered after the next start)."""
+    async def stop(self, *, finish: float = 0.0) -> None:
+        """Stop delivering (what is pending is delivered after the next start). Given
+        `finish`, each lane first has that many seconds to end the delivery it is in (a
+        request on its way is answered, and what it did recorded), as before another
+        process takes the lanes over."""
         self._stopped = True
         self._via.clear()
         self._posters.clear()
         await self._saver.stop()
         running = list(self._lanes.values())
         self._lanes.clear()
+        if finish > 0 and running:
+            await asyncio.wait(running, timeout=finish)
         for task in running:
             task.cancel()
         for task in running:
@@ -320,7 +325,7 @@ class Publisher:
 
     async def _drain(self, lane: str) -> None:
         store = self.bot.matches.store
-        while True:
+        while not self._stopped:
             self._again.discard(lane)
             rows = await store.next_notices(lane, FOLD_MOST)
             if not rows:
@@ -332,6 +337,8 @@ class Publisher:
             batch = folded(rows)
             first = batch[0]
             match = await self.bot.matches.get(first.notice.match_id)
+            if not store.owns(match.guild_id):
+                return  # no longer this process's to deliver (see `bot.service.leases`)
             shard = shard_of(match.guild_id, store.shard_count)
             try:
                 with about(match=match.id, guild=match.guild_id, shard=shard):
@@ -473,9 +480,17 @@ class Publisher:
         elif notice.kind == "say":
             await self._say(first, table)
         else:
-            told = [r for r in batch if r.notice.kind == "action" and "message" not in r.progress]
+            # Not those posted before a failure or a restart, nor those the turn's message
+            # shows already (its lines were saved, their notices' marks were not).
+            shown = await store.turn_message(match_id)
+            through = shown.through if shown is not None else 0
+            told = [
+                r
+                for r in batch
+                if r.notice.kind == "action" and "message" not in r.progress and r.id > through
+            ]
             if not told:
-                return  # a board, or lines posted before a failure or a restart
+                return  # a board, or lines told before
             # Lines of several actions read as one action's: every line in order, every
             # player called and still deciding pinged, the turn and the end the last one's.
             lines = [line for r in told for line in r.notice.body["lines"]]
@@ -550,7 +565,7 @@ class Publisher:
             if fits:
                 await store.save_turn_message(match_id)
             if fits and await self._edit_turn(table, current.message_id, body, vias):
-                store.set_turn_message(dataclasses.replace(current, body=body))
+                store.set_turn_message(dataclasses.replace(current, body=body, through=rows[-1].id))
                 return
         deciding = _deciding(table, called) if table.outcome is None else []
         tail = _joined(ping_lines(table, deciding))
@@ -560,7 +575,7 @@ class Publisher:
         text = _joined([body, tail])
         message = await self._send(rows[0], table, text, users, view=view, fixed=body, vias=vias)
         self._posted_for(rows, message.id)
-        store.set_turn_message(TurnMessage(match_id, message.id, turn, message.body))
+        store.set_turn_message(TurnMessage(match_id, message.id, turn, message.body, rows[-1].id))
         await self._quick_on(table, message.id if carries_buttons(table) else None, vias)
 
     def _posted_for(self, rows: list[OutboxRow], message_id: int) -> None:

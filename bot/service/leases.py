@@ -13,9 +13,12 @@ another process in while the first goes on working, unaware. A lease says until 
 it holds in the database's own clock; its holder renews it every TTL/3 and stops its
 work on its own once it can't be sure it still holds it (its last renewal's request
 left more than TTL - MARGIN ago, by its own clock, which is behind the database's
-reckoning of the same renewal), so two processes never work a shard at once. The
-renewals are paced by real time (a thread's sleep), never by the event loop's clock,
-which may be stalled or virtual (tests).
+reckoning of the same renewal), so two processes never work a shard at once: the
+store's `owns` answers no for every shard meanwhile, and the publisher and the clocks
+ask it before each delivery and each moment fired. A process whose event loop stalled
+past that point finds out before it does anything more, and serves again once a
+renewal succeeds. The renewals are paced by real time (a thread's sleep), never by the
+event loop's clock, which may be stalled or virtual (tests).
 
 - A process takes the leases of its own shards (those it runs at the gateway) when
   they are free, and asks for them back when another holds them.
@@ -48,7 +51,7 @@ from bot.service.store import Store
 log = logging.getLogger(__name__)
 
 TTL = 15.0  # seconds a lease holds without renewal
-MARGIN = 3.0  # seconds before the TTL at which a holder stops trusting an unrenewed lease
+MARGIN = 0.2  # share of the TTL before its end at which a holder stops trusting its leases
 
 Held = Callable[[frozenset[int]], Awaitable[None]]
 
@@ -69,16 +72,17 @@ class Leases:
         mine: Iterable[int],
         *,
         ttl: float = TTL,
-        margin: float = MARGIN,
+        margin: float | None = None,
         holder: str | None = None,
     ) -> None:
         self.store = store
         self.count = count
         self.mine = frozenset(mine)  # the shards this process runs at the gateway
         self.ttl = ttl
-        self.margin = margin
+        self.margin = ttl * MARGIN if margin is None else margin  # seconds
         self.holder = holder or process_name()
         self.held: frozenset[int] = frozenset()
+        self._told = False  # the listeners have heard what is held
         self._sure_until = 0.0  # perf_counter: the held leases are certain until then
         self._listeners: list[Held] = []
         self._turn = asyncio.Lock()
@@ -142,6 +146,8 @@ class Leases:
         async with self._turn:
             if self._stopping.is_set() and self._pacer is not None:
                 return
+            if not self.sure:
+                self._told = False  # sure again after this: the shards' work starts again
             asked_at = time.perf_counter()
             renewed = await self.store.renew_leases(self.holder, self.ttl)
             self._sure_until = asked_at + self.ttl - self.margin
@@ -180,8 +186,9 @@ class Leases:
                 await self._hold(frozenset())
 
     async def _hold(self, held: frozenset[int]) -> None:
-        if held == self.held:
+        if held == self.held and self._told:
             return
+        self._told = True  # the first tick tells, even of nothing held
         gained, lost = held - self.held, self.held - held
         self.held = held
         log.info(

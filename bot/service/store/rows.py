@@ -73,6 +73,7 @@ class TurnMessage:
     message_id: int
     turn: str  # the turn it belongs to (`Table.turn`)
     body: str  # its lines, without the lines naming the deciders under them
+    through: int = 0  # the last outbox notice whose lines it shows
 
 
 @dataclass(frozen=True)

@@ -140,6 +140,7 @@ class Store:
         # The shards whose background work this process does (see `serve`); None: all.
         self._shards: tuple[int, frozenset[int]] | None = None
         self.shard_count = 1  # the gateway's shards in all (see `serve`)
+        self._sure: Callable[[], bool] | None = None  # whether the leases are certain
         self._match_listeners: list[Callable[[int], None]] = []
         engine.watch(self._heard)
 
@@ -257,14 +258,18 @@ class Store:
 
     # ------------------------------------------------------------ shards
 
-    def serve(self, count: int, shards: Iterable[int]) -> None:
+    def serve(
+        self, count: int, shards: Iterable[int], sure: Callable[[], bool] | None = None
+    ) -> None:
         """Do the background work of these shards only (of `count` in all): deadlines and
         outbox lanes are read for their matches alone, and a lane's notices are held in
-        memory only if their match is one of theirs. The lanes held are let go: each is
-        read again, as it stands now."""
+        memory only if their match is one of theirs; while `sure()` says no (the leases
+        may have run out), none at all. The lanes held are let go: each is read again,
+        as it stands now."""
         owned = frozenset(shards)
         self.shard_count = count
         self._shards = None if owned >= frozenset(range(count)) else (count, owned)
+        self._sure = sure
         memory = self._memory
         memory.lanes.clear()
         memory.lane_of.clear()
@@ -272,7 +277,9 @@ class Store:
         memory.foreign = None
 
     def owns(self, guild_id: int | None) -> bool:
-        """Whether this process does the background work of a server's matches."""
+        """Whether this process does the background work of a server's matches now."""
+        if self._sure is not None and not self._sure():
+            return False
         if self._shards is None:
             return True
         count, owned = self._shards
@@ -801,16 +808,19 @@ class Store:
             saved = (
                 None
                 if row is None
-                else TurnMessage(row["match_id"], row["message_id"], row["turn"], row["body"])
+                else TurnMessage(
+                    row["match_id"], row["message_id"], row["turn"], row["body"], row["through"]
+                )
             )
             return self._pending(("turn", match_id), saved)
 
         return await self._memory.recall(match_id, "turn", load)
 
     _PUT_TURN = (
-        "INSERT INTO turn_messages (match_id, message_id, turn, body) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (match_id) DO UPDATE SET message_id = excluded.message_id,"
-        " turn = excluded.turn, body = excluded.body"
+        "INSERT INTO turn_messages (match_id, message_id, turn, body, through)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET"
+        " message_id = excluded.message_id, turn = excluded.turn, body = excluded.body,"
+        " through = excluded.through"
     )
 
     def set_turn_message(self, message: TurnMessage) -> None:
@@ -820,7 +830,7 @@ class Store:
         self._write_behind(
             ("turn", message.match_id),
             self._PUT_TURN,
-            (message.match_id, message.message_id, message.turn, message.body),
+            (message.match_id, message.message_id, message.turn, message.body, message.through),
             message,
         )
 
