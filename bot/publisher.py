@@ -463,10 +463,10 @@ class Publisher:
                 table = await self.bot.matches.table(match_id)
             if notice.kind == "start" and posted is None:
                 await self._retire_lobby(table, vias)
-                await self._post(table, vias)
+                await self._post(table, vias, first)
             else:  # the same edit again changes nothing
                 posting = [await self._posts_anew(table, row) for row in batch]
-                await self._show(table, vias, posting=any(posting))
+                await self._show(table, vias, first, posting=any(posting))
             batch = [replace(row, progress={**row.progress, "board": True}) for row in batch]
             for row in batch:
                 store.note_progress(row.id, row.progress)
@@ -684,29 +684,31 @@ class Publisher:
         except discord.HTTPException:
             log.info("match %s: its lobby message is gone", table.match.id)
 
-    async def _show(self, table: Table, vias: list[Via], *, posting: bool = False) -> None:
-        """Bring the match's message up to date (posting it when it has none or is gone;
-        reposting it when it is stale, see `_stale`)."""
+    async def _show(
+        self, table: Table, vias: list[Via], row: OutboxRow, *, posting: bool = False
+    ) -> None:
+        """Bring the match's message up to date for a notice (posting it when it has none
+        or is gone; reposting it when it is stale, see `_stale`)."""
         message_id = table.match.board_message_id
         if message_id is None:
-            await self._post(table, vias)
+            await self._post(table, vias, row)
             return
         if table.match.status != "active":
             self._posted.pop(table.match.id, None)
         if self._stale(table, message_id, posting=posting):
-            await self._repost(table, message_id, vias)
+            await self._repost(table, message_id, vias, row)
             return
         content = await self._content(table)
         try:
             await self._edit(table, message_id, vias, content.editing)
         except discord.NotFound:
-            await self._post(table, vias)
+            await self._post(table, vias, row)
         except discord.HTTPException as error:
             raise classify(error) from error
 
-    async def _repost(self, table: Table, old_id: int, vias: list[Via]) -> None:
+    async def _repost(self, table: Table, old_id: int, vias: list[Via], row: OutboxRow) -> None:
         """Post the board again at the bottom; the old one says where it went."""
-        posted = await self._post(table, vias)
+        posted = await self._post(table, vias, row)
         # (made from the channel: a followup's message knows no server)
         link = self._channel(table).get_partial_message(posted.id).jump_url
         moved = discord.Embed(
@@ -722,15 +724,20 @@ class Publisher:
         except discord.HTTPException:
             log.info("match %s: could not mark its old board as moved", table.match.id)
 
-    async def _post(self, table: Table, vias: list[Via]) -> discord.Message:
-        """Post the match's message (as an acting interaction's followup where one serves);
-        the public lines after it start a new turn message."""
+    async def _post(self, table: Table, vias: list[Via], row: OutboxRow) -> discord.Message:
+        """Post the match's message for a notice (as an acting interaction's followup where
+        one serves); the public lines after it start a new turn message. Its nonce is the
+        notice's own board nonce: a post tried again (a lost answer, another process
+        taking the lane over) is the one message."""
         channel = self._channel(table)
         content = await self._content(table)
         message = await self._follow_up(table, vias, content.sending)
         if message is None:
+            nonce = board_nonce_for(row)
             try:
-                message = await self._open(table, lambda: channel.send(**content.sending()))
+                message = await self._open(
+                    table, lambda: channel.send(nonce=nonce, **content.sending())
+                )
             except discord.HTTPException as error:
                 raise classify(error) from error
         await self.bot.matches.set_board_message(table.match.id, message.id)
@@ -988,6 +995,12 @@ def _size(row: OutboxRow) -> int:
 def nonce_for(row: OutboxRow) -> str:
     """The nonce of a notice's message: Discord posts one message per nonce for a while."""
     return f"arbiter-{row.id}"[:25]
+
+
+def board_nonce_for(row: OutboxRow) -> str:
+    """The nonce of the board a notice posts (at most one: a first post, a repost, or a
+    post replacing a board that is gone)."""
+    return f"arbiter-b{row.id}"[:25]
 
 
 def _gist(body: dict[str, Any]) -> str:

@@ -46,6 +46,7 @@ from tests.bench.play import (
 )
 from tests.bench.scheduler import measure_scheduler, scheduler_table
 from tests.bench.sqlite import Commits, mid_game_move, raw_commits, store_commits
+from tests.bench.stores import measure_stores, stores_table
 from tests.bench.taps import measure_taps, taps_table
 
 SECTIONS = (
@@ -58,6 +59,7 @@ SECTIONS = (
     "creation",
     "calls",
     "concurrency",
+    "stores",
 )
 IDLE_MS = 20.0  # more idle time than this in a call (its mean − CPU) is pointed out
 DEFAULT_MODES = "tooth-and-nail:2p,command-of-nature:2p,mystic-vale:2p"
@@ -293,6 +295,8 @@ async def run(args: argparse.Namespace) -> None:
     only = set(args.only or SECTIONS) | ({"taps"} if args.taps else set())
     if args.taps and not args.only:
         only = {"taps"}
+    if args.store and not args.only:
+        only = {"stores"}
     show(
         f"Arbiter benchmarks: {os.cpu_count()} cores, Python {platform.python_version()} "
         f"({platform.python_implementation()}), {platform.platform(terse=True)}",
@@ -325,6 +329,9 @@ async def run(args: argparse.Namespace) -> None:
             show("", *calls_table(await measure_calls()))
         if "concurrency" in only:
             show("", *concurrency_table(await measure_concurrency()), load_line())
+        if "stores" in only:
+            engines = ("sqlite", args.store) if args.store else ("sqlite", "postgresql")
+            show("", *stores_table(await measure_stores(engines)), load_line())
         if "pictures" in only:
             show("", *pictures_table(measure_pictures()))
             cost = await measure_play_cost(args.modes, args.plays, args.warmup, Path(tmp))
@@ -405,6 +412,11 @@ def main(argv: list[str] | None = None) -> int:
     add = parser.add_argument
     add("--only", action="append", choices=SECTIONS, help="run only this section (repeatable)")
     add("--taps", action="store_true", help="only the taps a turn takes (as --only taps)")
+    add(
+        "--store",
+        choices=("postgresql",),
+        help="only the stores: SQLite in one process, this engine in 1, 2 and 4",
+    )
     add("--engine-seconds", type=float, default=5.0, help="per mode (5)")
     add("--plays", type=int, default=400, help="timed /play calls per bot and game (400)")
     add("--warmup", type=int, default=20, help="untimed /play calls first (20)")

@@ -157,6 +157,22 @@ async def test_a_lost_answer_is_retried_with_its_nonce(
     assert set(fake.nonces().values()) == {1}
 
 
+async def test_a_board_post_whose_answer_is_lost_is_posted_once(
+    bot: ArbiterBot, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord took the board's post but answered an error: the retry carries the
+    notice's board nonce, so the channel holds one board (none left with its buttons)."""
+    monkeypatch.setattr("bot.publisher.BACKOFF", 0.01)
+    lost = fake.inject_error("POST", f"/channels/{CHANNEL}/messages", status=503, applied=True)
+    match_id = await started(bot)  # the lobby's message is the first post
+    await bot.publisher.idle()
+    assert lost.hits == 1 and fake.deduplicated == 1
+    boards = [m for m in fake.messages(CHANNEL) if BOARD_FILE in m.filenames]
+    assert len(boards) == 1
+    assert (await bot.matches.get(match_id)).board_message_id == boards[0].id
+    assert set(fake.nonces().values()) == {1}
+
+
 async def test_history_pages_as_discord_does(client: discord.Client, fake: FakeDiscord) -> None:
     channel = client.get_partial_messageable(CHANNEL)
     sent = [(await channel.send(f"line {n}")).id for n in range(5)]
