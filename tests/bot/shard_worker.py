@@ -7,12 +7,12 @@ HTTP, playing matches in the servers of its own shards through its services.
 The plan (JSON) gives: `db` (the database's address), `log` (a file for its log),
 `discord` (the fake Discord's API base), `shards` and `count`, `ttl` (seconds a lease
 holds), `speed` and `epoch` (the match clocks run `speed` times faster than real time
-from `epoch`, the same for every process, so deadlines come due in a test's seconds), `seed`, and `matches`: the
-matches to open, each {guild, channel, host, guest, idle}. An idle match is started
-and left alone, so its clocks run out and its deadlines fire; the others are played
-by random legal actions, all at once, until the players leave (SIGUSR1: the bot serves
-on, its clocks and its publisher, so the matches end by their clocks) or the process is
-stopped (SIGTERM: a clean close) or killed.
+from `epoch`, the same for every process, so deadlines come due in a test's seconds),
+`seed`, and `matches`: the matches to open, each {guild, channel, host, guest, idle}.
+An idle match is started and left alone, so its clocks run out and its deadlines fire;
+the others are played by random legal actions, all at once, until the players leave
+(SIGUSR1: the bot serves on, its clocks and its publisher, so the matches end by their
+clocks) or the process is stopped (SIGTERM: a clean close) or killed.
 
 It prints "ready" once its bot has started, then "playing" once every match is open.
 """
