@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import tempfile
 import time
@@ -27,7 +28,7 @@ from typing import Any
 from tests.bench.concurrency import _drive, _open
 
 MATCHES = 16
-ACTIONS_EACH = 60
+ACTIONS_EACH = 200
 PROCESSES = (1, 2, 4)
 
 
@@ -40,7 +41,9 @@ class StoreRun:
     actions: int
     seconds: float
     latencies: list[float]
-    cpu: float  # seconds of CPU the processes spent (the server's not counted)
+    cpu: float  # seconds of CPU the bot processes spent
+    server_cpu: float  # seconds of CPU PostgreSQL's processes spent
+    busy: float  # share of the machine's cores busy meanwhile (every process)
 
     @property
     def per_second(self) -> float:
@@ -52,7 +55,7 @@ class StoreRun:
 
 async def _worker(target: str, channels: list[int]) -> None:
     """A process's part: open its matches, say "ready", wait for "go", drive them, print
-    its latencies (JSON)."""
+    its latencies (JSON), and close once told "bye"."""
     import resource
 
     from bot.service.matches import MatchService
@@ -83,6 +86,7 @@ async def _worker(target: str, channels: list[int]) -> None:
             ),
             flush=True,
         )
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     finally:
         await store.close()
 
@@ -99,6 +103,7 @@ async def _run(engine: str, target: str, processes: int, first_channel: int) -> 
             json.dumps(part),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
+            limit=1 << 24,  # the latencies come back on one line
         )
         for part in parts
     ]
@@ -106,6 +111,7 @@ async def _run(engine: str, target: str, processes: int, first_channel: int) -> 
         assert proc.stdout is not None
         assert (await proc.stdout.readline()).strip() == b"ready"
     began = time.perf_counter()
+    server_before, machine_before = _server_cpu(), _machine()
     for proc in procs:
         assert proc.stdin is not None
         proc.stdin.write(b"go\n")
@@ -114,12 +120,44 @@ async def _run(engine: str, target: str, processes: int, first_channel: int) -> 
     for proc in procs:
         assert proc.stdout is not None
         found.append(json.loads(await proc.stdout.readline()))
-        await proc.wait()
     seconds = time.perf_counter() - began
+    # (before the processes close: their server processes go with their connections)
+    server = _server_cpu() - server_before
+    busy, total = (after - before for after, before in zip(_machine(), machine_before, strict=True))
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write(b"bye\n")
+        await proc.stdin.drain()
+        await proc.wait()
     latencies = [t for f in found for t in f["latencies"]]
+    cpu = sum(f["cpu"] for f in found)
     return StoreRun(
-        engine, processes, len(latencies), seconds, latencies, sum(f["cpu"] for f in found)
+        engine, processes, len(latencies), seconds, latencies, cpu, server, busy / total
     )
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _server_cpu() -> float:
+    """Seconds of CPU every PostgreSQL process on the machine has spent so far."""
+    spent = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)
+            if fields[0].endswith("(postgres"):
+                utime, stime = fields[1].split()[11:13]
+                spent += int(utime) + int(stime)
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+    return spent / TICKS
+
+
+def _machine() -> tuple[int, int]:
+    """The machine's CPU time so far: (busy, all), in ticks."""
+    numbers = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = numbers[3] + numbers[4]  # idle, iowait
+    return sum(numbers) - idle, sum(numbers)
 
 
 async def measure_stores(engines: tuple[str, ...] = ("sqlite", "postgresql")) -> list[StoreRun]:
@@ -149,14 +187,14 @@ def stores_table(runs: list[StoreRun]) -> list[str]:
         " actions each, dealt among the processes (service layer; the database on this"
         " machine)",
         f"  {'engine':<12}{'processes':>10}{'actions/s':>11}{'× one':>7}{'p50 ms':>8}"
-        f"{'p99 ms':>8}{'CPU s':>7}",
+        f"{'p99 ms':>8}{'bot CPU s':>10}{'db CPU s':>9}{'cores busy':>11}",
     ]
     one = {r.engine: r.per_second for r in runs if r.processes == 1}
     for r in runs:
         lines.append(
             f"  {r.engine:<12}{r.processes:>10}{r.per_second:>11,.0f}"
             f"{r.per_second / one[r.engine]:>7.2f}{r.quantile(50) * 1000:>8.1f}"
-            f"{r.quantile(99) * 1000:>8.1f}{r.cpu:>7.1f}"
+            f"{r.quantile(99) * 1000:>8.1f}{r.cpu:>10.1f}{r.server_cpu:>9.1f}{r.busy:>11.0%}"
         )
     return lines
 
