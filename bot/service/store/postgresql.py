@@ -157,11 +157,14 @@ class PostgresEngine:
     ) -> AsyncIterator[_Tx]:
         async with self._pool.acquire() as conn:
             transaction = conn.transaction()
-            await transaction.start()
             try:
+                await transaction.start()
                 yield _Tx(self, conn)
             except BaseException:
-                await asyncio.shield(transaction.rollback())
+                # Undone before the connection goes back, even when the caller was
+                # cancelled (while it began, too).
+                if conn.is_in_transaction():
+                    await asyncio.shield(conn.execute("ROLLBACK"))
                 raise
 
             async def commit() -> None:
