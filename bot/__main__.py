@@ -16,8 +16,9 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.history import replay_export
 from bot.service import logs
+from bot.service.moving import copy_store
 from bot.service.store import NewerSchema
-from bot.service.store.transfer import TransferRefused, copy_store
+from bot.service.store.transfer import TransferRefused
 from rules.registry import GAMES
 
 NO_TOKEN = (

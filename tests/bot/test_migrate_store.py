@@ -25,9 +25,10 @@ import pytest
 from bot.__main__ import main
 from bot.service.clock import ClockService
 from bot.service.matches import MatchService
+from bot.service.moving import copy_store
 from bot.service.stats import Stats
 from bot.service.store import Store, TurnMessage, migrations
-from bot.service.store.transfer import TransferRefused, copy_store, shown
+from bot.service.store.transfer import TransferRefused, shown
 from rules.registry import GAMES
 from tests.bot.outside import one, outside
 

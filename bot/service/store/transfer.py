@@ -1,6 +1,6 @@
-"""Moving a server's database to another (`python -m bot migrate-store`): every row of
-every table copied with its ids, in one transaction on the target, then checked: the
-same rows on both sides, and every match replaying from its log to its saved state.
+"""Copying a server's database into another (`python -m bot migrate-store`, see
+`bot.service.moving`, which then replays every match there): every row of every table
+copied with its ids, in one transaction on the target, then compared table by table.
 
 Both databases are opened as the bot opens them, so each is first brought to the
 current schema (an older SQLite file is upgraded in place). The tables, their columns,
@@ -16,20 +16,15 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.service.store.engine import POSTGRESQL, Tx
 from bot.service.store.rows import Row
 from bot.service.store.store import Store, is_postgresql
-
-if TYPE_CHECKING:
-    from bot.service.matches import MatchService
-    from rules.core import Game
 
 PAGE = 500  # rows read, and written, at a time
 EVERYTHING = "*"  # told to other processes of the target: forget all you hold
@@ -108,20 +103,13 @@ class TransferReport:
         return "\n".join(lines)
 
 
-async def copy_store(
-    source: str | Path,
-    target: str | Path,
-    *,
-    replace: bool = False,
-    games: Mapping[str, Game] | None = None,
-) -> TransferReport:
-    """Copy every row of the `source` database into `target` (a SQLite file, or a
-    `postgresql://` address, either way), then check the copy. TransferRefused when the
+async def copy_rows(
+    source: str | Path, target: str | Path, *, replace: bool, report: TransferReport
+) -> tuple[Store, Store]:
+    """Copy every row of `source` into `target` and compare them table by table (into
+    `report`); the two stores, open, for the checks that follow. TransferRefused when the
     target holds rows already and `replace` is not given (then it is emptied first), or
-    when either database can't be opened. `games`: the games the matches are replayed
-    with (the registry's by default)."""
-    began = time.monotonic()
-    report = TransferReport(shown(source), shown(target))
+    when either database can't be opened."""
     _check_files(source, target)
     readable = await _open(source, "source")
     try:
@@ -129,13 +117,22 @@ async def copy_store(
         try:
             tables, digests = await _copy(readable, writable, replace, report)
             await _compare(writable, tables, digests, report)
-            await _replay(readable, writable, games, report)
-        finally:
+        except BaseException:
             await writable.close()
-    finally:
+            raise
+    except BaseException:
         await readable.close()
-    report.seconds = time.monotonic() - began
-    return report
+        raise
+    return readable, writable
+
+
+async def started_matches(store: Store) -> tuple[list[int], int]:
+    """The matches that were dealt (in id order), and how many are lobbies still."""
+    rows = await store.engine.read(
+        "SELECT id, CASE WHEN snapshot IS NULL THEN 1 ELSE 0 END AS fresh FROM matches ORDER BY id"
+    )
+    dealt = [int(r["id"]) for r in rows if not r["fresh"]]
+    return dealt, len(rows) - len(dealt)
 
 
 def shown(database: str | Path) -> str:
@@ -439,42 +436,3 @@ async def _compare(
             total += digest(page)
         if count != report.copied[table.name] or total % 2**128 != digests[table.name]:
             report.differing.append(table.name)
-
-
-async def _replay(
-    readable: Store, writable: Store, games: Mapping[str, Game] | None, report: TransferReport
-) -> None:
-    """Replay every started match on the target; one that doesn't give its saved state
-    is replayed in the source too, to tell what the move broke from what it found."""
-    # Imported here: the match service is built on the store, not the other way round.
-    from bot.service.matches import MatchService
-
-    on_target = MatchService(writable, games)
-    on_source: MatchService | None = None
-    rows = await writable.engine.read(
-        "SELECT id, CASE WHEN snapshot IS NULL THEN 1 ELSE 0 END AS fresh FROM matches ORDER BY id"
-    )
-    for row in rows:
-        match_id = int(row["id"])
-        if row["fresh"]:
-            report.not_started += 1
-            continue
-        why = await _replays(on_target, match_id)
-        if why is None:
-            report.replayed += 1
-            continue
-        on_source = on_source or MatchService(readable, games)
-        if await _replays(on_source, match_id) is None:
-            report.failed[match_id] = why
-        else:
-            report.failed_before[match_id] = why
-
-
-async def _replays(service: MatchService, match_id: int) -> str | None:
-    """None when the match's log replays to its saved state; else why not."""
-    try:
-        if await service.verify(match_id):
-            return None
-    except Exception as error:
-        return f"its log can't be replayed ({type(error).__name__}: {error})"
-    return "replaying its log gives another state than the one saved."
