@@ -1,7 +1,8 @@
 """The process the crash test kills: plays random legal actions of Tooth and Nail on a
-real database file, and delivers the outbox to a fake Discord, until it is killed.
+real database (a SQLite file or a PostgreSQL database), and delivers the outbox to a
+fake Discord, until it is killed.
 
-    python -m tests.bot.crash_worker <db path> <journal path> <seed> [--drain]
+    python -m tests.bot.crash_worker <database> <journal path> <seed> [--drain]
 
 The fake Discord is the journal file: one line, the outbox row's id, for each message
 it posted. Like Discord it posts one message per nonce (the publisher's own nonce of
@@ -134,7 +135,7 @@ async def play(
             await deliver(service.store, discord)
 
 
-async def main(db: Path, journal: Path, seed: int, *, drain: bool) -> None:
+async def main(db: str, journal: Path, seed: int, *, drain: bool) -> None:
     rng = random.Random(seed)
     store = await Store.open(db)
     try:
@@ -154,4 +155,4 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     drain = "--drain" in args
     db_arg, journal_arg, seed_arg = (a for a in args if a != "--drain")
-    asyncio.run(main(Path(db_arg), Path(journal_arg), int(seed_arg), drain=drain))
+    asyncio.run(main(db_arg, Path(journal_arg), int(seed_arg), drain=drain))

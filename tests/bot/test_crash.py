@@ -1,9 +1,10 @@
-"""kill -9 during a burst of game actions on a real SQLite file, again and again.
+"""kill -9 during a burst of game actions on a real database, again and again (on a
+SQLite file, and on a PostgreSQL database).
 
 A worker process (`tests.bot.crash_worker`) plays random legal actions of Tooth and
 Nail and delivers the outbox to a fake Discord (a journal file that keeps to Discord's
-nonce rule); the test kills it with SIGKILL at a random moment, then checks the file:
-it is sound, every match's snapshot is the replay of its log, every action and every
+nonce rule); the test kills it with SIGKILL at a random moment, then checks the
+database: it is sound, every match's snapshot is the replay of its log, every action and every
 start has exactly one notice, and what the fake Discord posted agrees with what the
 outbox says was delivered. A last clean run delivers what is left: every outbox row
 is then posted exactly once.
@@ -24,10 +25,13 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from bot.publisher import nonce_for
 from bot.service.matches import MatchService
-from bot.service.store import Store
+from bot.service.store import Store, is_postgresql
 from tests.bot.crash_worker import nonce_of
+from tests.bot.outside import one, outside
 
 ROUNDS = 32  # one kill each
 SEED = 20_260_311
@@ -61,7 +65,7 @@ class Facts:
     duplicates: int
 
 
-def worker(db: Path, journal: Path, seed: int, log: Path, *extra: str) -> subprocess.Popen[str]:
+def worker(db: str, journal: Path, seed: int, log: Path, *extra: str) -> subprocess.Popen[str]:
     with log.open("a", encoding="utf-8") as stderr:
         return subprocess.Popen(
             [
@@ -101,7 +105,10 @@ def said(log: Path) -> str:
     return log.read_text(encoding="utf-8")
 
 
-def integrity(db: Path) -> None:
+def integrity(db: str) -> None:
+    """SQLite's own checks of the file (PostgreSQL's server keeps its files itself)."""
+    if is_postgresql(db):
+        return
     with closing(sqlite3.connect(db)) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
@@ -115,7 +122,7 @@ def read_journal(journal: Path) -> list[int]:
     return [int(line) for line in text.splitlines()]
 
 
-def fingerprints(db: Path) -> dict[int, str]:
+async def fingerprints(db: str) -> dict[int, str]:
     """For each active or finished match, a digest of everything its replay and its
     snapshot are read from (the match row, its seats, its log and what undid or renamed
     anything): the same digest, the same verdict."""
@@ -126,35 +133,33 @@ def fingerprints(db: Path) -> dict[int, str]:
         "SELECT * FROM seat_replacements WHERE match_id = ? ORDER BY id",
     ]
     found = {}
-    with closing(sqlite3.connect(db)) as connection:
-        matches = connection.execute(
-            "SELECT * FROM matches WHERE status IN ('active', 'finished') ORDER BY id"
-        ).fetchall()
-        for match in matches:
-            digest = hashlib.sha256(repr(match).encode())
-            for query in queries:
-                digest.update(repr(connection.execute(query, (match[0],)).fetchall()).encode())
-            found[match[0]] = digest.hexdigest()
+    matches = await outside(
+        db, "SELECT * FROM matches WHERE status IN ('active', 'finished') ORDER BY id"
+    )
+    for match in matches:
+        digest = hashlib.sha256(repr(match).encode())
+        for query in queries:
+            digest.update(repr(await outside(db, query, match[0])).encode())
+        found[match[0]] = digest.hexdigest()
     return found
 
 
-async def check(db: Path, journal: Path, figures: Figures | None) -> Facts:
+async def check(db: str, journal: Path, figures: Figures | None) -> Facts:
     """Checks 1 to 3, and the journal against the outbox. With `figures`, a match whose
     fingerprint was verified in an earlier round isn't replayed again."""
     integrity(db)
-    with closing(sqlite3.connect(db)) as connection:
-        logged = Counter(connection.execute("SELECT match_id, seq FROM actions").fetchall())
-        started = {
-            r[0]
-            for r in connection.execute(
-                "SELECT id FROM matches WHERE status != 'lobby' AND snapshot IS NOT NULL"
-            )
-        }
+    logged = Counter(await outside(db, "SELECT match_id, seq FROM actions"))
+    started = {
+        r[0]
+        for r in await outside(
+            db, "SELECT id FROM matches WHERE status != 'lobby' AND snapshot IS NOT NULL"
+        )
+    }
     assert all(n == 1 for n in logged.values())
     store = await Store.open(db)
     try:
         service = MatchService(store)
-        for match_id, digest in fingerprints(db).items():
+        for match_id, digest in (await fingerprints(db)).items():
             if figures is not None and (match_id, digest) in figures.verified:
                 continue
             assert await service.verify(match_id), f"match {match_id} doesn't replay"
@@ -202,9 +207,12 @@ async def check(db: Path, journal: Path, figures: Figures | None) -> Facts:
     )
 
 
-async def test_kill_9_during_play_loses_nothing_and_posts_nothing_twice(tmp_path: Path) -> None:
+@pytest.mark.engines
+async def test_kill_9_during_play_loses_nothing_and_posts_nothing_twice(
+    tmp_path: Path, database: str
+) -> None:
     rng = random.Random(SEED)
-    db, journal, log = tmp_path / "arbiter.db", tmp_path / "journal", tmp_path / "worker.log"
+    db, journal, log = database, tmp_path / "journal", tmp_path / "worker.log"
     figures = Figures()
     began = time.monotonic()
     actions = 0
@@ -238,11 +246,8 @@ async def test_kill_9_during_play_loses_nothing_and_posts_nothing_twice(tmp_path
     final = await check(db, journal, None)  # every match replayed once more
 
     posted = read_journal(journal)
-    with closing(sqlite3.connect(db)) as connection:
-        ids = [r[0] for r in connection.execute("SELECT id FROM outbox ORDER BY id")]
-        undelivered = connection.execute(
-            "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL"
-        ).fetchone()[0]
+    ids = [r[0] for r in await outside(db, "SELECT id FROM outbox ORDER BY id")]
+    undelivered = await one(db, "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")
     assert final.duplicates == 0 and len(posted) == len(set(posted)), "a row posted twice"
     assert sorted(posted) == ids, "a row never posted"
     assert undelivered == 0 and final.pending == 0
