@@ -147,7 +147,7 @@ class ArbiterBot(commands.AutoShardedBot):
         if self._serving:
             await self.publisher.stop(finish=leases.ttl / 4)
             await self._store.flush()
-        self._store.serve(leases.count, held, lambda: leases.sure)
+        self._store.serve(leases.count, held, leases.certain)
         if self._serving:
             await self.clock.restart()
             await self.publisher.start()

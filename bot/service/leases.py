@@ -83,6 +83,7 @@ class Leases:
         self.holder = holder or process_name()
         self.held: frozenset[int] = frozenset()
         self._told = False  # the listeners have heard what is held
+        self._lapsed = False  # work was refused for want of certainty since the last renewal
         self._sure_until = 0.0  # perf_counter: the held leases are certain until then
         self._listeners: list[Held] = []
         self._turn = asyncio.Lock()
@@ -99,6 +100,15 @@ class Leases:
     def sure(self) -> bool:
         """Whether the leases held are certainly still this process's."""
         return time.perf_counter() < self._sure_until
+
+    def certain(self) -> bool:
+        """`sure`, asked before doing a shard's work: a no is remembered, and once a
+        renewal succeeds the listeners hear again what is held (the work refused meanwhile
+        is started again)."""
+        if self.sure:
+            return True
+        self._lapsed = True
+        return False
 
     async def start(self) -> None:
         """Take what can be taken now, then renew in the background."""
@@ -146,10 +156,11 @@ class Leases:
         async with self._turn:
             if self._stopping.is_set() and self._pacer is not None:
                 return
-            if not self.sure:
-                self._told = False  # sure again after this: the shards' work starts again
             asked_at = time.perf_counter()
             renewed = await self.store.renew_leases(self.holder, self.ttl)
+            if self._lapsed or not self.sure:
+                self._lapsed = False
+                self._told = False  # sure again: the shards' work starts again
             self._sure_until = asked_at + self.ttl - self.margin
             held = {lease.shard for lease in renewed}
             # Hand back the shards their gateway's process asked for (alive: it asked

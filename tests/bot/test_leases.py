@@ -182,3 +182,24 @@ async def test_a_store_serves_only_the_shards_it_holds(stores: Callable[..., obj
         False,
         False,
     )
+
+
+async def test_work_refused_while_unsure_starts_again_once_renewed(
+    stores: Callable[..., object],
+) -> None:
+    """A delivery asked while the leases were not certain (a late renewal) was refused:
+    the next renewal tells the listeners again, which start the shards' work again."""
+    a = process(await stores(), {0, 1, 2, 3})  # type: ignore[misc]
+    await a.tick()
+    heard: list[frozenset[int]] = []
+
+    async def listener(held: frozenset[int]) -> None:
+        heard.append(held)
+
+    a.on_change(listener)
+    await a.tick()
+    assert heard == [] and a.certain()
+    a._sure_until = 0.0  # the renewal came late: the leases ran past their certain time
+    assert not a.certain()
+    await a.tick()
+    assert heard == [frozenset({0, 1, 2, 3})] and a.certain()
