@@ -489,6 +489,7 @@ class Publisher:
                 for r in batch
                 if r.notice.kind == "action" and "message" not in r.progress and r.id > through
             ]
+            told = await self._not_shown(table, told)
             if not told:
                 return  # a board, or lines told before
             # Lines of several actions read as one action's: every line in order, every
@@ -499,6 +500,34 @@ class Publisher:
             turn, finished = str(last["turn"]), bool(last["finished"])
             called = tuple(dict.fromkeys(called))
             await self._lines(told, table, lines, called, turn, finished, vias)
+
+    async def _not_shown(self, table: Table, rows: list[OutboxRow]) -> list[OutboxRow]:
+        """The action notices of `rows` still to tell. One read back after a restart (or
+        by the process taking its lane over) may have been posted as a message of its
+        own, its bookkeeping lost: the players' moves since may now have it added to the
+        turn's message instead, so it is looked for among the channel's latest messages
+        first, whichever way it would be told; found, it is marked posted there, and that
+        message is the turn's from then on."""
+        store = self.bot.matches.store
+        left: list[OutboxRow] = []
+        for row in rows:
+            body = row.notice.body
+            if left or not row.recovered or row.created_at is None or body["finished"]:
+                left.append(row)
+                continue
+            lane = row.notice.lane
+            since = discord.utils.time_snowflake(datetime.fromisoformat(row.created_at))
+            found = await self._sent_before(
+                table, list(body["lines"]), since, self._last_post.get(lane)
+            )
+            if found is None:
+                left.append(row)
+                continue
+            self._last_post[lane] = found
+            store.note_progress(row.id, {**row.progress, "message": found.id})
+            turn = TurnMessage(table.match.id, found.id, str(body["turn"]), found.body, row.id)
+            store.set_turn_message(turn)
+        return left
 
     async def _dm(self, row: OutboxRow) -> None:
         user_id = int(row.notice.body["user_id"])

@@ -206,8 +206,9 @@ class ClockService:
 
     async def restart(self) -> None:
         """The shards this process serves changed: forget every moment armed and load
-        those of the matches served now."""
-        await self.scheduler.stop()
+        those of the matches served now. A moment being fired is not cut short (an
+        action half taken, its clocks not armed): forgotten first, then loaded, so a
+        clock a firing arms meanwhile is kept, and one it saved before is loaded."""
         self.scheduler.clear()
         await self.start()
 
