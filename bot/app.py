@@ -136,6 +136,7 @@ class ArbiterBot(commands.AutoShardedBot):
         )
         name_process(self.leases.holder)
         self.leases.on_change(self._served)
+        self.leases.sweep_with(lambda: self.clock.sweep())
         await self.leases.start()
 
     async def _served(self, held: frozenset[int]) -> None:

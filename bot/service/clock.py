@@ -212,6 +212,16 @@ class ClockService:
         self.scheduler.clear()
         await self.start()
 
+    async def sweep(self) -> None:
+        """Arm every moment stored for the matches this process serves that isn't armed
+        (the leases call this every few renewals, see `bot.service.leases`). With several
+        processes, a clock another process saved while this one took its shard over may
+        have been told of before the shard was this one's and loaded before it was saved:
+        it fires late, never not at all."""
+        for key, at in await stored_moments(self.store):
+            if self.scheduler.when(key) is None:
+                self.scheduler.arm(key, at)
+
     def _changed_elsewhere(self, match_id: int) -> None:
         task = asyncio.get_running_loop().create_task(self._arm_stored(match_id))
         self._rearming.add(task)

@@ -54,6 +54,7 @@ TTL = 15.0  # seconds a lease holds without renewal
 MARGIN = 0.2  # share of the TTL before its end at which a holder stops trusting its leases
 
 Held = Callable[[frozenset[int]], Awaitable[None]]
+SWEEP_EVERY = 12  # renewals between two calls of the sweepers (a minute at the default TTL)
 
 
 def process_name() -> str:
@@ -86,6 +87,8 @@ class Leases:
         self._lapsed = False  # work was refused for want of certainty since the last renewal
         self._sure_until = 0.0  # perf_counter: the held leases are certain until then
         self._listeners: list[Held] = []
+        self._sweepers: list[Callable[[], Awaitable[None]]] = []
+        self._renewals = 0
         self._turn = asyncio.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping = threading.Event()
@@ -95,6 +98,11 @@ class Leases:
     def on_change(self, listener: Held) -> None:
         """Call `listener(held)` whenever the shards this process holds change."""
         self._listeners.append(listener)
+
+    def sweep_with(self, sweeper: Callable[[], Awaitable[None]]) -> None:
+        """Call `sweeper()` every SWEEP_EVERY renewals, real time (the clocks arm what
+        they missed: see `ClockService.sweep`)."""
+        self._sweepers.append(sweeper)
 
     @property
     def sure(self) -> bool:
@@ -188,6 +196,10 @@ class Leases:
                 elif shard in self.mine:
                     await self.store.ask_back(shard, self.holder)
             await self._hold(frozenset(held))
+            self._renewals += 1
+            if self.held and self._renewals % SWEEP_EVERY == 0:
+                for sweeper in self._sweepers:
+                    await sweeper()
 
     async def _fence(self) -> None:
         """A renewal failed: once the leases can't be trusted, stop the shards' work."""

@@ -11,11 +11,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.service.clock import stored_moments
-from bot.service.leases import Leases
+from bot.service.clock import ClockService, stored_moments
+from bot.service.leases import SWEEP_EVERY, Leases
+from bot.service.matches import MatchService
 from bot.service.outbox import Notice
 from bot.service.shards import parse_shards, shard_of
 from bot.service.store import Deadline, Store
+from tests.bot import tally
 
 pytestmark = pytest.mark.engines("postgresql")
 
@@ -203,3 +205,42 @@ async def test_work_refused_while_unsure_starts_again_once_renewed(
     assert not a.certain()
     await a.tick()
     assert heard == [frozenset({0, 1, 2, 3})] and a.certain()
+
+
+async def test_the_sweepers_run_every_few_renewals_while_shards_are_held(
+    stores: Callable[..., object],
+) -> None:
+    a = process(await stores(), {0})  # type: ignore[misc]
+    swept: list[int] = []
+
+    async def sweeper() -> None:
+        swept.append(a._renewals)
+
+    a.sweep_with(sweeper)
+    for _ in range(2 * SWEEP_EVERY):
+        await a.tick()
+    assert swept == [SWEEP_EVERY, 2 * SWEEP_EVERY]
+
+
+async def test_a_sweep_arms_each_clock_stored_for_a_served_shard_that_is_not_armed(
+    stores: Callable[..., object],
+) -> None:
+    """What a sweep is for: a clock another process saved that this one never armed."""
+    store = await stores()  # type: ignore[misc]
+    service = MatchService(store, {"tally": tally.GAME})
+    clock = ClockService(service, lambda: datetime.now(UTC))
+    service.on_change(clock.on_change)
+    table = await service.new_lobby(
+        guild_id=guild_of(1), channel_id=1, user_id=1, name="A", game="tally", seed=1
+    )
+    await service.join(table.match.id, 2, "B")
+    await service.start(table.match.id, 1)
+    stored = await store.deadlines(table.match.id)
+    assert stored and len(clock.scheduler) == len(stored)
+    clock.scheduler.clear()  # as if saved elsewhere, never armed here
+    store.serve(COUNT, {0})  # its shard served elsewhere: nothing to arm
+    await clock.sweep()
+    assert len(clock.scheduler) == 0
+    store.serve(COUNT, {1})
+    await clock.sweep()
+    assert len(clock.scheduler) == len(stored)
