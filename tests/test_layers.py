@@ -53,3 +53,12 @@ def test_the_rules_import_nothing_of_the_bot() -> None:
             assert name.split(".")[0] not in ("bot", "cogs", "discord", "aiosqlite"), (
                 f"{path.relative_to(ROOT)} imports {name}"
             )
+
+
+def test_the_ai_plays_from_the_rules_alone() -> None:
+    """The AI player (`ai/`) reads the rules and nothing of the bot or of storage."""
+    for path in sorted((ROOT / "ai").rglob("*.py")):
+        for name in imported(path):
+            assert name.split(".")[0] not in ("bot", "cogs", "discord", "aiosqlite", "asyncpg"), (
+                f"{path.relative_to(ROOT)} imports {name}"
+            )

@@ -30,7 +30,7 @@ from rules.core import (
     VariantInfo,
     fresh_copy,
 )
-from rules.core.rng import rng_for
+from rules.core.rng import deal_again, rng_for
 from rules.core.text import plural
 
 SUMMARY = """\
@@ -114,6 +114,19 @@ class CommandOfNature:
         return new, events + end_game(
             new, losing_team=conceder.team, reason="concession", cause=f"{conceder.name} conceded"
         )
+
+    def redeal(self, state: State, seat: int, rng: random.Random) -> State:  # type: ignore[override]
+        """Each player's deck, with their hand when `seat` may not look at it (only its
+        own and a teammate's), dealt again among those places; each market deck
+        reshuffled. The Champions wait face down by level, so they stay."""
+        new = fresh_copy(state)
+        team = new.players[seat].team
+        for player in new.players:
+            hand = [] if player.team == team else [player.hand]
+            deal_again([player.deck, *hand], rng)
+        deal_again([new.elementals.deck], rng)
+        deal_again([new.commands.deck], rng)
+        return new
 
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]
         if state.phase != "over":

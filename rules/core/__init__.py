@@ -9,6 +9,7 @@ from rules.core.contract import (
     OptionInfo,
     Outcome,
     PreferenceInfo,
+    Seat,
     SeatSpec,
     VariantInfo,
     fresh_copy,
@@ -23,7 +24,7 @@ from rules.core.options import (
     find_option,
     resolve_options,
 )
-from rules.core.rng import rng_for, shuffle
+from rules.core.rng import deal_again, rng_for, shuffle
 
 __all__ = [
     "MAX_OPTIONS",
@@ -36,9 +37,11 @@ __all__ = [
     "OptionInfo",
     "Outcome",
     "PreferenceInfo",
+    "Seat",
     "SeatSpec",
     "VariantInfo",
     "check_options",
+    "deal_again",
     "declare_options",
     "find_choice",
     "find_option",

@@ -244,6 +244,11 @@ class Game(Protocol):
         chooses together in one multi-select (`{"kind", "count", "label", "cards":
         [{"id", "name"}]}`: the action `<kind>|<id>+<id>…`, the ids in order)."""
 
+    def redeal(self, state: BaseModel, seat: Seat, rng: random.Random) -> BaseModel:
+        """A state `seat` can't tell from this one: every card hidden from it dealt again at
+        random among the places it may be in (each pile keeps its size), so that
+        `view(…, seat)` is unchanged. What a player that never peeks imagines (see `ai`)."""
+
     def outcome(self, state: BaseModel) -> Outcome | None:
         """Winners and losers once the game is over, else None."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import MutableSequence
+from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -23,6 +23,20 @@ def shuffle(items: MutableSequence[T], rng: random.Random) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = int(rng.random() * (i + 1))
         items[i], items[j] = items[j], items[i]
+
+
+def deal_again(piles: Sequence[MutableSequence[int]], rng: random.Random) -> None:
+    """Deal the cards of `piles` again at random among them, each pile keeping its size:
+    how a seat that sees none of them imagines them. The cards are sorted first, so where
+    they lie ends up depending only on which cards they are and on `rng`, never on where
+    they lay before."""
+    pool = sorted(card for pile in piles for card in pile)
+    shuffle(pool, rng)
+    start = 0
+    for pile in piles:
+        size = len(pile)
+        pile[:] = pool[start : start + size]
+        start += size
 
 
 def pick(n: int, rng: random.Random) -> int:

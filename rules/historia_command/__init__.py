@@ -149,6 +149,10 @@ class HistoriaCommand:
     def timeout_action(self, state: State, seat: int) -> Action:  # type: ignore[override]
         return actions.timeout_action(state, seat)
 
+    def redeal(self, state: State, seat: int, rng: random.Random) -> State:  # type: ignore[override]
+        """Nothing at a Ways of Command table is hidden: the same state."""
+        return fresh_copy(state)
+
     def rename(self, state: State, seat: int, name: str) -> State:  # type: ignore[override]
         new = fresh_copy(state)
         new.civs[seat].player = name

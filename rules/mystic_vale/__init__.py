@@ -21,7 +21,7 @@ from rules.core import (
     fresh_copy,
     resolve_options,
 )
-from rules.core.rng import rng_for
+from rules.core.rng import deal_again, rng_for, shuffle
 from rules.mystic_vale import abilities, actions, labels
 from rules.mystic_vale.cards import DIFFICULTY, SLOTS, bundled_pack, get_pack
 from rules.mystic_vale.harvest import buys_left
@@ -182,6 +182,24 @@ class MysticVale:
         new = fresh_copy(state)
         events = concede_game(new, seat)
         return new, fold_lines(new, events + actions.advance(new, rng))
+
+    def redeal(self, state: State, seat: int, rng: random.Random) -> State:  # type: ignore[override]
+        """Every deck reshuffled (each player's, the advancement and vale decks), but for
+        the top card of a deck `seat` is looking at; during the leader choice, the
+        leaders dealt to the others drawn again from those `seat` hasn't seen."""
+        new = fresh_copy(state)
+        looked_at = {f.subject for f in new.frames if f.kind == "free_top" and seat in f.deciders}
+        commons = new.commons
+        for deck in [p.deck for p in new.players] + [
+            *commons.decks.values(),
+            *commons.vale_decks.values(),
+        ]:
+            unseen = deck[:-1] if deck and deck[-1] in looked_at else deck[:]
+            deal_again([unseen], rng)
+            deck[: len(unseen)] = unseen
+        if new.phase == "leaders":
+            _deal_leaders_again(new, seat, rng)
+        return new
 
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]
         if state.phase != "over":
@@ -507,6 +525,19 @@ def _decision(state: State, seat: int) -> dict[str, Any] | None:
 GAME = MysticVale()
 
 __all__ = ["GAME", "MysticVale", "State", "view"]
+
+
+def _deal_leaders_again(state: State, seat: int, rng: random.Random) -> None:
+    """The others' two leaders each, as `seat` imagines them: drawn from the pack's
+    leaders that are neither its own options nor chosen already."""
+    seen = set(state.players[seat].leader_options)
+    seen |= {p.leader for p in state.players if p.leader is not None}
+    unseen = sorted(leader.id for leader in pack_of(state).leaders if leader.id not in seen)
+    shuffle(unseen, rng)
+    for player in state.players:
+        if player.seat != seat and player.leader is None:
+            player.leader_options = sorted(unseen[:2])
+            del unseen[:2]
 
 
 @cache

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from rules.core import Action, Event, IllegalAction, Outcome, SeatSpec, VariantInfo, fresh_copy
 from rules.core.contract import OptionInfo, PreferenceInfo
-from rules.core.rng import rng_for
+from rules.core.rng import deal_again, rng_for
 from rules.tooth_and_nail import actions, labels, rules
 from rules.tooth_and_nail.cards import Faction, bundled_pack, get_pack
 from rules.tooth_and_nail.state import Player, State, Team, Troop
@@ -112,6 +112,16 @@ class ToothAndNail:
         new = fresh_copy(state)
         events = rules.concede(new, seat, rng)
         return new, events + actions.run(new, rng)
+
+    def redeal(self, state: State, seat: int, rng: random.Random) -> State:  # type: ignore[override]
+        """Each team's unseen cards (its deck, the Alliance cards removed face down, and
+        the hands `seat` doesn't hold) dealt again among those places: which faction
+        cards a team owns is public, where they lie is not."""
+        new = fresh_copy(state)
+        for team in new.teams:
+            hands = [new.players[s].hand for s in team.seats if s != seat]
+            deal_again([team.deck, team.face_down, *hands], rng)
+        return new
 
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]
         if state.phase != "over":

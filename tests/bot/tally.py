@@ -26,6 +26,7 @@ from rules.core import (
     PreferenceInfo,
     SeatSpec,
     VariantInfo,
+    deal_again,
     shuffle,
 )
 
@@ -198,6 +199,12 @@ class Tally:
             return s, events
         s.tallies[me.team] += value
         return self._next_turn(s, events)
+
+    def redeal(self, state: BaseModel, seat: int, rng: random.Random) -> TallyState:
+        new = _s(state).model_copy(deep=True)
+        for p in new.players:
+            deal_again([p.deck] if p.seat == seat else [p.deck, p.hand], rng)
+        return new
 
     def rename(self, state: BaseModel, seat: int, name: str) -> TallyState:
         s = _s(state).model_copy(deep=True)

@@ -1,0 +1,66 @@
+"""Arbiter at the table: an AI player for the games that hide cards.
+
+`decide(game, state, seat, level, seed)` picks a legal action for `seat` from what the
+seat may know: it imagines the hidden cards (`Game.redeal`) and never reads them (see
+`ai.search`). It imports the rules and nothing of the bot; the bot runs it away from
+the event loop (`bot.service.players`)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel
+
+from ai.command_of_nature import CommandOfNatureJudge
+from ai.judges import Judge
+from ai.mystic_vale import MysticValeJudge
+from ai.search import Budget, Search
+from ai.tooth_and_nail import ToothAndNailJudge
+from rules.core import Action, Game, Seat
+
+
+class Level(StrEnum):
+    """How hard the AI plays."""
+
+    EASY = "easy"
+    STRONG = "strong"
+
+
+LEVEL_NAMES = {Level.EASY: "Easy", Level.STRONG: "Strong"}
+
+BUDGETS = {
+    Level.EASY: Budget(playouts=24, worlds=1, per_choice=1, seconds=0.2),
+    Level.STRONG: Budget(playouts=400, worlds=8, per_choice=24, seconds=0.8),
+}
+
+JUDGES: dict[str, Judge] = {
+    "tooth-and-nail": ToothAndNailJudge(),
+    "command-of-nature": CommandOfNatureJudge(),
+    "mystic-vale": MysticValeJudge(),
+}
+
+
+def plays(game_id: str) -> bool:
+    """Whether the AI can take a seat at this game."""
+    return game_id in JUDGES
+
+
+def decide(
+    game: Game,
+    state: BaseModel,
+    seat: Seat,
+    level: Level = Level.STRONG,
+    seed: int = 0,
+    budget: Budget | None = None,
+) -> Action:
+    """The AI's choice for `seat`, one of `game.legal_actions(state, seat)` (which must
+    not be empty). The same view, level, seed and budget without a time limit give the
+    same choice, whatever the hidden cards are."""
+    legal = game.legal_actions(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has nothing to decide")
+    search = Search(game, JUDGES[game.id], state, seat, seed, budget or BUDGETS[level])
+    return search.best(legal)
+
+
+__all__ = ["BUDGETS", "JUDGES", "LEVEL_NAMES", "Budget", "Level", "decide", "plays"]

@@ -1,0 +1,194 @@
+"""The AI never peeks: it decides from what its seat may see. `Game.redeal` keeps every
+seat's view (and everything else it can see) and each card once; the AI, given two
+states its seat can't tell apart, decides the same way; games with AI seats end in
+every variant, and replaying them gives their state back."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import pytest
+from pydantic import BaseModel
+
+import ai
+from ai import Budget, Level
+from rules.command_of_nature import State as NatureState
+from rules.core import Action, Game, SeatSpec, rng_for
+from rules.core.rng import shuffle
+from rules.mystic_vale import State as ValeState
+from rules.registry import GAMES
+from rules.tooth_and_nail import State as NailState
+
+VARIANTS = {
+    ("tooth-and-nail", "2p"): 2,
+    ("tooth-and-nail", "3p"): 3,
+    ("tooth-and-nail", "alliance"): 2,
+    ("tooth-and-nail", "4p"): 4,
+    ("command-of-nature", "2p"): 2,
+    ("command-of-nature", "4p"): 4,
+    ("mystic-vale", "2p"): 2,
+    ("mystic-vale", "3p"): 3,
+    ("mystic-vale", "4p"): 4,
+}
+IDS = [f"{g}-{v}" for g, v in VARIANTS]
+QUICK = Budget(playouts=30, worlds=3, per_choice=5)  # no time limit: decisions repeat
+MAX_ACTIONS = 4000
+ENOUGH = 14  # decisions compared per variant
+
+
+def new_game(game_id: str, variant: str, seed: int) -> tuple[Game, BaseModel]:
+    game = GAMES[game_id]
+    seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(VARIANTS[game_id, variant])]
+    options = {"leaders": "on"} if game_id == "mystic-vale" and seed % 2 else {}
+    return game, game.setup(variant, seats, options, seed)
+
+
+def positions(game_id: str, variant: str, seed: int, every: int) -> Iterator[BaseModel]:
+    """Every `every`th state of a quick random game (the judges' own playout policy)."""
+    game, state = new_game(game_id, variant, seed)
+    judge = ai.JUDGES[game_id]
+    chooser = random.Random(seed)
+    for n in range(MAX_ACTIONS):
+        if game.outcome(state) is not None:
+            return
+        if n % every == 0:
+            yield state
+        seat = chooser.choice(sorted(game.to_act(state)))
+        action = judge.quick(game, state, seat, game.legal_actions(state, seat), chooser)
+        state, _ = game.apply(state, seat, action, rng_for(seed, n))
+    raise AssertionError("the game did not end")
+
+
+def unseen_cards(state: BaseModel) -> list[int]:
+    """Every card in a place some seat can't see (hands, decks, face-down piles)."""
+    match state:
+        case NailState():
+            return [
+                *(c for t in state.teams for c in (*t.deck, *t.face_down)),
+                *(c for p in state.players for c in p.hand),
+            ]
+        case NatureState():
+            return [
+                *(c for p in state.players for c in (*p.deck, *p.hand)),
+                *state.elementals.deck,
+                *state.commands.deck,
+            ]
+        case ValeState():
+            decks = [*state.commons.decks.values(), *state.commons.vale_decks.values()]
+            return [*(c for p in state.players for c in p.deck), *(c for d in decks for c in d)]
+    raise AssertionError(type(state))
+
+
+def scramble(state: BaseModel, seat: int, rng: random.Random) -> BaseModel:
+    """Another state `seat` can't tell from this one, dealt by the rulebooks' reading of
+    what a player sees (not by `Game.redeal`): the cards of each pile it can't see
+    shuffled, and an opponent's hand mixed with their deck (a team's deck in Tooth &
+    Nail, with the hands of everyone else on that team)."""
+    other = state.model_copy(deep=True)
+    match other:
+        case NailState():
+            for team in other.teams:
+                hands = [other.players[s].hand for s in team.seats if s != seat]
+                mix([team.deck, team.face_down, *hands], rng)
+        case NatureState():
+            mine = other.players[seat].team
+            for p in other.players:
+                mix([p.deck] if p.team == mine else [p.deck, p.hand], rng)
+            mix([other.elementals.deck], rng)
+            mix([other.commands.deck], rng)
+        case ValeState():
+            looked_at = {f.subject for f in other.frames if f.kind == "free_top"}
+            commons = other.commons
+            for deck in [p.deck for p in other.players] + [
+                *commons.decks.values(),
+                *commons.vale_decks.values(),
+            ]:
+                unseen = deck[:-1] if deck and deck[-1] in looked_at else deck[:]
+                mix([unseen], rng)
+                deck[: len(unseen)] = unseen
+    return other
+
+
+def mix(piles: list[list[int]], rng: random.Random) -> None:
+    pool = [c for pile in piles for c in pile]
+    shuffle(pool, rng)
+    for pile in piles:
+        pile[:], pool = pool[: len(pile)], pool[len(pile) :]
+
+
+def seen_by(game: Game, state: BaseModel, seat: int) -> tuple[object, ...]:
+    """Everything a seat is shown: its view, the public view, its question and choices."""
+    legal = [a.key for a in game.legal_actions(state, seat)]
+    return game.view(state, seat), game.view(state, None), game.question(state, seat), legal
+
+
+@pytest.mark.parametrize(("game_id", "variant"), list(VARIANTS), ids=IDS)
+def test_a_redeal_keeps_what_the_seat_sees_and_every_card_once(game_id: str, variant: str) -> None:
+    game = GAMES[game_id]
+    changed = 0
+    for seed in range(3):
+        for state in positions(game_id, variant, seed, every=7):
+            for seat in range(VARIANTS[game_id, variant]):
+                world = game.redeal(state, seat, random.Random(seed))
+                assert seen_by(game, world, seat) == seen_by(game, state, seat)
+                assert sorted(unseen_cards(world)) == sorted(unseen_cards(state))
+                changed += unseen_cards(world) != unseen_cards(state)
+    assert changed > 20  # the hidden cards really move
+
+
+@pytest.mark.parametrize(("game_id", "variant"), list(VARIANTS), ids=IDS)
+def test_the_ai_decides_the_same_whatever_the_cards_it_cannot_see(
+    game_id: str, variant: str
+) -> None:
+    """Non-interference: two states a seat can't tell apart lead it to one decision."""
+    game = GAMES[game_id]
+    compared = 0
+    for seed in range(2):
+        for state in positions(game_id, variant, seed, every=11):
+            if compared >= ENOUGH:
+                break
+            rng = random.Random(seed)
+            for seat in sorted(game.to_act(state)):
+                if len(game.legal_actions(state, seat)) < 2:
+                    continue
+                other = scramble(state, seat, rng)
+                assert seen_by(game, other, seat) == seen_by(game, state, seat)
+                if unseen_cards(other) == unseen_cards(state):
+                    continue
+                mine = ai.decide(game, state, seat, Level.STRONG, seed=seed, budget=QUICK)
+                theirs = ai.decide(game, other, seat, Level.STRONG, seed=seed, budget=QUICK)
+                assert mine == theirs, (seed, seat, mine.key, theirs.key)
+                compared += 1
+    assert compared >= 8
+
+
+def play_with_ai(
+    game_id: str, variant: str, seed: int, level: Callable[[int], Level]
+) -> tuple[BaseModel, list[tuple[int, Action]]]:
+    """A game every seat of which the AI plays (at `level(seat)`), to its end."""
+    game, state = new_game(game_id, variant, seed)
+    log: list[tuple[int, Action]] = []
+    budgets = {Level.EASY: Budget(6, 1, 1), Level.STRONG: Budget(12, 2, 3)}
+    while game.outcome(state) is None:
+        assert len(log) < MAX_ACTIONS, "the game did not end"
+        seat = sorted(game.to_act(state))[0]
+        action = ai.decide(
+            game, state, seat, level(seat), seed=len(log), budget=budgets[level(seat)]
+        )
+        assert action in game.legal_actions(state, seat)
+        state, _ = game.apply(state, seat, action, rng_for(seed, len(log)))
+        log.append((seat, action))
+    return state, log
+
+
+@pytest.mark.parametrize(("game_id", "variant"), list(VARIANTS), ids=IDS)
+def test_games_with_ai_seats_end_and_replay_to_their_state(game_id: str, variant: str) -> None:
+    game = GAMES[game_id]
+    state, log = play_with_ai(game_id, variant, 7, lambda s: [Level.STRONG, Level.EASY][s % 2])
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.winners
+    _, replayed = new_game(game_id, variant, 7)
+    for n, (seat, action) in enumerate(log):
+        replayed, _ = game.apply(replayed, seat, action, rng_for(7, n))
+    assert replayed == state
