@@ -1,11 +1,12 @@
 """`python -m tests.bench`: print the engine, `/play`, SQLite, clock scheduler, taps,
-board picture, match creation, Discord calls per action and concurrency figures.
+board picture, match creation, Discord calls per action, concurrency and AI figures.
 
 The `/play` sections: each game's cost beside a do-nothing bot, early against late
 in long matches, and 1 against many open matches. A quick run: `--plays 60
 --engine-seconds 0.5 --sqlite-seconds 0.5 --deadlines 1000 --long-matches 1
 --crowd-actions 0`; `--only play` runs just the `/play` sections, `--taps` just the taps a
-turn takes through the bot."""
+turn takes through the bot, `--ai` just the AI's strength (`--ai-games 20` for a quick
+look)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.bench.ai import GAMES_2P, ai_table, measure_ai
 from tests.bench.calls import calls_table, measure_calls
 from tests.bench.concurrency import concurrency_table, measure_concurrency
 from tests.bench.creation import creation_table, measure_creation
@@ -60,6 +62,7 @@ SECTIONS = (
     "calls",
     "concurrency",
     "stores",
+    "ai",
 )
 IDLE_MS = 20.0  # more idle time than this in a call (its mean − CPU) is pointed out
 DEFAULT_MODES = "tooth-and-nail:2p,command-of-nature:2p,mystic-vale:2p"
@@ -297,6 +300,8 @@ async def run(args: argparse.Namespace) -> None:
         only = {"taps"}
     if args.store and not args.only:
         only = {"stores"}
+    if args.ai and not args.only:
+        only = {"ai"}
     show(
         f"Arbiter benchmarks: {os.cpu_count()} cores, Python {platform.python_version()} "
         f"({platform.python_implementation()}), {platform.platform(terse=True)}",
@@ -304,6 +309,10 @@ async def run(args: argparse.Namespace) -> None:
     )
     if "engine" in only:
         show("", *engine_table(measure_engine(args.engine_seconds)))
+    if "ai" in only:
+        begun = time.perf_counter()
+        pairings = measure_ai(args.ai_games, tuple(args.ai_game or GAMES_2P))
+        show("", *ai_table(pairings, time.perf_counter() - begun))
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as tmp:
         if "play" in only:
             await play_sections(args, Path(tmp))
@@ -417,6 +426,9 @@ def main(argv: list[str] | None = None) -> int:
         choices=("postgresql",),
         help="only the stores: SQLite in one process, this engine in 1, 2 and 4",
     )
+    add("--ai", action="store_true", help="only the AI's strength (as --only ai)")
+    add("--ai-games", type=int, default=200, help="AI games per game and opponent (200)")
+    add("--ai-game", action="append", choices=GAMES_2P, help="the AI's strength at this game")
     add("--engine-seconds", type=float, default=5.0, help="per mode (5)")
     add("--plays", type=int, default=400, help="timed /play calls per bot and game (400)")
     add("--warmup", type=int, default=20, help="untimed /play calls first (20)")

@@ -1,0 +1,198 @@
+"""The AI's strength: for each game's 2-player variant, the strong AI against uniform
+random play, against a one-ply greedy policy written here, and against the easy AI,
+with win rates, their 95 % (Wilson) intervals and the strong AI's time per decision.
+
+Seats alternate (the strong AI sits first in half the games); a game still going after
+MAX_ACTIONS counts as half a win. Games run in one process per core; each decision is
+timed in its own process, so the figures are those of one core."""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+import ai
+from ai import Level
+from rules.command_of_nature import State as NatureState
+from rules.command_of_nature.table import elemental_def
+from rules.core import Action, Game, SeatSpec, rng_for
+from rules.mystic_vale import State as ValeState
+from rules.mystic_vale.scoring import score as vale_score
+from rules.registry import GAMES
+from rules.tooth_and_nail import State as NailState
+
+GAMES_2P = ("tooth-and-nail", "command-of-nature", "mystic-vale")
+OPPONENTS = ("random", "greedy", "easy")
+GOALS = {"random": 0.95, "greedy": 0.65, "easy": 0.75}
+MAX_ACTIONS = 3000
+Z95 = 1.96
+
+Policy = Callable[[Game, BaseModel, int, list[Action], int], Action]
+
+
+def uniform(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -> Action:
+    """Uniform random play."""
+    return random.Random(f"uniform:{n}").choice(legal)
+
+
+def plain_score(state: BaseModel, seat: int) -> float:
+    """What a greedy player counts: decks (Tooth & Nail), HP left in the formations, the
+    Sage's twice (Command of Nature), the score (Mystic Vale); own side less the other."""
+    match state:
+        case NailState():
+            mine = state.team_of(seat)
+            return len(mine.deck) - max(len(t.deck) for t in state.teams if t is not mine)
+        case NatureState():
+            totals = {}
+            for side in state.sides:
+                hp = 0
+                for pos in side.formation.occupied():
+                    e = side.formation.at(pos)
+                    assert e is not None
+                    card = elemental_def(state, e.card)
+                    hp += (2 if card.kind == "sage" else 1) * max(0, card.hp - e.damage)
+                totals[side.team] = hp
+            mine = state.players[seat].team
+            return totals[mine] - max(v for t, v in totals.items() if t != mine)
+        case ValeState():
+            others = [p.seat for p in state.players if p.seat != seat]
+            return vale_score(state, seat) - max(vale_score(state, s) for s in others)
+    raise TypeError(type(state))
+
+
+def greedy(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -> Action:
+    """One ply: the action whose result scores best in one world its seat imagines
+    (a win is best of all), ties broken at random."""
+    rng = random.Random(f"greedy:{n}")
+    world = game.redeal(state, seat, rng)
+    team = game.team_of(state, seat)
+    best: list[Action] = []
+    top = -math.inf
+    for action in legal:
+        after, _ = game.apply(world, seat, action, rng_for(n, 0))
+        outcome = game.outcome(after)
+        if outcome is not None:
+            won = any(game.team_of(after, s) == team for s in outcome.winners)
+            value = 1e6 if won else -1e6
+        else:
+            value = plain_score(after, seat)
+        if value > top:
+            best, top = [action], value
+        elif value == top:
+            best.append(action)
+    return rng.choice(best)
+
+
+def easy(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -> Action:
+    return ai.decide(game, state, seat, Level.EASY, seed=n)
+
+
+POLICIES: dict[str, Policy] = {"random": uniform, "greedy": greedy, "easy": easy}
+
+
+@dataclass
+class Result:
+    """One game's result for the strong AI: 1 won, 0 lost, ½ unfinished or shared."""
+
+    won: float
+    actions: int
+    decisions: list[float]
+
+
+def play(game_id: str, opponent: str, seed: int) -> Result:
+    """One 2-player game of the strong AI against `opponent`, seats by seed."""
+    game = GAMES[game_id]
+    strong = seed % 2
+    seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(2)]
+    state = game.setup("2p", seats, {}, seed)
+    policy = POLICIES[opponent]
+    times: list[float] = []
+    n = 0
+    while game.outcome(state) is None and n < MAX_ACTIONS:
+        seat = sorted(game.to_act(state))[0]
+        legal = game.legal_actions(state, seat)
+        if seat == strong:
+            started = time.perf_counter()
+            action = ai.decide(game, state, seat, Level.STRONG, seed=seed * 10_000 + n)
+            if len(legal) > 1:
+                times.append(time.perf_counter() - started)
+        else:
+            action = policy(game, state, seat, legal, seed * 10_000 + n)
+        state, _ = game.apply(state, seat, action, rng_for(seed, n))
+        n += 1
+    outcome = game.outcome(state)
+    if outcome is None:
+        return Result(0.5, n, times)
+    won = strong in outcome.winners
+    lost = strong in outcome.losers
+    return Result(1.0 if won and not lost else 0.0 if lost else 0.5, n, times)
+
+
+def _play(task: tuple[str, str, int]) -> tuple[str, str, Result]:
+    game_id, opponent, seed = task
+    return game_id, opponent, play(game_id, opponent, seed)
+
+
+@dataclass
+class Pairing:
+    """The games of one game and one opponent."""
+
+    game_id: str
+    opponent: str
+    results: list[Result] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        return sum(r.won for r in self.results) / len(self.results)
+
+    def interval(self) -> tuple[float, float]:
+        """Wilson's 95 % interval for the win rate."""
+        n = len(self.results)
+        p = self.rate
+        centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    def percentile(self, q: float) -> float:
+        times = sorted(t for r in self.results for t in r.decisions)
+        return times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
+
+
+def measure_ai(games: int, only: tuple[str, ...] = GAMES_2P, workers: int = 0) -> list[Pairing]:
+    """Play `games` games per game and opponent, spread over the cores."""
+    pairings = {(g, o): Pairing(g, o) for g in only for o in OPPONENTS}
+    tasks = [(g, o, seed) for g in only for o in OPPONENTS for seed in range(games)]
+    with ProcessPoolExecutor(workers or os.cpu_count() or 1) as pool:
+        for game_id, opponent, result in pool.map(_play, tasks, chunksize=1):
+            pairings[game_id, opponent].results.append(result)
+    return list(pairings.values())
+
+
+def ai_table(rows: list[Pairing], seconds: float) -> list[str]:
+    """The strength section."""
+    budget = ai.BUDGETS[Level.STRONG]
+    lines = [
+        f"AI strength: the strong AI ({budget.playouts} playouts, {budget.worlds} worlds, "
+        f"{budget.seconds} s at most per decision) in 2-player games, seats alternating",
+        f"  {'game':<19}{'against':<9}{'games':>6}{'wins':>8}{'95% interval':>16}{'goal':>7}"
+        f"{'met':>5}{'actions':>9}{'p50 ms':>8}{'p95 ms':>8}",
+    ]
+    for r in rows:
+        low, high = r.interval()
+        goal = GOALS[r.opponent]
+        met = "yes" if r.rate >= goal else "no"
+        actions = sum(x.actions for x in r.results) / len(r.results)
+        lines.append(
+            f"  {r.game_id:<19}{r.opponent:<9}{len(r.results):>6}{r.rate:>8.1%}"
+            f"{f'{low:.1%}–{high:.1%}':>16}{goal:>7.0%}{met:>5}{actions:>9.0f}"
+            f"{r.percentile(0.5) * 1000:>8.0f}{r.percentile(0.95) * 1000:>8.0f}"
+        )
+    lines.append(f"  ({seconds:.0f} s on {os.cpu_count()} cores)")
+    return lines
