@@ -17,6 +17,7 @@ from ai.mystic_vale import MysticValeJudge
 from ai.search import Budget, Search
 from ai.tooth_and_nail import ToothAndNailJudge
 from rules.core import Action, Game, Seat
+from rules.registry import GAMES
 
 
 class Level(StrEnum):
@@ -38,6 +39,14 @@ JUDGES: dict[str, Judge] = {
     "command-of-nature": CommandOfNatureJudge(),
     "mystic-vale": MysticValeJudge(),
 }
+
+
+def decide_saved(game_id: str, snapshot: str, seat: Seat, level: str, seed: int) -> str:
+    """`decide` for a state as saved, as an action key: what a worker process runs (it
+    gets the saved state and reads only the seat's part of it, see `ai.search`)."""
+    game = GAMES[game_id]
+    state = game.state_model.model_validate_json(snapshot)
+    return decide(game, state, seat, Level(level), seed=seed).key
 
 
 def plays(game_id: str) -> bool:
@@ -63,4 +72,13 @@ def decide(
     return search.best(legal)
 
 
-__all__ = ["BUDGETS", "JUDGES", "LEVEL_NAMES", "Budget", "Level", "decide", "plays"]
+__all__ = [
+    "BUDGETS",
+    "JUDGES",
+    "LEVEL_NAMES",
+    "Budget",
+    "Level",
+    "decide",
+    "decide_saved",
+    "plays",
+]

@@ -25,6 +25,7 @@ class Judge:
     # How likely a quick playout picks each kind of action, relative to 1 (others).
     weights: ClassVar[dict[str, float]] = {}
     scale = 1.0  # a `score` difference this large is worth about 73 % (logistic)
+    sure_after = 3  # tries of every choice before a search may stop early
 
     def score(self, state: BaseModel, seat: Seat) -> float:
         """How far ahead `seat`'s side stands, in the game's own units (0: even)."""
@@ -42,6 +43,18 @@ class Judge:
                 return 0.0
             return 0.5
         return 1.0 / (1.0 + math.exp(-self.score(state, seat) / self.scale))
+
+    def settled(self, game: Game, state: BaseModel, seat: Seat) -> bool:
+        """Whether a playout may stop here and be judged: what is left of the turn
+        hardly changes `value` (default: never before the turn ends)."""
+        return False
+
+    def instinct(
+        self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]
+    ) -> Action | None:
+        """A choice made without searching, for decisions the heuristics settle alone
+        (reading an imagined `world` only); None to search (the default)."""
+        return None
 
     def weight(self, state: BaseModel, seat: Seat, action: Action) -> float:
         """How much a quick playout favours `action` (see `weights`)."""

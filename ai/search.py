@@ -28,6 +28,7 @@ from rules.core import Action, Game, IllegalAction, Seat, rng_for
 
 EXPLORE = 0.4  # UCB1's exploration weight, on values in [0, 1]
 DEPTH = 80  # actions a playout may run before it is judged where it stands
+SURE = 3.0  # a leader this many standard errors ahead of every other choice is the choice
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,24 @@ class Tally:
     action: Action
     tries: int = 0
     total: float = 0.0
+    squares: float = 0.0
 
     @property
     def mean(self) -> float:
         return self.total / self.tries if self.tries else 0.0
+
+    def add(self, value: float) -> None:
+        self.tries += 1
+        self.total += value
+        self.squares += value * value
+
+    @property
+    def error(self) -> float:
+        """The squared standard error of the mean."""
+        if self.tries < 2:
+            return math.inf
+        spread = max(0.0, self.squares / self.tries - self.mean**2)
+        return spread / (self.tries - 1)
 
 
 Clock = Callable[[], float]
@@ -88,7 +103,11 @@ class Search:
         if len(legal) == 1:
             return legal[0]
         started = self.clock()
-        shortlist = self.judge.shortlist(self.game, self._world(0), self.seat, legal)
+        world = self._world(0)
+        hint = self.judge.instinct(self.game, world, self.seat, legal)
+        if hint is not None:
+            return hint
+        shortlist = self.judge.shortlist(self.game, world, self.seat, legal)
         tallies = [Tally(action) for action in shortlist]
         if len(tallies) == 1:
             return tallies[0].action
@@ -98,9 +117,10 @@ class Search:
             if late and self.clock() - started > self.budget.seconds:
                 break
             tally = self._next(tallies)
-            tally.total += self._try(tally.action, tally.tries)
-            tally.tries += 1
+            tally.add(self._try(tally.action, tally.tries))
             self.playouts += 1
+            if settled(tallies, self.judge.sure_after):
+                break
         return max(tallies, key=lambda t: (t.mean, t.tries)).action
 
     def _next(self, tallies: list[Tally]) -> Tally:
@@ -136,6 +156,8 @@ class Search:
         for _ in range(DEPTH):
             if self.game.outcome(state) is not None:
                 break
+            if self.judge.settled(self.game, state, self.seat):
+                break
             if turn_of(self.game, state, self.seat, self.team) != turn:
                 break
             deciders = sorted(self.game.to_act(state))
@@ -148,6 +170,21 @@ class Search:
             action = self.judge.quick(self.game, state, who, legal, luck)
             state, _ = self.game.apply(state, who, action, luck)
         return state
+
+
+def settled(tallies: list[Tally], least: int) -> bool:
+    """Whether more tries would hardly change the choice: every choice tried a few times
+    (`least`) and the leader ahead of each other by SURE standard errors (at once when the tries
+    never vary, as when nothing hidden or random bears on the choice)."""
+    if any(t.tries < least for t in tallies):
+        return False
+    leader = max(tallies, key=lambda t: t.mean)
+    for other in tallies:
+        if other is not leader:
+            gap = leader.mean - other.mean
+            if gap < SURE * math.sqrt(leader.error + other.error):
+                return False
+    return True
 
 
 def turn_of(game: Game, state: BaseModel, seat: Seat, team: int) -> tuple[int, int]:

@@ -16,7 +16,9 @@ every shard.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor
 
 import discord
 from discord.ext import commands
@@ -32,6 +34,7 @@ from bot.service.clock import ClockService
 from bot.service.leases import Leases
 from bot.service.logs import name_process
 from bot.service.matches import MatchService
+from bot.service.players import AIPlayers
 from bot.service.stats import Stats
 from bot.service.store import Store
 from bot.ui import PERSISTENT_ITEMS
@@ -68,6 +71,8 @@ class ArbiterBot(commands.AutoShardedBot):
         self._store: Store | None = None
         self._matches: MatchService | None = None
         self._clock: ClockService | None = None
+        self._players: AIPlayers | None = None
+        self._thinkers: Executor | None = None  # the AI's worker processes
         self.leases: Leases | None = None
         self._serving = False  # the clocks and the publisher have started
         self.health: Health | None = None
@@ -81,6 +86,13 @@ class ArbiterBot(commands.AutoShardedBot):
         if self._matches is None:
             raise RuntimeError("the bot has not started: its match service is not open yet")
         return self._matches
+
+    @property
+    def players(self) -> AIPlayers:
+        """The AI's seats (available once the bot has started)."""
+        if self._players is None:
+            raise RuntimeError("the bot has not started: the AI is not seated yet")
+        return self._players
 
     @property
     def clock(self) -> ClockService:
@@ -103,6 +115,12 @@ class ArbiterBot(commands.AutoShardedBot):
         self._clock = ClockService(self._matches, discord.utils.utcnow)
         self._matches.on_change(self._clock.on_change)
         self._matches.on_change(self.panels.on_change)
+        if self.settings.arbiter_ai_workers > 0:
+            self._thinkers = ProcessPoolExecutor(
+                self.settings.arbiter_ai_workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        self._players = AIPlayers(self._matches, self._thinkers, self.settings.arbiter_ai_pause)
+        self._matches.on_change(self._players.on_change)
         stats = Stats(self._matches)
         await stats.catch_up()
         for cog in (MatchCog(self), PlayCog(self), HelpCog(self)):
@@ -123,6 +141,7 @@ class ArbiterBot(commands.AutoShardedBot):
         await self._serve_shards(self._store)
         await self._clock.start()
         await self.publisher.start()
+        await self._players.start()
         self._serving = True
 
     async def _serve_shards(self, store: Store) -> None:
@@ -152,6 +171,7 @@ class ArbiterBot(commands.AutoShardedBot):
         if self._serving:
             await self.clock.restart()
             await self.publisher.start()
+            await self.players.start()
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Keep a match's thread open when Discord archives it."""
@@ -162,6 +182,10 @@ class ArbiterBot(commands.AutoShardedBot):
         try:
             self._serving = False
             await self.publisher.stop()
+            if self._players is not None:
+                await self._players.stop()
+            if self._thinkers is not None:
+                self._thinkers.shutdown(wait=False, cancel_futures=True)
             if self._clock is not None:
                 await self._clock.stop()
             if self.leases is not None:

@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     arbiter_shards: str | None = None
     # On PostgreSQL: seconds a shard's lease holds without renewal (see bot.service.leases).
     arbiter_lease_ttl: float = 15.0
+    # Worker processes the AI players think in (0: a thread of the bot's own process).
+    arbiter_ai_workers: int = 1
+    # Seconds the AI waits before it acts in a channel (so its moves can be read).
+    arbiter_ai_pause: float = 2.0
     # A port for the liveness and readiness checks (/healthz, /readyz); none when unset.
     arbiter_health_port: int | None = None
     arbiter_log_format: Literal["text", "json"] = "text"

@@ -38,7 +38,7 @@ from bot.render import (
 from bot.render.generic import clip
 from bot.replies import guard, where
 from bot.service import errors
-from bot.service.matches import ActResult, Choice, MatchService, PrivateView, Table
+from bot.service.matches import AI_NAME, ActResult, Choice, MatchService, PrivateView, Table
 from bot.service.moderation import jump_url
 from bot.service.store import PICTURE_MODES, MatchRow, SeatRow
 from rules.core import Game, OptionError, OptionInfo, Outcome, find_option
@@ -67,6 +67,12 @@ LOBBY_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "leave": ("Leave", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.primary),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+# A row of their own under the lobby's buttons, at a game the AI plays.
+LOBBY_AI_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "ai-easy": ("🤖 Add AI (easy)", discord.ButtonStyle.secondary),
+    "ai-strong": ("🤖 Add AI (strong)", discord.ButtonStyle.secondary),
+    "no-ai": ("Remove AI", discord.ButtonStyle.secondary),
 }
 
 
@@ -309,14 +315,17 @@ def offer_choices(command: app_commands.Command[Any, ..., Any], **choices: list[
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"arbiter:lobby:(?P<op>join|leave|start|cancel):(?P<match_id>[0-9]+)",
+    template=(
+        r"arbiter:lobby:(?P<op>join|leave|start|cancel|ai-easy|ai-strong|no-ai)"
+        r":(?P<match_id>[0-9]+)"
+    ),
 ):
-    """Join / Leave / Start / Cancel under a lobby message."""
+    """Join / Leave / Start / Cancel under a lobby message, and the AI's buttons."""
 
     def __init__(
         self, op: str, match_id: int, *, disabled: bool = False, row: int | None = None
     ) -> None:
-        label, style = LOBBY_BUTTONS[op]
+        label, style = {**LOBBY_BUTTONS, **LOBBY_AI_BUTTONS}[op]
         super().__init__(
             discord.ui.Button(
                 label=label,
@@ -829,11 +838,18 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     short = len(table.seats) < table.variant.min_players
     options = table.options
     view = discord.ui.View(timeout=None)
-    row = 0 if options else None  # a lobby without options keeps Discord's own layout
+    with_ai = table.ai_welcome
+    row = 0 if options or with_ai else None  # else Discord's own layout
     for op in LOBBY_BUTTONS:
         disabled = op == "start" and short
         view.add_item(LobbyButton(op, table.match.id, disabled=disabled, row=row))
-    for number, (info, value) in enumerate(options, start=1):
+    if with_ai:
+        full = len(table.seats) >= table.variant.max_players
+        robots = any(not s.person for s in table.seats)
+        for op in LOBBY_AI_BUTTONS:
+            disabled = not robots if op == "no-ai" else full
+            view.add_item(LobbyButton(op, table.match.id, disabled=disabled, row=1))
+    for number, (info, value) in enumerate(options, start=1 + with_ai):
         choices = option_menu(info, value)
         view.add_item(
             OptionSelect(table.match.id, info.id, choices, clip(info.label, 150), row=number)
@@ -1154,6 +1170,12 @@ async def lobby_step(
         elif op == "start":
             table = await matches.start(match_id, user.id)
             done = "The match has started."
+        elif op in ("ai-easy", "ai-strong"):
+            table = await matches.add_ai(match_id, user.id, op.removeprefix("ai-"))
+            done = f"{AI_NAME} takes a seat."
+        elif op == "no-ai":
+            table = await matches.remove_ai(match_id, user.id)
+            done = f"{AI_NAME} left the lobby."
         else:
             # Moderators stop other people's matches with /mod abort, which logs who did it.
             table = await matches.cancel(match_id, user.id)

@@ -135,6 +135,9 @@ async def create_bot(
             "arbiter_db": database,
             "discord_token": None,
             "arbiter_channel_every": 0,
+            # The AI thinks in a thread: simcord follows work handed to the loop's
+            # executor, not a worker process (tests/ai and test_ai_players run one).
+            "arbiter_ai_workers": 0,
             **settings,
         }
         bot = build_bot(Settings(_env_file=None, **values), games=bot_games)

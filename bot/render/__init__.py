@@ -16,8 +16,8 @@ from bot.render.generic import Field, Renderer, chunked_fields, clip
 from bot.render.historia_command import HistoriaCommandRenderer
 from bot.render.mystic_vale import MysticValeRenderer
 from bot.render.tooth_and_nail import ToothAndNailRenderer
-from bot.service.matches import ActResult, PrivateView, Table
-from bot.service.store import MatchRow
+from bot.service.matches import AI_NAME, ActResult, PrivateView, Table
+from bot.service.store import MatchRow, SeatRow
 from bot.service.timing import clock_text, terms_text
 from rules.core import Game, OptionInfo
 
@@ -169,7 +169,13 @@ def _lobby_text(table: Table) -> str:
     parts = [
         info.blurb,
         f"**{_seats_text(table)}.**\n{next_step}\n"
-        "**Leave** gives up your seat; **Cancel** (the host only) closes the lobby.",
+        "**Leave** gives up your seat; **Cancel** (the host only) closes the lobby."
+        + (
+            f"\nNo one else around? **🤖 Add AI** seats {AI_NAME}, easy or strong (the host"
+            " only; games with the AI are not rated)."
+            if table.ai_welcome
+            else ""
+        ),
     ]
     if table.game.options:
         parts.append("The host sets the options with the menus below (or `/match option`).")
@@ -196,7 +202,11 @@ def lobby_embed(table: Table) -> discord.Embed:
     embed = discord.Embed(
         title=f"{table.game.name} — {info.name}", description=text, colour=COLOURS[status]
     )
-    lines = [f"{s.seat + 1}. {s.name}" + (" (host)" if s.seat == 0 else "") for s in table.seats]
+    lines = [
+        f"{s.seat + 1}. {'🤖 ' if not s.person else ''}{s.name}"
+        + (" (host)" if s.seat == 0 else "")
+        for s in table.seats
+    ]
     embed.add_field(name="Players", value="\n".join(lines) or "—")
     options = option_lines(table)
     if options:
@@ -272,6 +282,9 @@ def board_embed(
     notice = seed_notice(table.match)
     if notice:
         footer += f"\n{notice}"
+    robots = ai_line(table)
+    if robots:
+        footer += f"\n{robots}"
     embed.set_footer(text=footer)
     if picture is not None:
         embed.set_image(url=f"attachment://{picture}")
@@ -335,9 +348,33 @@ def private_embed(
     return _fill(embed, fields)
 
 
+def mention(seat: SeatRow) -> str:
+    """Who plays a seat, as the channel names them: a mention of its player, or the AI
+    (for whom it plays, when it stands in for someone)."""
+    if not seat.person:
+        return f"🤖 **{seat.name}**"
+    if seat.by_ai:
+        return f"🤖 **{AI_NAME}** (for {seat.name})"
+    return f"<@{seat.user_id}>"
+
+
+def ai_line(table: Table) -> str:
+    """Which seats the AI plays, for the board's footer ("" when none)."""
+    played = [s.name if not s.person else f"{AI_NAME} for {s.name}" for s in table.seats if s.by_ai]
+    return f"🤖 AI at the table: {', '.join(played)} (not rated)" if played else ""
+
+
 def ping_lines(table: Table, seats: tuple[int, ...] | list[int]) -> list[str]:
-    """One line per deciding seat, addressed to them: "➡️ @Basil, {what the game asks}"."""
-    return [f"➡️ <@{table.user_of(s).user_id}>, {table.question(s)}" for s in seats]
+    """One line per deciding seat, addressed to them: "➡️ @Basil, {what the game asks}";
+    the AI is named, not pinged, and said to be thinking."""
+    lines = []
+    for s in seats:
+        row = table.user_of(s)
+        if row.by_ai:
+            lines.append(f"➡️ {mention(row)} is thinking…")
+        else:
+            lines.append(f"➡️ {mention(row)}, {table.question(s)}")
+    return lines
 
 
 def end_line(table: Table) -> str:
@@ -347,7 +384,7 @@ def end_line(table: Table) -> str:
     free = "The channel is free for a new match."
     if table.outcome.text:
         return f"🏆 {table.outcome.text} {free}"
-    winners = " and ".join(f"<@{table.user_of(s).user_id}>" for s in table.outcome.winners)
+    winners = " and ".join(mention(table.user_of(s)) for s in table.outcome.winners)
     return f"🏆 {winners or 'Nobody'} won! {free}"
 
 

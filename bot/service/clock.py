@@ -49,10 +49,11 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import ai
 from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.logs import about
-from bot.service.matches import MatchService, Plan, Table
+from bot.service.matches import AI_NAME, MatchService, Plan, Table
 from bot.service.outbox import Notice
 from bot.service.scheduler import Scheduler
 from bot.service.shards import shard_of
@@ -357,7 +358,7 @@ class ClockService:
     def _fit(
         self, table: Table, old: dict[int, Deadline], clocks: dict[int, SeatClock], paused: bool
     ) -> tuple[list[Deadline], list[Deadline]]:
-        """The deadlines of the seats `table` waits for, and which of them are new: a
+        """The deadlines of the people `table` waits for, and which of them are new: a
         seat still deciding the same pending decision (it has not acted, and its
         decision is still in or out of turn as before) keeps its clock; any other
         decider gets a fresh one, frozen while the match is paused or they are away."""
@@ -365,6 +366,8 @@ class ClockService:
         now = self.now()
         rows, fresh = [], []
         for seat in table.to_act:
+            if table.user_of(seat).by_ai:
+                continue  # the AI keeps no clock: it decides at once
             # Out of turn: a seat of another team than the one whose turn it is (a
             # teammate sharing a team's turn decides in turn).
             out_of_turn = seat in table.responders
@@ -472,6 +475,9 @@ class ClockService:
         # In a row: no decision of the seat's own since its last timeout.
         in_a_row = clock.timeouts + 1 if clock.timeout_mark == seat.decisions else 1
         ends = in_a_row >= TIMEOUTS_IN_A_ROW
+        if match.timeout_policy == "ai" and ai.plays(match.game):
+            await self._stand_in(match, seat)
+            return
         if ends and match.timeout_policy == "abandon":
             await self._abandon(match, seat, in_a_row)
             return
@@ -494,6 +500,27 @@ class ClockService:
         )
         log.info("match %s: seat %d timed out (%d in a row)", match.id, d.seat, in_a_row)
         await self._tell_turns(match.id, await self._reconcile(match.id))
+
+    async def _stand_in(self, match: MatchRow, seat: SeatRow) -> None:
+        """The ai policy: the AI plays for a seat whose time ran out, until its player
+        acts again (unless someone acted at the last moment)."""
+        line = (
+            f"⏰ {seat.name}'s time ran out: 🤖 {AI_NAME} plays for them until they are "
+            "back (any move of theirs takes the seat back)."
+        )
+        try:
+            await self.matches.hand_to_ai(
+                match.id,
+                seat.user_id,
+                ai.Level.STRONG,
+                version=match.version,
+                notices=[outbox.say(match.id, line)],
+            )
+        except (errors.StateChanged, errors.NotActive):
+            await self._tell_turns(match.id, await self._reconcile(match.id))
+            return
+        log.info("match %s: the AI stands in for seat %d", match.id, seat.seat)
+        await self._reconcile(match.id)
 
     async def _abandon(self, match: MatchRow, seat: SeatRow, in_a_row: int) -> None:
         """The abandon policy ends the match, through the match service (under the

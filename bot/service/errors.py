@@ -165,3 +165,7 @@ class ClockRefused(UserError):
     """A clock request (nudge, pause, resume, vacation, extension) that can't be granted now."""
 
     default = "The match clock can't do that right now."
+
+
+class NoAI(UserError):
+    default = "Arbiter doesn't play this game: it referees it."

@@ -36,6 +36,7 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, TypeAdapter
 
+import ai
 from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.logs import about
@@ -87,6 +88,8 @@ SUGGESTIONS = 5  # close actions listed when typed text matches none
 OPTIONS_FIXED = "The match has started: its options can't change any more."
 # The kinds of the match-log lines the clock's actions write (under the match's lock).
 TIMEOUT_LOG, FORFEIT_LOG, ABANDON_LOG = "timeout", "forfeit", "abandon"
+AI_LOG = "ai"  # the AI took a seat over for its player, or gave it back
+AI_NAME = "Arbiter"  # the AI player's name at the table
 ABANDONED = (
     f"The match was abandoned at its deadline (a player ran out of time {TIMEOUTS_IN_A_ROW} "
     "times in a row), so nothing happened: nobody won."
@@ -201,6 +204,15 @@ class Replayer:
         return self.state
 
 
+def ai_level(typed: str) -> ai.Level:
+    """The AI level a player named (BadOption, listing them, for another word)."""
+    try:
+        return ai.Level(typed.strip().lower())
+    except ValueError:
+        levels = ", ".join(f"`{level.value}`" for level in ai.Level)
+        raise errors.BadOption(f"The AI plays at one of these levels: {levels}.") from None
+
+
 def words_fit(typed: str, label: str) -> bool:
     """Whether every word of typed text appears in a label, in any order and any case
     ("bruiser war" fits "Play Emberhide Bruiser into your War Zone")."""
@@ -220,6 +232,21 @@ class Choice:
     key: str
     label: str
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class AITurn:
+    """A decision the AI owes: the match, the seat, the state as saved (the AI reads
+    only its seat's part of it, see `ai.search`)."""
+
+    table: Table
+    seat: SeatRow
+    snapshot: str
+
+    @property
+    def seed(self) -> int:
+        """The search's seed: the match and the moment, never the match's secret seed."""
+        return self.table.match.id * 1_000_003 + self.table.match.version
 
 
 @dataclass(frozen=True)
@@ -279,6 +306,16 @@ class Table:
     def host(self) -> SeatRow | None:
         """Seat 0 hosts the lobby: it starts or cancels it."""
         return self.seats[0] if self.seats else None
+
+    @property
+    def ai_welcome(self) -> bool:
+        """Whether the AI may take a seat at this table (a game it plays, not alone)."""
+        return ai.plays(self.game.id) and self.variant.max_players > 1
+
+    @property
+    def with_ai(self) -> bool:
+        """Whether the AI plays (or played) a seat of this match."""
+        return any(s.by_ai or not s.person for s in self.seats)
 
 
 def called_seats(
@@ -730,6 +767,7 @@ class MatchService:
         decisions: int | None = None,
         typed: bool = False,
         kind: str | None = None,
+        by_ai: bool = False,
     ) -> ActResult:
         """Apply one of the caller's legal actions, committed before this returns.
 
@@ -742,10 +780,20 @@ class MatchService:
         A key of one of the game's `open_kinds` is the player's own words: `apply` checks
         it, whoever is seated. At such a table a seat the game doesn't wait for may act
         too, so a refusal gives the rules' reason rather than "not your decision".
+
+        `by_ai`: the AI acts for the seat (StaleChoice once it no longer plays it). A
+        player who acts in a seat the AI was playing for them takes it back first.
         """
         async with self._change(match_id):
             match, seats, seat, state = await self._seated(match_id, user_id)
-            if decisions is not None and decisions != seat.decisions:
+            lead: list[str] = []
+            if by_ai and not seat.by_ai:
+                raise errors.StaleChoice()
+            if by_ai and seat.person:
+                lead = [f"🤖 {AI_NAME} plays for {seat.name}:"]
+            if seat.by_ai and not by_ai:
+                match, seats, seat = await self._take_back(match, seat)
+            elif decisions is not None and decisions != seat.decisions:
                 raise errors.StaleChoice()
             game = self.game(match.game)
             rng = rng_for(match.seed, match.version + 1)
@@ -760,10 +808,134 @@ class MatchService:
             before = self._before(match, seats)
             answers = await self._standing(game, new_state, seats)
             result = await self._commit(
-                match, seats, seat, action, label, new_state, events, before=before, quiet=answers
+                match,
+                seats,
+                seat,
+                action,
+                label,
+                new_state,
+                events,
+                before=before,
+                lead=lead,
+                quiet=answers,
             )
             await self._answer_standing(result, answers)
         return result
+
+    # ------------------------------------------------------------- the AI
+
+    async def add_ai(self, match_id: int, user_id: int, level: str) -> Table:
+        """The host seats the AI, at `level`, in the lobby's next free seat."""
+        async with self._lock(match_id):
+            table = await self.table(match_id)
+            if table.match.status != "lobby":
+                raise errors.NotLobby()
+            host = table.host
+            if host is None or host.user_id != user_id:
+                raise errors.NotHost("Only the host (the first player seated) can add the AI.")
+            if not ai.plays(table.game.id):
+                raise errors.NoAI(
+                    f"Arbiter doesn't play {table.game.name}: it referees it for the table."
+                )
+            level = ai_level(level)
+            most = table.variant.max_players
+            robots = [s for s in table.seats if not s.person]
+            number = f" {len(robots) + 1}" if robots else ""
+            name = f"{AI_NAME}{number} ({ai.LEVEL_NAMES[level].lower()})"
+            free_id = min((s.user_id for s in robots), default=0) - 1
+            added = await self.store.add_seat(
+                match_id, free_id, name, max_seats=most, ai=level, notices=[outbox.board(match_id)]
+            )
+            if not added:
+                raise errors.LobbyFull(f"This lobby is full ({most} players).")
+            log.info("match %s: the AI (%s) takes a seat", match_id, level)
+            return await self.table(match_id)
+
+    async def remove_ai(self, match_id: int, user_id: int) -> Table:
+        """The host takes the last AI seated out of the lobby."""
+        async with self._lock(match_id):
+            table = await self.table(match_id)
+            if table.match.status != "lobby":
+                raise errors.NotLobby()
+            host = table.host
+            if host is None or host.user_id != user_id:
+                raise errors.NotHost("Only the host (the first player seated) can remove the AI.")
+            robots = [s for s in table.seats if not s.person]
+            if not robots:
+                raise errors.NotInMatch("No AI sits in this lobby.")
+            await self.store.remove_seat(
+                match_id, robots[-1].user_id, notices=[outbox.board(match_id)]
+            )
+            return await self.table(match_id)
+
+    async def hand_to_ai(
+        self,
+        match_id: int,
+        user_id: int,
+        level: str,
+        *,
+        version: int | None = None,
+        notices: Sequence[Notice] = (),
+    ) -> Table:
+        """Have the AI play a player's seat for them until they act again (a moderator's
+        or the timeout policy's decision, told by `notices`); with `version`,
+        StateChanged unless the match is still there."""
+        async with self._change(match_id):
+            table = await self.table(match_id)
+            if table.match.status != "active":
+                raise errors.NotActive("Only a match in play can have a seat handed to the AI.")
+            if version is not None and table.match.version != version:
+                raise errors.StateChanged()
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise errors.NotInMatch("That member doesn't play in this match.")
+            if not ai.plays(table.game.id):
+                raise errors.NoAI()
+            level = ai_level(level)
+            if not await self.store.set_seat_ai(match_id, seat.seat, level, notices=notices):
+                raise errors.StateChanged(f"{AI_NAME} already plays for {seat.name}.")
+            await self.store.add_log_entry(
+                match_id,
+                user_id=None,
+                kind=AI_LOG,
+                text=f"{AI_NAME} ({level}) plays for {seat.name}.",
+            )
+            log.info("match %s: the AI (%s) plays seat %d", match_id, level, seat.seat)
+            return await self.table(match_id)
+
+    async def take_back(self, match_id: int, user_id: int) -> Table:
+        """A player takes their seat back from the AI."""
+        async with self._change(match_id):
+            match, _, seat, _ = await self._seated(match_id, user_id)
+            if not seat.by_ai:
+                raise errors.NotInMatch("You are playing your seat yourself already.")
+            await self._take_back(match, seat)
+            return await self.table(match_id)
+
+    async def _take_back(
+        self, match: MatchRow, seat: SeatRow
+    ) -> tuple[MatchRow, list[SeatRow], SeatRow]:
+        """Give a seat the AI played back to its player (the caller holds the lock)."""
+        back = f"↩️ {seat.name} is back and plays their seat again."
+        if not await self.store.set_seat_ai(
+            match.id, seat.seat, None, notices=[outbox.say(match.id, back)]
+        ):
+            raise errors.StateChanged()
+        await self.store.add_log_entry(match.id, user_id=None, kind=AI_LOG, text=back)
+        seats = await self.store.seats(match.id)
+        return match, seats, next(s for s in seats if s.seat == seat.seat)
+
+    async def ai_turn(self, match_id: int) -> AITurn | None:
+        """What the AI has to decide in a match now, if anything: the first seat it plays
+        that the game waits for."""
+        table = await self.table(match_id)
+        if table.match.status != "active" or table.outcome is not None:
+            return None
+        for seat in table.seats:
+            if seat.by_ai and seat.seat in table.to_act:
+                state = self._state(table.game, table.match)
+                return AITurn(table, seat, state.model_dump_json())
+        return None
 
     async def _standing(
         self, game: Game, state: BaseModel, seats: list[SeatRow]

@@ -31,7 +31,7 @@ MAX_CLOCK = 14 * DAY  # the longest clock per decision
 OUT_OF_TURN_SHARE = 4  # an out-of-turn decision gets a quarter of the match clock...
 MIN_OUT_OF_TURN = 5 * MINUTE  # ...but never less than this
 
-TIMEOUT_POLICIES = ("skip", "abandon")
+TIMEOUT_POLICIES = ("skip", "abandon", "ai")
 TIMEOUTS_IN_A_ROW = 3  # a seat's timeouts in a row before the policy ends its part
 REMINDER_CADENCES = ("half-and-end", "end-only", "off")
 
@@ -134,6 +134,12 @@ def format_duration(seconds: float) -> str:
 
 def terms_text(clock_seconds: int, timeout_policy: str) -> str:
     """A match's clock terms in a sentence, for its lobby."""
+    if timeout_policy == "ai":
+        return (
+            f"{format_duration(clock_seconds)} per decision, "
+            f"{format_duration(out_of_turn_clock(clock_seconds))} out of turn. When time runs "
+            "out the AI plays for the player until they are back."
+        )
     then = "the player forfeits" if timeout_policy == "skip" else "the match is abandoned"
     return (
         f"{format_duration(clock_seconds)} per decision, "

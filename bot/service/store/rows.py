@@ -51,6 +51,17 @@ class SeatRow:
     name: str
     team: int | None
     decisions: int = 0
+    ai: str | None = None  # the level of the AI playing the seat, if one does
+
+    @property
+    def by_ai(self) -> bool:
+        """Whether the AI plays this seat now."""
+        return self.ai is not None
+
+    @property
+    def person(self) -> bool:
+        """Whether a person holds the seat (and may take it back from the AI)."""
+        return self.user_id > 0
 
 
 @dataclass(frozen=True)
@@ -349,7 +360,9 @@ def match_row(row: Row) -> MatchRow:
 
 def seat_row(row: Row) -> SeatRow:
     """A `seats` row."""
-    return SeatRow(row["seat"], row["user_id"], row["display_name"], row["team"], row["decisions"])
+    return SeatRow(
+        row["seat"], row["user_id"], row["display_name"], row["team"], row["decisions"], row["ai"]
+    )
 
 
 def deadline(row: Row) -> Deadline:

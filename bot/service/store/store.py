@@ -513,7 +513,7 @@ class Store:
 
         async def load() -> list[SeatRow]:
             rows = await self._all(
-                "SELECT seat, user_id, display_name, team, decisions FROM seats"
+                "SELECT seat, user_id, display_name, team, decisions, ai FROM seats"
                 " WHERE match_id = ? ORDER BY seat",
                 (match_id,),
             )
@@ -616,17 +616,20 @@ class Store:
         name: str,
         *,
         max_seats: int,
+        ai: str | None = None,
         notices: Sequence[Notice] = (),
     ) -> bool:
-        """Seat a user in a lobby after the others; False when it is full or not a lobby."""
+        """Seat a user (or, with `ai`, the AI at that level) in a lobby after the others;
+        False when it is full or not a lobby."""
         async with self._transaction() as db:
             await db.tx.lock_match(match_id)
             added = await db.execute(
-                "INSERT INTO seats (match_id, seat, user_id, display_name)"
-                " SELECT CAST(? AS BIGINT), COUNT(*), CAST(? AS BIGINT), CAST(? AS TEXT)"
+                "INSERT INTO seats (match_id, seat, user_id, display_name, ai)"
+                " SELECT CAST(? AS BIGINT), COUNT(*), CAST(? AS BIGINT), CAST(? AS TEXT),"
+                " CAST(? AS TEXT)"
                 " FROM seats WHERE match_id = ? HAVING COUNT(*) < ?"
                 " AND (SELECT status FROM matches WHERE id = ?) = 'lobby'",
-                (match_id, user_id, name, match_id, max_seats, match_id),
+                (match_id, user_id, name, ai, match_id, max_seats, match_id),
             )
             if added:
                 await self._touch(db, match_id)
@@ -1253,6 +1256,27 @@ class Store:
             await self._enqueue(db, notices)
             return True
 
+    async def set_seat_ai(
+        self, match_id: int, seat: int, ai: str | None, *, notices: Sequence[Notice] = ()
+    ) -> bool:
+        """Have the AI play a seat of an active match at level `ai`, or (None) give it
+        back to its player; its decision count moves on, so a menu built before is stale.
+        False when the match isn't active or the seat already is so."""
+        async with self._transaction() as db:
+            await db.tx.lock_match(match_id)
+            changed = await db.execute(
+                "UPDATE seats SET ai = ?, decisions = decisions + 1"
+                " WHERE match_id = ? AND seat = ?"
+                " AND COALESCE(ai, '') <> COALESCE(CAST(? AS TEXT), '')"
+                " AND (SELECT status FROM matches WHERE id = ?) = 'active'",
+                (ai, match_id, seat, ai, match_id),
+            )
+            if changed:
+                self._clocks_written(match_id)
+                await self._touch(db, match_id)
+                await self._enqueue(db, notices)
+            return changed == 1
+
     async def renames(self, match_id: int) -> list[Rename]:
         """The seats renamed in the game as they changed hands, in order."""
         rows = await self._all(
@@ -1496,6 +1520,16 @@ class Store:
             (GuildSettings.reminder_cadence, *params),
         )
         return [(decode.deadline(r), r["cadence"]) for r in rows]
+
+    async def matches_with_ai(self) -> list[int]:
+        """Active matches with a seat the AI plays (of the shards this process serves)."""
+        owned, params = self._owned("m.guild_id")
+        rows = await self._all(
+            "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id"
+            f" WHERE m.status = 'active' AND s.ai IS NOT NULL AND {owned} ORDER BY m.id",
+            params,
+        )
+        return [r["id"] for r in rows]
 
     async def matches_to_reconcile(self) -> list[int]:
         """Matches whose clocks don't fit them: active ones without clocks for their
