@@ -7,6 +7,7 @@ the event loop (`bot.service.players`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import StrEnum
 
 from pydantic import BaseModel
@@ -41,12 +42,18 @@ JUDGES: dict[str, Judge] = {
 }
 
 
-def decide_saved(game_id: str, snapshot: str, seat: Seat, level: str, seed: int) -> str:
+def decide_saved(
+    game_id: str, snapshot: str, seat: Seat, level: str, seed: int, seconds: float | None = None
+) -> str:
     """`decide` for a state as saved, as an action key: what a worker process runs (it
-    gets the saved state and reads only the seat's part of it, see `ai.search`)."""
+    gets the saved state and reads only the seat's part of it, see `ai.search`). With
+    `seconds`, the level's time per decision is capped there."""
     game = GAMES[game_id]
     state = game.state_model.model_validate_json(snapshot)
-    return decide(game, state, seat, Level(level), seed=seed).key
+    budget = BUDGETS[Level(level)]
+    if seconds is not None:
+        budget = replace(budget, seconds=min(seconds, budget.seconds or seconds))
+    return decide(game, state, seat, Level(level), seed=seed, budget=budget).key
 
 
 def plays(game_id: str) -> bool:

@@ -34,7 +34,7 @@ from bot.service.clock import ClockService
 from bot.service.leases import Leases
 from bot.service.logs import name_process
 from bot.service.matches import MatchService
-from bot.service.players import AIPlayers
+from bot.service.players import DM_PAUSE, AIPlayers
 from bot.service.stats import Stats
 from bot.service.store import Store
 from bot.ui import PERSISTENT_ITEMS
@@ -119,7 +119,13 @@ class ArbiterBot(commands.AutoShardedBot):
             self._thinkers = ProcessPoolExecutor(
                 self.settings.arbiter_ai_workers, mp_context=multiprocessing.get_context("spawn")
             )
-        self._players = AIPlayers(self._matches, self._thinkers, self.settings.arbiter_ai_pause)
+        self._players = AIPlayers(
+            self._matches,
+            self._thinkers,
+            pause=self.settings.arbiter_ai_pause,
+            dm_pause=min(DM_PAUSE, self.settings.arbiter_ai_pause),
+            think=self.settings.arbiter_ai_think,
+        )
         self._matches.on_change(self._players.on_change)
         stats = Stats(self._matches)
         await stats.catch_up()

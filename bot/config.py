@@ -42,6 +42,8 @@ class Settings(BaseSettings):
     arbiter_ai_workers: int = 1
     # Seconds the AI waits before it acts in a channel (so its moves can be read).
     arbiter_ai_pause: float = 2.0
+    # Seconds one decision of the AI may take at most (unset: its level's own).
+    arbiter_ai_think: float | None = None
     # A port for the liveness and readiness checks (/healthz, /readyz); none when unset.
     arbiter_health_port: int | None = None
     arbiter_log_format: Literal["text", "json"] = "text"

@@ -1054,8 +1054,9 @@ def _deciding(table: Table, called: Iterable[int]) -> list[int]:
 
 
 def _only(users: Iterable[int]) -> discord.AllowedMentions:
-    """Mentions that notify exactly these users (nobody when none): no @everyone, no roles."""
-    users = list(users)
+    """Mentions that notify exactly these users (nobody when none): no @everyone, no roles.
+    A seat the AI holds has no one's id (below zero): nobody to notify there."""
+    users = [u for u in users if u > 0]
     if not users:
         return discord.AllowedMentions.none()
     return discord.AllowedMentions(

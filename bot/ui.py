@@ -887,6 +887,8 @@ def quick_buttons(table: Table) -> list[QuickButton]:
     if table.match.status != "active" or table.outcome is not None or seat not in table.to_act:
         return []
     assert seat is not None
+    if table.user_of(seat).by_ai:
+        return []  # nobody's buttons: the AI decides
     decisions = table.user_of(seat).decisions
     found = []
     for entry in (table.view or {}).get("quick") or []:

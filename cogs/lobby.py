@@ -40,6 +40,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         seed="Deal from this seed: shown to all, it makes shuffles predictable (default: random)",
         clock="Time per decision, such as 30m, 24h or 3d (default: the server's)",
         policy="What repeated timeouts lead to (default: the server's)",
+        ai="Play against Arbiter, the AI: it takes the second seat (in a DM too)",
     )
     @app_commands.rename(policy="timeout")
     @app_commands.choices(
@@ -52,7 +53,15 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 name=f"abandon: after {TIMEOUTS_IN_A_ROW} timeouts in a row, the match ends",
                 value="abandon",
             ),
-        ]
+            app_commands.Choice(
+                name="ai: the AI plays for a player whose time runs out, until they're back",
+                value="ai",
+            ),
+        ],
+        ai=[
+            app_commands.Choice(name="Arbiter, strong", value="strong"),
+            app_commands.Choice(name="Arbiter, easy (for practice)", value="easy"),
+        ],
     )
     async def new(
         self,
@@ -62,6 +71,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
         clock: str | None = None,
         policy: str | None = None,
+        ai: str | None = None,
     ) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
@@ -80,6 +90,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 game=game,
                 variant=variant,
                 seed=seed,
+                ai_level=ai,
             )
             await self.bot.clock.set_terms(table.match.id, terms)
             table = await self.bot.matches.table(table.match.id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -73,6 +73,27 @@ class ModerationCog(
                 match.id, user.id, user.display_name, old.id, new.id, new.display_name
             )
             await self._finish(interaction, f"{new.display_name} now holds the seat.")
+
+    @app_commands.command(
+        name="ai", description="Have the AI play an absent player's seat, or give it back."
+    )
+    @app_commands.describe(
+        player="The player whose seat it is",
+        level="How well the AI plays for them; off gives the seat back",
+    )
+    async def ai(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User,
+        level: Literal["strong", "easy", "off"] = "strong",
+    ) -> None:
+        async with guard(interaction):
+            match = await self._begin(interaction)
+            user = interaction.user
+            done = await self.moderation.stand_in(
+                match.id, user.id, user.display_name, player.id, level
+            )
+            await self._finish(interaction, done.line)
 
     @app_commands.command(name="undo", description="Take back the last game action.")
     @app_commands.describe(force="Undo even an action that revealed hidden cards or drew at random")

@@ -79,9 +79,11 @@ class SettingsCog(
             await self._show(interaction, changed, "Default clock saved")
 
     @app_commands.command(name="timeout", description="What a deadline does by default.")
-    @app_commands.describe(policy="skip: the decision is taken for the player; abandon: it ends")
+    @app_commands.describe(
+        policy="skip: decided for them; abandon: the match ends; ai: the AI plays till they're back"
+    )
     async def timeout(
-        self, interaction: discord.Interaction, policy: Literal["skip", "abandon"]
+        self, interaction: discord.Interaction, policy: Literal["skip", "abandon", "ai"]
     ) -> None:
         async with guard(interaction):
             guild = await self._guild(interaction)

@@ -36,7 +36,9 @@ class StatsCog(commands.Cog):
             who = player or interaction.user
             records = await self.results.player(interaction.guild_id, who.id)
             versus = await self.results.versus(interaction.guild_id, who.id)
-            embed = player_embed(who.display_name, records, self.bot.matches.games, versus)
+            with_ai = await self.results.against_ai(interaction.guild_id, who.id)
+            games = self.bot.matches.games
+            embed = player_embed(who.display_name, records, games, versus, with_ai)
             await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="leaderboard", description="The best players of a game here.")

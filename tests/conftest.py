@@ -138,6 +138,8 @@ async def create_bot(
             # The AI thinks in a thread: simcord follows work handed to the loop's
             # executor, not a worker process (tests/ai and test_ai_players run one).
             "arbiter_ai_workers": 0,
+            "arbiter_ai_think": 0.05,  # whole games against it, in seconds
+            "arbiter_ai_pause": 0,  # it answers at once (test_ai_players times its pause)
             **settings,
         }
         bot = build_bot(Settings(_env_file=None, **values), games=bot_games)

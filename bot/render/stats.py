@@ -25,11 +25,13 @@ def player_embed(
     records: list[Record],
     games: Mapping[str, Game],
     versus: Sequence[Versus] = (),
+    against_ai: Sequence[Record] = (),
 ) -> discord.Embed:
     """A player's results per game, then their solitaire record against each opponent
-    (a game's nemeses), marked ✅ beaten at least once."""
+    (a game's nemeses), marked ✅ beaten at least once, then their matches with the AI
+    (not rated)."""
     embed = discord.Embed(title=f"{name} — results on this server", colour=discord.Colour.gold())
-    if not records and not versus:
+    if not records and not versus and not against_ai:
         embed.description = "No finished match yet."
     for record in records[:20]:
         game = games.get(record.game)
@@ -51,8 +53,21 @@ def player_embed(
             for r in rows
         ]
         embed.add_field(name=clip(title, 256), value=clip("\n".join(lines), 1024), inline=False)
-    if versus:
-        embed.set_footer(text="Solitaire games count wherever they were played, DMs included.")
+    if against_ai:
+        lines = [
+            f"**{games[r.game].name if r.game in games else r.game}**: {_counts(r)}"
+            for r in against_ai
+        ]
+        embed.add_field(
+            name="🤖 With Arbiter, the AI (not rated)",
+            value=clip("\n".join(lines), 1024),
+            inline=False,
+        )
+    if versus or against_ai:
+        embed.set_footer(
+            text="Solitaire games and games with the AI count wherever they were played, "
+            "DMs included."
+        )
     return embed
 
 

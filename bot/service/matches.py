@@ -586,8 +586,11 @@ class MatchService:
         variant: str | None = None,
         seed: int | None = None,
         options: Mapping[str, Any] | None = None,
+        ai_level: str | None = None,
     ) -> Table:
-        """Open a lobby in a channel, with its creator in the first seat.
+        """Open a lobby in a channel, with its creator in the first seat (and with
+        `ai_level`, the AI in the second: a game against it, 2 players unless the variant
+        says otherwise, in a DM too).
 
         A chosen `seed` is public (every shuffle can be predicted from it); without
         one a seed is drawn and kept from the players while the match is open.
@@ -596,7 +599,9 @@ class MatchService:
         any other entry is passed to its setup as it is.
         """
         rules = self.game(game)
-        variant = variant_id(rules, variant, alone=guild_id is None)
+        if ai_level is not None and not ai.plays(rules.id):
+            raise errors.NoAI(f"Arbiter doesn't play {rules.name}: it referees it for the table.")
+        variant = variant_id(rules, variant, alone=guild_id is None and ai_level is None)
         options = dict(options or {})
         pack = str(options.pop("pack", None) or default_pack(rules))
         try:
@@ -623,6 +628,8 @@ class MatchService:
         except ChannelBusy:
             raise errors.ChannelHasMatch() from None
         log.info("match %s: lobby for %s/%s in channel %s", match.id, game, variant, channel_id)
+        if ai_level is not None:
+            return await self.add_ai(match.id, user_id, ai_level)
         return self._table(match, await self.store.seats(match.id))
 
     async def join(self, match_id: int, user_id: int, name: str) -> Table:
@@ -908,7 +915,7 @@ class MatchService:
         async with self._change(match_id):
             match, _, seat, _ = await self._seated(match_id, user_id)
             if not seat.by_ai:
-                raise errors.NotInMatch("You are playing your seat yourself already.")
+                raise errors.NotInMatch(f"{seat.name} plays their own seat already.")
             await self._take_back(match, seat)
             return await self.table(match_id)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.service import errors, outbox
-from bot.service.matches import MatchService, Table
+from bot.service.matches import AI_NAME, MatchService, Table
 from bot.service.store import PICTURE_MODES, GuildSettings, Store
 from bot.service.timing import format_duration, parse_clock
 from rules.core.text import clip
@@ -131,6 +131,28 @@ class Moderation:
             moderator_id,
             f"{moderator} (moderator) handed {old_name}'s seat to {name}.",
         )
+        return Done(table, line)
+
+    async def stand_in(
+        self, match_id: int, moderator_id: int, moderator: str, user_id: int, level: str
+    ) -> Done:
+        """Have the AI play an absent player's seat (level "off": give it back to them)."""
+        table = await self.matches.table(match_id)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise errors.NotInMatch("That member doesn't play in this match.")
+        if level == "off":
+            table = await self.matches.take_back(match_id, user_id)
+            line = f"↩️ {seat.name} plays their seat again."
+        else:
+            line = (
+                f"🛡️ 🤖 {AI_NAME} ({level}) plays for {seat.name} (moderator <@{moderator_id}>) "
+                f"until they are back: any move of theirs takes the seat back."
+            )
+            table = await self.matches.hand_to_ai(
+                match_id, user_id, level, notices=[outbox.say(match_id, line)]
+            )
+        await self._log(match_id, moderator_id, f"{moderator} (moderator): {line}")
         return Done(table, line)
 
     async def undo(self, match_id: int, moderator_id: int, moderator: str, *, force: bool) -> Done:

@@ -33,11 +33,13 @@ class AIPlayers:
         executor: Executor | None = None,
         pause: float = PAUSE,
         dm_pause: float = DM_PAUSE,
+        think: float | None = None,
     ) -> None:
         self.matches = matches
         self.executor = executor  # None: the event loop's default thread pool
         self.pause = pause
         self.dm_pause = dm_pause
+        self.think = think  # seconds a decision may take at most (None: the level's own)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._due: set[int] = set()  # matches changed since their task last looked
 
@@ -111,6 +113,7 @@ class AIPlayers:
             turn.seat.seat,
             turn.seat.ai or ai.Level.STRONG.value,
             turn.seed,
+            self.think,
         )
 
 

@@ -5,7 +5,9 @@ A match's result is recorded once, with the action that finishes it (in the same
 transaction: see `Plan`), and at start-up for any finished match not recorded yet
 (one that finished before results were recorded so). Cancelled and abandoned matches count for
 nobody: only a finished match with winners is recorded, or a solitaire game (won or
-lost against its nemesis, which the record names: the nemesis victory tracker).
+lost against its nemesis, which the record names: the nemesis victory tracker). A match
+the AI played a seat of is recorded for its people apart: their record against Arbiter,
+never in the records and leaderboards between people.
 """
 
 from __future__ import annotations
@@ -48,8 +50,11 @@ class Stats:
             if s.seat in outcome.losers
             else "draw"
             for s in table.seats
+            if s.person  # the AI's own seats count for no one
         }
-        return Results(by_seat, outcome.against, outcome.against_level or None)
+        return Results(
+            by_seat, outcome.against, outcome.against_level or None, with_ai=table.with_ai
+        )
 
     async def record(self, match_id: int) -> None:
         """Record a finished match's result for each seat (once; anything else is ignored)."""
@@ -65,6 +70,10 @@ class Stats:
     async def player(self, guild_id: int, user_id: int) -> list[Record]:
         """A player's records in a server, one per game."""
         return await self.matches.store.player_records(guild_id, user_id)
+
+    async def against_ai(self, guild_id: int, user_id: int) -> list[Record]:
+        """A player's records in matches the AI played in (not rated), per game."""
+        return await self.matches.store.player_records(guild_id, user_id, with_ai=True)
 
     async def versus(self, guild_id: int, user_id: int) -> list[Versus]:
         """A player's solitaire records per opponent (the nemesis victory tracker)."""

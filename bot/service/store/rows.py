@@ -198,6 +198,7 @@ class Results:
     by_seat: dict[int, str]
     opponent: str | None = None
     opponent_level: int | None = None
+    with_ai: bool = False  # the AI played a seat: not rated between people
 
 
 @dataclass(frozen=True)

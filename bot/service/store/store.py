@@ -1324,13 +1324,21 @@ class Store:
         for seat, result in results.by_seat.items():
             recorded += await db.execute(
                 "INSERT INTO results (match_id, seat, user_id, guild_id, game,"
-                " result, recorded_at, opponent, opponent_level)"
+                " result, recorded_at, opponent, opponent_level, with_ai)"
                 " SELECT s.match_id, s.seat, s.user_id, m.guild_id, m.game, CAST(? AS TEXT),"
-                " CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER)"
+                " CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER)"
                 " FROM seats s JOIN matches m ON m.id = s.match_id"
                 " WHERE s.match_id = ? AND s.seat = ? AND m.status = 'finished'"
                 " ON CONFLICT DO NOTHING",
-                (result, now, results.opponent, results.opponent_level, match_id, seat),
+                (
+                    result,
+                    now,
+                    results.opponent,
+                    results.opponent_level,
+                    int(results.with_ai),
+                    match_id,
+                    seat,
+                ),
             )
         return recorded > 0
 
@@ -1381,19 +1389,25 @@ class Store:
         " COUNT(*) FILTER (WHERE result = 'loss') AS losses FROM results"
     )
 
-    async def player_records(self, guild_id: int, user_id: int) -> list[Record]:
-        """A player's results in a server, one record per game, most played first."""
+    async def player_records(
+        self, guild_id: int, user_id: int, *, with_ai: bool = False
+    ) -> list[Record]:
+        """A player's results in a server, one record per game, most played first: of
+        the matches between people, or (`with_ai`) of those the AI played in, DMs
+        included."""
+        where = "(guild_id = ? OR guild_id IS NULL)" if with_ai else "guild_id = ?"
         rows = await self._all(
-            f"{self._TALLY} WHERE guild_id = ? AND user_id = ?"
+            f"{self._TALLY} WHERE {where} AND user_id = ? AND with_ai = ?"
             " GROUP BY user_id, game ORDER BY games DESC, game",
-            (guild_id, user_id),
+            (guild_id, user_id, int(with_ai)),
         )
         return [decode.record(r) for r in rows]
 
     async def leaderboard(self, guild_id: int, game: str, *, limit: int) -> list[Record]:
         """A server's best players of a game: most wins, then best win rate."""
         rows = await self._all(
-            f"{self._TALLY} WHERE guild_id = ? AND game = ? GROUP BY user_id, game"
+            f"{self._TALLY} WHERE guild_id = ? AND game = ? AND with_ai = 0"
+            " GROUP BY user_id, game"
             " ORDER BY wins DESC,"
             " CAST(COUNT(*) FILTER (WHERE result = 'win') AS REAL) / COUNT(*) DESC,"
             " games DESC, user_id LIMIT ?",

@@ -1,0 +1,274 @@
+"""Arbiter at the table, through the real bot: one person plays each game against the AI
+to the end (in a channel and in a DM), an absent player's seat is handed to the AI and
+taken back, and the AI's turns show in the channel and on the board like anyone's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+import ai
+from ai import Budget, Level
+from bot.service.matches import AI_NAME, MatchService
+from bot.service.players import AIPlayers
+from bot.service.store import Store
+from tests.bot.world import World, answered, buttons
+
+MAX_STEPS = 1500
+GLANCE = Budget(playouts=6, worlds=1, per_choice=1)  # how the person picks their moves
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> World:
+    return World.build(simcord_env)
+
+
+async def play_against_the_ai(
+    world: World, person: Any, where: Any, match_id: int
+) -> tuple[int, int]:
+    """Play the person's decisions and let the AI play its own, until the match ends;
+    the decisions each side took. The person plays with `/play`, an action `/play`
+    offers: the one a quick look of the easy AI from their seat picks (a newcomer who
+    knows what they want), so a game lasts as long as a real one."""
+    mine = 0
+    on = () if where is None else (where,)
+    for _ in range(MAX_STEPS):
+        table = await world.bot.matches.table(match_id)
+        if table.match.status != "active":
+            return mine, await moves_of_the_ai(world, match_id)
+        deciders = [table.user_of(s) for s in table.to_act]
+        seat = next((s for s in deciders if s.user_id == person.id and not s.by_ai), None)
+        if seat is not None:
+            offered = [c["value"] for c in await person.autocomplete(*on, "play", "action", "")]
+            assert offered, "the player must decide but was offered nothing"
+            table = await world.bot.matches.table(match_id)  # the AI may have moved meanwhile
+            state = table.game.state_model.model_validate_json(table.match.snapshot or "")
+            wanted = ai.decide(table.game, state, seat.seat, Level.EASY, seed=mine, budget=GLANCE)
+            key = wanted.key if wanted.key in offered else offered[0]
+            played = await person.slash(*on, "play", action=key)
+            assert played.response is not None
+            if not played.response.content.startswith("✅ "):
+                moved = (await world.bot.matches.get(match_id)).version != table.match.version
+                assert moved, played.response.content  # refused only when the AI moved first
+                continue
+            mine += 1
+        else:
+            assert all(s.by_ai for s in deciders), "the match waits for nobody who can act"
+            await world.bot.players.settled()
+            await world.bot.publisher.idle()
+            after = await world.bot.matches.get(match_id)
+            assert after.version > table.match.version, "the AI did not play"
+    raise AssertionError("the match did not end")
+
+
+async def moves_of_the_ai(world: World, match_id: int) -> int:
+    """How many moves of the match the AI made (under a user id of no one)."""
+    return sum(row.user_id < 0 for row in await world.bot.matches.store.actions(match_id))
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize(
+    ("game", "level"),
+    [("tooth-and-nail", "strong"), ("command-of-nature", "strong"), ("mystic-vale", "easy")],
+)
+async def test_one_person_plays_a_two_player_game_against_the_ai_in_a_channel(
+    world: World, game: str, level: str
+) -> None:
+    opened = await world.alice.slash(world.channel, "match new", game=game, seed=3, ai=level)
+    lobby = opened.response
+    assert lobby is not None and not lobby.ephemeral
+    players = next(f for f in lobby.embeds[0].fields if f.name == "Players").value
+    assert players == f"1. alice (host)\n2. 🤖 {AI_NAME} ({level})"
+    world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
+    await world.alice.click(lobby, label="Start")
+    mine, theirs = await play_against_the_ai(world, world.alice, world.channel, world.match_id)
+    assert mine and theirs
+    table = await world.bot.matches.table(world.match_id)
+    assert table.outcome is not None and await world.bot.matches.verify(world.match_id)
+    lines = "\n".join(world.public_lines())
+    assert f"🤖 **{AI_NAME} ({level})** is thinking…" in lines  # called like anyone, not pinged
+    board = await world.board()
+    assert f"🤖 AI at the table: {AI_NAME} ({level}) (not rated)" in board.embeds[0].footer.text
+
+
+async def test_a_game_against_the_ai_in_a_direct_message(world: World) -> None:
+    ada = world.alice.user
+    opened = await ada.slash("match new", game="tooth-and-nail", seed=4, ai="strong")
+    lobby = opened.response
+    assert lobby is not None
+    match = await world.bot.matches.open_match(ada.dm_channel.id)
+    assert match.guild_id is None and match.variant == "2p"
+    world.match_id = match.id
+    await ada.click(lobby, label="Start")
+    await world.bot.publisher.idle()
+    mine, theirs = await play_against_the_ai(world, ada, None, match.id)
+    assert mine and theirs
+    table = await world.bot.matches.table(match.id)
+    assert table.outcome is not None and await world.bot.matches.verify(match.id)
+    said = [m.content for m in ada.dm_channel.history(viewer=world.alice) if m.content]
+    assert any("🏆" in line for line in said)
+
+
+async def test_the_lobby_buttons_seat_and_remove_the_ai(world: World) -> None:
+    opened = await world.open(world.alice, "command-of-nature", "4p")
+    lobby = opened.response
+    assert lobby is not None
+    assert f"**🤖 Add AI** seats {AI_NAME}" in (lobby.embeds[0].description or "")
+    refused = await world.bob.click(lobby, label="🤖 Add AI (easy)")  # bob is no host
+    assert answered(refused)[-1].ephemeral
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby, label="🤖 Add AI (easy)")
+    await world.alice.click(lobby, label="🤖 Add AI (strong)")
+    players = next(f for f in lobby.embeds[0].fields if f.name == "Players").value
+    assert players.splitlines() == [
+        "1. alice (host)",
+        "2. bob",
+        f"3. 🤖 {AI_NAME} (easy)",
+        f"4. 🤖 {AI_NAME} 2 (strong)",
+    ]
+    adds = [b for b in buttons(lobby) if "Add AI" in b.get("label", "")]
+    assert len(adds) == 2 and all(b.get("disabled") for b in adds)  # the lobby is full
+    await world.alice.click(lobby, label="Remove AI")
+    players = next(f for f in lobby.embeds[0].fields if f.name == "Players").value
+    assert f"{AI_NAME} 2" not in players and len(players.splitlines()) == 3
+
+
+async def test_an_absent_players_seat_is_handed_to_the_ai_and_taken_back(
+    create_bot: Any,
+) -> None:
+    async with simcord.run(create_bot(arbiter_ai_pause=60.0)) as env:
+        await absent_player_handed_to_the_ai_and_back(World.build(env))
+
+
+async def absent_player_handed_to_the_ai_and_back(world: World) -> None:
+    """The AI takes a minute to answer here, so dave has time to take his seat back."""
+    players = [world.alice, world.bob, world.carol, world.dave]
+    match = await world.start("tooth-and-nail", "4p", players, seed=5)
+    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    mona = world.guild.add_member(world.env.create_user("mona"), roles=[role])
+    done = await mona.slash(world.channel, "mod ai", player=world.dave, level="strong")
+    assert "plays for dave" in answered(done)[-1].content
+    for _ in range(MAX_STEPS):  # the others play on; the AI plays dave's decisions
+        table = await world.bot.matches.table(match.id)
+        deciders = [table.user_of(s) for s in table.to_act]
+        if any(s.user_id == world.dave.id for s in deciders):
+            await world.env.advance_time(61)
+            await world.bot.publisher.idle()
+            if "🤖 Arbiter plays for dave:" in "\n".join(world.public_lines()):
+                break
+            continue
+        person = world.by_id(deciders[0].user_id)
+        offered = await person.autocomplete(world.channel, "play", "action", "")
+        await person.slash(world.channel, "play", action=offered[0]["value"])
+    lines = "\n".join(world.public_lines())
+    assert "🤖 Arbiter plays for dave:" in lines
+    board = await world.board()
+    assert f"{AI_NAME} for dave" in board.embeds[0].footer.text
+    entries = [e.text for e in await world.bot.matches.store.log_entries(match.id)]
+    assert any("plays for dave" in e for e in entries)
+    # dave is back: his next move takes the seat back.
+    for _ in range(MAX_STEPS):
+        table = await world.bot.matches.table(match.id)
+        if table.seat_of(world.dave.id).seat in table.to_act:
+            break
+        person = world.by_id(table.user_of(table.to_act[0]).user_id)
+        offered = await person.autocomplete(world.channel, "play", "action", "")
+        await person.slash(world.channel, "play", action=offered[0]["value"])
+    # His move takes the seat back (the AI would answer in a minute).
+    offered = await world.dave.autocomplete(world.channel, "play", "action", "")
+    played = await world.dave.slash(world.channel, "play", action=offered[0]["value"])
+    assert played.response is not None and played.response.content.startswith("✅ ")
+    table = await world.bot.matches.table(match.id)
+    assert not table.seat_of(world.dave.id).by_ai
+    await world.bot.publisher.idle()
+    assert "↩️ dave is back and plays their seat again." in "\n".join(world.public_lines())
+    assert await world.bot.matches.verify(match.id)
+
+
+async def test_the_ai_thinks_in_a_worker_process(database: str) -> None:
+    """The AI players' service, with the worker process the bot runs by default."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    store = await Store.open(database)
+    try:
+        service = MatchService(store)
+        with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
+            players = AIPlayers(service, pool, pause=0, dm_pause=0)
+            service.on_change(players.on_change)
+            table = await service.new_lobby(
+                guild_id=None,
+                channel_id=9,
+                user_id=1,
+                name="ada",
+                game="tooth-and-nail",
+                seed=2,
+                ai_level="easy",
+            )
+            match_id = table.match.id
+            await service.start(match_id, 1)
+            for _ in range(40):  # ada takes her first legal action each time
+                await players.settled()
+                table = await service.table(match_id)
+                if table.match.status != "active":
+                    break
+                assert all(table.user_of(s).user_id == 1 for s in table.to_act)
+                offered = await service.choices(9, 1)
+                await service.act(match_id, 1, offered[0].key)
+            acted = {row.user_id for row in await store.actions(match_id)}
+            assert acted == {1, -1}  # ada and the AI (seated under a user id of no one)
+    finally:
+        await store.close()
+
+
+async def test_the_ai_waits_a_human_pause_before_it_acts_in_a_channel(create_bot: Any) -> None:
+    bot = create_bot(arbiter_ai_pause=2.0)
+    async with simcord.run(bot) as env:
+        world = World.build(env)
+        opened = await world.alice.slash(
+            world.channel, "match new", game="tooth-and-nail", seed=3, ai="easy"
+        )
+        assert opened.response is not None
+        world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
+        await world.alice.click(opened.response, label="Start")
+        for _ in range(20):  # alice plays until the AI is to decide
+            table = await world.bot.matches.table(world.match_id)
+            if any(table.user_of(s).by_ai for s in table.to_act):
+                break
+            offered = await world.alice.autocomplete(world.channel, "play", "action", "")
+            await world.alice.slash(world.channel, "play", action=offered[0]["value"])
+        version = (await world.match()).version
+        await env.advance_time(1.0)
+        assert (await world.match()).version == version  # still "thinking" for the table
+        await env.advance_time(1.5)
+        await world.bot.players.settled()
+        assert (await world.match()).version > version
+
+
+async def test_games_with_the_ai_are_in_stats_apart_and_not_on_the_leaderboard(
+    world: World,
+) -> None:
+    opened = await world.alice.slash(
+        world.channel, "match new", game="tooth-and-nail", seed=8, ai="easy"
+    )
+    assert opened.response is not None
+    world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
+    await world.alice.click(opened.response, label="Start")
+    await play_against_the_ai(world, world.alice, world.channel, world.match_id)
+    results = await world.bot.matches.store.player_records(
+        world.guild.id, world.alice.id, with_ai=True
+    )
+    assert [(r.game, r.games) for r in results] == [("tooth-and-nail", 1)]
+    stats = (await world.alice.slash(world.channel, "stats")).response
+    assert stats is not None
+    shown = {f.name: f.value for f in stats.embeds[0].fields}
+    assert shown == {
+        "🤖 With Arbiter, the AI (not rated)": shown.get("🤖 With Arbiter, the AI (not rated)")
+    }
+    assert "**Tooth & Nail: Factions**: 1 match" in shown["🤖 With Arbiter, the AI (not rated)"]
+    board = (await world.alice.slash(world.channel, "leaderboard", game="tooth-and-nail")).response
+    assert board is not None
+    assert board.embeds[0].description == "No finished match of this game yet."
