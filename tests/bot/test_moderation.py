@@ -63,6 +63,7 @@ async def hand_of(world: World, player: simcord.MemberActor) -> str:
 
 MOD_COMMANDS: list[tuple[str, dict[str, object]]] = [
     ("mod abort", {}),
+    ("mod ai", {"player": "bob"}),
     ("mod kick", {"player": "bob"}),
     ("mod replace", {"old": "bob", "new": "carol"}),
     ("mod undo", {}),
@@ -92,6 +93,7 @@ async def test_every_mod_command_is_refused_to_a_non_moderator(world: World) -> 
         c for c in world.eve.available_commands(world.channel) if c.startswith("mod")
     ) == [
         "mod abort",
+        "mod ai",
         "mod extend",
         "mod kick",
         "mod matches",
