@@ -87,8 +87,12 @@ class Sandbox:
 
 
 def sandbox_settings(db_path: Path) -> Settings:
-    """Settings for the sandbox bot: its own database, no token, commands synced globally."""
-    return Settings(arbiter_db=str(db_path), discord_token=None, arbiter_guild=None)
+    """Settings for the sandbox bot: its own database, no token, commands synced globally,
+    and the AI thinking in a thread (simcord follows work handed to the event loop's
+    executor, not a worker process)."""
+    return Settings(
+        arbiter_db=str(db_path), discord_token=None, arbiter_guild=None, arbiter_ai_workers=0
+    )
 
 
 @contextlib.asynccontextmanager
