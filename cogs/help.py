@@ -17,8 +17,9 @@ if TYPE_CHECKING:
     from bot.app import ArbiterBot
 
 HELP = """\
-**/match new** `game` `[variant]` `[clock]` `[timeout]` `[seed]` — open a lobby here; \
-others press **Join**, the host presses **Start**. One open match per channel or thread.
+**/match new** `game` `[variant]` `[clock]` `[timeout]` `[seed]` `[ai]` — open a lobby \
+here; others press **Join** (or the host seats **🤖 Arbiter**, the AI: `ai:strong` plays \
+against you, in a DM too), the host presses **Start**. One open match per channel or thread.
 **/match join · leave · start · cancel** — the lobby buttons, as commands; \
 **/match option** `name` `value` — the host changes one of the game's options.
 **/hand** (or **My hand** on the board) — your panel, only for you: your hand and your \
@@ -41,7 +42,8 @@ your standing answers (the game answers for you when one applies) · **/profile 
 — how you see your own view.
 **/stats** · **/leaderboard** — results in this server · **/rules** `game` — how a turn goes \
 · **/help** — this list.
-Moderators: **/mod** abort · kick · replace · undo · pause · resume · extend · matches; \
+Moderators: **/mod** abort · kick · replace · ai (Arbiter plays an absent player's seat) · \
+undo · pause · resume · extend · matches; \
 **/settings** mod-role · channels · clock · timeout · reminders · pictures · show."""
 
 

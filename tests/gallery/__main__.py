@@ -85,11 +85,12 @@ class Scene:
     # Instead of `/play` moves: commands in order, each by a seat (counted from 0) with
     # its options ("a table that reports as it plays", Historia's, waits for nobody).
     script: tuple[tuple[int, str, tuple[tuple[str, Any], ...]], ...] = ()
+    ai: str | None = None  # the AI, at this level, takes the seats past `players`
 
     @property
     def slug(self) -> str:
         """The scene's name, which starts its file names."""
-        return f"{self.game}-{self.variant}"
+        return f"{self.game}-{self.variant}" + ("-ai" if self.ai else "")
 
 
 TOOTH_AND_NAIL = (  # build both zones, attack once troops stand in the War Zone
@@ -183,6 +184,17 @@ SCENES: tuple[Scene, ...] = (
         panel=(r"play\|.*",),
     ),
     Scene("tooth-and-nail", "4p", 4, seed=5, moves=30, prefer=TOOTH_AND_NAIL, until=MID_TURN),
+    Scene(
+        "tooth-and-nail",
+        "2p",
+        1,
+        seed=11,
+        moves=10,
+        prefer=TOOTH_AND_NAIL,
+        until=MID_TURN,
+        ai="strong",
+        turn=True,
+    ),
     Scene(
         "command-of-nature",
         "2p",
@@ -282,8 +294,9 @@ async def play_scene(scene: Scene, sandbox: Sandbox) -> Position:
     """Open the scene's match, join, start and play its moves through the commands."""
     channel, seats = sandbox.channel, sandbox.players[: scene.players]
     host, *others = seats
+    against = {"ai": scene.ai} if scene.ai else {}
     lobby = await host.slash(
-        channel, "match new", game=scene.game, variant=scene.variant, seed=scene.seed
+        channel, "match new", game=scene.game, variant=scene.variant, seed=scene.seed, **against
     )
     if lobby.response is None or not lobby.response.embeds:
         raise GalleryError(f"{scene.slug}: /match new opened no lobby")
@@ -301,6 +314,9 @@ async def play_scene(scene: Scene, sandbox: Sandbox) -> Position:
 
     async def deciding() -> simcord.MemberActor:
         table = await sandbox.bot.matches.table(match.id)
+        while table.to_act and all(table.user_of(s).by_ai for s in table.to_act):
+            await sandbox.bot.players.settled()  # the AI's move, after its pause
+            table = await sandbox.bot.matches.table(match.id)
         if not table.to_act:
             raise GalleryError(f"{scene.slug}: nobody is to act (the match is over?)")
         user_id = table.user_of(table.to_act[0]).user_id
