@@ -272,3 +272,29 @@ async def test_games_with_the_ai_are_in_stats_apart_and_not_on_the_leaderboard(
     board = (await world.alice.slash(world.channel, "leaderboard", game="tooth-and-nail")).response
     assert board is not None
     assert board.embeds[0].description == "No finished match of this game yet."
+
+
+async def test_a_restart_while_the_ai_is_to_decide_loses_nothing(create_bot: Any) -> None:
+    bot = create_bot(arbiter_ai_pause=60.0)
+    async with simcord.run(bot) as env:
+        world = World.build(env)
+        opened = await world.alice.slash(
+            world.channel, "match new", game="tooth-and-nail", seed=3, ai="strong"
+        )
+        assert opened.response is not None
+        world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
+        await world.alice.click(opened.response, label="Start")
+        for _ in range(20):  # alice plays until the AI is to decide (it waits a minute)
+            table = await world.bot.matches.table(world.match_id)
+            if any(table.user_of(s).by_ai for s in table.to_act):
+                break
+            offered = await world.alice.autocomplete(world.channel, "play", "action", "")
+            await world.alice.slash(world.channel, "play", action=offered[0]["value"])
+        version = (await world.match()).version
+        await bot.close()  # mid-pause: nothing of the AI's decision is kept
+        await env.restart_bot(create_bot(arbiter_ai_pause=60.0))
+        assert (await world.match()).version == version
+        await env.advance_time(61)
+        await world.bot.players.settled()
+        assert (await world.match()).version > version  # the new process decided
+        assert await world.bot.matches.verify(world.match_id)
