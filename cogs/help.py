@@ -36,7 +36,8 @@ from your legal actions (or type one's name in full).
 **/match concede** — give up (you confirm with a button).
 **/match nudge** — remind whoever must decide (after half their clock) · \
 **/match pause · resume** — when every player agrees · **/match vacation** — freeze \
-your clock for a while (3 days per match).
+your clock for a while (3 days per match) · **/match ai** `player` — the AI plays an absent \
+player's seat once every other player asks, until they are back.
 **/notify on · off** — your turns and reminders by DM · **/profile answer · show** — \
 your standing answers (the game answers for you when one applies) · **/profile pictures** \
 — how you see your own view.

@@ -89,6 +89,7 @@ OPTIONS_FIXED = "The match has started: its options can't change any more."
 # The kinds of the match-log lines the clock's actions write (under the match's lock).
 TIMEOUT_LOG, FORFEIT_LOG, ABANDON_LOG = "timeout", "forfeit", "abandon"
 AI_LOG = "ai"  # the AI took a seat over for its player, or gave it back
+AI_VOTE_LOG = "ai-vote"  # a player asked that the AI play a seat (its number, the text)
 AI_NAME = "Arbiter"  # the AI player's name at the table
 ABANDONED = (
     f"The match was abandoned at its deadline (a player ran out of time {TIMEOUTS_IN_A_ROW} "
@@ -909,6 +910,53 @@ class MatchService:
             )
             log.info("match %s: the AI (%s) plays seat %d", match_id, level, seat.seat)
             return await self.table(match_id)
+
+    async def vote_ai(self, match_id: int, voter_id: int, user_id: int) -> str:
+        """A player asks that the AI play an absent player's seat; once every other person
+        at the table has asked, it does (at the strong level), until that player acts
+        again. The public sentence of where the vote stands."""
+        async with self._lock(match_id):
+            table = await self.table(match_id)
+            voter, seat = table.seat_of(voter_id), table.seat_of(user_id)
+            if voter is None or not voter.person:
+                raise errors.NotInMatch("Only the players of this match can vote for that.")
+            if table.match.status != "active":
+                raise errors.NotActive("Only a match in play can have a seat handed to the AI.")
+            if seat is None:
+                raise errors.NotInMatch("That member doesn't play in this match.")
+            if seat.seat == voter.seat:
+                raise errors.NotInMatch(
+                    "You can't vote for your own seat: a moderator can hand it over "
+                    "(`/mod ai`), or just let your clock run out at a table whose timeout is `ai`."
+                )
+            if seat.by_ai:
+                raise errors.StateChanged(f"{AI_NAME} already plays for {seat.name}.")
+            if not ai.plays(table.game.id):
+                raise errors.NoAI()
+            entries = await self.store.log_entries(match_id)
+            since = max((e.id for e in entries if e.kind == AI_LOG), default=0)
+            votes = {
+                e.user_id
+                for e in entries
+                if e.kind == AI_VOTE_LOG and e.id > since and e.text == str(seat.seat)
+            } | {voter_id}
+            voters = [s for s in table.seats if s.person and not s.by_ai and s.seat != seat.seat]
+            missing = [s.name for s in voters if s.user_id not in votes]
+            await self.store.add_log_entry(
+                match_id, user_id=voter_id, kind=AI_VOTE_LOG, text=str(seat.seat)
+            )
+        if missing:
+            return (
+                f"🗳️ {voter.name} asks that 🤖 {AI_NAME} play for {seat.name} until they are "
+                f"back ({len(voters) - len(missing)} of {len(voters)}; waiting for "
+                f"{', '.join(missing)}: `/match ai player:` them too)."
+            )
+        line = (
+            f"🗳️ The table agreed: 🤖 {AI_NAME} plays for {seat.name} until they are back "
+            "(any move of theirs takes the seat back)."
+        )
+        await self.hand_to_ai(match_id, user_id, ai.Level.STRONG)  # the caller tells `line`
+        return line
 
     async def take_back(self, match_id: int, user_id: int) -> Table:
         """A player takes their seat back from the AI."""

@@ -298,3 +298,21 @@ async def test_a_restart_while_the_ai_is_to_decide_loses_nothing(create_bot: Any
         await world.bot.players.settled()
         assert (await world.match()).version > version  # the new process decided
         assert await world.bot.matches.verify(world.match_id)
+
+
+async def test_the_table_votes_an_absent_players_seat_to_the_ai(world: World) -> None:
+    match = await world.start("tooth-and-nail", "3p", [world.alice, world.bob, world.carol])
+    refused = await world.carol.slash(world.channel, "match ai", player=world.carol)
+    assert answered(refused)[-1].ephemeral  # not one's own seat
+    asked = await world.alice.slash(world.channel, "match ai", player=world.carol)
+    assert asked.response is not None and not asked.response.ephemeral
+    assert "(1 of 2; waiting for bob" in asked.response.content
+    table = await world.bot.matches.table(match.id)
+    assert not table.seat_of(world.carol.id).by_ai
+    agreed = await world.bob.slash(world.channel, "match ai", player=world.carol)
+    assert agreed.response is not None
+    assert agreed.response.content.startswith("🗳️ The table agreed: 🤖 Arbiter plays for carol")
+    table = await world.bot.matches.table(match.id)
+    assert table.seat_of(world.carol.id).by_ai
+    entries = [(e.kind, e.user_id) for e in await world.bot.matches.store.log_entries(match.id)]
+    assert entries[-3:] == [("ai-vote", world.alice.id), ("ai-vote", world.bob.id), ("ai", None)]
