@@ -243,9 +243,8 @@ async def test_the_clock_migration_keeps_every_row_and_allows_abandoned(tmp_path
         await store.close()
 
     db = sqlite3.connect(db_path)
-    assert db.execute("SELECT * FROM seats WHERE match_id < 10 ORDER BY match_id").fetchall() == (
-        before
-    )
+    kept = db.execute("SELECT * FROM seats WHERE match_id < 10 ORDER BY match_id").fetchall()
+    assert [row[: len(before[0])] for row in kept] == before  # later migrations add columns
     assert db.execute("PRAGMA foreign_key_check").fetchall() == []
     with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
         db.execute("UPDATE matches SET status = 'lost' WHERE id = 1")
