@@ -75,7 +75,10 @@ def decide(
     legal = game.legal_actions(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has nothing to decide")
-    search = Search(game, JUDGES[game.id], state, seat, seed, budget or BUDGETS[level])
+    judge = JUDGES[game.id]
+    if level == Level.EASY and judge.novice is not None:
+        judge = judge.novice
+    search = Search(game, judge, state, seat, seed, budget or BUDGETS[level])
     return search.best(legal)
 
 

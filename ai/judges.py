@@ -1,7 +1,8 @@
 """What an AI knows of a game beyond its rules: how good a position looks to a seat
 (`value`), which moves are worth trying in a quick playout (`quick`), and which of many
 choices are worth searching at all (`shortlist`). One `Judge` per game, in
-`ai.tooth_and_nail`, `ai.command_of_nature` and `ai.mystic_vale`.
+`ai.tooth_and_nail`, `ai.command_of_nature` and `ai.mystic_vale`; each carries the
+simpler heuristics the easy level plays by (`novice`), a practice opponent's.
 
 A judge reads the whole state it is given: the search only ever gives it worlds the
 seat imagined (`Game.redeal`), never the real one's hidden cards."""
@@ -26,6 +27,7 @@ class Judge:
     weights: ClassVar[dict[str, float]] = {}
     scale = 1.0  # a `score` difference this large is worth about 73 % (logistic)
     sure_after = 3  # tries of every choice before a search may stop early
+    novice: Judge | None = None  # the easy level's simpler heuristics (None: these)
 
     def score(self, state: BaseModel, seat: Seat) -> float:
         """How far ahead `seat`'s side stands, in the game's own units (0: even)."""
@@ -59,6 +61,13 @@ class Judge:
     def weight(self, state: BaseModel, seat: Seat, action: Action) -> float:
         """How much a quick playout favours `action` (see `weights`)."""
         return self.weights.get(action.kind, 1.0)
+
+    def hunch(
+        self, game: Game, state: BaseModel, seat: Seat, rng: random.Random
+    ) -> list[Action] | None:
+        """Moves a quick playout would make here, best first, found without listing the
+        legal ones (the first that `apply` accepts is played); None: use `quick`."""
+        return None
 
     def quick(
         self, game: Game, state: BaseModel, seat: Seat, legal: list[Action], rng: random.Random

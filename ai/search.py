@@ -11,6 +11,13 @@ strong baseline for such card games (Perfect Information Monte Carlo); its known
 acting as if it would learn the hidden cards, matters little when the search ends with
 the turn. Every world is drawn from the sorted unseen cards and a seed the view can
 know, so two states a seat can't tell apart lead it to the same decision.
+
+Search is spent where choices matter: a judge may settle a decision alone
+(`Judge.instinct`), stop a playout once the rest of the turn hardly changes its worth
+(`Judge.settled`) and play it out from hunches that need no list of legal actions
+(`Judge.hunch`); and a search stops early once one choice leads every other by several
+standard errors of its tries (at once when tries never vary: nothing hidden bears on
+the choice).
 """
 
 from __future__ import annotations
@@ -151,7 +158,8 @@ class Search:
         return self.judge.value(self.game, self.play_out(state, luck), self.seat)
 
     def play_out(self, state: BaseModel, luck: random.Random) -> BaseModel:
-        """Play on with the quick policy until the turn under way ends (or the game)."""
+        """Play on with the quick policy until the turn under way ends (or the game, or
+        the judge calls it settled)."""
         turn = turn_of(self.game, state, self.seat, self.team)
         for _ in range(DEPTH):
             if self.game.outcome(state) is not None:
@@ -164,12 +172,25 @@ class Search:
             if not deciders:
                 break
             who = deciders[0]
-            legal = self.game.legal_actions(state, who)
-            if not legal:
-                break
-            action = self.judge.quick(self.game, state, who, legal, luck)
-            state, _ = self.game.apply(state, who, action, luck)
+            after = self._hunch(state, who, luck)
+            if after is None:
+                legal = self.game.legal_actions(state, who)
+                if not legal:
+                    break
+                action = self.judge.quick(self.game, state, who, legal, luck)
+                after, _ = self.game.apply(state, who, action, luck)
+            state = after
         return state
+
+    def _hunch(self, state: BaseModel, who: Seat, luck: random.Random) -> BaseModel | None:
+        """The state after the first of the judge's hunches that is legal, if any."""
+        for action in self.judge.hunch(self.game, state, who, luck) or ():
+            try:
+                after, _ = self.game.apply(state, who, action, luck)
+            except IllegalAction:
+                continue
+            return after
+        return None
 
 
 def settled(tallies: list[Tally], least: int) -> bool:

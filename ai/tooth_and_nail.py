@@ -9,7 +9,7 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from ai.judges import Judge
-from rules.core import Action, Seat
+from rules.core import Action, Game, Seat
 from rules.tooth_and_nail.rules import card_def
 from rules.tooth_and_nail.state import State, Team
 
@@ -19,10 +19,26 @@ WAR_TROOP = 0.8  # and its strength on top
 STRENGTH = 0.6
 COMMAND_TROOP = 1.3
 AP = 0.25
+# The Factions best first for a race: damage straight to the deck (Scorchmane Riders),
+# discard piles back under the deck (Loamshell Wardens), drains and recharges for tempo
+# (Quillspark Tinkerers); searching one's own deck and drawing cost lives.
+FACTIONS = {
+    name: rank
+    for rank, name in enumerate(
+        (
+            "scorchmane-riders",
+            "loamshell-wardens",
+            "quillspark-tinkerers",
+            "marauders",
+            "ostra-vulture",
+            "skitterwen-brood",
+        )
+    )
+}
 
 
-class ToothAndNailJudge(Judge):
-    """Attack and build rather than end the turn early; decks are lives."""
+class ToothAndNailNovice(Judge):
+    """The practice opponent: it counts Troops, not when they can attack."""
 
     weights: ClassVar[dict[str, float]] = {
         "end": 0.15,
@@ -47,6 +63,20 @@ class ToothAndNailJudge(Judge):
             short = len(state.team_of(seat).deck) < 8
             return 3.0 if (action.args[0] == "ap") == short else 1.0
         return super().weight(state, seat, action)
+
+
+class ToothAndNailJudge(ToothAndNailNovice):
+    """The novice's reckoning, with a Faction chosen for the race."""
+
+    novice: Judge = ToothAndNailNovice()
+
+    def instinct(
+        self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]
+    ) -> Action | None:
+        factions = [a for a in legal if a.kind == "faction"]
+        if factions:
+            return min(factions, key=lambda a: FACTIONS.get(a.args[0], len(FACTIONS)))
+        return None
 
 
 def _alive(state: State, team: Team) -> bool:
