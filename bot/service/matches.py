@@ -723,14 +723,20 @@ class MatchService:
             log.info("match %s: option %s set to %s", match_id, info.id, chosen[info.id])
             return await self.table(match_id)
 
+    async def _hosted_lobby(self, match_id: int, user_id: int, doing: str) -> Table:
+        """The lobby, when `user_id` hosts it (NotLobby, or NotHost saying who may do what
+        the caller is `doing`)."""
+        table = await self.table(match_id)
+        if table.match.status != "lobby":
+            raise errors.NotLobby()
+        if table.host is None or table.host.user_id != user_id:
+            raise errors.NotHost(f"Only the host (the first player seated) can {doing}.")
+        return table
+
     async def start(self, match_id: int, user_id: int) -> Table:
         """Deal: seats in join order, set up by the game from the match seed."""
         async with self._change(match_id):
-            table = await self.table(match_id)
-            if table.match.status != "lobby":
-                raise errors.NotLobby()
-            if table.host is None or table.host.user_id != user_id:
-                raise errors.NotHost("Only the host (the first player seated) can start.")
+            table = await self._hosted_lobby(match_id, user_id, "start")
             info = table.variant
             count = len(table.seats)
             if not info.min_players <= count <= info.max_players:
@@ -835,12 +841,7 @@ class MatchService:
     async def add_ai(self, match_id: int, user_id: int, level: str) -> Table:
         """The host seats the AI, at `level`, in the lobby's next free seat."""
         async with self._lock(match_id):
-            table = await self.table(match_id)
-            if table.match.status != "lobby":
-                raise errors.NotLobby()
-            host = table.host
-            if host is None or host.user_id != user_id:
-                raise errors.NotHost("Only the host (the first player seated) can add the AI.")
+            table = await self._hosted_lobby(match_id, user_id, "add the AI")
             if not ai.plays(table.game.id):
                 raise errors.NoAI(
                     f"Arbiter doesn't play {table.game.name}: it referees it for the table."
@@ -862,12 +863,7 @@ class MatchService:
     async def remove_ai(self, match_id: int, user_id: int) -> Table:
         """The host takes the last AI seated out of the lobby."""
         async with self._lock(match_id):
-            table = await self.table(match_id)
-            if table.match.status != "lobby":
-                raise errors.NotLobby()
-            host = table.host
-            if host is None or host.user_id != user_id:
-                raise errors.NotHost("Only the host (the first player seated) can remove the AI.")
+            table = await self._hosted_lobby(match_id, user_id, "remove the AI")
             robots = [s for s in table.seats if not s.person]
             if not robots:
                 raise errors.NotInMatch("No AI sits in this lobby.")

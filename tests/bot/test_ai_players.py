@@ -64,6 +64,24 @@ async def play_against_the_ai(
     raise AssertionError("the match did not end")
 
 
+async def until_the_ai_decides(world: World, level: str) -> int:
+    """alice opens a Tooth & Nail game against the AI and plays (her first offered
+    action each time) until the AI is to decide; the match's version then."""
+    opened = await world.alice.slash(
+        world.channel, "match new", game="tooth-and-nail", seed=3, ai=level
+    )
+    assert opened.response is not None
+    world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
+    await world.alice.click(opened.response, label="Start")
+    for _ in range(20):
+        table = await world.bot.matches.table(world.match_id)
+        if any(table.user_of(s).by_ai for s in table.to_act):
+            return table.match.version
+        offered = await world.alice.autocomplete(world.channel, "play", "action", "")
+        await world.alice.slash(world.channel, "play", action=offered[0]["value"])
+    raise AssertionError("the AI never came to decide")
+
+
 async def moves_of_the_ai(world: World, match_id: int) -> int:
     """How many moves of the match the AI made (under a user id of no one)."""
     return sum(row.user_id < 0 for row in await world.bot.matches.store.actions(match_id))
@@ -228,19 +246,7 @@ async def test_the_ai_waits_a_human_pause_before_it_acts_in_a_channel(create_bot
     bot = create_bot(arbiter_ai_pause=2.0)
     async with simcord.run(bot) as env:
         world = World.build(env)
-        opened = await world.alice.slash(
-            world.channel, "match new", game="tooth-and-nail", seed=3, ai="easy"
-        )
-        assert opened.response is not None
-        world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
-        await world.alice.click(opened.response, label="Start")
-        for _ in range(20):  # alice plays until the AI is to decide
-            table = await world.bot.matches.table(world.match_id)
-            if any(table.user_of(s).by_ai for s in table.to_act):
-                break
-            offered = await world.alice.autocomplete(world.channel, "play", "action", "")
-            await world.alice.slash(world.channel, "play", action=offered[0]["value"])
-        version = (await world.match()).version
+        version = await until_the_ai_decides(world, "easy")
         await env.advance_time(1.0)
         assert (await world.match()).version == version  # still "thinking" for the table
         await env.advance_time(1.5)
@@ -278,19 +284,7 @@ async def test_a_restart_while_the_ai_is_to_decide_loses_nothing(create_bot: Any
     bot = create_bot(arbiter_ai_pause=60.0)
     async with simcord.run(bot) as env:
         world = World.build(env)
-        opened = await world.alice.slash(
-            world.channel, "match new", game="tooth-and-nail", seed=3, ai="strong"
-        )
-        assert opened.response is not None
-        world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
-        await world.alice.click(opened.response, label="Start")
-        for _ in range(20):  # alice plays until the AI is to decide (it waits a minute)
-            table = await world.bot.matches.table(world.match_id)
-            if any(table.user_of(s).by_ai for s in table.to_act):
-                break
-            offered = await world.alice.autocomplete(world.channel, "play", "action", "")
-            await world.alice.slash(world.channel, "play", action=offered[0]["value"])
-        version = (await world.match()).version
+        version = await until_the_ai_decides(world, "strong")  # it waits a minute
         await bot.close()  # mid-pause: nothing of the AI's decision is kept
         await env.restart_bot(create_bot(arbiter_ai_pause=60.0))
         assert (await world.match()).version == version
