@@ -72,6 +72,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self._matches: MatchService | None = None
         self._clock: ClockService | None = None
         self._players: AIPlayers | None = None
+        self._stats: Stats | None = None
         self._thinkers: Executor | None = None  # the AI's worker processes
         self.leases: Leases | None = None
         self._serving = False  # the clocks and the publisher have started
@@ -93,6 +94,13 @@ class ArbiterBot(commands.AutoShardedBot):
         if self._players is None:
             raise RuntimeError("the bot has not started: the AI is not seated yet")
         return self._players
+
+    @property
+    def stats(self) -> Stats:
+        """Results and ratings (available once the bot has started)."""
+        if self._stats is None:
+            raise RuntimeError("the bot has not started: its results are not read yet")
+        return self._stats
 
     @property
     def clock(self) -> ClockService:
@@ -127,8 +135,8 @@ class ArbiterBot(commands.AutoShardedBot):
             think=self.settings.arbiter_ai_think,
         )
         self._matches.on_change(self._players.on_change)
-        stats = Stats(self._matches)
-        await stats.catch_up()
+        self._stats = Stats(self._matches)
+        await self._stats.catch_up()
         for cog in (MatchCog(self), PlayCog(self), HelpCog(self)):
             await self.add_cog(cog)
         for cog in (ModerationCog(self), SettingsCog(self), StatsCog(self)):

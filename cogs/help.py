@@ -41,11 +41,11 @@ player's seat once every other player asks, until they are back.
 **/notify on · off** — your turns and reminders by DM · **/profile answer · show** — \
 your standing answers (the game answers for you when one applies) · **/profile pictures** \
 — how you see your own view.
-**/stats** · **/leaderboard** — results in this server · **/rules** `game` — how a turn goes \
-· **/help** — this list.
+**/stats** · **/leaderboard** — ratings and results in this server · **/rules** `game` \
+— how a turn goes · **/help** — this list.
 Moderators: **/mod** abort · kick · replace · ai (Arbiter plays an absent player's seat) · \
-undo · pause · resume · extend · matches; \
-**/settings** mod-role · channels · clock · timeout · reminders · pictures · show."""
+undo · pause · resume · extend · matches · new-season · rebuild-ratings; \
+**/settings** mod-role · channels · clock · timeout · reminders · pictures · ratings · show."""
 
 
 class HelpCog(commands.Cog):

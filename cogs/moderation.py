@@ -31,10 +31,16 @@ class ModerationCog(
         self.bot = bot
         self.moderation = Moderation(bot.matches)
 
-    async def _begin(self, interaction: discord.Interaction) -> MatchRow:
-        """Defer, check the caller is a moderator, and find the channel's match."""
+    async def _server(self, interaction: discord.Interaction) -> int:
+        """Defer, check the caller is a moderator; the server's id."""
         await ui.defer(interaction, ephemeral=True)
         await require_moderator(interaction, self.bot.matches.store)
+        assert interaction.guild_id is not None
+        return interaction.guild_id
+
+    async def _begin(self, interaction: discord.Interaction) -> MatchRow:
+        """Defer, check the caller is a moderator, and find the channel's match."""
+        await self._server(interaction)
         assert interaction.channel_id is not None
         return await self.bot.matches.open_match(interaction.channel_id)
 
@@ -129,13 +135,40 @@ class ModerationCog(
             await self.bot.clock.extend(match.id, seconds, interaction.user.id)
             await self._finish(interaction, "Done.")
 
+    @app_commands.command(
+        name="new-season", description="Start a new season: ratings start afresh."
+    )
+    async def new_season(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            guild = await self._server(interaction)
+            season = await self.bot.stats.new_season(guild, interaction.user.id)
+            await interaction.followup.send(
+                f"Season {season} has begun: every rating starts afresh. Season {season - 1}'s "
+                f"leaderboards stay readable (`/leaderboard season:{season - 1}`).",
+                ephemeral=True,
+            )
+
+    @app_commands.command(
+        name="rebuild-ratings", description="Work every rating out again from the results."
+    )
+    async def rebuild_ratings(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            replayed, differing = await self.bot.stats.rebuild(await self._server(interaction))
+            found = (
+                "every rating was already right"
+                if not differing
+                else f"{differing} rating{'s' if differing != 1 else ''} differed and "
+                "now follow the results"
+            )
+            await interaction.followup.send(
+                f"Rated {replayed} match{'es' if replayed != 1 else ''} again: {found}.",
+                ephemeral=True,
+            )
+
     @app_commands.command(name="matches", description="This server's open matches, with links.")
     async def matches(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
-            await ui.defer(interaction, ephemeral=True)
-            await require_moderator(interaction, self.bot.matches.store)
-            assert interaction.guild_id is not None
-            tables = await self.moderation.open_matches(interaction.guild_id)
+            tables = await self.moderation.open_matches(await self._server(interaction))
             lines = [match_line(t) for t in tables]
             embed = discord.Embed(
                 title=f"Open matches ({len(tables)})",

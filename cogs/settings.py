@@ -111,6 +111,22 @@ class SettingsCog(
             changed = await self.settings.set_pictures(guild, mode)
             await self._show(interaction, changed, "Board pictures saved")
 
+    @app_commands.command(name="ratings", description="Which endings of a match move ratings.")
+    @app_commands.describe(
+        ending="How the match ended (a match played to its end is always rated)",
+        rated="Whether such matches are rated from now on",
+    )
+    async def ratings(
+        self,
+        interaction: discord.Interaction,
+        ending: Literal["concessions", "timeouts", "abandons", "moderators"],
+        rated: bool,
+    ) -> None:
+        async with guard(interaction):
+            guild = await self._guild(interaction)
+            changed = await self.settings.set_rated(guild, ending, rated)
+            await self._show(interaction, changed, "Ratings saved")
+
     @app_commands.command(name="show", description="This server's Arbiter settings.")
     async def show(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):

@@ -9,9 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
-from bot.render.stats import leaderboard_embed, player_embed
+from bot.render.stats import history_embed, leaderboard_embed, player_embed
 from bot.replies import guard
-from bot.service.stats import Stats
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -22,32 +21,75 @@ class StatsCog(commands.Cog):
 
     def __init__(self, bot: ArbiterBot) -> None:
         self.bot = bot
-        self.results = Stats(bot.matches)
-        ui.offer_choices(self.leaderboard, game=ui.game_choices(bot.matches.games))
+        self.results = bot.stats
+        games = ui.game_choices(bot.matches.games)
+        ui.offer_choices(self.leaderboard, game=games)
+        ui.offer_choices(self.stats, game=games)
 
-    @app_commands.command(name="stats", description="Matches, wins and losses per game.")
-    @app_commands.describe(player="Whose results (default: yours)")
+    @app_commands.command(name="stats", description="Ratings, matches, wins and losses per game.")
+    @app_commands.describe(
+        player="Whose results (default: yours)",
+        game="A game's rating and what each recent match did to it",
+        season="A past season (default: this one)",
+    )
     @app_commands.guild_only()
     async def stats(
-        self, interaction: discord.Interaction, player: discord.User | None = None
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        game: str | None = None,
+        season: app_commands.Range[int, 1] | None = None,
     ) -> None:
         async with guard(interaction):
-            assert interaction.guild_id is not None
+            guild = interaction.guild_id
+            assert guild is not None
             who = player or interaction.user
-            records = await self.results.player(interaction.guild_id, who.id)
-            versus = await self.results.versus(interaction.guild_id, who.id)
-            with_ai = await self.results.against_ai(interaction.guild_id, who.id)
+            asked = await self.results.season(guild, season)
+            if game is not None:
+                history = await self.results.history(guild, who.id, game, asked)
+                rating = next(
+                    (
+                        r
+                        for r in await self.results.player_ratings(guild, who.id, asked)
+                        if r.game == game
+                    ),
+                    None,
+                )
+                embed = history_embed(
+                    who.display_name, self.bot.matches.game(game), rating, history, asked
+                )
+                await interaction.response.send_message(embed=embed)
+                return
+            ratings = [
+                (r, await self.results.history(guild, who.id, r.game, asked))
+                for r in await self.results.player_ratings(guild, who.id, asked)
+            ]
+            records = await self.results.player(guild, who.id)
+            versus = await self.results.versus(guild, who.id)
+            with_ai = await self.results.against_ai(guild, who.id)
             games = self.bot.matches.games
-            embed = player_embed(who.display_name, records, games, versus, with_ai)
+            embed = player_embed(
+                who.display_name, records, games, versus, with_ai, ratings, season=asked
+            )
             await interaction.response.send_message(embed=embed)
 
-    @app_commands.command(name="leaderboard", description="The best players of a game here.")
-    @app_commands.describe(game="The game")
+    @app_commands.command(name="leaderboard", description="The best rated players of a game here.")
+    @app_commands.describe(game="The game", season="A past season (default: this one)")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        season: app_commands.Range[int, 1] | None = None,
+    ) -> None:
         async with guard(interaction):
-            assert interaction.guild_id is not None
-            records = await self.results.leaderboard(interaction.guild_id, game)
-            hunters = await self.results.hunters(interaction.guild_id, game)
-            embed = leaderboard_embed(self.bot.matches.game(game), records, hunters)
+            guild = interaction.guild_id
+            assert guild is not None
+            current = await self.results.season(guild)
+            asked = await self.results.season(guild, season)
+            ratings = await self.results.ratings(guild, game, asked)
+            hunters = await self.results.hunters(guild, game)
+            embed = leaderboard_embed(
+                self.bot.matches.game(game), ratings, hunters, season=asked, current=current
+            )
             await interaction.response.send_message(embed=embed)

@@ -62,3 +62,13 @@ def test_the_ai_plays_from_the_rules_alone() -> None:
             assert name.split(".")[0] not in ("bot", "cogs", "discord", "aiosqlite", "asyncpg"), (
                 f"{path.relative_to(ROOT)} imports {name}"
             )
+
+
+def test_the_league_is_pure() -> None:
+    """Ratings and pairings (`league/`) read what they are given: nothing of the bot,
+    of storage or of Discord."""
+    for path in sorted((ROOT / "league").rglob("*.py")):
+        for name in imported(path):
+            assert name.split(".")[0] not in ("bot", "cogs", "discord", "aiosqlite", "asyncpg"), (
+                f"{path.relative_to(ROOT)} imports {name}"
+            )

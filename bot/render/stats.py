@@ -8,9 +8,32 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.service.store import Hunter, Record, Versus
+from bot.service.store import Hunter, Rating, RatingChange, Record, Versus
+from league.ratings import PROVISIONAL
 from rules.core import Game
 from rules.core.text import clip
+
+RANKED_BY = (
+    "Ranked by rating: the skill estimate less three times its uncertainty, so it rises "
+    "as results confirm it. 🆕 provisional: fewer than {n} rated matches."
+)
+
+
+def _rating(rating: Rating) -> str:
+    """A rating as players read it: the number they are ranked by, how sure it is, and
+    whether it is still provisional."""
+    skill = rating.skill
+    games = f"{rating.games} rated match" + ("" if rating.games == 1 else "es")
+    mark = " 🆕" if rating.games < PROVISIONAL else ""
+    return f"**{skill.shown:.1f}**{mark} (skill {skill.mu:.1f} ± {skill.sigma:.1f}) · {games}"
+
+
+def _trend(changes: Sequence[RatingChange]) -> str:
+    """The shown rating after each of the last matches: "0.0 → 2.6 → 1.9"."""
+    if not changes:
+        return ""
+    points = [changes[0].before.shown, *(c.after.shown for c in changes)]
+    return " → ".join(f"{p:.1f}" for p in points)
 
 
 def _counts(record: Record) -> str:
@@ -26,13 +49,24 @@ def player_embed(
     games: Mapping[str, Game],
     versus: Sequence[Versus] = (),
     against_ai: Sequence[Record] = (),
+    ratings: Sequence[tuple[Rating, Sequence[RatingChange]]] = (),
+    season: int = 1,
 ) -> discord.Embed:
-    """A player's results per game, then their solitaire record against each opponent
-    (a game's nemeses), marked ✅ beaten at least once, then their matches with the AI
-    (not rated)."""
+    """A player's ratings this season (each with its recent course), their results per
+    game, then their solitaire record against each opponent (a game's nemeses), marked
+    ✅ beaten at least once, then their matches with the AI (not rated)."""
     embed = discord.Embed(title=f"{name} — results on this server", colour=discord.Colour.gold())
     if not records and not versus and not against_ai:
         embed.description = "No finished match yet."
+    if ratings:
+        lines = [
+            f"**{games[r.game].name if r.game in games else r.game}**: {_rating(r)}"
+            + (f"\n  lately: {_trend(changes)}" if changes else "")
+            for r, changes in ratings
+        ]
+        embed.add_field(
+            name=f"Ratings, season {season}", value=clip("\n".join(lines), 1024), inline=False
+        )
     for record in records[:20]:
         game = games.get(record.game)
         embed.add_field(
@@ -73,18 +107,25 @@ def player_embed(
 
 def leaderboard_embed(
     game: Game,
-    records: list[Record],
+    ratings: Sequence[Rating],
     hunters: Sequence[Hunter] = (),
+    *,
+    season: int = 1,
+    current: int = 1,
 ) -> discord.Embed:
-    """The best players of a game: most wins, then best win rate; for a game with a
-    solitaire variant, its own board too: who has beaten the most opponents, and the
-    hardest."""
-    lines = [f"**{n}.** <@{r.user_id}> — {_counts(r)}" for n, r in enumerate(records, start=1)]
+    """The best players of a game in a season, by rating; for a game with a solitaire
+    variant, its own board too: who has beaten the most opponents, and the hardest."""
+    lines = [f"**{n}.** <@{r.user_id}> — {_rating(r)}" for n, r in enumerate(ratings, start=1)]
+    when = "" if season == current else " (an earlier season)"
     embed = discord.Embed(
-        title=f"{game.name} — leaderboard",
-        description=clip("\n".join(lines), 4000) or "No finished match of this game yet.",
+        title=f"{game.name} — leaderboard, season {season}{when}",
+        description=clip("\n".join(lines), 4000) or "No rated match of this game this season yet.",
         colour=discord.Colour.gold(),
     )
+    footer = RANKED_BY.format(n=PROVISIONAL)
+    if current > 1:
+        footer += f" Seasons 1 to {current}: /leaderboard season: shows each."
+    embed.set_footer(text=footer)
     if hunters:
         rows = [
             f"**{n}.** <@{h.user_id}> — {h.beaten} beaten"
@@ -97,4 +138,26 @@ def leaderboard_embed(
             value=clip("\n".join(rows), 1024),
             inline=False,
         )
+    return embed
+
+
+def history_embed(
+    name: str, game: Game, rating: Rating | None, changes: Sequence[RatingChange], season: int
+) -> discord.Embed:
+    """One player's rating in a game: where it stands and what each of their last rated
+    matches did to it."""
+    embed = discord.Embed(
+        title=f"{name} — {game.name}, season {season}", colour=discord.Colour.gold()
+    )
+    if rating is None:
+        embed.description = "No rated match of this game this season yet."
+        return embed
+    embed.description = _rating(rating)
+    lines = [
+        f"`{c.at[:10]}` match #{c.match_id}: {c.before.shown:.1f} → **{c.after.shown:.1f}** "
+        f"({c.after.shown - c.before.shown:+.1f})"
+        for c in reversed(changes)
+    ]
+    embed.add_field(name="Latest rated matches", value=clip("\n".join(lines), 1024), inline=False)
+    embed.set_footer(text=RANKED_BY.format(n=PROVISIONAL))
     return embed

@@ -530,7 +530,7 @@ class ClockService:
             "abandoned, with no winner. The channel is free for a new match."
         )
         try:
-            await self.matches.abandon(match.id, version=match.version, note=line)
+            await self.matches.abandon(match.id, version=match.version, note=line, leaver=seat.seat)
         except errors.StateChanged:  # a player (or a moderator) acted at the last moment
             await self._tell_turns(match.id, await self._reconcile(match.id))
             return

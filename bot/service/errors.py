@@ -157,6 +157,10 @@ class BadSetting(UserError):
     default = "That setting value isn't valid."
 
 
+class NoSuchSeason(UserError):
+    default = "That season doesn't exist on this server."
+
+
 class BadDuration(UserError):
     default = "That isn't a duration I understand: write it like `30m`, `24h` or `3d`."
 

@@ -41,6 +41,7 @@ from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.logs import about
 from bot.service.outbox import Notice
+from bot.service.results import results_of
 from bot.service.store import (
     PICTURE_MODES,
     ActionRow,
@@ -54,6 +55,8 @@ from bot.service.store import (
     Store,
 )
 from bot.service.timing import TIMEOUTS_IN_A_ROW
+from league import ratings
+from league.ratings import CONCEDED, PLAYED, TIMEOUT
 from rules.core import (
     Action,
     Event,
@@ -263,6 +266,7 @@ class Table:
     responders: tuple[int, ...] = ()  # deciders answering out of turn (a response window)
     active: int | None = None  # whose turn it is (the game's active seat)
     questions: Mapping[int, str] = field(default_factory=dict)  # what each decider is asked
+    teams: Mapping[int, int] = field(default_factory=dict)  # seat -> its side
 
     @property
     def turn(self) -> str:
@@ -567,6 +571,7 @@ class MatchService:
             responders=responders,
             active=active,
             questions=questions,
+            teams={s.seat: game.team_of(state, s.seat) for s in seats},
         )
 
     async def table(self, match_id: int) -> Table:
@@ -1099,10 +1104,16 @@ class MatchService:
         return action
 
     async def concede(
-        self, match_id: int, user_id: int, *, first: Sequence[Notice] = ()
+        self,
+        match_id: int,
+        user_id: int,
+        *,
+        first: Sequence[Notice] = (),
+        ending: str = CONCEDED,
     ) -> ActResult:
         """Give up at any moment of an active match (logged like any action); `first`
-        tells the table something before the concession's lines (a moderator's kick)."""
+        tells the table something before the concession's lines, and `ending` says how
+        the match ended if it ends it (a moderator's kick: REMOVED)."""
         async with self._change(match_id):
             match, seats, seat, state = await self._seated(match_id, user_id)
             game = self.game(match.game)
@@ -1112,7 +1123,16 @@ class MatchService:
             new_state, events = game.concede(state, seat.seat, rng)
             label = f"{seat.name} concedes"
             result = await self._commit(
-                match, seats, seat, action, label, new_state, events, before=before, first=first
+                match,
+                seats,
+                seat,
+                action,
+                label,
+                new_state,
+                events,
+                before=before,
+                first=first,
+                ending=ending,
             )
         return result
 
@@ -1161,23 +1181,44 @@ class MatchService:
             else:
                 raise errors.StateChanged()
             lead = [note] if note is not None else []
+            ending = TIMEOUT if forfeit else PLAYED
             result = await self._commit(
-                match, seats, row, action, label, new_state, events, before=before, lead=lead
+                match,
+                seats,
+                row,
+                action,
+                label,
+                new_state,
+                events,
+                before=before,
+                lead=lead,
+                ending=ending,
             )
             if note is not None:
                 kind = FORFEIT_LOG if forfeit else TIMEOUT_LOG
                 await self.store.add_log_entry(match_id, user_id=None, kind=kind, text=note)
         return result
 
-    async def abandon(self, match_id: int, *, version: int, note: str) -> Table:
+    async def abandon(self, match_id: int, *, version: int, note: str, leaver: int) -> Table:
         """The system ends a match as abandoned, with no winner (the abandon timeout
         policy), and writes `note` in its log, under the match's lock like any action: a
         player acting at the same moment either acts first or is told the match was
-        abandoned. `note` is told to the table too. StateChanged unless the match is still
-        active at `version`."""
+        abandoned. `note` is told to the table too; the results recorded say `leaver`'s
+        seat left it (rated if the server rates abandons). StateChanged unless the match
+        is still active at `version`."""
         async with self._change(match_id):
             told = [outbox.say(match_id, note)]
-            if not await self.store.abandon_match(match_id, expected_version=version, notices=told):
+            match = await self.get(match_id)
+            gone = replace(match, status="abandoned")
+            results = results_of(
+                self._table(gone, await self.store.seats(match_id)),
+                ending=ratings.ABANDONED,
+                leaver=leaver,
+            )
+            saved = await self.store.abandon_match(
+                match_id, expected_version=version, notices=told, results=results
+            )
+            if not saved:
                 raise errors.StateChanged()
             await self.store.add_log_entry(match_id, user_id=None, kind=ABANDON_LOG, text=note)
             log.info("match %s: abandoned at its deadline", match_id)
@@ -1353,11 +1394,13 @@ class MatchService:
         lead: Sequence[str] = (),
         first: Sequence[Notice] = (),
         quiet: Collection[int] = (),
+        ending: str = PLAYED,
     ) -> ActResult:
         """Append the action and the notice telling the table of it (after `first`), in
         one transaction. `before`: who was to act, and the turn, before it; `lead`:
         public lines that come before its events'; `quiet`: seats not called, since a
-        standing answer decides for them next. The match as the commit leaves it is
+        standing answer decides for them next; `ending`: how the match ended, if the
+        action ends it (see `league.ratings`). The match as the commit leaves it is
         worked out here, once: the notice reads who decides next from it, and the result
         carries it (nothing is read back)."""
         game = self.game(match.game)
@@ -1397,7 +1440,7 @@ class MatchService:
             status=status,
             notices=[*first, told],
             clocks=plan.clocks,
-            results=plan.results,
+            results=None if plan.results is None else replace(plan.results, ending=ending),
         )
         if not saved:
             # What was held of the match was out of date (another process, a restore):

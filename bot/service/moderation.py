@@ -16,7 +16,15 @@ from bot.service import errors, outbox
 from bot.service.matches import AI_NAME, MatchService, Table
 from bot.service.store import PICTURE_MODES, GuildSettings, Store
 from bot.service.timing import format_duration, parse_clock
+from league.ratings import ENDING_CHOICES, REMOVED
 from rules.core.text import clip
+
+ENDING_WORDS = {
+    "concessions": "concessions",
+    "timeouts": "forfeits at a deadline",
+    "abandons": "matches abandoned at a deadline (the one who left loses)",
+    "moderators": "a moderator's removals and recorded results",
+}
 
 TIMEOUT_POLICIES = ("skip", "abandon")
 REMINDER_CADENCES = ("half-and-end", "end-only", "off")
@@ -98,7 +106,8 @@ class Moderation:
         if seat is None:
             raise errors.NotInMatch("That member doesn't play in this match.")
         line = f"🛡️ <@{moderator_id}> removed {seat.name} from the match: the seat forfeits."
-        result = await self.matches.concede(match_id, user_id, first=[outbox.say(match_id, line)])
+        told = [outbox.say(match_id, line)]
+        result = await self.matches.concede(match_id, user_id, first=told, ending=REMOVED)
         await self._log(
             match_id,
             moderator_id,
@@ -221,6 +230,14 @@ class ServerSettings:
             raise errors.BadSetting(f"Reminders are one of {', '.join(REMINDER_CADENCES)}.")
         return await self.store.update_guild_settings(guild_id, reminder_cadence=cadence)
 
+    async def set_rated(self, guild_id: int, ending: str, rated: bool) -> GuildSettings:
+        """Whether matches that end one way (`league.ratings.ENDING_CHOICES`) are rated."""
+        if ending not in ENDING_CHOICES:
+            raise errors.BadSetting(f"The endings rated are among {', '.join(ENDING_CHOICES)}.")
+        chosen = set((await self.get(guild_id)).rated_endings)
+        chosen = chosen | {ending} if rated else chosen - {ending}
+        return await self.store.update_guild_settings(guild_id, rated_endings=chosen)
+
     async def set_pictures(self, guild_id: int, mode: str) -> GuildSettings:
         """How the server's boards are shown: pictures and text, pictures or text only."""
         if mode not in PICTURE_MODES:
@@ -239,4 +256,13 @@ def settings_lines(settings: GuildSettings) -> list[str]:
         f"**Timeout policy:** {settings.default_timeout_policy}",
         f"**Reminders:** {settings.reminder_cadence}",
         f"**Boards:** {PICTURE_MODES.get(settings.board_pictures, settings.board_pictures)}",
+        f"**Ratings:** season {settings.season}; {rated_line(settings.rated_endings)}",
     ]
+
+
+def rated_line(chosen: frozenset[str]) -> str:
+    """Which endings of a match the server rates, in words."""
+    rated = ["matches played to the end", *(ENDING_WORDS[c] for c in ENDING_CHOICES if c in chosen)]
+    unrated = [ENDING_WORDS[c] for c in ENDING_CHOICES if c not in chosen]
+    line = "rated: " + ", ".join(rated)
+    return line + ("; not rated: " + ", ".join(unrated) if unrated else "")

@@ -3,9 +3,14 @@
 
 A match's result is recorded once, with the action that finishes it (in the same
 transaction: see `Plan`), and at start-up for any finished match not recorded yet
-(one that finished before results were recorded so). Cancelled and abandoned matches count for
-nobody: only a finished match with winners is recorded, or a solitaire game (won or
-lost against its nemesis, which the record names: the nemesis victory tracker). A match
+(one that finished before results were recorded so). Cancelled matches count for nobody, and
+abandoned ones count in nobody's wins and losses: a finished match with winners is
+recorded, or a solitaire game (won or lost against its nemesis, which the record names:
+the nemesis victory tracker), and an abandoned one for ratings alone.
+
+Ratings (`league.ratings`) move with the results, in the same transaction: a match
+between people in a server, played to its end or ended in a way the server rates
+(`/settings ratings`), one season at a time. A match
 the AI played a seat of is recorded for its people apart: their record against Arbiter,
 never in the records and leaderboards between people.
 """
@@ -14,12 +19,15 @@ from __future__ import annotations
 
 import logging
 
+from bot.service import errors
 from bot.service.matches import MatchService, Plan, Table
-from bot.service.store import Hunter, Record, Results, Versus
+from bot.service.results import results_of
+from bot.service.store import Hunter, Rating, RatingChange, Record, Versus
 
 log = logging.getLogger(__name__)
 
 LEADERBOARD_SIZE = 10
+HISTORY_SIZE = 10  # rating changes `/stats` shows for a game
 
 
 class Stats:
@@ -31,41 +39,22 @@ class Stats:
 
     async def plan(self, table: Table) -> Plan:
         """The results an action that finishes a match saves with it."""
-        results = self.results(table)
+        results = results_of(table)
         return Plan(results=results) if results is not None else Plan()
-
-    @staticmethod
-    def results(table: Table) -> Results | None:
-        """How each seat of a finished match ended; None for a match that counts for
-        nobody (not finished, or no winner outside a solitaire game)."""
-        outcome = table.outcome
-        if table.match.status != "finished" or outcome is None:
-            return None
-        if not (outcome.winners or outcome.against):
-            return None
-        by_seat = {
-            s.seat: "win"
-            if s.seat in outcome.winners
-            else "loss"
-            if s.seat in outcome.losers
-            else "draw"
-            for s in table.seats
-            if s.person  # the AI's own seats count for no one
-        }
-        return Results(
-            by_seat, outcome.against, outcome.against_level or None, with_ai=table.with_ai
-        )
 
     async def record(self, match_id: int) -> None:
         """Record a finished match's result for each seat (once; anything else is ignored)."""
-        results = self.results(await self.matches.table(match_id))
+        results = results_of(await self.matches.table(match_id))
         if results is not None and await self.matches.store.record_results(match_id, results):
             log.info("match %s: results recorded", match_id)
 
     async def catch_up(self) -> None:
-        """Record every finished match whose result is missing."""
+        """Record every finished match whose result is missing, and rate the results
+        recorded before ratings were."""
         for match_id in await self.matches.store.unrecorded_matches():
             await self.record(match_id)
+        if rated := await self.matches.store.rate_undecided():
+            log.info("ratings: %d earlier matches decided", rated)
 
     async def player(self, guild_id: int, user_id: int) -> list[Record]:
         """A player's records in a server, one per game."""
@@ -79,10 +68,48 @@ class Stats:
         """A player's solitaire records per opponent (the nemesis victory tracker)."""
         return await self.matches.store.versus_records(guild_id, user_id)
 
-    async def leaderboard(self, guild_id: int, game: str) -> list[Record]:
-        """A server's best players of a game."""
-        self.matches.game(game)  # an unknown game is refused by name
-        return await self.matches.store.leaderboard(guild_id, game, limit=LEADERBOARD_SIZE)
+    async def season(self, guild_id: int, season: int | None = None) -> int:
+        """The season asked for (refused unless it has begun), or the server's current one."""
+        current = (await self.matches.store.guild_settings(guild_id)).season
+        if season is None:
+            return current
+        if not 1 <= season <= current:
+            raise errors.NoSuchSeason(
+                f"This server's seasons run from 1 to {current}: season {season} "
+                + ("hasn't begun." if season > current else "doesn't exist.")
+            )
+        return season
+
+    async def ratings(self, guild_id: int, game: str, season: int) -> list[Rating]:
+        """A server's best rated players of a game in a season."""
+        self.matches.game(game)
+        return await self.matches.store.ratings(guild_id, game, season, limit=LEADERBOARD_SIZE)
+
+    async def player_ratings(self, guild_id: int, user_id: int, season: int) -> list[Rating]:
+        """A player's ratings in a season, per game."""
+        return await self.matches.store.player_ratings(guild_id, user_id, season)
+
+    async def history(
+        self, guild_id: int, user_id: int, game: str, season: int
+    ) -> list[RatingChange]:
+        """A player's last rating changes in a game and season, oldest first."""
+        self.matches.game(game)
+        return await self.matches.store.rating_history(
+            guild_id, user_id, game, season, limit=HISTORY_SIZE
+        )
+
+    async def rebuild(self, guild_id: int) -> tuple[int, int]:
+        """Work the server's ratings out again from its results: (matches, players
+        whose stored rating differed)."""
+        replayed, differing = await self.matches.store.rebuild_ratings(guild_id)
+        log.info("guild %s: %d matches rated again, %d differed", guild_id, replayed, differing)
+        return replayed, differing
+
+    async def new_season(self, guild_id: int, moderator_id: int) -> int:
+        """Start the server's next season; its number."""
+        season = await self.matches.store.new_season(guild_id, moderator_id)
+        log.info("guild %s: season %d started by %s", guild_id, season, moderator_id)
+        return season
 
     async def hunters(self, guild_id: int, game: str) -> list[Hunter]:
         """A server's best solitaire players of a game: most opponents beaten, hardest."""

@@ -97,6 +97,9 @@ class Outcome(BaseModel):
     text: str = ""
     against: str | None = None
     against_level: int = 0
+    # The seats in the order they finished, tied seats together, where the game ranks
+    # them all (Mystic Vale's scores); empty: the winners, then the rest, then the losers.
+    places: list[list[Seat]] = Field(default_factory=list)
 
 
 class SeatSpec(BaseModel):

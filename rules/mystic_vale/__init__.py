@@ -35,6 +35,7 @@ from rules.mystic_vale.nemesis import (
     spot,
     track,
 )
+from rules.mystic_vale.scoring import finishing_order
 from rules.mystic_vale.setup import RANDOM, setup_game
 from rules.mystic_vale.state import State
 from rules.mystic_vale.symbols import (
@@ -212,6 +213,7 @@ class MysticVale:
             text=state.end_text,
             against=nemesis.shown_name if nemesis else None,
             against_level=nemesis.pips if nemesis else 0,
+            places=finishing_order(state),
         )
 
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]

@@ -136,6 +136,23 @@ def tiebreak(state: State, seat: int) -> int:
     return sum(1 for lv in levels if lv == 3) + 2 * sum(1 for lv in levels if lv == 4)
 
 
+def finishing_order(state: State) -> list[list[int]]:
+    """The players in the order they finished: the winners, then the others by score
+    (ties broken as for the win, by `tiebreak`), then those who conceded."""
+    if state.nemesis is not None or not state.scores:
+        return []
+    rest = [p.seat for p in state.players if p.seat not in state.winners and not p.conceded]
+
+    def rank(seat: int) -> tuple[int, int]:
+        return state.scores[str(seat)], tiebreak(state, seat)
+
+    order = [sorted(state.winners)]
+    for key in sorted({rank(s) for s in rest}, reverse=True):
+        order.append([s for s in rest if rank(s) == key])
+    gone = [p.seat for p in state.players if p.conceded and p.seat not in state.winners]
+    return order + ([gone] if gone else [])
+
+
 def finish_game(state: State, *, by_concession: bool = False) -> Events:
     """Score the game and say who won (players who conceded score but cannot win)."""
     state.phase = "over"

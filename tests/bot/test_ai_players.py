@@ -277,7 +277,7 @@ async def test_games_with_the_ai_are_in_stats_apart_and_not_on_the_leaderboard(
     assert "**Tooth & Nail: Factions**: 1 match" in shown["🤖 With Arbiter, the AI (not rated)"]
     board = (await world.alice.slash(world.channel, "leaderboard", game="tooth-and-nail")).response
     assert board is not None
-    assert board.embeds[0].description == "No finished match of this game yet."
+    assert board.embeds[0].description == "No rated match of this game this season yet."
 
 
 async def test_a_restart_while_the_ai_is_to_decide_loses_nothing(create_bot: Any) -> None:

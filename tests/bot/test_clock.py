@@ -606,7 +606,9 @@ async def test_a_player_acting_as_the_abandon_fires_acts_first_or_is_told(
             async with racing(db_path, "duel", 2) as (service, table):
                 match_id, version = table.match.id, table.match.version
                 play = service.act(match_id, 1, "banner|amber")
-                abandon = service.abandon(match_id, version=version, note="⏰ P1 timed out.")
+                abandon = service.abandon(
+                    match_id, version=version, note="⏰ P1 timed out.", leaver=0
+                )
                 if clock_first:
                     abandoned, acted = await asyncio.gather(
                         abandon, later(steps, play), return_exceptions=True

@@ -132,7 +132,9 @@ async def build(path: Path) -> Source:
         ids["abandoned"] = await services.start("mystic-vale", "2p", 2, 121)
         await services.play(ids["abandoned"], 4, rng)
         version = (await matches.get(ids["abandoned"])).version
-        await matches.abandon(ids["abandoned"], version=version, note="Abandoned at its deadline.")
+        await matches.abandon(
+            ids["abandoned"], version=version, note="Abandoned at its deadline.", leaver=0
+        )
 
         await matches.undo(ids["tooth-and-nail"], MODERATOR, force=True)
         await services.play(ids["tooth-and-nail"], 2, rng)

@@ -72,6 +72,8 @@ MOD_COMMANDS: list[tuple[str, dict[str, object]]] = [
     ("mod resume", {}),
     ("mod extend", {"by": "1h"}),
     ("mod matches", {}),
+    ("mod new-season", {}),
+    ("mod rebuild-ratings", {}),
 ]
 
 
@@ -97,7 +99,9 @@ async def test_every_mod_command_is_refused_to_a_non_moderator(world: World) -> 
         "mod extend",
         "mod kick",
         "mod matches",
+        "mod new-season",
         "mod pause",
+        "mod rebuild-ratings",
         "mod replace",
         "mod resume",
         "mod undo",

@@ -34,6 +34,7 @@ async def test_every_settings_command_is_refused_to_a_non_moderator(world: World
         ("settings clock", {"duration": "1h"}),
         ("settings timeout", {"policy": "abandon"}),
         ("settings reminders", {"cadence": "off"}),
+        ("settings ratings", {"ending": "abandons", "rated": True}),
         ("settings show", {}),
     ]:
         refused = await world.eve.slash(world.channel, name, **options)
@@ -54,6 +55,8 @@ async def test_settings_are_saved_shown_and_survive_a_restart(
     await mona.slash(world.channel, "settings reminders", cadence="end-only")
     await mona.slash(world.channel, "settings channels", action="add", channel=world.channel)
     await mona.slash(world.channel, "settings pictures", mode="pictures")
+    await mona.slash(world.channel, "settings ratings", ending="abandons", rated=True)
+    await mona.slash(world.channel, "settings ratings", ending="concessions", rated=False)
 
     await world.bot.close()
     await world.env.restart_bot(create_bot())
@@ -65,6 +68,9 @@ async def test_settings_are_saved_shown_and_survive_a_restart(
         "**Timeout policy:** abandon",
         "**Reminders:** end-only",
         "**Boards:** pictures only",
+        "**Ratings:** season 1; rated: matches played to the end, forfeits at a deadline, "
+        "matches abandoned at a deadline (the one who left loses); not rated: concessions, "
+        "a moderator's removals and recorded results",
     ]
     await mona.slash(world.channel, "settings mod-role")
     cleared = await mona.slash(world.channel, "settings show")

@@ -11,11 +11,12 @@ import simcord
 from bot.service.matches import MatchService
 from bot.service.stats import Stats
 from bot.service.store import Store
+from league.ratings import Placing, Skill, replay
 from rules.core import Game
 from rules.mystic_vale.scoring import finish_game
 from rules.registry import GAMES
 from tests.bot import tally
-from tests.bot.test_moderation import admin
+from tests.bot.test_moderation import admin, answer
 from tests.bot.world import World
 
 pytestmark = pytest.mark.engines  # the cross-server reads, the same on every engine
@@ -58,13 +59,41 @@ async def test_stats_and_leaderboard_after_a_few_matches(world: World) -> None:
     await world.start("tally", "duel", [bob, carol])
     await mona.slash(world.channel, "mod abort")  # cancelled: not counted
 
+    # The same matches rated by hand: each a list of (player, side, place).
+    tally_skills, _ = replay(
+        [
+            [Placing(alice.id, 0, 1), Placing(bob.id, 1, 2)],
+            [Placing(alice.id, 0, 2), Placing(carol.id, 1, 1)],
+            [
+                Placing(alice.id, 0, 1),
+                Placing(bob.id, 1, 2),
+                Placing(carol.id, 0, 1),
+                Placing(world.dave.id, 1, 2),
+            ],
+        ]
+    )
+    nail_skills, _ = replay([[Placing(bob.id, 0, 2), Placing(alice.id, 1, 1)]])
+
+    def rated(skill: Skill, games: int) -> str:
+        plural = "" if games == 1 else "es"
+        return (
+            f"**{skill.shown:.1f}** 🆕 (skill {skill.mu:.1f} ± {skill.sigma:.1f}) · "
+            f"{games} rated match{plural}"
+        )
+
     title, _, fields = embed_of(await alice.slash(world.channel, "stats"))
     assert title == "alice — results on this server"
-    assert fields == [
+    (ratings_name, ratings), *records = fields
+    assert ratings_name == "Ratings, season 1"
+    assert ratings.splitlines()[0] == f"**Tally**: {rated(tally_skills[alice.id], 3)}"
+    assert ratings.splitlines()[2] == (
+        f"**Tooth & Nail: Factions**: {rated(nail_skills[alice.id], 1)}"
+    )
+    assert records == [
         ("Tally", "3 matches · 2 wins · 1 loss · 67% won"),
         ("Tooth & Nail: Factions", "1 match · 1 win · 0 losses · 100% won"),
     ]
-    _, _, bobs = embed_of(await carol.slash(world.channel, "stats", player=bob))
+    _, _, (_, *bobs) = embed_of(await carol.slash(world.channel, "stats", player=bob))
     assert bobs == [
         ("Tally", "2 matches · 0 wins · 2 losses · 0% won"),
         ("Tooth & Nail: Factions", "1 match · 0 wins · 1 loss · 0% won"),
@@ -73,13 +102,14 @@ async def test_stats_and_leaderboard_after_a_few_matches(world: World) -> None:
     assert nothing == "No finished match yet."
 
     title, board, _ = embed_of(await world.eve.slash(world.channel, "leaderboard", game="tally"))
-    assert title == "Tally — leaderboard"
+    assert title == "Tally — leaderboard, season 1"
+    by_rating = sorted(tally_skills.items(), key=lambda item: -item[1].shown)
+    games = {alice.id: 3, bob.id: 2, carol.id: 2, world.dave.id: 1}
     assert board.splitlines() == [
-        f"**1.** <@{carol.id}> — 2 matches · 2 wins · 0 losses · 100% won",  # wins, then rate
-        f"**2.** <@{alice.id}> — 3 matches · 2 wins · 1 loss · 67% won",
-        f"**3.** <@{bob.id}> — 2 matches · 0 wins · 2 losses · 0% won",
-        f"**4.** <@{world.dave.id}> — 1 match · 0 wins · 1 loss · 0% won",  # bob's teammate
+        f"**{n}.** <@{user}> — {rated(skill, games[user])}"
+        for n, (user, skill) in enumerate(by_rating, start=1)
     ]
+    assert [user for user, _ in by_rating][:2] == [carol.id, alice.id]
     with pytest.raises(simcord.OptionError):
         await world.eve.slash(world.channel, "leaderboard", game="chess")
 
@@ -127,7 +157,7 @@ async def test_an_abandoned_match_counts_for_nobody(service: MatchService) -> No
     stats = Stats(service)
     await stats.record(table.match.id)
     assert await stats.player(1, ALICE) == []
-    assert await stats.leaderboard(1, "tally") == []
+    assert await stats.ratings(1, "tally", 1) == []
 
 
 async def test_the_nemesis_victory_tracker_counts_per_nemesis_and_ranks_the_hunters(
@@ -186,3 +216,74 @@ async def test_the_nemesis_victory_tracker_counts_per_nemesis_and_ranks_the_hunt
         ]
     finally:
         await store.close()
+
+
+async def test_ratings_through_the_bot_history_seasons_and_a_rebuild(world: World) -> None:
+    """A moderator's removal is not rated unless the server says so; `/stats game:`
+    shows what each rated match did; a new season starts afresh and keeps the old
+    table readable; a rebuild finds every rating right."""
+    mona = admin(world)
+    alice, bob = world.alice, world.bob
+    await finish(world, "tally", "duel", [alice, bob], loser=bob)  # a concession: rated
+    await world.start("tally", "duel", [alice, bob])
+    await mona.slash(world.channel, "mod kick", player=bob)  # removed: not rated
+    assert (await world.match()).status == "finished"
+    (a, b) = await world.bot.stats.ratings(world.guild.id, "tally", 1)
+    assert (a.user_id, a.games, b.user_id, b.games) == (alice.id, 1, bob.id, 1)
+
+    await mona.slash(world.channel, "settings ratings", ending="moderators", rated=True)
+    await world.start("tally", "duel", [alice, bob])
+    await mona.slash(world.channel, "mod kick", player=bob)  # now rated
+    title, line, (latest,) = embed_of(
+        await bob.slash(world.channel, "stats", player=alice, game="tally")
+    )
+    assert title == "alice — Tally, season 1"
+    assert "2 rated matches 🆕" not in line and "· 2 rated matches" in line
+    changes = latest[1].splitlines()
+    assert latest[0] == "Latest rated matches" and len(changes) == 2
+    assert changes[0].endswith(")") and " → **" in changes[0] and "(+" in changes[0]
+
+    done = await mona.slash(world.channel, "mod rebuild-ratings")
+    assert answer(done) == "Rated 2 matches again: every rating was already right."
+
+    started = await mona.slash(world.channel, "mod new-season")
+    assert answer(started).startswith("Season 2 has begun: every rating starts afresh.")
+    title, empty, _ = embed_of(await alice.slash(world.channel, "leaderboard", game="tally"))
+    assert (title, empty) == (
+        "Tally — leaderboard, season 2",
+        "No rated match of this game this season yet.",
+    )
+    title, old, _ = embed_of(
+        await alice.slash(world.channel, "leaderboard", game="tally", season=1)
+    )
+    assert title == "Tally — leaderboard, season 1 (an earlier season)"
+    assert old.splitlines()[0].startswith(f"**1.** <@{alice.id}> — **")
+    refused = await alice.slash(world.channel, "leaderboard", game="tally", season=3)
+    assert answer(refused) == "This server's seasons run from 1 to 2: season 3 hasn't begun."
+    refused = await alice.slash(world.channel, "mod new-season")
+    assert "moderator" in answer(refused).lower()
+
+
+async def test_an_abandoned_match_is_rated_only_where_the_server_rates_abandons(
+    service: MatchService,
+) -> None:
+    """The seat that ran out of time loses, the others tie ahead of it; wins and losses
+    still count the match for nobody."""
+    store = service.store
+    for guild, rated in ((1, False), (2, True)):
+        if rated:
+            await store.update_guild_settings(guild, rated_endings={"abandons"})
+        table = await service.new_lobby(
+            guild_id=guild, channel_id=guild, user_id=ALICE, name="Alice", game="tally"
+        )
+        await service.join(table.match.id, BOB, "Bob")
+        await service.start(table.match.id, ALICE)
+        await service.abandon(table.match.id, version=0, note="Bob ran out of time.", leaver=1)
+        stats = Stats(service)
+        assert await stats.player(guild, ALICE) == []
+        rows = await stats.ratings(guild, "tally", 1)
+        if not rated:
+            assert rows == []
+            continue
+        skills, _ = replay([[Placing(ALICE, 0, 1), Placing(BOB, 1, 2)]])
+        assert [(r.user_id, r.skill) for r in rows] == [(ALICE, skills[ALICE]), (BOB, skills[BOB])]

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from bot.service.outbox import Notice, OutboxRow
+from league.ratings import PLAYED, RATED_BY_DEFAULT, Skill
 
 Row = Mapping[str, Any]  # a database row, read by column name
 
@@ -98,6 +99,9 @@ class GuildSettings:
     default_timeout_policy: str = "skip"
     reminder_cadence: str = "half-and-end"
     board_pictures: str = "both"  # see PICTURE_MODES
+    season: int = 1  # the current season of its ratings (a moderator starts the next)
+    # Which endings of a match it rates, beside a match played to its end.
+    rated_endings: frozenset[str] = RATED_BY_DEFAULT
 
 
 GUILD_SETTING_FIELDS = frozenset(
@@ -108,6 +112,7 @@ GUILD_SETTING_FIELDS = frozenset(
         "default_timeout_policy",
         "reminder_cadence",
         "board_pictures",
+        "rated_endings",
     }
 )
 # How a board or a private view is shown: a picture and the text, the picture with the
@@ -192,13 +197,41 @@ class Record:
 
 @dataclass(frozen=True)
 class Results:
-    """How each seat of a finished match ended (`{seat: 'win' | 'loss' | 'draw'}`), and
-    the opponent of a solitaire game (a nemesis) with its difficulty."""
+    """How each seat of a finished match ended (`{seat: 'win' | 'loss' | 'draw'}`), its
+    side and place (`teams`, `places`: 1 is first), how the match ended (`ending`, see
+    `league.ratings`), and the opponent of a solitaire game (a nemesis) with its
+    difficulty."""
 
     by_seat: dict[int, str]
     opponent: str | None = None
     opponent_level: int | None = None
     with_ai: bool = False  # the AI played a seat: not rated between people
+    teams: Mapping[int, int] = field(default_factory=dict)  # seat -> side (default: itself)
+    places: Mapping[int, int] = field(default_factory=dict)  # seat -> place (default: by result)
+    ending: str = PLAYED
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating in one game, server and season, and how many rated matches
+    made it."""
+
+    user_id: int
+    game: str
+    season: int
+    skill: Skill
+    games: int
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What one rated match did to a player's rating."""
+
+    match_id: int
+    rating_seq: int
+    before: Skill
+    after: Skill
+    at: str
 
 
 @dataclass(frozen=True)
@@ -326,12 +359,29 @@ def guild_settings(guild_id: int, row: Row | None) -> GuildSettings:
         default_timeout_policy=row["default_timeout_policy"],
         reminder_cadence=row["reminder_cadence"],
         board_pictures=row["board_pictures"],
+        season=row["season"],
+        rated_endings=frozenset(json.loads(row["rated_endings"])),
     )
 
 
 def record(row: Row) -> Record:
     """A player's tally of one game (an aggregate over `results`)."""
     return Record(row["user_id"], row["game"], row["games"], row["wins"], row["losses"])
+
+
+def rating(row: Row) -> Rating:
+    """A `ratings` row."""
+    return Rating(
+        row["user_id"], row["game"], row["season"], Skill(row["mu"], row["sigma"]), row["games"]
+    )
+
+
+def rating_change(row: Row) -> RatingChange:
+    """A `rating_changes` row."""
+    before = Skill(row["mu_before"], row["sigma_before"])
+    return RatingChange(
+        row["match_id"], row["rating_seq"], before, Skill(row["mu"], row["sigma"]), row["at"]
+    )
 
 
 def match_row(row: Row) -> MatchRow:

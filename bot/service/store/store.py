@@ -47,6 +47,8 @@ from bot.service.store.rows import (
     MatchRow,
     NotifyPrefs,
     Pause,
+    Rating,
+    RatingChange,
     Record,
     Rename,
     Results,
@@ -61,6 +63,7 @@ from bot.service.store.rows import (
     utc_now,
     when,
 )
+from league.ratings import FRESH, Placing, Skill, counts, rate, sides
 
 log = logging.getLogger(__name__)
 
@@ -1090,6 +1093,8 @@ class Store:
             raise ValueError(f"unknown server settings: {sorted(unknown)}")
         if "match_channels" in changes:
             changes["match_channels"] = json.dumps(sorted(changes["match_channels"]))
+        if "rated_endings" in changes:
+            changes["rated_endings"] = json.dumps(sorted(changes["rated_endings"]))
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?) "
@@ -1319,16 +1324,24 @@ class Store:
             return await self._record_results(db, match_id, results)
 
     async def _record_results(self, db: _Change, match_id: int, results: Results) -> bool:
+        """Write the results (each seat's side, place and the match's season with them),
+        then rate the match; False when they were recorded already."""
+        found = await db.fetchone("SELECT guild_id FROM matches WHERE id = ?", (match_id,))
+        guild_id = None if found is None else found["guild_id"]
+        season = 1 if guild_id is None else (await self._lock_league(db, guild_id))[0]
+        places = {"win": 1, "draw": 2, "loss": 3}
         now = self._now()
         recorded = 0
         for seat, result in results.by_seat.items():
             recorded += await db.execute(
                 "INSERT INTO results (match_id, seat, user_id, guild_id, game,"
-                " result, recorded_at, opponent, opponent_level, with_ai)"
+                " result, recorded_at, opponent, opponent_level, with_ai,"
+                " team, place, ending, season)"
                 " SELECT s.match_id, s.seat, s.user_id, m.guild_id, m.game, CAST(? AS TEXT),"
-                " CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER)"
+                " CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER),"
+                " CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS INTEGER)"
                 " FROM seats s JOIN matches m ON m.id = s.match_id"
-                " WHERE s.match_id = ? AND s.seat = ? AND m.status = 'finished'"
+                " WHERE s.match_id = ? AND s.seat = ? AND m.status IN ('finished', 'abandoned')"
                 " ON CONFLICT DO NOTHING",
                 (
                     result,
@@ -1336,10 +1349,16 @@ class Store:
                     results.opponent,
                     results.opponent_level,
                     int(results.with_ai),
+                    results.teams.get(seat, seat),
+                    results.places.get(seat, places[result]),
+                    results.ending,
+                    season,
                     match_id,
                     seat,
                 ),
             )
+        if recorded:
+            await self._rate(db, match_id)
         return recorded > 0
 
     async def versus_records(self, guild_id: int, user_id: int) -> list[Versus]:
@@ -1383,6 +1402,8 @@ class Store:
         )
         return [r["id"] for r in rows]
 
+    # An abandoned match counts for nobody's wins and losses (it is kept for ratings).
+    _COUNTED = "ending <> 'abandoned'"
     _TALLY = (
         "SELECT user_id, game, COUNT(*) AS games,"
         " COUNT(*) FILTER (WHERE result = 'win') AS wins,"
@@ -1397,23 +1418,201 @@ class Store:
         included."""
         where = "(guild_id = ? OR guild_id IS NULL)" if with_ai else "guild_id = ?"
         rows = await self._all(
-            f"{self._TALLY} WHERE {where} AND user_id = ? AND with_ai = ?"
+            f"{self._TALLY} WHERE {where} AND user_id = ? AND with_ai = ? AND {self._COUNTED}"
             " GROUP BY user_id, game ORDER BY games DESC, game",
             (guild_id, user_id, int(with_ai)),
         )
         return [decode.record(r) for r in rows]
 
-    async def leaderboard(self, guild_id: int, game: str, *, limit: int) -> list[Record]:
-        """A server's best players of a game: most wins, then best win rate."""
-        rows = await self._all(
-            f"{self._TALLY} WHERE guild_id = ? AND game = ? AND with_ai = 0"
-            " GROUP BY user_id, game"
-            " ORDER BY wins DESC,"
-            " CAST(COUNT(*) FILTER (WHERE result = 'win') AS REAL) / COUNT(*) DESC,"
-            " games DESC, user_id LIMIT ?",
-            (guild_id, game, limit),
+    # ---- ratings and seasons
+
+    async def _lock_league(self, db: _Change, guild_id: int) -> tuple[int, frozenset[str]]:
+        """Hold the server's settings row until the transaction ends (ratings are rated
+        one match at a time per server, in one order on every engine), and read its
+        season and rated endings."""
+        await db.execute(
+            "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET season = guild_settings.season",
+            (guild_id, self._now()),
         )
-        return [decode.record(r) for r in rows]
+        row = await db.fetchone(
+            "SELECT season, rated_endings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        assert row is not None
+        return row["season"], frozenset(json.loads(row["rated_endings"]))
+
+    async def _rate(self, db: _Change, match_id: int) -> None:
+        """Decide whether a match's recorded results are rated and, if so, rate it: its
+        players' ratings move, the change of each is kept, and the results carry the
+        match's place in the rating order (0: not rated)."""
+        rows = await db.fetch(
+            "SELECT user_id, guild_id, game, season, team, place, ending, with_ai, opponent,"
+            " recorded_at FROM results WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
+        if not rows:
+            return
+        first = rows[0]
+        guild_id, game, season = first["guild_id"], first["game"], first["season"]
+        placings = [Placing(r["user_id"], r["team"], r["place"]) for r in rows]
+        seq = 0
+        if guild_id is not None and not first["with_ai"] and first["opponent"] is None:
+            _, rated_endings = await self._lock_league(db, guild_id)
+            if counts(first["ending"], rated_endings) and sides(placings) is not None:
+                last = await db.fetchone(
+                    "SELECT MAX(rating_seq) AS seq FROM results"
+                    " WHERE guild_id = ? AND game = ? AND season = ?",
+                    (guild_id, game, season),
+                )
+                seq = ((last and last["seq"]) or 0) + 1
+                league = (guild_id, game, season)
+                await self._move_ratings(db, league, match_id, seq, placings, first["recorded_at"])
+        await db.execute("UPDATE results SET rating_seq = ? WHERE match_id = ?", (seq, match_id))
+
+    async def _move_ratings(
+        self,
+        db: _Change,
+        league: tuple[int, str, int],
+        match_id: int,
+        seq: int,
+        placings: Sequence[Placing],
+        at: str,
+    ) -> None:
+        """Rate one match from the ratings as they stand, and save what it changed."""
+        users = sorted({p.user_id for p in placings})
+        marks = ", ".join("?" * len(users))
+        held = await db.fetch(
+            "SELECT user_id, mu, sigma, games FROM ratings"
+            f" WHERE guild_id = ? AND game = ? AND season = ? AND user_id IN ({marks})",
+            (*league, *users),
+        )
+        before = {r["user_id"]: Skill(r["mu"], r["sigma"]) for r in held}
+        games = {r["user_id"]: r["games"] for r in held}
+        after = rate(placings, before)
+        await db.executemany(
+            "INSERT INTO ratings (guild_id, game, season, user_id, mu, sigma, games, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, game, season, user_id) DO UPDATE SET mu = excluded.mu,"
+            " sigma = excluded.sigma, games = excluded.games, updated_at = excluded.updated_at",
+            [
+                (*league, u, skill.mu, skill.sigma, games.get(u, 0) + 1, at)
+                for u, skill in after.items()
+            ],
+        )
+        guild_id, game, season = league
+        await db.executemany(
+            "INSERT INTO rating_changes (match_id, user_id, guild_id, game, season, rating_seq,"
+            " mu_before, sigma_before, mu, sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (match_id, u, guild_id, game, season, seq, was.mu, was.sigma, s.mu, s.sigma, at)
+                for u, s in after.items()
+                for was in [before.get(u, FRESH)]
+            ],
+        )
+
+    async def rate_undecided(self) -> int:
+        """Rate, or mark unrated, the results recorded before ratings existed (in the
+        order they were recorded); how many matches that was."""
+        rows = await self._all(
+            "SELECT match_id, MIN(recorded_at) AS at FROM results WHERE rating_seq IS NULL"
+            " GROUP BY match_id ORDER BY at, match_id"
+        )
+        for r in rows:
+            async with self._transaction() as db:
+                await self._rate(db, r["match_id"])
+        return len(rows)
+
+    async def rebuild_ratings(self, guild_id: int) -> tuple[int, int]:
+        """Work a server's ratings out again from its rated results alone, in their
+        rating order, and store them in place of the ones held: (matches replayed,
+        players whose stored rating differed)."""
+        async with self._transaction() as db:
+            await self._lock_league(db, guild_id)
+            rows = await db.fetch(
+                "SELECT match_id, user_id, game, season, team, place, rating_seq, recorded_at"
+                " FROM results WHERE guild_id = ? AND rating_seq > 0"
+                " ORDER BY game, season, rating_seq, seat",
+                (guild_id,),
+            )
+            held = {
+                (r["game"], r["season"], r["user_id"]): (r["mu"], r["sigma"], r["games"])
+                for r in await db.fetch(
+                    "SELECT game, season, user_id, mu, sigma, games FROM ratings"
+                    " WHERE guild_id = ?",
+                    (guild_id,),
+                )
+            }
+            await db.execute("DELETE FROM rating_changes WHERE guild_id = ?", (guild_id,))
+            await db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+            matches = itertools.groupby(
+                rows, key=lambda r: (r["game"], r["season"], r["rating_seq"], r["match_id"])
+            )
+            replayed = 0
+            for (game, season, seq, match_id), group in matches:
+                seats = list(group)
+                placings = [Placing(r["user_id"], r["team"], r["place"]) for r in seats]
+                at = seats[0]["recorded_at"]
+                await self._move_ratings(db, (guild_id, game, season), match_id, seq, placings, at)
+                replayed += 1
+            rebuilt = {
+                (r["game"], r["season"], r["user_id"]): (r["mu"], r["sigma"], r["games"])
+                for r in await db.fetch(
+                    "SELECT game, season, user_id, mu, sigma, games FROM ratings"
+                    " WHERE guild_id = ?",
+                    (guild_id,),
+                )
+            }
+        keys = held.keys() | rebuilt.keys()
+        return replayed, sum(1 for key in keys if held.get(key) != rebuilt.get(key))
+
+    async def ratings(self, guild_id: int, game: str, season: int, *, limit: int) -> list[Rating]:
+        """A server's best rated players of a game in a season, by `Skill.shown`."""
+        rows = await self._all(
+            "SELECT user_id, game, season, mu, sigma, games FROM ratings"
+            " WHERE guild_id = ? AND game = ? AND season = ?"
+            " ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ?",
+            (guild_id, game, season, limit),
+        )
+        return [decode.rating(r) for r in rows]
+
+    async def player_ratings(self, guild_id: int, user_id: int, season: int) -> list[Rating]:
+        """A player's ratings in a server's season, one per game they were rated in."""
+        rows = await self._all(
+            "SELECT user_id, game, season, mu, sigma, games FROM ratings"
+            " WHERE guild_id = ? AND user_id = ? AND season = ? ORDER BY games DESC, game",
+            (guild_id, user_id, season),
+        )
+        return [decode.rating(r) for r in rows]
+
+    async def rating_history(
+        self, guild_id: int, user_id: int, game: str, season: int, *, limit: int
+    ) -> list[RatingChange]:
+        """A player's last rating changes in a game and season, oldest first."""
+        rows = await self._all(
+            "SELECT match_id, rating_seq, mu_before, sigma_before, mu, sigma, at"
+            " FROM rating_changes WHERE guild_id = ? AND user_id = ? AND game = ?"
+            " AND season = ? ORDER BY rating_seq DESC LIMIT ?",
+            (guild_id, user_id, game, season, limit),
+        )
+        return [decode.rating_change(r) for r in reversed(rows)]
+
+    async def new_season(self, guild_id: int, user_id: int) -> int:
+        """Start a server's next season (its ratings start afresh; the old ones stay);
+        its number."""
+        async with self._transaction() as db:
+            season, _ = await self._lock_league(db, guild_id)
+            season += 1
+            await db.execute(
+                "UPDATE guild_settings SET season = ?, updated_at = ? WHERE guild_id = ?",
+                (season, self._now(), guild_id),
+            )
+            await db.execute(
+                "INSERT INTO seasons (guild_id, season, started_at, started_by)"
+                " VALUES (?, ?, ?, ?)",
+                (guild_id, season, self._now(), user_id),
+            )
+            db.then(lambda: self._memory.forget_small("guild", guild_id), f"g:{guild_id}")
+        return season
 
     # ---- clocks: match clock terms, deadlines, pauses, vacations, DM preferences
 
@@ -1429,9 +1628,15 @@ class Store:
             self._forget(db, match_id)
 
     async def abandon_match(
-        self, match_id: int, *, expected_version: int, notices: Sequence[Notice] = ()
+        self,
+        match_id: int,
+        *,
+        expected_version: int,
+        notices: Sequence[Notice] = (),
+        results: Results | None = None,
     ) -> bool:
-        """End an active match as abandoned (no winner) if it is still at that version."""
+        """End an active match as abandoned (no winner) if it is still at that version,
+        with the results that say who left it."""
         async with self._transaction() as db:
             changed = await db.execute(
                 "UPDATE matches SET status = 'abandoned', updated_at = ?"
@@ -1441,6 +1646,8 @@ class Store:
             self._forget(db, match_id)
             if changed == 1:
                 await self._enqueue(db, notices)
+                if results is not None:
+                    await self._record_results(db, match_id, results)
             return changed == 1
 
     async def deadlines(self, match_id: int) -> list[Deadline]:
