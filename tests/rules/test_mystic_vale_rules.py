@@ -2133,3 +2133,23 @@ def test_a_player_sees_what_their_deck_holds_but_never_its_order() -> None:
     theirs = GAME.view(state, 1)
     assert [c["id"] for c in theirs["deck_cards"]] == sorted(state.players[1].deck)
     assert "deck_cards" not in GAME.view(state, None)
+
+
+def test_the_end_ranks_every_player_by_score_for_ratings():
+    """ "The player with the most VP wins"; behind the winner the others stand by their
+    scores (equal scores by the same tie-break as the win), those who conceded last: the
+    finishing order the outcome gives the ratings."""
+    state = new_game("4p")
+    for seat, vp in {ADA: 3, BASIL: 12, CLEO: 7, DOV: 7}.items():
+        give(state, seat, vp=vp)
+    finish_game(state)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == [BASIL]
+    assert outcome.places == [[BASIL], [CLEO, DOV], [ADA]]
+
+    state = new_game("3p")
+    for seat, vp in {ADA: 9, BASIL: 2, CLEO: 5}.items():
+        give(state, seat, vp=vp)
+    state.players[CLEO].conceded = True
+    finish_game(state)
+    assert GAME.outcome(state).places == [[ADA], [BASIL], [CLEO]]
