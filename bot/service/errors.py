@@ -157,6 +157,10 @@ class BadSetting(UserError):
     default = "That setting value isn't valid."
 
 
+class NoTournament(UserError):
+    default = "There is no open tournament in this channel."
+
+
 class NoSuchSeason(UserError):
     default = "That season doesn't exist on this server."
 

@@ -369,6 +369,75 @@ def record(row: Row) -> Record:
     return Record(row["user_id"], row["game"], row["games"], row["wins"], row["losses"])
 
 
+@dataclass(frozen=True)
+class TournamentRow:
+    """One row of `tournaments`."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    game: str
+    variant: str
+    format: str
+    rounds: int
+    seeding: str
+    round_seconds: int
+    at_deadline: str
+    signup_until: str
+    seed: int
+    status: str
+    round: int
+    round_ends: str | None
+    message_id: int | None
+    created_by: int
+    created_at: str
+
+
+@dataclass(frozen=True)
+class TournamentPlayer:
+    """A player signed up for a tournament, and the entrant they play for once it began."""
+
+    user_id: int
+    name: str
+    entrant: int | None
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A side of a tournament (a player, or a team): its seed and whether it dropped out."""
+
+    entrant: int
+    seed: int
+    name: str
+    dropped_round: int | None
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """One pairing of a round: `a` against `b` (None: a bye), `a`'s points once decided
+    and how, and the match playing it."""
+
+    round: int
+    board: int
+    a: int
+    b: int | None
+    points: float | None
+    how: str | None
+    match_id: int | None
+    thread_id: int | None
+
+
+def tournament_row(row: Row) -> TournamentRow:
+    """A `tournaments` row."""
+    return TournamentRow(**{f: row[f] for f in TournamentRow.__dataclass_fields__})
+
+
+def tournament_game(row: Row) -> TournamentGame:
+    """A `tournament_games` row."""
+    return TournamentGame(**{f: row[f] for f in TournamentGame.__dataclass_fields__})
+
+
 def rating(row: Row) -> Rating:
     """A `ratings` row."""
     return Rating(

@@ -1,0 +1,459 @@
+"""Tournaments a moderator runs: a sign-up, then rounds of pairings (`league.tournament`),
+each pairing played as a match of its own, the results collected as the matches end.
+
+A tournament pairs two sides a game: a 2-player variant pairs players, a variant of two
+teams pairs teams, formed at the start from the players who signed up (by rating, the
+strongest with the weakest; at random, in a shuffled order). Everything is worked out
+from what is stored (the players, the sides and their seeds, the games and how each
+ended), so a round paired again, the standings after a restart, or the next round after
+a crash come out the same.
+
+The Discord side seats each pairing's match in a thread of the tournament's channel
+(`seat`), and this service hears of every match that ends (`collect`)."""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.service import errors
+from bot.service.matches import MatchService, Table
+from bot.service.store import Entrant, TournamentGame, TournamentPlayer, TournamentRow
+from bot.service.store.rows import iso
+from league import tournament as league
+from league.ratings import FRESH, REMOVED
+from rules.core import Game, SeatSpec
+
+log = logging.getLogger(__name__)
+
+SEEDINGS = ("rating", "random")
+AT_DEADLINE = ("forfeit", "moderator")
+MOST_ROUNDS = 12
+MOST_PLAYERS = 128
+
+
+@dataclass(frozen=True)
+class Event:
+    """A tournament as it stands: its row, who signed up, its sides and its games."""
+
+    row: TournamentRow
+    players: list[TournamentPlayer]
+    entrants: list[Entrant]
+    games: list[TournamentGame]
+
+    @property
+    def seeds(self) -> list[int]:
+        """The entrants, best seed first."""
+        return [e.entrant for e in self.entrants]
+
+    def dropped(self, before: int | None = None) -> set[int]:
+        """The entrants who dropped out (by round `before`, if given)."""
+        return {
+            e.entrant
+            for e in self.entrants
+            if e.dropped_round is not None and (before is None or e.dropped_round <= before)
+        }
+
+    def played(self, *, rounds_before: int | None = None) -> list[league.Game]:
+        """The games as the league reads them (those of rounds before one, if given)."""
+        return [
+            league.Game(g.round, g.a, g.b, g.points)
+            for g in self.games
+            if rounds_before is None or g.round < rounds_before
+        ]
+
+    def round_games(self, round_no: int | None = None) -> list[TournamentGame]:
+        """The games of a round (default: the one being played)."""
+        wanted = self.row.round if round_no is None else round_no
+        return [g for g in self.games if g.round == wanted]
+
+    def standings(self) -> list[league.Standing]:
+        """Every entrant ranked, with the format's tie-breaks."""
+        return league.standings(self.row.format, self.seeds, self.played(), self.dropped())
+
+    def entrant_of(self, user_id: int) -> int | None:
+        """The side a player plays for."""
+        return next((p.entrant for p in self.players if p.user_id == user_id), None)
+
+    def members(self, entrant: int) -> list[TournamentPlayer]:
+        """The players of a side, in their sign-up order."""
+        return [p for p in self.players if p.entrant == entrant]
+
+    def name(self, entrant: int | None) -> str:
+        """A side's name ("a bye" for none)."""
+        return next((e.name for e in self.entrants if e.entrant == entrant), "a bye")
+
+
+def side_seats(game: Game, variant: str) -> list[list[int]]:
+    """The seats of each side of a variant, as the game deals them (side by side)."""
+    count = game.variants[variant].max_players
+    specs = [SeatSpec(seat=s, name=f"P{s + 1}") for s in range(count)]
+    state = game.setup(variant, specs, {}, 0)
+    sides: dict[int, list[int]] = {}
+    for s in range(count):
+        sides.setdefault(game.team_of(state, s), []).append(s)
+    return list(sides.values())
+
+
+class Tournaments:
+    """Sign-ups, seeding, pairings, results and moderators' corrections of tournaments."""
+
+    def __init__(self, matches: MatchService) -> None:
+        self.matches = matches
+        self.store = matches.store
+
+    async def event(self, tournament_id: int) -> Event:
+        """A tournament as it stands."""
+        row = await self.store.tournament(tournament_id)
+        if row is None:
+            raise errors.NoTournament()
+        return Event(
+            row,
+            await self.store.tournament_players(tournament_id),
+            await self.store.entrants(tournament_id),
+            await self.store.tournament_games(tournament_id),
+        )
+
+    async def in_channel(self, channel_id: int, guild_id: int) -> Event:
+        """The open tournament run from a channel."""
+        for row in await self.store.open_tournaments(guild_id):
+            if row.channel_id == channel_id:
+                return await self.event(row.id)
+        raise errors.NoTournament()
+
+    # ------------------------------------------------------------ sign-up
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        game: str,
+        variant: str,
+        format: str,
+        rounds: int | None,
+        signup_seconds: int,
+        round_seconds: int,
+        seeding: str = "rating",
+        at_deadline: str = "forfeit",
+        now: datetime,
+    ) -> TournamentRow:
+        """Open a tournament's sign-up in a channel (one open tournament a channel)."""
+        rules = self.matches.game(game)
+        if variant not in rules.variants:
+            raise errors.BadOption(f"{rules.name} has no variant {variant!r}.")
+        if len(side_seats(rules, variant)) != 2:
+            raise errors.BadOption(
+                f"A tournament pairs two sides a game: {rules.variants[variant].name} of "
+                f"{rules.name} has more. Choose a 2-player or a two-team variant."
+            )
+        if format not in league.FORMATS:
+            raise errors.BadOption(f"The format is one of {', '.join(league.FORMATS)}.")
+        if seeding not in SEEDINGS or at_deadline not in AT_DEADLINE:
+            raise errors.BadOption(
+                "Seeding is by rating or random; at the deadline, forfeit or moderator."
+            )
+        if format == league.SWISS and not 1 <= (rounds or 0) <= MOST_ROUNDS:
+            raise errors.BadOption(f"A Swiss tournament plays 1 to {MOST_ROUNDS} rounds.")
+        if any(t.channel_id == channel_id for t in await self.store.open_tournaments(guild_id)):
+            raise errors.BadOption("This channel already runs a tournament.")
+        return await self.store.create_tournament(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            name=name,
+            game=rules.id,
+            variant=variant,
+            format=format,
+            rounds=rounds or 0,
+            seeding=seeding,
+            round_seconds=round_seconds,
+            at_deadline=at_deadline,
+            signup_until=iso(now + timedelta(seconds=signup_seconds)),
+            seed=secrets.randbits(53),
+            created_by=user_id,
+        )
+
+    async def join(self, tournament_id: int, user_id: int, name: str) -> Event:
+        """Sign a player up."""
+        event = await self.event(tournament_id)
+        if event.row.status != "signup":
+            raise errors.NoTournament("The sign-up is over.")
+        if len(event.players) >= MOST_PLAYERS:
+            raise errors.BadOption(f"The tournament is full ({MOST_PLAYERS} players).")
+        if not await self.store.sign_up(tournament_id, user_id, name, join=True):
+            raise errors.BadOption("You are signed up already.")
+        return await self.event(tournament_id)
+
+    async def leave(self, tournament_id: int, user_id: int) -> Event:
+        """Take a player off the sign-up."""
+        if not await self.store.sign_up(tournament_id, user_id, "", join=False):
+            raise errors.BadOption("You aren't signed up (or the sign-up is over).")
+        return await self.event(tournament_id)
+
+    # ------------------------------------------------------------ the start
+
+    async def start(self, tournament_id: int, user_id: int | None, *, now: datetime) -> Event:
+        """End the sign-up (a moderator, or its time running out): form and seed the
+        sides, and pair the first round."""
+        event = await self.event(tournament_id)
+        row = event.row
+        if row.status != "signup":
+            raise errors.NoTournament("This tournament has started already.")
+        rules = self.matches.game(row.game)
+        size = len(side_seats(rules, row.variant)[0])
+        players = event.players
+        if len(players) < 2 * size or len(players) % size:
+            wanted = "two players" if size == 1 else f"an even number of players, {2 * size} up"
+            raise errors.WrongPlayerCount(f"A tournament needs {wanted}; {len(players)} signed up.")
+        order = await self._seeded(row, players)
+        sides = self._sides(order, size)
+        entrants = [
+            Entrant(n, n, " & ".join(p.name for p in side), None)
+            for n, side in enumerate(sides, start=1)
+        ]
+        members = {p.user_id: n for n, side in enumerate(sides, start=1) for p in side}
+        rounds = league.rounds_needed(row.format, len(entrants), row.rounds or None)
+        who = "the sign-up time" if user_id is None else f"<@{user_id}>"
+        note = (user_id, "start", f"Started by {who} with {len(entrants)} entrants.")
+        if not await self.store.start_tournament(
+            tournament_id, entrants=entrants, members=members, rounds=rounds, notes=[note]
+        ):
+            raise errors.StateChanged()
+        log.info("tournament %s: started, %d entrants", tournament_id, len(entrants))
+        return await self._pair(await self.event(tournament_id), 1, now=now)
+
+    async def _seeded(self, row: TournamentRow, players: list[TournamentPlayer]) -> list:
+        """The players best first: by rating this season (the unrated as new players,
+        then in sign-up order), or shuffled from the tournament's seed."""
+        if row.seeding == "random":
+            order = list(players)
+            random.Random(row.seed).shuffle(order)
+            return order
+        season = (await self.store.guild_settings(row.guild_id)).season
+        rated = await self.store.ratings(row.guild_id, row.game, season, limit=10**6)
+        shown = {r.user_id: r.skill.shown for r in rated}
+        return sorted(players, key=lambda p: -shown.get(p.user_id, FRESH.shown))
+
+    @staticmethod
+    def _sides(order: list[TournamentPlayer], size: int) -> list[list[TournamentPlayer]]:
+        """Players best first into sides of `size`: alone, or the best with the weakest,
+        the second with the second weakest... (the sides, in that order, are the seeds)."""
+        if size == 1:
+            return [[p] for p in order]
+        half = len(order) // 2
+        return [[order[i], order[len(order) - 1 - i]] for i in range(half)]
+
+    # ------------------------------------------------------------ rounds
+
+    async def _pair(
+        self, event: Event, round_no: int, *, now: datetime, again: bool = False
+    ) -> Event:
+        """Pair a round (again: in place of its pairings) and decide its byes, and the
+        games of an entrant who dropped out (their opponent wins)."""
+        row = event.row
+        dropped = event.dropped(round_no)
+        played = event.played(rounds_before=round_no)
+        if row.format == league.SWISS:
+            pairs = league.swiss_round(event.seeds, played, dropped)
+        elif row.format == league.ROUND_ROBIN:
+            pairs = league.round_robin_round(event.seeds, round_no)
+        else:
+            pairs = league.elimination_round(event.seeds, played, round_no, dropped)
+        pairs = sorted(pairs, key=lambda p: p[1] is None)  # byes at the last tables
+        games = []
+        for board, (a, b) in enumerate(pairs, start=1):
+            points, how = (league.WIN, "bye") if b is None else (None, None)
+            if b is not None and (a in dropped or b in dropped):
+                points = (
+                    league.DRAW
+                    if a in dropped and b in dropped
+                    else (league.LOSS if a in dropped else league.WIN)
+                )
+                how = "dropped"
+            games.append(TournamentGame(round_no, board, a, b, points, how, None, None))
+        ends = iso(now + timedelta(seconds=row.round_seconds))
+        what = "paired again" if again else "paired"
+        note = (
+            None,
+            "round",
+            f"Round {round_no} {what}: "
+            + "; ".join(f"table {g.board}: {event.name(g.a)} v {event.name(g.b)}" for g in games),
+        )
+        if not await self.store.begin_round(
+            row.id, round_no=round_no, games=games, ends=ends, notes=[note]
+        ):
+            raise errors.StateChanged()
+        log.info("tournament %s: round %d %s", row.id, round_no, what)
+        return await self._advance(await self.event(row.id), now=now)
+
+    async def seat(self, tournament_id: int, round_no: int, board: int, channel_id: int) -> Table:
+        """Open and start the match of a pairing in its channel (a thread), the two
+        sides' players in the seats the variant gives each side."""
+        event = await self.event(tournament_id)
+        game = next(g for g in event.round_games(round_no) if g.board == board)
+        if game.match_id is not None:
+            return await self.matches.table(game.match_id)
+        assert game.b is not None
+        row = event.row
+        rules = self.matches.game(row.game)
+        seats = side_seats(rules, row.variant)
+        by_seat: dict[int, TournamentPlayer] = {}
+        for side, entrant in zip(seats, (game.a, game.b), strict=True):
+            for seat, player in zip(side, event.members(entrant), strict=True):
+                by_seat[seat] = player
+        host, *others = [by_seat[s] for s in sorted(by_seat)]
+        seed = random.Random(f"{row.seed}:{round_no}:{board}").randrange(2**53)
+        table = await self.matches.new_lobby(
+            guild_id=row.guild_id,
+            channel_id=channel_id,
+            user_id=host.user_id,
+            name=host.name,
+            game=row.game,
+            variant=row.variant,
+            seed=seed,
+        )
+        match_id = table.match.id
+        for player in others:
+            await self.matches.join(match_id, player.user_id, player.name)
+        table = await self.matches.start(match_id, host.user_id)
+        if not await self.store.seat_game(tournament_id, round_no, board, match_id, channel_id):
+            raise errors.StateChanged()
+        return table
+
+    async def collect(self, match_id: int, *, now: datetime) -> Event | None:
+        """Hear of a match that changed: once a tournament's match is over, its game is
+        decided by who won (a side whose seats all lost, lost), and the round moves on
+        when every game of it is decided. None for a match of no tournament."""
+        found = await self.store.game_of_match(match_id)
+        if found is None:
+            return None
+        tournament_id, round_no, board = found
+        table = await self.matches.table(match_id)
+        outcome = table.outcome
+        if table.match.status != "finished" or outcome is None:
+            return None
+        event = await self.event(tournament_id)
+        game = next(g for g in event.round_games(round_no) if g.board == board)
+        a_seats = {s.seat for s in table.seats if event.entrant_of(s.user_id) == game.a}
+        if a_seats and a_seats <= set(outcome.winners):
+            points = league.WIN
+        elif a_seats and a_seats <= set(outcome.losers):
+            points = league.LOSS
+        else:
+            points = league.DRAW
+        note = (
+            None,
+            "result",
+            f"Round {round_no}, table {board}: "
+            f"{self._result_line(event, game, points)} (match #{match_id}).",
+        )
+        await self.store.decide_game(tournament_id, round_no, board, points, "played", [note])
+        return await self._advance(await self.event(tournament_id), now=now)
+
+    @staticmethod
+    def _result_line(event: Event, game: TournamentGame, points: float) -> str:
+        a, b = event.name(game.a), event.name(game.b)
+        if points == league.DRAW:
+            return f"{a} and {b} draw"
+        return f"{a} beat {b}" if points == league.WIN else f"{b} beat {a}"
+
+    async def _advance(self, event: Event, *, now: datetime) -> Event:
+        """Once every game of the round is decided: the next round, or the end."""
+        row = event.row
+        if row.status != "running" or not all(
+            g.points is not None or g.b is None for g in event.round_games()
+        ):
+            return event
+        if row.round >= row.rounds:
+            winner = event.standings()[0].entrant
+            note = (None, "end", f"The tournament is over: {event.name(winner)} wins.")
+            await self.store.end_tournament(row.id, "finished", note)
+            log.info("tournament %s: finished", row.id)
+            return await self.event(row.id)
+        return await self._pair(event, row.round + 1, now=now)
+
+    # ------------------------------------------------------------ moderators
+
+    async def record(
+        self, tournament_id: int, moderator_id: int, user_id: int, result: str, *, now: datetime
+    ) -> Event:
+        """A moderator records the result of a player's game this round (played
+        elsewhere, or not played at all): "win", "loss" or "draw" for that player's side.
+        The game's match, if one is still open, is closed without a winner."""
+        event = await self.event(tournament_id)
+        entrant = event.entrant_of(user_id)
+        game = next(
+            (g for g in event.round_games() if entrant in (g.a, g.b) and g.b is not None),
+            None,
+        )
+        if event.row.status != "running" or game is None:
+            raise errors.BadOption("That player has no game this round.")
+        if game.points is not None:
+            raise errors.BadOption("That game's result is in already.")
+        mine = {"win": league.WIN, "draw": league.DRAW, "loss": league.LOSS}[result]
+        points = mine if entrant == game.a else 1.0 - mine
+        if game.match_id is not None:
+            table = await self.matches.table(game.match_id)
+            if table.match.status in ("lobby", "active"):
+                await self.matches.cancel(game.match_id, moderator_id, moderator=True)
+        note = (
+            moderator_id,
+            "record",
+            f"<@{moderator_id}> recorded round {game.round}, "
+            f"table {game.board}: {self._result_line(event, game, points)}.",
+        )
+        await self.store.decide_game(
+            tournament_id, game.round, game.board, points, "recorded", [note]
+        )
+        return await self._advance(await self.event(tournament_id), now=now)
+
+    async def drop(
+        self, tournament_id: int, moderator_id: int | None, user_id: int, *, now: datetime
+    ) -> Event:
+        """A player's side leaves the tournament (a moderator, or the player): paired no
+        more; a game of theirs still open this round is lost (its match conceded)."""
+        event = await self.event(tournament_id)
+        entrant = event.entrant_of(user_id)
+        if event.row.status != "running" or entrant is None or entrant in event.dropped():
+            raise errors.BadOption("That player isn't in the tournament any more.")
+        who = "themselves" if moderator_id in (None, user_id) else f"by <@{moderator_id}>"
+        note = (moderator_id, "drop", f"{event.name(entrant)} dropped out ({who}).")
+        await self.store.drop_entrant(tournament_id, entrant, event.row.round + 1, note)
+        game = next(
+            (g for g in event.round_games() if entrant in (g.a, g.b) and g.points is None),
+            None,
+        )
+        if game is not None and game.b is not None:
+            match = None if game.match_id is None else await self.matches.get(game.match_id)
+            if match is not None and match.status == "active":
+                await self.matches.concede(match.id, user_id, ending=REMOVED)
+                return await self.event(tournament_id)  # `collect` decides it
+            points = league.LOSS if entrant == game.a else league.WIN
+            await self.store.decide_game(tournament_id, game.round, game.board, points, "dropped")
+        return await self._advance(await self.event(tournament_id), now=now)
+
+    async def pair_again(self, tournament_id: int, moderator_id: int, *, now: datetime) -> Event:
+        """A moderator pairs the current round again (its matches, closed unplayed,
+        start over): refused once a game of the round has a result."""
+        event = await self.event(tournament_id)
+        games = event.round_games()
+        if event.row.status != "running" or any(g.how in ("played", "recorded") for g in games):
+            raise errors.BadOption("A game of this round has a result: it can't be paired again.")
+        for game in games:
+            if game.match_id is not None:
+                status = (await self.matches.get(game.match_id)).status
+                if status in ("lobby", "active"):
+                    await self.matches.cancel(game.match_id, moderator_id, moderator=True)
+        return await self._pair(event, event.row.round, now=now, again=True)
+
+    async def cancel(self, tournament_id: int, moderator_id: int) -> Event:
+        """A moderator ends a tournament before its end: nobody wins it."""
+        note = (moderator_id, "cancel", f"<@{moderator_id}> cancelled the tournament.")
+        if not await self.store.end_tournament(tournament_id, "cancelled", note):
+            raise errors.NoTournament("This tournament is over already.")
+        return await self.event(tournament_id)

@@ -1,0 +1,177 @@
+"""Tournaments through the service, on a real store: sign-up, seeding, rounds paired by
+the rules of each format, every pairing played as a match to its end by random legal
+play, results collected as the matches end, a player dropping out, a moderator's
+recorded result, a round paired again, the standings at the end."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Mapping
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.service import errors
+from bot.service.matches import MatchService
+from bot.service.store import Store
+from bot.service.tournaments import Event, Tournaments, side_seats
+from league import tournament as league
+from rules.core import Game
+from rules.registry import GAMES
+from tests.bot import tally
+
+NOW = datetime(2026, 12, 4, 12, tzinfo=UTC)
+GUILD, CHANNEL, MOD = 7, 700, 1
+
+
+@pytest.fixture
+async def service(database: str) -> AsyncIterator[Tournaments]:
+    store = await Store.open(database)
+    games: Mapping[str, Game] = {**GAMES, "tally": tally.GAME}
+    yield Tournaments(MatchService(store, games))
+    await store.close()
+
+
+async def finish_by_random_play(service: Tournaments, match_id: int, rng: random.Random) -> None:
+    """Random legal moves until the match ends, then the tournament hears of it."""
+    matches = service.matches
+    for _ in range(5000):
+        table = await matches.table(match_id)
+        if table.match.status != "active":
+            break
+        game = matches.game(table.match.game)
+        assert table.match.snapshot is not None
+        state = game.state_model.model_validate_json(table.match.snapshot)
+        seat = rng.choice(sorted(game.to_act(state)))
+        action = rng.choice(game.legal_actions(state, seat))
+        await matches.act(match_id, table.user_of(seat).user_id, action.key)
+    assert (await matches.get(match_id)).status == "finished"
+    await service.collect(match_id, now=NOW)
+
+
+async def play_round(service: Tournaments, event: Event, rng: random.Random) -> Event:
+    """Seat every open pairing of the round in a thread of its own, and play them out."""
+    round_no = event.row.round
+    for game in event.round_games():
+        if game.b is None or game.points is not None:
+            continue
+        thread = CHANNEL * 1000 + round_no * 100 + game.board
+        table = await service.seat(event.row.id, round_no, game.board, thread)
+        await finish_by_random_play(service, table.match.id, rng)
+    return await service.event(event.row.id)
+
+
+async def signed_up(service: Tournaments, players: int, **options: object) -> Event:
+    row = await service.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=MOD,
+        name="Winter Cup",
+        signup_seconds=3600,
+        round_seconds=86400,
+        now=NOW,
+        **options,  # type: ignore[arg-type]
+    )
+    for user in range(101, 101 + players):
+        await service.join(row.id, user, f"P{user}")
+    return await service.event(row.id)
+
+
+@pytest.mark.engines
+async def test_an_8_player_3_round_swiss_of_tooth_and_nail_with_a_drop(
+    service: Tournaments,
+) -> None:
+    rng = random.Random(8)
+    event = await signed_up(
+        service, 8, game="tooth-and-nail", variant="2p", format="swiss", rounds=3, seeding="random"
+    )
+    event = await service.start(event.row.id, MOD, now=NOW)
+    assert (event.row.status, event.row.round, event.row.rounds) == ("running", 1, 3)
+    assert len(event.entrants) == 8 and len(event.round_games()) == 4
+    event = await play_round(service, event, rng)
+    assert event.row.round == 2  # paired as soon as round 1 ended
+
+    leaving = event.members(event.round_games()[0].a)[0].user_id
+    event = await service.drop(event.row.id, MOD, leaving, now=NOW)  # mid-round
+    event = await play_round(service, event, rng)
+    assert event.row.round == 3
+    gone = event.entrant_of(leaving)
+    third = event.round_games()
+    assert all(gone not in (g.a, g.b) for g in third)
+    assert [g.b for g in third].count(None) == 1  # seven left: one bye
+    event = await play_round(service, event, rng)
+
+    assert event.row.status == "finished"
+    met = [frozenset((g.a, g.b)) for g in event.games if g.b is not None]
+    assert len(met) == len(set(met))  # no rematch
+    table = event.standings()
+    assert [s.rank for s in table] == list(range(1, 9))
+    keys = [(-s.points, *(-t for t in s.tiebreaks)) for s in table]
+    assert keys == sorted(keys)
+    assert sum(s.points for s in table) == sum(
+        1 if g.b is None else 1.0 for g in event.games
+    )  # every game gave out one point
+    log = [kind for _, kind, _ in await service.store.tournament_log(event.row.id)]
+    assert log[:2] == ["start", "round"] and "drop" in log and log[-1] == "end"
+
+
+async def test_a_4_team_round_robin_of_command_of_nature(service: Tournaments) -> None:
+    """Eight players make four teams of two; every team meets every other once."""
+    rng = random.Random(4)
+    event = await signed_up(
+        service, 8, game="command-of-nature", variant="4p", format="round-robin", rounds=None
+    )
+    event = await service.start(event.row.id, MOD, now=NOW)
+    assert event.row.rounds == 3
+    assert all(len(event.members(e.entrant)) == 2 for e in event.entrants)
+    rules = GAMES["command-of-nature"]
+    first = event.round_games()[0]
+    table = await service.seat(event.row.id, 1, first.board, 99)
+    sides = side_seats(rules, "4p")
+    for side, entrant in zip(sides, (first.a, first.b), strict=True):
+        users = {table.user_of(s).user_id for s in side}
+        assert users == {p.user_id for p in event.members(entrant)}
+    await finish_by_random_play(service, table.match.id, rng)
+    event = await play_round(service, await service.event(event.row.id), rng)
+    while event.row.status == "running":
+        event = await play_round(service, event, rng)
+    pairs = {frozenset((g.a, g.b)) for g in event.games}
+    assert len(pairs) == 6 and len(event.games) == 6
+
+
+async def test_moderators_record_a_result_and_pair_a_round_again(service: Tournaments) -> None:
+    event = await signed_up(service, 4, game="tally", variant="duel", format="swiss", rounds=2)
+    event = await service.start(event.row.id, MOD, now=NOW)
+    before = event.round_games()
+    again = await service.pair_again(event.row.id, MOD, now=NOW)
+    assert [(g.a, g.b) for g in again.round_games()] == [(g.a, g.b) for g in before]
+    first = before[0]
+    table = await service.seat(event.row.id, 1, first.board, 5001)
+    player = event.members(first.a)[0].user_id
+    event = await service.record(event.row.id, MOD, player, "loss", now=NOW)
+    assert (await service.matches.get(table.match.id)).status == "cancelled"
+    decided = next(g for g in event.round_games(1) if g.board == first.board)
+    assert (decided.points, decided.how) == (league.LOSS, "recorded")
+    with pytest.raises(errors.BadOption, match="has a result"):
+        await service.pair_again(event.row.id, MOD, now=NOW)
+    with pytest.raises(errors.BadOption, match="in already"):
+        await service.record(event.row.id, MOD, player, "win", now=NOW)
+
+
+async def test_what_a_tournament_refuses(service: Tournaments) -> None:
+    with pytest.raises(errors.BadOption, match="pairs two sides"):
+        await signed_up(service, 0, game="mystic-vale", variant="3p", format="swiss", rounds=3)
+    event = await signed_up(
+        service, 3, game="tally", variant="teams", format="elimination", rounds=None
+    )
+    with pytest.raises(errors.WrongPlayerCount, match="3 signed up"):
+        await service.start(event.row.id, MOD, now=NOW)
+    with pytest.raises(errors.BadOption, match="signed up already"):
+        await service.join(event.row.id, 101, "again")
+    await service.leave(event.row.id, 101)
+    await service.join(event.row.id, 104, "P104")
+    await service.join(event.row.id, 105, "P105")
+    started = await service.start(event.row.id, None, now=NOW)
+    with pytest.raises(errors.NoTournament, match="sign-up is over"):
+        await service.join(event.row.id, 106, "late")
+    assert [len(started.members(e.entrant)) for e in started.entrants] == [2, 2]
