@@ -142,14 +142,15 @@ class ModerationCog(
         async with guard(interaction):
             guild = await self._server(interaction)
             season = await self.bot.stats.new_season(guild, interaction.user.id)
+            await interaction.followup.send(f"Season {season} has begun.", ephemeral=True)
             await interaction.followup.send(
-                f"Season {season} has begun: every rating starts afresh. Season {season - 1}'s "
-                f"leaderboards stay readable (`/leaderboard season:{season - 1}`).",
-                ephemeral=True,
+                f"🏁 <@{interaction.user.id}> started season {season}: every rating starts "
+                f"afresh. Season {season - 1}'s leaderboards stay readable "
+                f"(`/leaderboard season:{season - 1}`)."
             )
 
     @app_commands.command(
-        name="rebuild-ratings", description="Work every rating out again from the results."
+        name="rebuild-ratings", description="Work the ratings out again from the rated results."
     )
     async def rebuild_ratings(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):

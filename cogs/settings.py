@@ -113,7 +113,7 @@ class SettingsCog(
 
     @app_commands.command(name="ratings", description="Which endings of a match move ratings.")
     @app_commands.describe(
-        ending="How the match ended (a match played to its end is always rated)",
+        ending="How a match ended, by its last move (one played to its end is always rated)",
         rated="Whether such matches are rated from now on",
     )
     async def ratings(

@@ -13,6 +13,10 @@ from league.ratings import PROVISIONAL
 from rules.core import Game
 from rules.core.text import clip
 
+EXPLAINED = (
+    "A rating is the skill estimate less three times its uncertainty: a newcomer starts "
+    "at 0 and climbs as results confirm their skill."
+)
 RANKED_BY = (
     "Ranked by rating: the skill estimate less three times its uncertainty, so it rises "
     "as results confirm it. 🆕 provisional: fewer than {n} rated matches."
@@ -64,6 +68,7 @@ def player_embed(
             + (f"\n  lately: {_trend(changes)}" if changes else "")
             for r, changes in ratings
         ]
+        lines.append(f"-# {EXPLAINED} Wins and losses below count every season.")
         embed.add_field(
             name=f"Ratings, season {season}", value=clip("\n".join(lines), 1024), inline=False
         )
@@ -124,7 +129,7 @@ def leaderboard_embed(
     )
     footer = RANKED_BY.format(n=PROVISIONAL)
     if current > 1:
-        footer += f" Seasons 1 to {current}: /leaderboard season: shows each."
+        footer += f" Past seasons: /leaderboard season:1 to {current - 1}."
     embed.set_footer(text=footer)
     if hunters:
         rows = [

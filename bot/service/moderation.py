@@ -23,7 +23,7 @@ ENDING_WORDS = {
     "concessions": "concessions",
     "timeouts": "forfeits at a deadline",
     "abandons": "matches abandoned at a deadline (the one who left loses)",
-    "moderators": "a moderator's removals and recorded results",
+    "moderators": "a moderator's removal of a player",
 }
 
 TIMEOUT_POLICIES = ("skip", "abandon")

@@ -51,10 +51,14 @@ class Stats:
     async def catch_up(self) -> None:
         """Record every finished match whose result is missing, and rate the results
         recorded before ratings were."""
-        for match_id in await self.matches.store.unrecorded_matches():
+        store = self.matches.store
+        for match_id in await store.unrecorded_matches():
             await self.record(match_id)
-        if rated := await self.matches.store.rate_undecided():
-            log.info("ratings: %d earlier matches decided", rated)
+        undecided = await store.undecided_results()
+        for match_id in undecided:
+            await store.rate_undecided(match_id, (await self.matches.table(match_id)).teams)
+        if undecided:
+            log.info("ratings: %d earlier matches decided", len(undecided))
 
     async def player(self, guild_id: int, user_id: int) -> list[Record]:
         """A player's records in a server, one per game."""

@@ -1,7 +1,8 @@
 -- PostgreSQL's form of migration 0016: each result's side, place, ending, season and
 -- rating order; the server's season and rated endings; seasons, ratings and their changes.
 
-ALTER TABLE results ADD COLUMN team INTEGER;     -- the side (teammates share it)
+ALTER TABLE results ADD COLUMN team INTEGER;     -- the side (teammates share it;
+                                                 -- older results: set at start-up)
 ALTER TABLE results ADD COLUMN place INTEGER;    -- 1 is first; equal places tie
 ALTER TABLE results ADD COLUMN ending TEXT NOT NULL DEFAULT 'played';
 ALTER TABLE results ADD COLUMN season INTEGER NOT NULL DEFAULT 1;
@@ -9,8 +10,7 @@ ALTER TABLE results ADD COLUMN season INTEGER NOT NULL DEFAULT 1;
 -- rated; n > 0: the n-th match rated in its server, game and season.
 ALTER TABLE results ADD COLUMN rating_seq INTEGER;
 
-UPDATE results SET team = seat,
-    place = CASE result WHEN 'win' THEN 1 WHEN 'draw' THEN 2 ELSE 3 END;
+UPDATE results SET place = CASE result WHEN 'win' THEN 1 WHEN 'draw' THEN 2 ELSE 3 END;
 
 CREATE INDEX results_rated ON results (guild_id, game, season, rating_seq)
     WHERE rating_seq > 0;

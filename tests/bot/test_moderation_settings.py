@@ -70,7 +70,7 @@ async def test_settings_are_saved_shown_and_survive_a_restart(
         "**Boards:** pictures only",
         "**Ratings:** season 1; rated: matches played to the end, forfeits at a deadline, "
         "matches abandoned at a deadline (the one who left loses); not rated: concessions, "
-        "a moderator's removals and recorded results",
+        "a moderator's removal of a player",
     ]
     await mona.slash(world.channel, "settings mod-role")
     cleared = await mona.slash(world.channel, "settings show")

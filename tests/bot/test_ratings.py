@@ -4,12 +4,14 @@ to the same numbers (`/mod rebuild-ratings`)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.service.matches import MatchService
+from bot.service.stats import Stats
 from bot.service.store import Results, Store
 from league.ratings import (
     ENDING_CHOICES,
@@ -178,17 +180,51 @@ async def test_a_new_season_starts_every_rating_afresh_and_keeps_the_old(
 
 async def test_results_from_before_ratings_are_rated_at_start_up(service: MatchService) -> None:
     """Results a bot recorded before ratings existed come through the migration
-    undecided; the first start-up rates them in the order they were recorded."""
+    undecided and without their sides; the first start-up gives each seat its side
+    from the match and rates them in the order they were recorded."""
     store = service.store
-    ids = [await finished(service, 1, c, [1, 2]) for c in range(3)]
-    for match_id, winner in zip(ids, (0, 1, 0), strict=True):
-        by_seat = {0: "win" if winner == 0 else "loss", 1: "win" if winner == 1 else "loss"}
-        await store.record_results(match_id, Results(by_seat))
+    duels = [await finished(service, 1, c, [1, 2]) for c in range(3)]
+    teams = await finished(service, 1, 9, [1, 2, 3, 4])  # seats 0 & 2 against 1 & 3
+    stats = Stats(service)
+    for match_id in duels:
+        await stats.record(match_id)
+    await stats.record(teams)
     expected = await stored_ratings(store)
+    (row,) = await store.engine.read(
+        "SELECT COUNT(DISTINCT team) AS sides FROM results WHERE match_id = ?", (teams,)
+    )
+    assert row["sides"] == 2
     async with store._transaction() as db:  # as migration 0016 leaves older results
+        await db.execute("UPDATE results SET rating_seq = NULL, team = NULL")
+        await db.execute("DELETE FROM rating_changes")
+        await db.execute("DELETE FROM ratings")
+    await stats.catch_up()
+    assert await store.undecided_results() == []
+    assert await stored_ratings(store) == expected
+    await stats.catch_up()  # nothing more
+    assert await stored_ratings(store) == expected
+
+
+async def test_two_processes_deciding_the_same_earlier_results_rate_them_once(
+    service: MatchService, database: str
+) -> None:
+    """Two processes starting together both find the results undecided: the second to
+    take the server's lock finds them decided and leaves them."""
+    store = service.store
+    match_id = await finished(service, 1, 1, [1, 2])
+    await Stats(service).record(match_id)
+    expected = await stored_ratings(store)
+    async with store._transaction() as db:
         await db.execute("UPDATE results SET rating_seq = NULL")
         await db.execute("DELETE FROM rating_changes")
         await db.execute("DELETE FROM ratings")
-    assert await store.rate_undecided() == 3
-    assert await store.rate_undecided() == 0
+    other = await Store.open(database)
+    try:
+        (found,) = await store.undecided_results()
+        assert await other.undecided_results() == [found]
+        await asyncio.gather(
+            store.rate_undecided(found, {0: 0, 1: 1}), other.rate_undecided(found, {0: 0, 1: 1})
+        )
+    finally:
+        await other.close()
     assert await stored_ratings(store) == expected

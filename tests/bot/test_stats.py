@@ -247,7 +247,9 @@ async def test_ratings_through_the_bot_history_seasons_and_a_rebuild(world: Worl
     assert answer(done) == "Rated 2 matches again: every rating was already right."
 
     started = await mona.slash(world.channel, "mod new-season")
-    assert answer(started).startswith("Season 2 has begun: every rating starts afresh.")
+    assert answer(started) == "Season 2 has begun."
+    (told,) = [m for m in started.followups if not m.ephemeral]  # the channel is told
+    assert told.content.startswith(f"🏁 <@{mona.id}> started season 2: every rating starts")
     title, empty, _ = embed_of(await alice.slash(world.channel, "leaderboard", game="tally"))
     assert (title, empty) == (
         "Tally — leaderboard, season 2",

@@ -21,7 +21,7 @@ import itertools
 import json
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -1332,7 +1332,14 @@ class Store:
         then rate the match; False when they were recorded already."""
         found = await db.fetchone("SELECT guild_id FROM matches WHERE id = ?", (match_id,))
         guild_id = None if found is None else found["guild_id"]
-        season = 1 if guild_id is None else (await self._lock_league(db, guild_id))[0]
+        season = 1
+        if guild_id is not None and not results.with_ai and results.opponent is None:
+            season, _ = await self._lock_league(db, guild_id)  # as the rating will read it
+        elif guild_id is not None:
+            held = await db.fetchone(
+                "SELECT season FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
+            season = 1 if held is None else held["season"]
         places = {"win": 1, "draw": 2, "loss": 3}
         now = self._now()
         recorded = 0
@@ -1448,29 +1455,42 @@ class Store:
     async def _rate(self, db: _Change, match_id: int) -> None:
         """Decide whether a match's recorded results are rated and, if so, rate it: its
         players' ratings move, the change of each is kept, and the results carry the
-        match's place in the rating order (0: not rated)."""
-        rows = await db.fetch(
-            "SELECT user_id, guild_id, game, season, team, place, ending, with_ai, opponent,"
-            " recorded_at FROM results WHERE match_id = ? ORDER BY seat",
+        match's place in the rating order (0: not rated). A match decided already (by
+        another process meanwhile) is left as it is."""
+        first = await db.fetchone(
+            "SELECT guild_id, with_ai, opponent FROM results WHERE match_id = ? LIMIT 1",
             (match_id,),
         )
-        if not rows:
+        if first is None:
             return
-        first = rows[0]
-        guild_id, game, season = first["guild_id"], first["game"], first["season"]
-        placings = [Placing(r["user_id"], r["team"], r["place"]) for r in rows]
-        seq = 0
-        if guild_id is not None and not first["with_ai"] and first["opponent"] is None:
+        guild_id = first["guild_id"]
+        rateable = guild_id is not None and not first["with_ai"] and first["opponent"] is None
+        rated_endings: frozenset[str] = frozenset()
+        if rateable:
             _, rated_endings = await self._lock_league(db, guild_id)
-            if counts(first["ending"], rated_endings) and sides(placings) is not None:
-                last = await db.fetchone(
-                    "SELECT MAX(rating_seq) AS seq FROM results"
-                    " WHERE guild_id = ? AND game = ? AND season = ?",
-                    (guild_id, game, season),
-                )
-                seq = ((last and last["seq"]) or 0) + 1
-                league = (guild_id, game, season)
-                await self._move_ratings(db, league, match_id, seq, placings, first["recorded_at"])
+        rows = await db.fetch(
+            "SELECT seat, user_id, game, season, team, place, ending, recorded_at, rating_seq"
+            " FROM results WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
+        if any(r["rating_seq"] is not None for r in rows):
+            return
+        head = rows[0]
+        game, season = head["game"], head["season"]
+        placings = [
+            Placing(r["user_id"], r["seat"] if r["team"] is None else r["team"], r["place"])
+            for r in rows
+        ]
+        seq = 0
+        if rateable and counts(head["ending"], rated_endings) and sides(placings) is not None:
+            last = await db.fetchone(
+                "SELECT MAX(rating_seq) AS seq FROM results"
+                " WHERE guild_id = ? AND game = ? AND season = ? AND rating_seq > 0",
+                (guild_id, game, season),
+            )
+            seq = ((last and last["seq"]) or 0) + 1
+            league = (guild_id, game, season)
+            await self._move_ratings(db, league, match_id, seq, placings, head["recorded_at"])
         await db.execute("UPDATE results SET rating_seq = ? WHERE match_id = ?", (seq, match_id))
 
     async def _move_ratings(
@@ -1514,17 +1534,24 @@ class Store:
             ],
         )
 
-    async def rate_undecided(self) -> int:
-        """Rate, or mark unrated, the results recorded before ratings existed (in the
-        order they were recorded); how many matches that was."""
+    async def undecided_results(self) -> list[int]:
+        """The matches whose results were recorded before ratings existed, in the order
+        they were recorded."""
         rows = await self._all(
             "SELECT match_id, MIN(recorded_at) AS at FROM results WHERE rating_seq IS NULL"
             " GROUP BY match_id ORDER BY at, match_id"
         )
-        for r in rows:
-            async with self._transaction() as db:
-                await self._rate(db, r["match_id"])
-        return len(rows)
+        return [r["match_id"] for r in rows]
+
+    async def rate_undecided(self, match_id: int, teams: Mapping[int, int]) -> None:
+        """Rate, or mark unrated, results recorded before ratings existed, each seat on
+        its side (`teams`: seat -> side, which those results didn't keep)."""
+        async with self._transaction() as db:
+            await db.executemany(
+                "UPDATE results SET team = ? WHERE match_id = ? AND seat = ? AND team IS NULL",
+                [(team, match_id, seat) for seat, team in teams.items()],
+            )
+            await self._rate(db, match_id)
 
     async def rebuild_ratings(self, guild_id: int) -> tuple[int, int]:
         """Work a server's ratings out again from its rated results alone, in their
@@ -1533,8 +1560,8 @@ class Store:
         async with self._transaction() as db:
             await self._lock_league(db, guild_id)
             rows = await db.fetch(
-                "SELECT match_id, user_id, game, season, team, place, rating_seq, recorded_at"
-                " FROM results WHERE guild_id = ? AND rating_seq > 0"
+                "SELECT match_id, seat, user_id, game, season, COALESCE(team, seat) AS team,"
+                " place, rating_seq, recorded_at FROM results WHERE guild_id = ? AND rating_seq > 0"
                 " ORDER BY game, season, rating_seq, seat",
                 (guild_id,),
             )
