@@ -25,6 +25,8 @@ from discord.ext import commands
 
 from bot import history
 from bot.config import Settings
+from bot.desk import PERSISTENT_ITEMS as TOURNAMENT_ITEMS
+from bot.desk import TournamentDesk
 from bot.health import Health
 from bot.panels import Panels
 from bot.pictures import PictureCache
@@ -48,6 +50,7 @@ from cogs.play import PlayCog
 from cogs.profile import ProfileCog
 from cogs.settings import SettingsCog
 from cogs.stats import StatsCog
+from cogs.tournament import TournamentCog
 from rules.core import Game
 
 
@@ -73,6 +76,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self._clock: ClockService | None = None
         self._players: AIPlayers | None = None
         self._stats: Stats | None = None
+        self._desk: TournamentDesk | None = None
         self._thinkers: Executor | None = None  # the AI's worker processes
         self.leases: Leases | None = None
         self._serving = False  # the clocks and the publisher have started
@@ -101,6 +105,13 @@ class ArbiterBot(commands.AutoShardedBot):
         if self._stats is None:
             raise RuntimeError("the bot has not started: its results are not read yet")
         return self._stats
+
+    @property
+    def desk(self) -> TournamentDesk:
+        """The tournaments' Discord side (available once the bot has started)."""
+        if self._desk is None:
+            raise RuntimeError("the bot has not started: its tournaments are not open yet")
+        return self._desk
 
     @property
     def clock(self) -> ClockService:
@@ -137,15 +148,17 @@ class ArbiterBot(commands.AutoShardedBot):
         self._matches.on_change(self._players.on_change)
         self._stats = Stats(self._matches)
         await self._stats.catch_up()
+        self._desk = TournamentDesk(self)
+        self._matches.on_change(self._desk.on_match_change)
         for cog in (MatchCog(self), PlayCog(self), HelpCog(self)):
             await self.add_cog(cog)
-        for cog in (ModerationCog(self), SettingsCog(self), StatsCog(self)):
+        for cog in (ModerationCog(self), SettingsCog(self), StatsCog(self), TournamentCog(self)):
             await self.add_cog(cog)
         await self.add_cog(NotifyCog(self))
         await self.add_cog(ProfileCog(self))
         await self.add_cog(CardsCog(self))
         await self.add_cog(HistoriaCog(self))
-        self.add_dynamic_items(*PERSISTENT_ITEMS, *history.PERSISTENT_ITEMS)
+        self.add_dynamic_items(*PERSISTENT_ITEMS, *history.PERSISTENT_ITEMS, *TOURNAMENT_ITEMS)
         if self.settings.arbiter_guild is not None:
             guild = discord.Object(self.settings.arbiter_guild)
             self.tree.copy_global_to(guild=guild)
@@ -156,6 +169,7 @@ class ArbiterBot(commands.AutoShardedBot):
         await self._clock.start()
         await self.publisher.start()
         await self._players.start()
+        await self._desk.start()
         self._serving = True
 
     async def _serve_shards(self, store: Store) -> None:
@@ -186,6 +200,7 @@ class ArbiterBot(commands.AutoShardedBot):
             await self.clock.restart()
             await self.publisher.start()
             await self.players.start()
+            await self.desk.start()
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Keep a match's thread open when Discord archives it."""
@@ -198,6 +213,8 @@ class ArbiterBot(commands.AutoShardedBot):
             await self.publisher.stop()
             if self._players is not None:
                 await self._players.stop()
+            if self._desk is not None:
+                await self._desk.stop()
             if self._thinkers is not None:
                 self._thinkers.shutdown(wait=False, cancel_futures=True)
             if self._clock is not None:

@@ -19,7 +19,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.service import errors
+from bot.service import errors, outbox
 from bot.service.matches import MatchService, Table
 from bot.service.store import Entrant, TournamentGame, TournamentPlayer, TournamentRow
 from bot.service.store.rows import iso
@@ -30,9 +30,12 @@ from rules.core import Game, SeatSpec
 log = logging.getLogger(__name__)
 
 SEEDINGS = ("rating", "random")
+OPEN = ("signup", "running")
 AT_DEADLINE = ("forfeit", "moderator")
 MOST_ROUNDS = 12
 MOST_PLAYERS = 128
+SIGNUP_RANGE = range(60, 30 * 86400 + 1)  # seconds: a minute to 30 days
+ROUND_RANGE = range(600, 30 * 86400 + 1)  # ten minutes to 30 days
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,22 @@ class Event:
         return next((e.name for e in self.entrants if e.entrant == entrant), "a bye")
 
 
+def discord_time(moment: str) -> str:
+    """A stored moment as Discord shows it, in each reader's own time zone."""
+    stamp = int(datetime.fromisoformat(moment).timestamp())
+    return f"<t:{stamp}:f> (<t:{stamp}:R>)"
+
+
+def call_line(event: Event, round_no: int, board: int, users: list[int]) -> str:
+    """The line in a pairing's thread that calls its players."""
+    pings = " ".join(f"<@{u}>" for u in users)
+    ends = f" Deadline {discord_time(event.row.round_ends)}." if event.row.round_ends else ""
+    return (
+        f"🏆 **{event.row.name}**, round {round_no}, table {board}: {pings}, this is your "
+        f"match.{ends}"
+    )
+
+
 def side_seats(game: Game, variant: str) -> list[list[int]]:
     """The seats of each side of a variant, as the game deals them (side by side)."""
     count = game.variants[variant].max_players
@@ -117,12 +136,15 @@ class Tournaments:
             await self.store.tournament_games(tournament_id),
         )
 
-    async def in_channel(self, channel_id: int, guild_id: int) -> Event:
-        """The open tournament run from a channel."""
-        for row in await self.store.open_tournaments(guild_id):
-            if row.channel_id == channel_id:
-                return await self.event(row.id)
-        raise errors.NoTournament()
+    async def in_channel(self, channel_id: int, guild_id: int, *, ended: bool = False) -> Event:
+        """The open tournament run from a channel (`ended`: or else its last one)."""
+        rows = await self.store.tournaments_in(channel_id)
+        row = next((r for r in rows if r.status in OPEN), None)
+        if row is None and ended and rows:
+            row = rows[0]
+        if row is None or row.guild_id != guild_id:
+            raise errors.NoTournament()
+        return await self.event(row.id)
 
     # ------------------------------------------------------------ sign-up
 
@@ -158,9 +180,14 @@ class Tournaments:
             raise errors.BadOption(
                 "Seeding is by rating or random; at the deadline, forfeit or moderator."
             )
+        if signup_seconds not in SIGNUP_RANGE or round_seconds not in ROUND_RANGE:
+            raise errors.BadOption(
+                "The sign-up lasts a minute to 30 days, and a round ten minutes to 30 days."
+            )
         if format == league.SWISS and not 1 <= (rounds or 0) <= MOST_ROUNDS:
             raise errors.BadOption(f"A Swiss tournament plays 1 to {MOST_ROUNDS} rounds.")
-        if any(t.channel_id == channel_id for t in await self.store.open_tournaments(guild_id)):
+        running = [t for t in await self.store.tournaments_in(channel_id) if t.status in OPEN]
+        if running:
             raise errors.BadOption("This channel already runs a tournament.")
         return await self.store.create_tournament(
             guild_id=guild_id,
@@ -293,37 +320,57 @@ class Tournaments:
 
     async def seat(self, tournament_id: int, round_no: int, board: int, channel_id: int) -> Table:
         """Open and start the match of a pairing in its channel (a thread), the two
-        sides' players in the seats the variant gives each side."""
+        sides' players in the seats the variant gives each side, with a line calling
+        them. Done again after a crash part-way, it finishes what was begun."""
         event = await self.event(tournament_id)
         game = next(g for g in event.round_games(round_no) if g.board == board)
-        if game.match_id is not None:
-            return await self.matches.table(game.match_id)
+        if game.match_id is None:
+            match_id = await self._lobby(event, game, channel_id)
+            users = [s.user_id for s in (await self.matches.table(match_id)).seats]
+            line = call_line(event, round_no, board, users)
+            called = outbox.say(match_id, line, ping=tuple(users))
+            if not await self.store.seat_game(
+                tournament_id, round_no, board, match_id, channel_id, notices=[called]
+            ):
+                raise errors.StateChanged()
+        else:
+            match_id = game.match_id
+        table = await self.matches.table(match_id)
+        if table.match.status == "lobby":
+            assert table.host is not None
+            table = await self.matches.start(match_id, table.host.user_id)
+        return table
+
+    async def _lobby(self, event: Event, game: TournamentGame, channel_id: int) -> int:
+        """The lobby of a pairing's match, its players seated side by side (the one
+        begun in the channel before a crash, if there is one)."""
         assert game.b is not None
         row = event.row
         rules = self.matches.game(row.game)
-        seats = side_seats(rules, row.variant)
         by_seat: dict[int, TournamentPlayer] = {}
-        for side, entrant in zip(seats, (game.a, game.b), strict=True):
+        for side, entrant in zip(side_seats(rules, row.variant), (game.a, game.b), strict=True):
             for seat, player in zip(side, event.members(entrant), strict=True):
                 by_seat[seat] = player
         host, *others = [by_seat[s] for s in sorted(by_seat)]
-        seed = random.Random(f"{row.seed}:{round_no}:{board}").randrange(2**53)
-        table = await self.matches.new_lobby(
-            guild_id=row.guild_id,
-            channel_id=channel_id,
-            user_id=host.user_id,
-            name=host.name,
-            game=row.game,
-            variant=row.variant,
-            seed=seed,
-        )
-        match_id = table.match.id
+        try:
+            match_id = (await self.matches.open_match(channel_id)).id
+        except errors.NoMatchHere:
+            seed = random.Random(f"{row.seed}:{game.round}:{game.board}").randrange(2**53)
+            table = await self.matches.new_lobby(
+                guild_id=row.guild_id,
+                channel_id=channel_id,
+                user_id=host.user_id,
+                name=host.name,
+                game=row.game,
+                variant=row.variant,
+                seed=seed,
+            )
+            match_id = table.match.id
+        seated = {s.user_id for s in (await self.matches.table(match_id)).seats}
         for player in others:
-            await self.matches.join(match_id, player.user_id, player.name)
-        table = await self.matches.start(match_id, host.user_id)
-        if not await self.store.seat_game(tournament_id, round_no, board, match_id, channel_id):
-            raise errors.StateChanged()
-        return table
+            if player.user_id not in seated:
+                await self.matches.join(match_id, player.user_id, player.name)
+        return match_id
 
     async def collect(self, match_id: int, *, now: datetime) -> Event | None:
         """Hear of a match that changed: once a tournament's match is over, its game is
@@ -376,6 +423,60 @@ class Tournaments:
             log.info("tournament %s: finished", row.id)
             return await self.event(row.id)
         return await self._pair(event, row.round + 1, now=now)
+
+    async def deadline(self, tournament_id: int, round_no: int, *, now: datetime) -> Event:
+        """A round's deadline came: each of its matches still being played goes to the
+        tournament's rule. `forfeit`: the seats the match waits for forfeit (all on one
+        side: that side loses; on both sides: the game is drawn and the match closed);
+        `moderator`: the match plays on and its thread is told that a moderator will
+        record the result. Nothing happens to a round already over."""
+        event = await self.event(tournament_id)
+        row = event.row
+        if row.status != "running" or row.round != round_no:
+            return event
+        for game in event.round_games():
+            if game.points is not None or game.b is None:
+                continue
+            if row.at_deadline == "moderator":
+                if game.match_id is not None:
+                    line = (
+                        f"⏰ Round {round_no}'s deadline has passed: a moderator will record "
+                        "this match's result (`/tournament record`)."
+                    )
+                    await self.store.enqueue([outbox.say(game.match_id, line)])
+                await self.store.add_tournament_note(
+                    row.id,
+                    None,
+                    "deadline",
+                    f"Round {round_no}, table {game.board}: over time, for a moderator to record.",
+                )
+                continue
+            await self._forfeit_at_deadline(event, game)
+        return await self._advance(await self.event(tournament_id), now=now)
+
+    async def _forfeit_at_deadline(self, event: Event, game: TournamentGame) -> None:
+        """The seats a pairing's match waits for at the deadline forfeit."""
+        note = f"⏰ Round {game.round}'s deadline has passed"
+        table = None if game.match_id is None else await self.matches.table(game.match_id)
+        waiting = [] if table is None else [table.user_of(s) for s in table.to_act]
+        sides = {event.entrant_of(s.user_id) for s in waiting}
+        if table is not None and table.match.status == "active" and len(sides) == 1:
+            seat = waiting[0]
+            await self.matches.timeout(
+                table.match.id,
+                seat.seat,
+                version=table.match.version,
+                forfeit=True,
+                note=f"{note}: {seat.name} forfeits.",
+            )
+            return  # `collect` decides the game as the match ends
+        if table is not None and table.match.status in ("lobby", "active"):
+            told = [outbox.say(table.match.id, f"{note}: the match is drawn.")]
+            await self.matches.cancel(table.match.id, 0, moderator=True, notices=told)
+        line = (None, "deadline", f"Round {game.round}, table {game.board}: drawn at the deadline.")
+        await self.store.decide_game(
+            event.row.id, game.round, game.board, league.DRAW, "deadline", [line]
+        )
 
     # ------------------------------------------------------------ moderators
 
@@ -451,9 +552,13 @@ class Tournaments:
                     await self.matches.cancel(game.match_id, moderator_id, moderator=True)
         return await self._pair(event, event.row.round, now=now, again=True)
 
-    async def cancel(self, tournament_id: int, moderator_id: int) -> Event:
-        """A moderator ends a tournament before its end: nobody wins it."""
-        note = (moderator_id, "cancel", f"<@{moderator_id}> cancelled the tournament.")
+    async def cancel(
+        self, tournament_id: int, moderator_id: int | None, *, why: str | None = None
+    ) -> Event:
+        """A moderator ends a tournament before its end (or its sign-up ends with too
+        few players, `why`): nobody wins it."""
+        text = f"<@{moderator_id}> cancelled the tournament." if moderator_id else why
+        note = (moderator_id, "cancel", text or "Cancelled.")
         if not await self.store.end_tournament(tournament_id, "cancelled", note):
             raise errors.NoTournament("This tournament is over already.")
         return await self.event(tournament_id)

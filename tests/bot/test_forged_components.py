@@ -21,7 +21,7 @@ import discord
 import pytest
 import simcord
 
-from bot import history, ui
+from bot import desk, history, ui
 from bot.history import LogButton
 from bot.service.matches import MatchService
 from bot.ui import (
@@ -268,15 +268,16 @@ def subclasses(kind: type) -> list[type]:
 
 
 def test_every_persistent_component_of_the_bot_is_registered() -> None:
-    """Every DynamicItem the bot or its cogs define is in one of the two registries the
-    bot adds at start-up (so its components survive a restart), and so is tested below."""
+    """Every DynamicItem the bot or its cogs define is in one of the registries the bot
+    adds at start-up (so its components survive a restart), and so is tested below (a
+    tournament's, in tests/bot/test_tournament_discord.py)."""
     importlib.import_module("bot.app")  # every module of the bot, the cogs included
     defined = {
         kind
         for kind in subclasses(discord.ui.DynamicItem)
         if kind.__module__.split(".")[0] in ("bot", "cogs")
     }
-    assert defined and defined <= set(REGISTERED)
+    assert defined and defined <= {*REGISTERED, *desk.PERSISTENT_ITEMS}
 
 
 @pytest.mark.parametrize("kind", REGISTERED, ids=lambda kind: kind.__name__)

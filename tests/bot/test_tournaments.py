@@ -14,7 +14,7 @@ import pytest
 from bot.service import errors
 from bot.service.matches import MatchService
 from bot.service.store import Store
-from bot.service.tournaments import Event, Tournaments, side_seats
+from bot.service.tournaments import Event, Tournaments
 from league import tournament as league
 from rules.core import Game
 from rules.registry import GAMES
@@ -113,30 +113,6 @@ async def test_an_8_player_3_round_swiss_of_tooth_and_nail_with_a_drop(
     )  # every game gave out one point
     log = [kind for _, kind, _ in await service.store.tournament_log(event.row.id)]
     assert log[:2] == ["start", "round"] and "drop" in log and log[-1] == "end"
-
-
-async def test_a_4_team_round_robin_of_command_of_nature(service: Tournaments) -> None:
-    """Eight players make four teams of two; every team meets every other once."""
-    rng = random.Random(4)
-    event = await signed_up(
-        service, 8, game="command-of-nature", variant="4p", format="round-robin", rounds=None
-    )
-    event = await service.start(event.row.id, MOD, now=NOW)
-    assert event.row.rounds == 3
-    assert all(len(event.members(e.entrant)) == 2 for e in event.entrants)
-    rules = GAMES["command-of-nature"]
-    first = event.round_games()[0]
-    table = await service.seat(event.row.id, 1, first.board, 99)
-    sides = side_seats(rules, "4p")
-    for side, entrant in zip(sides, (first.a, first.b), strict=True):
-        users = {table.user_of(s).user_id for s in side}
-        assert users == {p.user_id for p in event.members(entrant)}
-    await finish_by_random_play(service, table.match.id, rng)
-    event = await play_round(service, await service.event(event.row.id), rng)
-    while event.row.status == "running":
-        event = await play_round(service, event, rng)
-    pairs = {frozenset((g.a, g.b)) for g in event.games}
-    assert len(pairs) == 6 and len(event.games) == 6
 
 
 async def test_moderators_record_a_result_and_pair_a_round_again(service: Tournaments) -> None:

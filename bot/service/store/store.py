@@ -1706,6 +1706,13 @@ class Store:
         rows = await self._all(f"SELECT * FROM tournaments WHERE {where} ORDER BY id", params)
         return [decode.tournament_row(r) for r in rows]
 
+    async def tournaments_in(self, channel_id: int) -> list[TournamentRow]:
+        """The tournaments run from a channel, the latest first."""
+        rows = await self._all(
+            "SELECT * FROM tournaments WHERE channel_id = ? ORDER BY id DESC", (channel_id,)
+        )
+        return [decode.tournament_row(r) for r in rows]
+
     async def tournament_players(self, tournament_id: int) -> list[TournamentPlayer]:
         """Who signed up, in the order they did."""
         rows = await self._all(
@@ -1820,17 +1827,25 @@ class Store:
             return True
 
     async def seat_game(
-        self, tournament_id: int, round_no: int, board: int, match_id: int, thread_id: int
+        self,
+        tournament_id: int,
+        round_no: int,
+        board: int,
+        match_id: int,
+        thread_id: int,
+        notices: Sequence[Notice] = (),
     ) -> bool:
-        """The match (in its thread) that plays a pairing; False if it had one."""
+        """The match (in its thread) that plays a pairing, with what it tells its
+        players; False if it had one."""
         async with self._transaction() as db:
-            return bool(
-                await db.execute(
-                    "UPDATE tournament_games SET match_id = ?, thread_id = ?"
-                    " WHERE tournament_id = ? AND round = ? AND board = ? AND match_id IS NULL",
-                    (match_id, thread_id, tournament_id, round_no, board),
-                )
+            seated = await db.execute(
+                "UPDATE tournament_games SET match_id = ?, thread_id = ?"
+                " WHERE tournament_id = ? AND round = ? AND board = ? AND match_id IS NULL",
+                (match_id, thread_id, tournament_id, round_no, board),
             )
+            if seated:
+                await self._enqueue(db, notices)
+            return bool(seated)
 
     async def decide_game(
         self,
@@ -1888,6 +1903,20 @@ class Store:
             if ended:
                 await self._tournament_notes(db, tournament_id, [note])
             return bool(ended)
+
+    async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
+        """The message showing a tournament (its sign-up, then its standings)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
+            )
+
+    async def add_tournament_note(
+        self, tournament_id: int, user_id: int | None, kind: str, text: str
+    ) -> None:
+        """Write a line in a tournament's log."""
+        async with self._transaction() as db:
+            await self._tournament_notes(db, tournament_id, [(user_id, kind, text)])
 
     async def tournament_log(self, tournament_id: int) -> list[tuple[int | None, str, str]]:
         """What was done to a tournament, oldest first: (user, kind, text)."""

@@ -1,0 +1,217 @@
+"""The tournament desk: the Discord side of tournaments (`bot.service.tournaments`).
+
+It keeps each open tournament's message (the sign-up, then the standings) up to date,
+opens each pairing's match in a thread of the tournament's channel, hears of every match
+that ends, and keeps two moments per tournament: the end of its sign-up (it starts, or is
+cancelled for want of players) and the deadline of the round being played.
+
+Everything it does is worked out again from what is stored (`settle`), so a restart in
+the middle of a round finishes what was begun and repeats nothing: a pairing's thread is
+found by its name before one is made, its match and the line calling its players are
+saved together (the line goes out through the outbox, once), and the tournament's
+message is edited, never posted anew while it exists. Only the process serving a
+server's shard acts for its tournaments.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Hashable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.render.tournament import standings_embed
+from bot.replies import guard
+from bot.service import errors
+from bot.service.locks import KeyedLocks
+from bot.service.scheduler import Scheduler
+from bot.service.store import TournamentGame
+from bot.service.tournaments import Event, Tournaments
+from bot.ui import ROW_IDS, arbiter
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES = 10080  # a week: a match's thread stays in the channel list
+NOT_FROM_HERE = "That button isn't from a tournament here, so nothing happened."
+SIGNUP_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+}
+
+
+def thread_name(event: Event, game: TournamentGame) -> str:
+    """The name of a pairing's thread (how it is found again after a restart)."""
+    return (
+        f"{event.row.name} #{event.row.id} · R{game.round} T{game.board}: "
+        f"{event.name(game.a)} v {event.name(game.b)}"
+    )[:100]
+
+
+class TournamentDesk:
+    """Every open tournament's message, threads and moments."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        self.service = Tournaments(bot.matches)
+        self._scheduler = Scheduler(self._fire, discord.utils.utcnow)
+        self._locks = KeyedLocks()
+
+    async def start(self) -> None:
+        """Arm every open tournament's moment and settle it (what a stop interrupted)."""
+        self._scheduler.clear()
+        for row in await self.service.store.open_tournaments():
+            await self.settle(row.id)
+        self._scheduler.start()
+
+    async def stop(self) -> None:
+        """Stop the moments."""
+        await self._scheduler.stop()
+
+    async def on_match_change(self, match_id: int) -> None:
+        """A match changed: if it is a tournament's and it is over, its result counts."""
+        event = await self.service.collect(match_id, now=discord.utils.utcnow())
+        if event is not None:
+            await self.settle(event.row.id)
+
+    async def settle(self, tournament_id: int) -> Event:
+        """Bring Discord in line with the tournament: its moment armed, each pairing of
+        the round seated in its thread, its message showing it as it stands."""
+        async with self._locks(tournament_id):
+            event = await self.service.event(tournament_id)
+            if not self.service.store.owns(event.row.guild_id):
+                return event
+            self._arm(event)
+            if event.row.status == "running":
+                for game in event.round_games():
+                    if game.b is not None and game.points is None and game.match_id is None:
+                        await self._seat(event, game)
+                event = await self.service.event(tournament_id)
+            await self._show(event)
+            return event
+
+    def _arm(self, event: Event) -> None:
+        row = event.row
+        self._scheduler.disarm(("signup", row.id))
+        self._scheduler.disarm(("round", row.id))
+        if row.status == "signup":
+            self._scheduler.arm(("signup", row.id), datetime.fromisoformat(row.signup_until))
+        elif row.status == "running" and row.round_ends is not None:
+            self._scheduler.arm(("round", row.id), datetime.fromisoformat(row.round_ends))
+
+    async def _fire(self, key: Hashable) -> None:
+        assert isinstance(key, tuple)
+        kind, tournament_id = key
+        now = discord.utils.utcnow()
+        try:
+            event = await self.service.event(tournament_id)
+            if kind == "signup" and event.row.status == "signup":
+                try:
+                    await self.service.start(tournament_id, None, now=now)
+                except errors.WrongPlayerCount as short:
+                    await self.service.cancel(tournament_id, None, why=str(short))
+            elif kind == "round" and event.row.status == "running":
+                await self.service.deadline(tournament_id, event.row.round, now=now)
+        except Exception:
+            log.exception("tournament %s: its %s moment failed", tournament_id, kind)
+        await self.settle(tournament_id)
+
+    async def _seat(self, event: Event, game: TournamentGame) -> None:
+        """Open a pairing's match in its thread (found, or made)."""
+        channel = self.bot.get_channel(event.row.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            log.warning("tournament %s: its channel is gone", event.row.id)
+            return
+        name = thread_name(event, game)
+        thread = next((t for t in channel.threads if t.name == name), None)
+        if thread is None:
+            active = await channel.guild.active_threads()
+            thread = next((t for t in active if t.parent_id == channel.id and t.name == name), None)
+        if thread is None:
+            thread = await channel.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        await self.service.seat(event.row.id, game.round, game.board, thread.id)
+
+    async def _show(self, event: Event) -> None:
+        """Edit the tournament's message to show it as it stands (posted anew only if
+        it is gone)."""
+        row = event.row
+        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        game = self.bot.matches.game(row.game)
+        embed = standings_embed(event, game)
+        view = tournament_view(event)
+        if row.message_id is not None:
+            try:
+                await channel.get_partial_message(row.message_id).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                pass
+        message = await channel.send(embed=embed, view=view)
+        await self.service.store.set_tournament_message(row.id, message.id)
+
+
+class TournamentButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"arbiter:tournament:(?P<op>join|leave):(?P<tournament_id>[0-9]+)",
+):
+    """Join / Leave under a tournament's sign-up."""
+
+    def __init__(self, op: str, tournament_id: int) -> None:
+        label, style = SIGNUP_BUTTONS[op]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"arbiter:tournament:{op}:{tournament_id}"
+            )
+        )
+        self.op = op
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TournamentButton:
+        return cls(match["op"], int(match["tournament_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            desk = arbiter(interaction).desk
+            refused = errors.NotFromHere(NOT_FROM_HERE)
+            if self.tournament_id not in ROW_IDS:
+                raise refused
+            try:
+                event = await desk.service.event(self.tournament_id)
+            except errors.NoTournament:
+                raise refused from None
+            if event.row.channel_id != interaction.channel_id:
+                raise refused
+            user = interaction.user
+            if self.op == "join":
+                event = await desk.service.join(self.tournament_id, user.id, user.display_name)
+            else:
+                event = await desk.service.leave(self.tournament_id, user.id)
+            game = desk.bot.matches.game(event.row.game)
+            await interaction.response.edit_message(
+                embed=standings_embed(event, game), view=tournament_view(event)
+            )
+
+
+def tournament_view(event: Event) -> discord.ui.View | None:
+    """The buttons under a tournament's message: Join and Leave while it signs up."""
+    if event.row.status != "signup":
+        return None
+    view = discord.ui.View(timeout=None)
+    for op in SIGNUP_BUTTONS:
+        view.add_item(TournamentButton(op, event.row.id))
+    return view
+
+
+# The components of tournaments that outlive a restart (beside `bot.ui.PERSISTENT_ITEMS`).
+PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TournamentButton,)

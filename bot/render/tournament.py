@@ -1,0 +1,126 @@
+"""What a tournament shows: its sign-up, then its standings with the round being played
+(one embed, kept up to date), and the line that calls a pairing's players to their match."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.service.store import TournamentGame
+from bot.service.timing import format_duration
+from bot.service.tournaments import Event, discord_time
+from league import tournament as league
+from rules.core import Game
+from rules.core.text import clip
+
+FORMAT_NAMES = {
+    league.SWISS: "Swiss",
+    league.ROUND_ROBIN: "round robin",
+    league.ELIMINATION: "single elimination",
+}
+STATUS = {
+    "signup": "sign-up open",
+    "running": "round {round} of {rounds}",
+    "finished": "finished",
+    "cancelled": "cancelled",
+}
+
+
+def _points(points: float) -> str:
+    return f"{points:g}" if points != int(points) else f"{int(points)}"
+
+
+def _when(moment: str | None) -> str:
+    return "—" if moment is None else discord_time(moment)
+
+
+def terms(event: Event, game: Game) -> str:
+    """The tournament's terms in a line: the game, the format, rounds, seeding, clock."""
+    row = event.row
+    variant = game.variants[row.variant].name
+    rounds = f"{row.rounds} rounds" if row.format == league.SWISS or row.round else ""
+    seeding = "seeded by rating" if row.seeding == "rating" else "seeded at random"
+    deadline = (
+        "then the seats still to move forfeit"
+        if row.at_deadline == "forfeit"
+        else "then a moderator records the result"
+    )
+    parts = [f"**{game.name}** ({variant})", FORMAT_NAMES[row.format], rounds, seeding]
+    head = " · ".join(p for p in parts if p)
+    return f"{head}\n{format_duration(row.round_seconds)} a round, {deadline}."
+
+
+def signup_embed(event: Event, game: Game) -> discord.Embed:
+    """The sign-up: the terms, who is in, and when it closes."""
+    row = event.row
+    names = [f"<@{p.user_id}>" for p in event.players]
+    embed = discord.Embed(
+        title=f"🏆 {row.name} — sign-up open",
+        description=f"{terms(event, game)}\nPress **Join** to play. The sign-up closes "
+        f"{_when(row.signup_until)}, or when a moderator starts it.",
+        colour=discord.Colour.gold(),
+    )
+    embed.add_field(
+        name=f"Signed up ({len(names)})",
+        value=clip(" ".join(names), 1024) or "Nobody yet.",
+        inline=False,
+    )
+    embed.set_footer(text=f"Tournament #{row.id}")
+    return embed
+
+
+def standings_embed(event: Event, game: Game) -> discord.Embed:
+    """The standings (rank, points, the tie-breaks by name, wins-draws-losses), then the
+    round being played: each table, its thread and whether it is over."""
+    row = event.row
+    if row.status == "signup":
+        return signup_embed(event, game)
+    status = STATUS[row.status].format(round=row.round, rounds=row.rounds)
+    embed = discord.Embed(
+        title=f"🏆 {row.name} — {status}",
+        description=terms(event, game),
+        colour=discord.Colour.gold(),
+    )
+    breaks = league.TIEBREAKS[row.format]
+    lines = []
+    for s in event.standings():
+        gone = " *(dropped out)*" if s.dropped else ""
+        record = f"{s.wins}-{s.draws}-{s.losses}" + (f", {s.byes} bye" if s.byes else "")
+        shown = " · ".join(
+            f"{name} {_points(v)}" for name, v in zip(breaks, s.tiebreaks, strict=True)
+        )
+        lines.append(
+            f"**{s.rank}.** {event.name(s.entrant)}{gone} — **{_points(s.points)}** pts "
+            f"({record}) · {shown}"
+        )
+    embed.add_field(name="Standings", value=clip("\n".join(lines), 1024), inline=False)
+    if row.status == "finished":
+        winner = event.standings()[0].entrant
+        embed.add_field(name="Winner", value=f"🥇 {event.name(winner)}", inline=False)
+    elif row.status == "running":
+        tables = [_table_line(event, g) for g in event.round_games()]
+        embed.add_field(
+            name=f"Round {row.round} — deadline {_when(row.round_ends)}",
+            value=clip("\n".join(tables), 1024),
+            inline=False,
+        )
+    order = ", then ".join(["points", *breaks, "seed"])
+    embed.set_footer(text=f"Tournament #{row.id} · ranked by {order}. A win 1, a draw ½, a bye 1.")
+    return embed
+
+
+def _table_line(event: Event, game: TournamentGame) -> str:
+    a, b = event.name(game.a), event.name(game.b)
+    if game.b is None:
+        return f"{a} has a bye."
+    where = f" · <#{game.thread_id}>" if game.thread_id else " · opening…"
+    if game.points is None:
+        return f"Table {game.board}: {a} v {b}{where}"
+    result = (
+        f"{a} and {b} drew"
+        if game.points == league.DRAW
+        else f"**{a}** beat {b}"
+        if game.points == league.WIN
+        else f"**{b}** beat {a}"
+    )
+    how = {"recorded": " (recorded by a moderator)", "deadline": " (at the deadline)"}
+    return f"Table {game.board}: {result}{how.get(game.how or '', '')} ✅"

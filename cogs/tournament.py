@@ -1,0 +1,168 @@
+"""`/tournament`: events a moderator runs from a channel, with a sign-up, rounds of
+pairings each played in a thread, and standings kept up to date."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import ui
+from bot.desk import tournament_view
+from bot.permissions import require_moderator
+from bot.render.tournament import standings_embed
+from bot.replies import guard
+from bot.service.timing import parse_duration
+from bot.service.tournaments import Event
+
+if TYPE_CHECKING:
+    from bot.app import ArbiterBot
+
+
+@app_commands.guild_only()
+class TournamentCog(
+    commands.GroupCog, group_name="tournament", group_description="Tournaments on this server."
+):
+    """Moderators open, start, correct and cancel tournaments; anyone sees the standings
+    and a player may drop out."""
+
+    def __init__(self, bot: ArbiterBot) -> None:
+        self.bot = bot
+        ui.offer_choices(self.new, game=ui.game_choices(bot.matches.games))
+
+    async def _here(self, interaction: discord.Interaction, *, ended: bool = False) -> Event:
+        """The channel's open tournament (`ended`: or else its last one)."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        return await self.bot.desk.service.in_channel(
+            interaction.channel_id, interaction.guild_id, ended=ended
+        )
+
+    async def _moderator(self, interaction: discord.Interaction) -> Event:
+        """Defer privately, check the caller is a moderator; the channel's tournament."""
+        await ui.defer(interaction, ephemeral=True)
+        await require_moderator(interaction, self.bot.matches.store)
+        return await self._here(interaction)
+
+    async def _done(self, interaction: discord.Interaction, event: Event, reply: str) -> None:
+        await self.bot.desk.settle(event.row.id)
+        await interaction.followup.send(reply, ephemeral=True)
+
+    @app_commands.command(name="new", description="Open a tournament's sign-up in this channel.")
+    @app_commands.describe(
+        name="What it is called",
+        game="The game",
+        variant="A 2-player variant, or one of two teams (2p, 4p...)",
+        format="Swiss, round robin or single elimination",
+        rounds="Swiss: how many rounds",
+        signup="How long the sign-up stays open, such as 2d (default 1 day)",
+        deadline="How long each round lasts, such as 3d (default 3 days)",
+        seeding="By rating (default), or at random",
+        at_deadline="A match unfinished at its round's deadline: forfeit, or a moderator decides",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        game: str,
+        variant: str,
+        format: Literal["swiss", "round-robin", "elimination"],
+        rounds: app_commands.Range[int, 1, 12] | None = None,
+        signup: str = "1d",
+        deadline: str = "3d",
+        seeding: Literal["rating", "random"] = "rating",
+        at_deadline: Literal["forfeit", "moderator"] = "forfeit",
+    ) -> None:
+        async with guard(interaction):
+            await require_moderator(interaction, self.bot.matches.store)
+            assert interaction.guild_id is not None and interaction.channel_id is not None
+            desk = self.bot.desk
+            row = await desk.service.create(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                user_id=interaction.user.id,
+                name=name,
+                game=game,
+                variant=variant,
+                format=format,
+                rounds=rounds,
+                signup_seconds=parse_duration(signup),
+                round_seconds=parse_duration(deadline),
+                seeding=seeding,
+                at_deadline=at_deadline,
+                now=discord.utils.utcnow(),
+            )
+            event = await desk.service.event(row.id)
+            rules = self.bot.matches.game(row.game)
+            await interaction.response.send_message(
+                embed=standings_embed(event, rules), view=tournament_view(event)
+            )
+            message = await interaction.original_response()
+            await desk.service.store.set_tournament_message(row.id, message.id)
+            await desk.settle(row.id)
+
+    @app_commands.command(name="start", description="End the sign-up and pair round 1.")
+    async def start(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            event = await self._moderator(interaction)
+            event = await self.bot.desk.service.start(
+                event.row.id, interaction.user.id, now=discord.utils.utcnow()
+            )
+            await self._done(interaction, event, "Started: round 1 is paired.")
+
+    @app_commands.command(name="standings", description="This channel's tournament as it stands.")
+    async def standings(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            event = await self._here(interaction, ended=True)
+            embed = standings_embed(event, self.bot.matches.game(event.row.game))
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="drop", description="Leave the tournament (moderators: anyone).")
+    @app_commands.describe(player="Who drops out (default: you)")
+    async def drop(
+        self, interaction: discord.Interaction, player: discord.User | None = None
+    ) -> None:
+        async with guard(interaction):
+            await ui.defer(interaction, ephemeral=True)
+            who = player or interaction.user
+            moderator = None
+            if who.id != interaction.user.id:
+                await require_moderator(interaction, self.bot.matches.store)
+                moderator = interaction.user.id
+            event = await self._here(interaction)
+            event = await self.bot.desk.service.drop(
+                event.row.id, moderator, who.id, now=discord.utils.utcnow()
+            )
+            await self._done(interaction, event, f"{who.display_name} is out of the tournament.")
+
+    @app_commands.command(name="record", description="Record a player's result this round.")
+    @app_commands.describe(player="A player of the game", result="How it ended for them")
+    async def record(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User,
+        result: Literal["win", "draw", "loss"],
+    ) -> None:
+        async with guard(interaction):
+            event = await self._moderator(interaction)
+            event = await self.bot.desk.service.record(
+                event.row.id, interaction.user.id, player.id, result, now=discord.utils.utcnow()
+            )
+            await self._done(interaction, event, f"Recorded: a {result} for {player.display_name}.")
+
+    @app_commands.command(name="pair-again", description="Pair the round being played again.")
+    async def pair_again(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            event = await self._moderator(interaction)
+            event = await self.bot.desk.service.pair_again(
+                event.row.id, interaction.user.id, now=discord.utils.utcnow()
+            )
+            await self._done(interaction, event, f"Round {event.row.round} is paired again.")
+
+    @app_commands.command(name="cancel", description="End this channel's tournament: nobody wins.")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            event = await self._moderator(interaction)
+            event = await self.bot.desk.service.cancel(event.row.id, interaction.user.id)
+            await self._done(interaction, event, "The tournament is cancelled.")

@@ -1,0 +1,253 @@
+"""A tournament through the real bot (simcord): a moderator opens it, players join by
+button, each pairing is played in its own thread (called by name, with its board) by
+random legal play, the results come in as the matches end, a player drops out, the bot
+restarts in the middle of a round, a round's deadline passes, and the standings message
+shows the end. Nothing is posted twice."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import discord
+import simcord
+
+from bot.desk import NOT_FROM_HERE, TournamentButton
+from bot.service.tournaments import Event
+from tests.bot.test_moderation import add_member, admin, answer
+from tests.bot.world import World
+
+DAY = 86400
+
+
+async def event_of(world: World) -> Event:
+    return await world.bot.desk.service.in_channel(world.channel.id, world.guild.id, ended=True)
+
+
+async def play_out(
+    world: World, match_id: int, rng: random.Random, *, stop_before_end: bool = False
+) -> None:
+    """Random legal moves in a match until it ends (or, `stop_before_end`, until one
+    more move might end it: it is left unfinished)."""
+    matches = world.bot.matches
+    for _ in range(5000):
+        table = await matches.table(match_id)
+        if table.match.status != "active":
+            return
+        game = matches.game(table.match.game)
+        assert table.match.snapshot is not None
+        state = game.state_model.model_validate_json(table.match.snapshot)
+        seat = rng.choice(sorted(game.to_act(state)))
+        action = rng.choice(game.legal_actions(state, seat))
+        if stop_before_end:
+            after, _ = game.apply(state, seat, action, random.Random(0))
+            if game.outcome(after) is not None:
+                return
+        await matches.act(match_id, table.user_of(seat).user_id, action.key)
+    raise AssertionError("a match that never ends")
+
+
+async def play_round(world: World, rng: random.Random, *, leave: int = 0) -> Event:
+    """Play the open matches of the round being played (all but `leave` of them)."""
+    event = await event_of(world)
+    open_ = [g for g in event.round_games() if g.b is not None and g.points is None]
+    for game in open_[: len(open_) - leave]:
+        assert game.match_id is not None, "every pairing is seated in its thread"
+        await play_out(world, game.match_id, rng)
+    await world.bot.publisher.idle()
+    return await event_of(world)
+
+
+def threads_of(world: World) -> dict[str, Any]:
+    return {t.name: t for t in world.channel.threads}
+
+
+def lines_in(thread: Any, world: World) -> list[str]:
+    return [m.content for m in thread.history(viewer=world.eve) if m.content]
+
+
+async def test_an_8_player_swiss_of_tooth_and_nail_through_discord(
+    world: World, create_bot: Any
+) -> None:
+    rng = random.Random(26)
+    mona = admin(world)
+    players = [world.alice, world.bob, world.carol, world.dave, world.eve, world.frank]
+    players += [add_member(world, "gus"), add_member(world, "hal")]
+    opened = await mona.slash(
+        world.channel,
+        "tournament new",
+        name="Winter Cup",
+        game="tooth-and-nail",
+        variant="2p",
+        format="swiss",
+        rounds=3,
+        signup="1h",
+        deadline="1d",
+        seeding="random",
+    )
+    signup = opened.response
+    assert signup is not None and not signup.ephemeral
+    assert signup.embeds[0].title == "🏆 Winter Cup — sign-up open"
+    for player in players:
+        await player.click(signup, label="Join")  # the sign-up message shows them at once
+    assert "Signed up (8)" in [f.name for f in signup.embeds[0].fields]
+    refused = await world.alice.slash(world.channel, "tournament start")
+    assert "moderator" in answer(refused).lower()
+    started = await mona.slash(world.channel, "tournament start")
+    assert answer(started) == "Started: round 1 is paired."
+
+    event = await event_of(world)
+    assert (event.row.status, event.row.round) == ("running", 1)
+    await world.bot.publisher.idle()
+    round_one = [g for g in event.round_games()]
+    assert len(round_one) == 4 and all(g.thread_id for g in round_one)
+    for game in round_one:
+        thread = next(t for t in world.channel.threads if t.id == game.thread_id)
+        users = [p.user_id for p in event.members(game.a) + event.members(game.b)]
+        first = lines_in(thread, world)[0]
+        assert first.startswith("🏆 **Winter Cup**, round 1, table")
+        assert all(f"<@{u}>" in first for u in users)
+
+    event = await play_round(world, rng)
+    assert event.row.round == 2
+
+    # Round 2: one match played, a player drops out of another, then a restart.
+    open_ = [g for g in event.round_games() if g.b is not None]
+    await play_out(world, open_[0].match_id, rng)
+    by_id = {p.id: p for p in players}
+    leaving = by_id[event.members(open_[1].a)[0].user_id]
+    dropped = await leaving.slash(world.channel, "tournament drop")
+    assert answer(dropped).endswith("is out of the tournament.")
+    await world.bot.close()
+    await world.env.restart_bot(create_bot())
+    event = await play_round(world, rng)
+    assert event.row.round == 3
+    gone = event.entrant_of(leaving.id)
+    assert all(gone not in (g.a, g.b) for g in event.round_games())
+
+    # Round 3: one match is still going when the round's deadline passes.
+    event = await play_round(world, rng, leave=1)
+    late = next(g for g in event.round_games() if g.b is not None and g.points is None)
+    await play_out(world, late.match_id, rng, stop_before_end=True)
+    await world.env.advance_time(DAY + 60)
+    await world.bot.publisher.idle()
+    event = await event_of(world)
+    assert event.row.status == "finished"
+    assert next(g for g in event.games if g.board == late.board and g.round == 3).points is not None
+
+    # Nothing twice: one thread per pairing, one call line in each.
+    names = Counter(t.name for t in world.channel.threads)
+    assert all(n == 1 for n in names.values())
+    assert len(names) == sum(1 for g in event.games if g.b is not None and g.how != "dropped")
+    for thread in world.channel.threads:
+        calls = [line for line in lines_in(thread, world) if line.startswith("🏆 **Winter Cup**")]
+        assert len(calls) == 1, thread.name
+
+    # The standings message, kept up to date, shows the end as the service ranks it.
+    shown = next(m for m in world.channel.history(viewer=world.eve) if m.id == event.row.message_id)
+    embed = shown.embeds[0]
+    assert embed.title == "🏆 Winter Cup — finished"
+    lines = dict((f.name, f.value) for f in embed.fields)["Standings"].splitlines()
+    for line, standing in zip(lines, event.standings(), strict=True):
+        assert line.startswith(f"**{standing.rank}.** {event.name(standing.entrant)}")
+    assert "(dropped out)" in lines[[s.entrant for s in event.standings()].index(gone)]
+    assert shown.components == []  # no Join button any more
+
+
+async def test_a_4_team_round_robin_of_command_of_nature_through_discord(world: World) -> None:
+    """Eight players make four teams of two (by rating: all new, so in sign-up order,
+    the first with the last); every team meets every other once. A team drops out in
+    round 2 (its last game is lost unplayed) and round 3's last match is still going
+    at its deadline."""
+    rng = random.Random(4)
+    mona = admin(world)
+    players = [world.alice, world.bob, world.carol, world.dave, world.eve, world.frank]
+    players += [add_member(world, "gus"), add_member(world, "hal")]
+    opened = await mona.slash(
+        world.channel,
+        "tournament new",
+        name="Nature League",
+        game="command-of-nature",
+        variant="4p",
+        format="round-robin",
+        deadline="2d",
+    )
+    assert opened.response is not None
+    for player in players:
+        await player.click(opened.response, label="Join")
+    await mona.slash(world.channel, "tournament start")
+    event = await event_of(world)
+    assert event.row.rounds == 3 and len(event.entrants) == 4
+    assert [len(event.members(e.entrant)) for e in event.entrants] == [2, 2, 2, 2]
+    assert {p.user_id for p in event.members(1)} == {world.alice.id, players[-1].id}
+    for game in event.round_games():
+        table = await world.bot.matches.table(game.match_id)
+        sides = {table.teams[s.seat] for s in table.seats if event.entrant_of(s.user_id) == game.a}
+        assert len(sides) == 1  # teammates sit on one side
+
+    event = await play_round(world, rng)
+    assert event.row.round == 2
+    by_id = {p.id: p for p in players}
+    quitter = by_id[event.members(event.round_games()[0].b)[0].user_id]
+    await mona.slash(world.channel, "tournament drop", player=quitter)
+    event = await play_round(world, rng)
+    assert event.row.round == 3
+    gone = event.entrant_of(quitter.id)
+    (forfeited,) = [g for g in event.round_games() if gone in (g.a, g.b)]
+    assert forfeited.how == "dropped" and forfeited.match_id is None
+
+    late = next(g for g in event.round_games() if g.points is None)
+    await play_out(world, late.match_id, rng, stop_before_end=True)
+    await world.env.advance_time(2 * DAY + 60)
+    await world.bot.publisher.idle()
+    event = await event_of(world)
+    assert event.row.status == "finished"
+    assert len({frozenset((g.a, g.b)) for g in event.games}) == 6
+    shown = next(m for m in world.channel.history(viewer=world.eve) if m.id == event.row.message_id)
+    assert shown.embeds[0].title == "🏆 Nature League — finished"
+    fields = {f.name: f.value for f in shown.embeds[0].fields}
+    winner = event.name(event.standings()[0].entrant)
+    assert fields["Winner"] == f"🥇 {winner}"
+
+
+async def test_a_forged_or_foreign_join_is_refused_and_changes_nothing(world: World) -> None:
+    """The Join button's id names its tournament: a huge number, a tournament that
+    doesn't exist, the genuine one clicked in another channel or server or in DMs —
+    each refused with a sentence, nobody signed up."""
+    mona = admin(world)
+    opened = await mona.slash(
+        world.channel,
+        "tournament new",
+        name="Cup",
+        game="tooth-and-nail",
+        variant="2p",
+        format="elimination",
+    )
+    assert opened.response is not None
+    event = await event_of(world)
+    real = TournamentButton("join", event.row.id)
+    elsewhere = world.guild.create_text_channel("elsewhere")
+    other = world.env.create_guild("Elsewhere").create_text_channel("games")
+    cases = [
+        (world.channel, TournamentButton("join", int("9" * 70))),
+        (world.channel, TournamentButton("join", 999999)),
+        (elsewhere, real),
+        (other, real),
+        (world.alice.user, real),
+    ]
+    for where, item in cases:
+        view = discord.ui.View(timeout=None)
+        view.add_item(item)
+        if isinstance(where, simcord.UserHandle):
+            await (await world.bot.fetch_user(where.id)).send("A button", view=view)
+            message, actor = where.dm_channel.last_message, where
+        else:
+            await world.bot.get_partial_messageable(where.id).send("A button", view=view)
+            message = where.last_message
+            actor = world.alice
+            if where is other:
+                actor = other.guild.add_member(world.alice.user)
+        result = await actor.click(message, custom_id=item.custom_id)
+        assert result.response is not None and result.response.content == NOT_FROM_HERE
+    assert (await event_of(world)).players == []
