@@ -43,7 +43,7 @@ your standing answers (the game answers for you when one applies) · **/profile 
 — how you see your own view.
 **/stats** · **/leaderboard** — ratings and results in this server · **/rules** `game` \
 — how a turn goes · **/help** — this list.
-**/tournament standings** — the channel's tournament · **/tournament drop** — leave it \
+**/tournament standings · log** — the channel's tournament · **/tournament drop** — leave it \
 (moderators: new · start · record · pair-again · cancel, and drop anyone).
 Moderators: **/mod** abort · kick · replace · ai (Arbiter plays an absent player's seat) · \
 undo · pause · resume · extend · matches · new-season · rebuild-ratings; \

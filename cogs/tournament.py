@@ -16,9 +16,12 @@ from bot.render.tournament import standings_embed
 from bot.replies import guard
 from bot.service.timing import parse_duration
 from bot.service.tournaments import Event
+from rules.core.text import clip
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
+
+LOG_LINES = 25  # the latest lines of a tournament's log `/tournament log` shows
 
 
 @app_commands.guild_only()
@@ -116,6 +119,17 @@ class TournamentCog(
         async with guard(interaction):
             event = await self._here(interaction, ended=True)
             embed = standings_embed(event, self.bot.matches.game(event.row.game))
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="log", description="What was done to this channel's tournament.")
+    async def log(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            event = await self._here(interaction, ended=True)
+            notes = await self.bot.desk.service.store.tournament_log(event.row.id)
+            lines = [f"• {text}" for _, _, text in notes[-LOG_LINES:]]
+            embed = discord.Embed(
+                title=f"🏆 {event.row.name} — log", description=clip("\n".join(lines), 4000)
+            )
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="drop", description="Leave the tournament (moderators: anyone).")

@@ -376,13 +376,15 @@ class Tournaments:
         """Hear of a match that changed: once a tournament's match is over, its game is
         decided by who won (a side whose seats all lost, lost), and the round moves on
         when every game of it is decided. None for a match of no tournament."""
+        if (await self.matches.get(match_id)).status != "finished":
+            return None  # read from memory: no query for the moves of a match in play
         found = await self.store.game_of_match(match_id)
         if found is None:
             return None
         tournament_id, round_no, board = found
         table = await self.matches.table(match_id)
         outcome = table.outcome
-        if table.match.status != "finished" or outcome is None:
+        if outcome is None:
             return None
         event = await self.event(tournament_id)
         game = next(g for g in event.round_games(round_no) if g.board == board)

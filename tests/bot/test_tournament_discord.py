@@ -153,6 +153,11 @@ async def test_an_8_player_swiss_of_tooth_and_nail_through_discord(
         assert line.startswith(f"**{standing.rank}.** {event.name(standing.entrant)}")
     assert "(dropped out)" in lines[[s.entrant for s in event.standings()].index(gone)]
     assert shown.components == []  # no Join button any more
+    logged = await world.eve.slash(world.channel, "tournament log")
+    assert logged.response is not None
+    text = logged.response.embeds[0].description or ""
+    assert f"{event.name(gone)} dropped out (themselves)." in text
+    assert text.splitlines()[-1].startswith("• The tournament is over:")
 
 
 async def test_a_4_team_round_robin_of_command_of_nature_through_discord(world: World) -> None:
