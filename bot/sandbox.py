@@ -61,7 +61,9 @@ then Ada presses **Start**.
 3. On your turn: `/hand` (or **My hand** on the board) opens your panel, for your eyes only: \
 your cards and a menu of your moves, updated in place as you play; `/play action:` offers the \
 same moves as you type (a space: all of them). `/match status` says whose turn it is and \
-links to the board; `/card` shows any card's text; `/help` lists every command."""
+links to the board; `/card` shows any card's text; `/help` lists every command.
+4. Ada is this server's moderator: `/mod`, `/settings` and `/tournament new` (a whole \
+event, each pairing's match in a thread) are hers."""
 
 
 @dataclass(frozen=True)
@@ -109,9 +111,15 @@ async def open_sandbox(db_path: Path, *, port: int | None = None) -> AsyncIterat
             await bot.user.edit(username=BOT_NAME)  # PATCH /users/@me, as on Discord
             guild = env.create_guild(SERVER)
             channel = guild.create_text_channel(CHANNEL, topic="Play a match here.")
+            moderators = guild.create_role(
+                "Moderators", permissions=discord.Permissions(manage_guild=True)
+            )
             players = tuple(
-                guild.add_member(env.create_user(name, global_name=display))
-                for name, display in PLAYERS
+                guild.add_member(
+                    env.create_user(name, global_name=display),
+                    roles=[moderators] if n == 0 else [],
+                )
+                for n, (name, display) in enumerate(PLAYERS)
             )
             await guild.create_webhook(channel, "Sandbox guide").send(WELCOME)
             async with env.preview(channel, viewers=players, layout="channel", port=port) as page:

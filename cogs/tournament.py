@@ -14,6 +14,7 @@ from bot.desk import tournament_view
 from bot.permissions import require_moderator
 from bot.render.tournament import standings_embed
 from bot.replies import guard
+from bot.service.matches import MAX_SEED
 from bot.service.timing import parse_duration
 from bot.service.tournaments import Event
 from rules.core.text import clip
@@ -63,6 +64,7 @@ class TournamentCog(
         deadline="How long each round lasts, such as 3d (default 3 days)",
         seeding="By rating (default), or at random",
         at_deadline="A match unfinished at its round's deadline: forfeit, or a moderator decides",
+        seed="Fix the random draws (public: anyone could predict every shuffle)",
     )
     async def new(
         self,
@@ -76,6 +78,7 @@ class TournamentCog(
         deadline: str = "3d",
         seeding: Literal["rating", "random"] = "rating",
         at_deadline: Literal["forfeit", "moderator"] = "forfeit",
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
         async with guard(interaction):
             await require_moderator(interaction, self.bot.matches.store)
@@ -94,6 +97,7 @@ class TournamentCog(
                 round_seconds=parse_duration(deadline),
                 seeding=seeding,
                 at_deadline=at_deadline,
+                seed=seed,
                 now=discord.utils.utcnow(),
             )
             event = await desk.service.event(row.id)

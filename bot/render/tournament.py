@@ -85,12 +85,15 @@ def standings_embed(event: Event, game: Game) -> discord.Embed:
     for s in event.standings():
         gone = " *(dropped out)*" if s.dropped else ""
         record = f"{s.wins}-{s.draws}-{s.losses}" + (f", {s.byes} bye" if s.byes else "")
-        shown = " · ".join(
-            f"{name} {_points(v)}" for name, v in zip(breaks, s.tiebreaks, strict=True)
+        shown = " · ".join(  # wins are in the record already
+            f"{name} {_points(v)}"
+            for name, v in zip(breaks, s.tiebreaks, strict=True)
+            if name != "wins"
         )
         lines.append(
-            f"**{s.rank}.** {event.name(s.entrant)}{gone} — **{_points(s.points)}** pts "
-            f"({record}) · {shown}"
+            f"**{s.rank}.** {event.name(s.entrant)}{gone} — **{_points(s.points)}** "
+            f"{'pt' if s.points == 1 else 'pts'} "
+            f"({record})" + (f" · {shown}" if shown else "")
         )
     embed.add_field(name="Standings", value=clip("\n".join(lines), 1024), inline=False)
     if row.status == "finished":

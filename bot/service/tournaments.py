@@ -163,9 +163,11 @@ class Tournaments:
         round_seconds: int,
         seeding: str = "rating",
         at_deadline: str = "forfeit",
+        seed: int | None = None,
         now: datetime,
     ) -> TournamentRow:
-        """Open a tournament's sign-up in a channel (one open tournament a channel)."""
+        """Open a tournament's sign-up in a channel (one open tournament a channel). A
+        chosen `seed` (random seeding, the matches' deals) is public, as a match's is."""
         rules = self.matches.game(game)
         if variant not in rules.variants:
             raise errors.BadOption(f"{rules.name} has no variant {variant!r}.")
@@ -201,7 +203,7 @@ class Tournaments:
             round_seconds=round_seconds,
             at_deadline=at_deadline,
             signup_until=iso(now + timedelta(seconds=signup_seconds)),
-            seed=secrets.randbits(53),
+            seed=secrets.randbits(53) if seed is None else seed,
             created_by=user_id,
         )
 

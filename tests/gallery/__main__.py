@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib.util
 import logging
 import math
+import random
 import re
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -36,6 +39,7 @@ from urllib.parse import urlsplit
 import discord
 
 from bot.sandbox import PLAYERS, Sandbox, open_sandbox
+from bot.service.matches import MatchService
 
 if TYPE_CHECKING:
     import simcord
@@ -52,6 +56,8 @@ GROW_TRIES = 8  # a message's picture grows with the page (up to its own size)
 MENU_ROOM = 160  # below a menu's box: the composer, and room for the menu to open
 MAX_MOVES = 200  # a scene that reaches no position worth showing by then fails
 NAMES = dict(PLAYERS)  # the sandbox's players: user name -> the name the page shows
+TOURNAMENT_SEED = 26  # the tournament picture's random moves
+MAX_RANDOM_MOVES = 5000
 
 
 @dataclass(frozen=True)
@@ -479,12 +485,9 @@ async def choose_from_menu(page: Page, message_id: int | str, prefer: tuple[str,
     await page.evaluate(FRAMES)
 
 
-async def capture_scene(
-    scene: Scene, sandbox: Sandbox, position: Position, browser: Browser, out: Path
-) -> list[Path]:
-    """The scene's board as its viewer sees the channel (and, for a `turn` scene, the
-    message calling the decider), then that player's `/hand` with its menu closed and
-    open; the files written."""
+@contextlib.asynccontextmanager
+async def page_on(sandbox: Sandbox, browser: Browser, viewer: str) -> AsyncIterator[Page]:
+    """The sandbox's page in a browser that reaches nothing else, as `viewer` sees it."""
     address = urlsplit(sandbox.url)
     origin = f"{address.scheme}://{address.netloc}"
     blocked: list[str] = []
@@ -497,7 +500,6 @@ async def capture_scene(
             blocked.append(url)
             await route.abort()
 
-    written: list[Path] = []
     context = await browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
     try:
         await context.route("**/*", loopback_only)
@@ -507,7 +509,22 @@ async def capture_scene(
         await page.wait_for_function(READY)
         if await page.get_attribute("#messages-toggle", "aria-expanded") == "true":
             await page.click("#messages-toggle")  # hide the list of messages: more table
-        await view_as(page, NAMES[position.viewer.name])
+        await view_as(page, viewer)
+        yield page
+    finally:
+        await context.close()
+        for url in blocked:
+            print(f"  (blocked a request off the sandbox: {url})", file=sys.stderr)
+
+
+async def capture_scene(
+    scene: Scene, sandbox: Sandbox, position: Position, browser: Browser, out: Path
+) -> list[Path]:
+    """The scene's board as its viewer sees the channel (and, for a `turn` scene, the
+    message calling the decider), then that player's `/hand` with its menu closed and
+    open; the files written."""
+    written: list[Path] = []
+    async with page_on(sandbox, browser, NAMES[position.viewer.name]) as page:
         board = out / f"{scene.slug}-board.png"
         await shoot(page, position.board_message_id, board, block="start")
         turn = out / f"{scene.slug}-turn.png"
@@ -534,11 +551,62 @@ async def capture_scene(
             await page.set_viewport_size(VIEWPORT)
             await shoot(page, reply, panel, block="end")
             written.append(panel)
-    finally:
-        await context.close()
-    for url in blocked:
-        print(f"  (blocked a request off the sandbox: {url})", file=sys.stderr)
     return [board, hand, menu, *written]
+
+
+async def tournament_standings(sandbox: Sandbox, browser: Browser, out: Path) -> list[Path]:
+    """A Swiss tournament of the sandbox's six players in its second round (the first
+    played out, one match of the second over, by fixed random moves): its standings
+    message as Ada, the moderator who runs it, sees the channel."""
+    ada, channel = sandbox.players[0], sandbox.channel
+    opened = await ada.slash(
+        channel,
+        "tournament new",
+        name="Winter Cup",
+        game="tooth-and-nail",
+        variant="2p",
+        format="swiss",
+        rounds=3,
+        seeding="random",
+        deadline="2d",
+        seed=TOURNAMENT_SEED,
+    )
+    if opened.response is None:
+        raise GalleryError("tournament: /tournament new posted no sign-up")
+    for player in sandbox.players:
+        await player.click(opened.response, label="Join")
+    await ada.slash(channel, "tournament start")
+    desk, matches = sandbox.bot.desk, sandbox.bot.matches
+    rng = random.Random(TOURNAMENT_SEED)
+    for round_no, played in ((1, 3), (2, 1)):
+        event = await desk.service.in_channel(channel.id, channel.guild.id)
+        if event.row.round != round_no:
+            raise GalleryError(f"tournament: round {round_no} was not paired")
+        for game in [g for g in event.round_games() if g.match_id is not None][:played]:
+            await play_randomly(matches, game.match_id, rng)
+    await sandbox.bot.publisher.idle()
+    event = await desk.service.in_channel(channel.id, channel.guild.id)
+    assert event.row.message_id is not None
+    path = out / "tournament-standings.png"
+    async with page_on(sandbox, browser, NAMES[ada.name]) as page:
+        await shoot(page, event.row.message_id, path, block="start")
+    print(f"  round {event.row.round}, {len(event.games)} pairings so far", flush=True)
+    return [path]
+
+
+async def play_randomly(matches: MatchService, match_id: int, rng: random.Random) -> None:
+    """Random legal moves (from `rng`) until the match ends."""
+    for _ in range(MAX_RANDOM_MOVES):
+        table = await matches.table(match_id)
+        if table.match.status != "active":
+            return
+        game = matches.game(table.match.game)
+        assert table.match.snapshot is not None
+        state = game.state_model.model_validate_json(table.match.snapshot)
+        seat = rng.choice(sorted(game.to_act(state)))
+        action = rng.choice(game.legal_actions(state, seat))
+        await matches.act(match_id, table.user_of(seat).user_id, action.key)
+    raise GalleryError(f"tournament: match {match_id} did not end")
 
 
 async def save_picture(scene: Scene, sandbox: Sandbox, position: Position, out: Path) -> list[Path]:
@@ -551,8 +619,11 @@ async def save_picture(scene: Scene, sandbox: Sandbox, position: Position, out: 
     return [path]
 
 
-async def make_gallery(scenes: tuple[Scene, ...], out: Path) -> list[Path]:
-    """Play every scene in its own sandbox and save its pictures into `out` (a directory)."""
+async def make_gallery(
+    scenes: tuple[Scene, ...], out: Path, *, tournament: bool = True
+) -> list[Path]:
+    """Play every scene in its own sandbox and save its pictures into `out` (a
+    directory), and (`tournament`) a tournament's standings."""
     from playwright.async_api import async_playwright
 
     written: list[Path] = []
@@ -563,6 +634,14 @@ async def make_gallery(scenes: tuple[Scene, ...], out: Path) -> list[Path]:
             executable_path=str(CHROMIUM), args=["--no-sandbox"]
         )
         try:
+            if tournament:
+                print("tournament:", flush=True)
+                with tempfile.TemporaryDirectory(prefix="arbiter-gallery-") as tmp:
+                    async with open_sandbox(Path(tmp) / "arbiter-gallery.db") as sandbox:
+                        written += await tournament_standings(sandbox, browser, out)
+                        failures = [*map(str, sandbox.env.errors), *errors.seen]
+                        if failures:
+                            raise GalleryError(f"tournament: the bot failed: {failures}")
             for scene in scenes:
                 print(f"{scene.slug} (seed {scene.seed}):", flush=True)
                 with tempfile.TemporaryDirectory(prefix="arbiter-gallery-") as tmp:
@@ -588,17 +667,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         action="append",
-        choices=[s.slug for s in SCENES],
+        choices=[s.slug for s in SCENES] + ["tournament"],
         help="make only this scene (repeatable)",
     )
     args = parser.parse_args(argv)
     require_browser()
     scenes = tuple(s for s in SCENES if not args.only or s.slug in args.only)
+    tournament = not args.only or "tournament" in args.only
     args.out.mkdir(parents=True, exist_ok=True)
     discord.utils.setup_logging(level=logging.WARNING)
     started = time.perf_counter()
     try:
-        written = asyncio.run(asyncio.wait_for(make_gallery(scenes, args.out), RUN_SECONDS))
+        making = make_gallery(scenes, args.out, tournament=tournament)
+        written = asyncio.run(asyncio.wait_for(making, RUN_SECONDS))
     except TimeoutError:
         print(f"The gallery took over {RUN_SECONDS} s and was stopped.", file=sys.stderr)
         return 1
