@@ -14,6 +14,7 @@ from bot.desk import tournament_view
 from bot.permissions import require_moderator
 from bot.render.tournament import standings_embed
 from bot.replies import guard
+from bot.service import errors
 from bot.service.matches import MAX_SEED
 from bot.service.timing import parse_duration
 from bot.service.tournaments import Event
@@ -83,6 +84,10 @@ class TournamentCog(
         async with guard(interaction):
             await require_moderator(interaction, self.bot.matches.store)
             assert interaction.guild_id is not None and interaction.channel_id is not None
+            if not isinstance(interaction.channel, discord.TextChannel):
+                raise errors.BadOption(
+                    "Open a tournament in a text channel: each of its matches gets a thread there."
+                )
             desk = self.bot.desk
             row = await desk.service.create(
                 guild_id=interaction.guild_id,

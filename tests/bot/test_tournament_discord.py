@@ -256,3 +256,21 @@ async def test_a_forged_or_foreign_join_is_refused_and_changes_nothing(world: Wo
         result = await actor.click(message, custom_id=item.custom_id)
         assert result.response is not None and result.response.content == NOT_FROM_HERE
     assert (await event_of(world)).players == []
+
+
+async def test_what_opening_a_tournament_refuses(world: World) -> None:
+    mona = admin(world)
+    world.env.backend.create_thread(world.channel.id, "chat", world.alice.id)
+    thread = next(t for t in world.channel.threads if t.name == "chat")
+    options = {"name": "Cup", "game": "tooth-and-nail", "variant": "2p", "format": "swiss"}
+    cases = [
+        (world.alice, world.channel, {**options, "rounds": 3}, "moderator"),
+        (mona, thread, {**options, "rounds": 3}, "Open a tournament in a text channel"),
+        (mona, world.channel, options, "A Swiss tournament plays 1 to 12 rounds."),
+        (mona, world.channel, {**options, "variant": "3p", "rounds": 2}, "pairs two sides"),
+        (mona, world.channel, {**options, "rounds": 2, "deadline": "1m"}, "a round ten minutes"),
+    ]
+    for who, where, given, told in cases:
+        refused = await who.slash(where, "tournament new", **given)
+        assert told in answer(refused), (given, answer(refused))
+    assert await world.bot.matches.store.tournaments_in(world.channel.id) == []
