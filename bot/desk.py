@@ -86,6 +86,7 @@ class TournamentDesk:
             event = await self.service.event(tournament_id)
             if not self.service.store.owns(event.row.guild_id):
                 return event
+            event = await self.service.resume(tournament_id, now=discord.utils.utcnow())
             self._arm(event)
             if event.row.status == "running":
                 for game in event.round_games():

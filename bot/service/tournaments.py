@@ -413,6 +413,11 @@ class Tournaments:
             return f"{a} and {b} draw"
         return f"{a} beat {b}" if points == league.WIN else f"{b} beat {a}"
 
+    async def resume(self, tournament_id: int, *, now: datetime) -> Event:
+        """Go on from where a tournament was left: a round whose games were all decided
+        before a stop is followed by the next (or the end)."""
+        return await self._advance(await self.event(tournament_id), now=now)
+
     async def _advance(self, event: Event, *, now: datetime) -> Event:
         """Once every game of the round is decided: the next round, or the end."""
         row = event.row

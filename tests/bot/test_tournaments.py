@@ -151,3 +151,17 @@ async def test_what_a_tournament_refuses(service: Tournaments) -> None:
     with pytest.raises(errors.NoTournament, match="sign-up is over"):
         await service.join(event.row.id, 106, "late")
     assert [len(started.members(e.entrant)) for e in started.entrants] == [2, 2]
+
+
+async def test_a_round_decided_before_a_stop_is_followed_by_the_next(
+    service: Tournaments,
+) -> None:
+    """The last result of a round was saved, then the process stopped before pairing the
+    next one: going on from there pairs it."""
+    event = await signed_up(service, 4, game="tally", variant="duel", format="swiss", rounds=2)
+    event = await service.start(event.row.id, MOD, now=NOW)
+    for game in event.round_games():
+        await service.store.decide_game(event.row.id, 1, game.board, league.WIN, "recorded")
+    assert (await service.event(event.row.id)).row.round == 1  # as a stop would leave it
+    event = await service.resume(event.row.id, now=NOW)
+    assert event.row.round == 2 and len(event.round_games()) == 2
