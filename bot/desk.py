@@ -15,6 +15,7 @@ server's shard acts for its tournaments.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Hashable
@@ -61,17 +62,28 @@ class TournamentDesk:
         self.service = Tournaments(bot.matches)
         self._scheduler = Scheduler(self._fire, discord.utils.utcnow)
         self._locks = KeyedLocks()
+        self._starting: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Arm every open tournament's moment and settle it (what a stop interrupted)."""
+        """Arm every open tournament's moment and, once the bot knows its servers'
+        channels, settle it (what a stop interrupted)."""
         self._scheduler.clear()
-        for row in await self.service.store.open_tournaments():
-            await self.settle(row.id)
         self._scheduler.start()
+        self._starting = asyncio.create_task(self._settle_all())
 
     async def stop(self) -> None:
         """Stop the moments."""
+        if self._starting is not None:
+            self._starting.cancel()
         await self._scheduler.stop()
+
+    async def _settle_all(self) -> None:
+        await self.bot.wait_until_ready()
+        for row in await self.service.store.open_tournaments():
+            try:
+                await self.settle(row.id)
+            except Exception:
+                log.exception("tournament %s: could not be settled", row.id)
 
     async def on_match_change(self, match_id: int) -> None:
         """A match changed: if it is a tournament's and it is over, its result counts."""
@@ -129,10 +141,8 @@ class TournamentDesk:
             log.warning("tournament %s: its channel is gone", event.row.id)
             return
         name = thread_name(event, game)
+        # The channel's active threads are known from the gateway (a restart's included).
         thread = next((t for t in channel.threads if t.name == name), None)
-        if thread is None:
-            active = await channel.guild.active_threads()
-            thread = next((t for t in active if t.parent_id == channel.id and t.name == name), None)
         if thread is None:
             thread = await channel.create_thread(
                 name=name,

@@ -274,3 +274,39 @@ async def test_what_opening_a_tournament_refuses(world: World) -> None:
         refused = await who.slash(where, "tournament new", **given)
         assert told in answer(refused), (given, answer(refused))
     assert await world.bot.matches.store.tournaments_in(world.channel.id) == []
+
+
+async def test_a_round_paired_just_before_a_stop_is_seated_after_the_restart(
+    world: World, create_bot: Any
+) -> None:
+    """The round was paired and saved, then the process stopped before any thread was
+    opened: once the restarted bot knows its channels, each pairing gets its thread,
+    its match and one call."""
+    mona = admin(world)
+    players = [world.alice, world.bob, world.carol, world.dave]
+    opened = await mona.slash(
+        world.channel,
+        "tournament new",
+        name="Cup",
+        game="tooth-and-nail",
+        variant="2p",
+        format="round-robin",
+    )
+    assert opened.response is not None
+    for player in players:
+        await player.click(opened.response, label="Join")
+    event = await event_of(world)
+    service = world.bot.desk.service
+    await service.start(event.row.id, mona.id, now=discord.utils.utcnow())  # no desk
+    assert world.channel.threads == []
+    await world.bot.close()
+    await world.env.restart_bot(create_bot())
+    await world.bot.wait_until_ready()
+    await world.env.settle()
+    await world.bot.publisher.idle()
+    event = await event_of(world)
+    assert all(g.match_id is not None for g in event.round_games())
+    assert len(world.channel.threads) == 2
+    for thread in world.channel.threads:
+        calls = [line for line in lines_in(thread, world) if line.startswith("🏆 **Cup**")]
+        assert len(calls) == 1
