@@ -19,7 +19,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Hashable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,7 +30,7 @@ from bot.service import errors
 from bot.service.locks import KeyedLocks
 from bot.service.scheduler import Scheduler
 from bot.service.store import TournamentGame
-from bot.service.tournaments import Event, Tournaments
+from bot.service.tournaments import OVER, Event, Tournaments
 from bot.ui import ROW_IDS, arbiter
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week: a match's thread stays in the channel list
+RETRY_AFTER = timedelta(minutes=5)  # a moment that failed is tried again after this
 NOT_FROM_HERE = "That button isn't from a tournament here, so nothing happened."
 SIGNUP_BUTTONS = {
     "join": ("Join", discord.ButtonStyle.success),
@@ -63,6 +64,8 @@ class TournamentDesk:
         self._scheduler = Scheduler(self._fire, discord.utils.utcnow)
         self._locks = KeyedLocks()
         self._starting: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()  # results being collected
+        self._retry: dict[Hashable, datetime] = {}  # a moment that failed: not before then
 
     async def start(self) -> None:
         """Arm every open tournament's moment and, once the bot knows its servers'
@@ -72,10 +75,16 @@ class TournamentDesk:
         self._starting = asyncio.create_task(self._settle_all())
 
     async def stop(self) -> None:
-        """Stop the moments."""
-        if self._starting is not None:
-            self._starting.cancel()
+        """Stop the moments and what is under way."""
+        for task in [self._starting, *self._tasks]:
+            if task is not None:
+                task.cancel()
         await self._scheduler.stop()
+
+    async def idle(self) -> None:
+        """Wait until no result is being collected."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def _settle_all(self) -> None:
         await self.bot.wait_until_ready()
@@ -86,10 +95,22 @@ class TournamentDesk:
                 log.exception("tournament %s: could not be settled", row.id)
 
     async def on_match_change(self, match_id: int) -> None:
-        """A match changed: if it is a tournament's and it is over, its result counts."""
-        event = await self.service.collect(match_id, now=discord.utils.utcnow())
-        if event is not None:
-            await self.settle(event.row.id)
+        """A match changed: if it is over, its result counts for its tournament, away
+        from the move that ended it (whose player is not kept waiting for the next
+        round's threads)."""
+        if (await self.bot.matches.get(match_id)).status not in OVER:
+            return  # from memory: nothing for the moves of a match in play
+        task = asyncio.create_task(self._collect(match_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _collect(self, match_id: int) -> None:
+        try:
+            event = await self.service.collect(match_id, now=discord.utils.utcnow())
+            if event is not None:
+                await self.settle(event.row.id)
+        except Exception:
+            log.exception("match %s: its tournament result could not be collected", match_id)
 
     async def settle(self, tournament_id: int) -> Event:
         """Bring Discord in line with the tournament: its moment armed, each pairing of
@@ -102,20 +123,39 @@ class TournamentDesk:
             self._arm(event)
             if event.row.status == "running":
                 for game in event.round_games():
-                    if game.b is not None and game.points is None and game.match_id is None:
-                        await self._seat(event, game)
+                    if game.b is not None and game.points is None and await self._unseated(game):
+                        try:
+                            await self._seat(event, game)
+                        except Exception:  # the others are still seated, the message shown
+                            log.exception(
+                                "tournament %s: table %d could not be opened",
+                                event.row.id,
+                                game.board,
+                            )
                 event = await self.service.event(tournament_id)
             await self._show(event)
             return event
 
+    async def _unseated(self, game: TournamentGame) -> bool:
+        """Whether a pairing still needs its match opened (or started: a stop came
+        between its lobby and its start)."""
+        if game.match_id is None:
+            return True
+        return (await self.bot.matches.get(game.match_id)).status == "lobby"
+
     def _arm(self, event: Event) -> None:
         row = event.row
-        self._scheduler.disarm(("signup", row.id))
-        self._scheduler.disarm(("round", row.id))
+        for key in (("signup", row.id), ("round", row.id)):
+            self._scheduler.disarm(key)
         if row.status == "signup":
-            self._scheduler.arm(("signup", row.id), datetime.fromisoformat(row.signup_until))
+            self._arm_at(("signup", row.id), row.signup_until)
         elif row.status == "running" and row.round_ends is not None:
-            self._scheduler.arm(("round", row.id), datetime.fromisoformat(row.round_ends))
+            self._arm_at(("round", row.id), row.round_ends)
+
+    def _arm_at(self, key: Hashable, moment: str) -> None:
+        when = datetime.fromisoformat(moment)
+        retry = self._retry.get(key)
+        self._scheduler.arm(key, max(when, retry) if retry is not None else when)
 
     async def _fire(self, key: Hashable) -> None:
         assert isinstance(key, tuple)
@@ -130,8 +170,10 @@ class TournamentDesk:
                     await self.service.cancel(tournament_id, None, why=str(short))
             elif kind == "round" and event.row.status == "running":
                 await self.service.deadline(tournament_id, event.row.round, now=now)
+            self._retry.pop(key, None)
         except Exception:
             log.exception("tournament %s: its %s moment failed", tournament_id, kind)
+            self._retry[key] = now + RETRY_AFTER  # not again at once, over and over
         await self.settle(tournament_id)
 
     async def _seat(self, event: Event, game: TournamentGame) -> None:

@@ -38,10 +38,13 @@ class TournamentCog(
         ui.offer_choices(self.new, game=ui.game_choices(bot.matches.games))
 
     async def _here(self, interaction: discord.Interaction, *, ended: bool = False) -> Event:
-        """The channel's open tournament (`ended`: or else its last one)."""
+        """The channel's open tournament (`ended`: or else its last one); in a thread,
+        the tournament of the channel it is in (a match's thread)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        channel = interaction.channel
+        where = channel.parent_id if isinstance(channel, discord.Thread) else None
         return await self.bot.desk.service.in_channel(
-            interaction.channel_id, interaction.guild_id, ended=ended
+            where or interaction.channel_id, interaction.guild_id, ended=ended
         )
 
     async def _moderator(self, interaction: discord.Interaction) -> Event:

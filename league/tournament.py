@@ -8,8 +8,10 @@ again, or standings after a restart, come out the same.
 
 Swiss rules, as players know them:
 - Entrants are ranked by the standings (points, then the tie-breaks, then seed) and paired
-  top down, each with the best ranked entrant left they haven't met: no rematch while
-  any pairing of the round avoids one (an exhaustive search finds it when it exists).
+  top down; within a score group the top half meets the bottom half (with eight level
+  entrants: 1 v 5, 2 v 6, 3 v 7, 4 v 8), an odd one out meets the next group. No rematch
+  while any pairing of the round avoids one (an exhaustive search finds it when it
+  exists).
 - With an odd number, one entrant has a bye (a win, 1 point): the lowest ranked who
   hasn't had one, unless the others could then only be paired with a rematch, in which
   case the next lowest; only when everyone has had a bye does someone get a second.
@@ -17,12 +19,13 @@ Swiss rules, as players know them:
 Points: a win 1, a draw ½, a loss 0, a bye 1. Tie-breaks: Swiss — Buchholz (the points
 of everyone one met), then Sonneborn-Berger (the points of the opponents one beat, and
 half of those one drew with), then wins; round robin — Sonneborn-Berger, then wins;
-single elimination — the round reached, then points. Last of all, the seed.
+single elimination — the rounds won (a bye, a win, or a draw that sent the better seed
+through), then points. Last of all, the seed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 SWISS, ROUND_ROBIN, ELIMINATION = "swiss", "round-robin", "elimination"
@@ -32,7 +35,7 @@ SEARCH_LIMIT = 200_000  # pairing attempts before settling for the fewest rematc
 TIEBREAKS = {
     SWISS: ("Buchholz", "Sonneborn-Berger", "wins"),
     ROUND_ROBIN: ("Sonneborn-Berger", "wins"),
-    ELIMINATION: ("round reached", "points"),
+    ELIMINATION: ("rounds won", "points"),
 }
 
 
@@ -94,7 +97,7 @@ class Standing:
 
 def rounds_needed(fmt: str, entrants: int, asked: int | None = None) -> int:
     """How many rounds a tournament of `entrants` plays: as asked for Swiss (at most one
-    fewer than the entrants, so a rematch is never forced), everyone once in a round
+    fewer than the entrants: more would need rematches), everyone once in a round
     robin, until one is left in single elimination."""
     if fmt == SWISS:
         most = max(1, entrants - 1)
@@ -114,6 +117,7 @@ def standings(
 ) -> list[Standing]:
     """Every entrant ranked: points, then the format's tie-breaks, then seed."""
     gone = set(dropped)
+    survived = _rounds_survived(seeds, games, gone) if fmt == ELIMINATION else {}
     points = {e: 0.0 for e in seeds}
     for g in games:
         for e in (g.a, g.b):
@@ -128,12 +132,10 @@ def standings(
         faced = [o for g in mine if (o := g.opponent(e)) is not None]
         buchholz = sum(points[o] for o in faced)
         berger = sum(points[g.opponent(e)] * g.points_of(e) for g in mine if g.b is not None)  # type: ignore[index]
-        reached = max((g.round for g in games if e in (g.a, g.b)), default=0)
-        lost_at = [g.round for g in mine if g.b is not None and g.winner() not in (e, None)]
         breaks = {
             SWISS: (buchholz, berger, float(wins)),
             ROUND_ROBIN: (berger, float(wins)),
-            ELIMINATION: (float(reached + (0 if lost_at else 1)), points[e]),
+            ELIMINATION: (float(survived.get(e, 0)), points[e]),
         }[fmt]
         return Standing(
             e, 0, points[e], breaks, wins, draws, len(mine) - wins - draws - byes, byes, e in gone
@@ -150,6 +152,20 @@ def standings(
     ]
 
 
+def _rounds_survived(seeds: Sequence[int], games: Sequence[Game], gone: set[int]) -> dict[int, int]:
+    """In a single elimination: how many of the rounds played to the end each entrant
+    came through (a bye, a win, a draw that sent them on as the better seed)."""
+    survived = dict.fromkeys(seeds, 0)
+    played = sorted({g.round for g in games})
+    for r in played:
+        if not all(g.done for g in games if g.round == r):
+            break
+        for e in _bracket_after(seeds, games, r, gone):
+            if e is not None:
+                survived[e] += 1
+    return survived
+
+
 # ---------------------------------------------------------------- Swiss
 
 
@@ -159,37 +175,60 @@ def swiss_round(
     """The next Swiss round: the entrants still in, ranked by the standings and paired
     (see the module's rules)."""
     gone = set(dropped)
-    ranked = [s.entrant for s in standings(SWISS, seeds, games) if s.entrant not in gone]
-    return swiss_pairings(ranked, met(games), {g.a for g in games if g.b is None})
+    table = [s for s in standings(SWISS, seeds, games) if s.entrant not in gone]
+    ranked = [s.entrant for s in table]
+    points = {s.entrant: s.points for s in table}
+    return swiss_pairings(ranked, met(games), {g.a for g in games if g.b is None}, points)
 
 
 def swiss_pairings(
-    ranked: Sequence[int], met_pairs: set[frozenset[int]], had_bye: set[int]
+    ranked: Sequence[int],
+    met_pairs: set[frozenset[int]],
+    had_bye: set[int],
+    points: Mapping[int, float] | None = None,
 ) -> list[Pairing]:
-    """Pair entrants ranked best first: no rematch while one can be avoided; the bye (odd
-    numbers) to the lowest ranked without one for whom that holds."""
+    """Pair entrants ranked best first (with their `points`: all equal if not given):
+    no rematch while one can be avoided; the bye (odd numbers) to the lowest ranked
+    without one for whom that holds."""
+    score = points or {}
     order = list(ranked)
     if len(order) % 2 == 0:
-        return _pair_or_fewest(order, met_pairs)
+        return _pair_or_fewest(order, met_pairs, score)
     lowest_first = list(reversed(order))
     candidates = [e for e in lowest_first if e not in had_bye] or lowest_first
     for bye in candidates:
         rest = [e for e in order if e != bye]
-        paired = _pair_clean(rest, met_pairs)
+        paired = _pair_clean(rest, met_pairs, score)
         if paired is not None:
             return [*paired, (bye, None)]
     bye = candidates[0]
-    return [*_pair_or_fewest([e for e in order if e != bye], met_pairs), (bye, None)]
+    return [*_pair_or_fewest([e for e in order if e != bye], met_pairs, score), (bye, None)]
 
 
-def _pair_or_fewest(order: list[int], met_pairs: set[frozenset[int]]) -> list[Pairing]:
-    paired = _pair_clean(order, met_pairs)
+def _pair_or_fewest(
+    order: list[int], met_pairs: set[frozenset[int]], score: Mapping[int, float]
+) -> list[Pairing]:
+    paired = _pair_clean(order, met_pairs, score)
     return paired if paired is not None else _pair_fewest_rematches(order, met_pairs)
 
 
-def _pair_clean(order: list[int], met_pairs: set[frozenset[int]]) -> list[Pairing] | None:
-    """A pairing with no rematch, each entrant in turn with the best ranked one left
-    they can meet; None if there is none (or the search ran past its limit)."""
+def _partners(first: int, rest: tuple[int, ...], score: Mapping[int, float]) -> list[int]:
+    """Whom `first` (the best ranked left) is best paired with, in order: within their
+    score group, the top half meets the bottom half (the first of the bottom half,
+    then the next...), then the rest of the group, then everyone else by rank."""
+    mine = score.get(first, 0.0)
+    group = [first, *(e for e in rest if score.get(e, 0.0) == mine)]
+    half = max(1, len(group) // 2)
+    liked = group[half:] + group[1:half]
+    return liked + [e for e in rest if e not in liked]
+
+
+def _pair_clean(
+    order: list[int], met_pairs: set[frozenset[int]], score: Mapping[int, float]
+) -> list[Pairing] | None:
+    """A pairing with no rematch, each entrant in turn with the partner it is best
+    paired with that it can meet (`_partners`); None if there is none (or the search
+    ran past its limit)."""
     failed: set[tuple[int, ...]] = set()
     tries = 0
 
@@ -200,11 +239,11 @@ def _pair_clean(order: list[int], met_pairs: set[frozenset[int]]) -> list[Pairin
         if left in failed or tries > SEARCH_LIMIT:
             return None
         first, rest = left[0], left[1:]
-        for i, partner in enumerate(rest):
+        for partner in _partners(first, rest, score):
             tries += 1
             if frozenset((first, partner)) in met_pairs:
                 continue
-            found = solve(rest[:i] + rest[i + 1 :])
+            found = solve(tuple(e for e in rest if e != partner))
             if found is not None:
                 return [(first, partner), *found]
         failed.add(left)

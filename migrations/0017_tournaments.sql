@@ -27,6 +27,8 @@ CREATE TABLE tournaments (
 );
 
 CREATE INDEX tournaments_open ON tournaments (guild_id) WHERE status IN ('signup', 'running');
+CREATE UNIQUE INDEX tournaments_one_open_a_channel ON tournaments (channel_id)
+    WHERE status IN ('signup', 'running');
 
 -- Who signed up; at the start each player gets an entrant (teammates share one).
 CREATE TABLE tournament_players (

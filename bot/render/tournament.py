@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.render.generic import chunked_fields
 from bot.service.store import TournamentGame
 from bot.service.timing import format_duration
 from bot.service.tournaments import Event, discord_time
@@ -16,6 +17,12 @@ FORMAT_NAMES = {
     league.SWISS: "Swiss",
     league.ROUND_ROBIN: "round robin",
     league.ELIMINATION: "single elimination",
+}
+MOST_LINES = 40  # standings lines an embed shows (Discord caps an embed at 6,000 characters)
+TIEBREAK_WORDS = {
+    "Buchholz": "Buchholz: the points of everyone one met.",
+    "Sonneborn-Berger": "Sonneborn-Berger: the points of those one beat, half of those drawn.",
+    "rounds won": "Rounds won: a bye, a win, or a draw that sent the better seed on.",
 }
 STATUS = {
     "signup": "sign-up open",
@@ -95,19 +102,29 @@ def standings_embed(event: Event, game: Game) -> discord.Embed:
             f"{'pt' if s.points == 1 else 'pts'} "
             f"({record})" + (f" · {shown}" if shown else "")
         )
-    embed.add_field(name="Standings", value=clip("\n".join(lines), 1024), inline=False)
+    if len(lines) > MOST_LINES:
+        lines = [*lines[:MOST_LINES], f"… and {len(lines) - MOST_LINES} more."]
+    empty = "Cancelled before it began." if row.status == "cancelled" else "—"
+    for field in chunked_fields("Standings", lines, empty=empty):
+        embed.add_field(name=field.name, value=field.value, inline=False)
     if row.status == "finished":
         winner = event.standings()[0].entrant
         embed.add_field(name="Winner", value=f"🥇 {event.name(winner)}", inline=False)
     elif row.status == "running":
-        tables = [_table_line(event, g) for g in event.round_games()]
-        embed.add_field(
-            name=f"Round {row.round} — deadline {_when(row.round_ends)}",
-            value=clip("\n".join(tables), 1024),
-            inline=False,
-        )
+        games = event.round_games()
+        tables = [_table_line(event, g) for g in games if g.points is None and g.b is not None]
+        done = [_table_line(event, g) for g in games if g.points is not None or g.b is None]
+        if len(done) > MOST_LINES // 2:
+            done = [f"{len(done)} tables are over."]
+        deadline = _when(row.round_ends) if row.round_ends else "passed"
+        title = f"Round {row.round} — deadline {deadline}"
+        for field in chunked_fields(title, tables + done):
+            embed.add_field(name=field.name, value=field.value, inline=False)
     order = ", then ".join(["points", *breaks, "seed"])
-    embed.set_footer(text=f"Tournament #{row.id} · ranked by {order}. A win 1, a draw ½, a bye 1.")
+    explained = " ".join(TIEBREAK_WORDS[b] for b in breaks if b in TIEBREAK_WORDS)
+    embed.set_footer(
+        text=f"Tournament #{row.id} · ranked by {order}. A win 1, a draw ½, a bye 1. " + explained
+    )
     return embed
 
 

@@ -30,6 +30,8 @@ from rules.core import Game, SeatSpec
 log = logging.getLogger(__name__)
 
 SEEDINGS = ("rating", "random")
+OVER = ("finished", "abandoned")  # a match's ends that decide its game
+HAS_RESULT = "A game of this round has a result: it can't be paired again."
 OPEN = ("signup", "running")
 AT_DEADLINE = ("forfeit", "moderator")
 MOST_ROUNDS = 12
@@ -97,12 +99,22 @@ def discord_time(moment: str) -> str:
 
 
 def call_line(event: Event, round_no: int, board: int, users: list[int]) -> str:
-    """The line in a pairing's thread that calls its players."""
+    """The line in a pairing's thread that calls its players: whose match it is, its
+    deadline and what happens then, and how to leave the tournament."""
     pings = " ".join(f"<@{u}>" for u in users)
-    ends = f" Deadline {discord_time(event.row.round_ends)}." if event.row.round_ends else ""
+    then = (
+        "the seats still to move forfeit"
+        if event.row.at_deadline == "forfeit"
+        else "a moderator records the result"
+    )
+    ends = (
+        f" Deadline {discord_time(event.row.round_ends)}: if it isn't over by then, {then}."
+        if event.row.round_ends
+        else ""
+    )
     return (
         f"🏆 **{event.row.name}**, round {round_no}, table {board}: {pings}, this is your "
-        f"match.{ends}"
+        f"match.{ends} (`/tournament drop` leaves the tournament.)"
     )
 
 
@@ -285,7 +297,8 @@ class Tournaments:
         """Pair a round (again: in place of its pairings) and decide its byes, and the
         games of an entrant who dropped out (their opponent wins)."""
         row = event.row
-        dropped = event.dropped(round_no)
+        # Paired again, a round leaves out who dropped out during it too.
+        dropped = event.dropped(round_no + 1 if again else round_no)
         played = event.played(rounds_before=round_no)
         if row.format == league.SWISS:
             pairs = league.swiss_round(event.seeds, played, dropped)
@@ -314,9 +327,11 @@ class Tournaments:
             + "; ".join(f"table {g.board}: {event.name(g.a)} v {event.name(g.b)}" for g in games),
         )
         if not await self.store.begin_round(
-            row.id, round_no=round_no, games=games, ends=ends, notes=[note]
+            row.id, round_no=round_no, games=games, ends=ends, again=again, notes=[note]
         ):
-            raise errors.StateChanged()
+            if again:
+                raise errors.BadOption(HAS_RESULT)
+            return await self.event(row.id)  # paired meanwhile, by another task or process
         log.info("tournament %s: round %d %s", row.id, round_no, what)
         return await self._advance(await self.event(row.id), now=now)
 
@@ -376,35 +391,50 @@ class Tournaments:
 
     async def collect(self, match_id: int, *, now: datetime) -> Event | None:
         """Hear of a match that changed: once a tournament's match is over, its game is
-        decided by who won (a side whose seats all lost, lost), and the round moves on
-        when every game of it is decided. None for a match of no tournament."""
-        if (await self.matches.get(match_id)).status != "finished":
+        decided and the round moves on when every game of it is decided. None for a
+        match of no tournament, or one not over."""
+        if (await self.matches.get(match_id)).status not in OVER:
             return None  # read from memory: no query for the moves of a match in play
         found = await self.store.game_of_match(match_id)
         if found is None:
             return None
         tournament_id, round_no, board = found
-        table = await self.matches.table(match_id)
-        outcome = table.outcome
-        if outcome is None:
-            return None
         event = await self.event(tournament_id)
         game = next(g for g in event.round_games(round_no) if g.board == board)
-        a_seats = {s.seat for s in table.seats if event.entrant_of(s.user_id) == game.a}
-        if a_seats and a_seats <= set(outcome.winners):
-            points = league.WIN
-        elif a_seats and a_seats <= set(outcome.losers):
-            points = league.LOSS
+        await self._decide_played(event, game)
+        return await self._advance(await self.event(tournament_id), now=now)
+
+    async def _decide_played(self, event: Event, game: TournamentGame) -> bool:
+        """Decide a game by how its match ended: a side whose seats all won, won; all
+        lost, lost (a match abandoned at a deadline: the side that left lost); else a
+        draw. False for a match not over (or closed by a moderator: not played out)."""
+        assert game.match_id is not None
+        table = await self.matches.table(game.match_id)
+        mine = {s.seat for s in table.seats if event.entrant_of(s.user_id) == game.a}
+        if table.match.status == "finished" and table.outcome is not None:
+            won, lost = set(table.outcome.winners), set(table.outcome.losers)
+        elif table.match.status == "abandoned":
+            results = await self.store.match_results(game.match_id)
+            won = {s for s, r in results.items() if r != "loss"}
+            lost = {s for s, r in results.items() if r == "loss"}
         else:
-            points = league.DRAW
+            return False
+        points = (
+            league.WIN
+            if mine and mine <= won and not mine & lost
+            else league.LOSS
+            if mine and mine <= lost
+            else league.DRAW
+        )
+        line = self._result_line(event, game, points)
         note = (
             None,
             "result",
-            f"Round {round_no}, table {board}: "
-            f"{self._result_line(event, game, points)} (match #{match_id}).",
+            f"Round {game.round}, table {game.board}: {line} (match #{game.match_id}).",
         )
-        await self.store.decide_game(tournament_id, round_no, board, points, "played", [note])
-        return await self._advance(await self.event(tournament_id), now=now)
+        return await self.store.decide_game(
+            event.row.id, game.round, game.board, points, "played", [note]
+        )
 
     @staticmethod
     def _result_line(event: Event, game: TournamentGame, points: float) -> str:
@@ -414,8 +444,13 @@ class Tournaments:
         return f"{a} beat {b}" if points == league.WIN else f"{b} beat {a}"
 
     async def resume(self, tournament_id: int, *, now: datetime) -> Event:
-        """Go on from where a tournament was left: a round whose games were all decided
-        before a stop is followed by the next (or the end)."""
+        """Go on from where a tournament was left: a match that ended unheard of (a stop
+        between its end and its result) counts, and a round whose games are all decided
+        is followed by the next (or the end)."""
+        event = await self.event(tournament_id)
+        for game in event.round_games():
+            if game.points is None and game.match_id is not None:
+                await self._decide_played(event, game)
         return await self._advance(await self.event(tournament_id), now=now)
 
     async def _advance(self, event: Event, *, now: datetime) -> Event:
@@ -437,36 +472,42 @@ class Tournaments:
         """A round's deadline came: each of its matches still being played goes to the
         tournament's rule. `forfeit`: the seats the match waits for forfeit (all on one
         side: that side loses; on both sides: the game is drawn and the match closed);
-        `moderator`: the match plays on and its thread is told that a moderator will
-        record the result. Nothing happens to a round already over."""
+        `moderator`: the match plays on and its thread is told a moderator will record
+        the result. Dealt with once: the round's moment is cleared with it."""
         event = await self.event(tournament_id)
         row = event.row
-        if row.status != "running" or row.round != round_no:
-            return event
-        for game in event.round_games():
-            if game.points is not None or game.b is None:
-                continue
-            if row.at_deadline == "moderator":
-                if game.match_id is not None:
-                    line = (
-                        f"⏰ Round {round_no}'s deadline has passed: a moderator will record "
-                        "this match's result (`/tournament record`)."
-                    )
-                    await self.store.enqueue([outbox.say(game.match_id, line)])
-                await self.store.add_tournament_note(
-                    row.id,
+        late = [g for g in event.round_games(round_no) if g.points is None and g.b is not None]
+        if row.at_deadline == "moderator":
+            line = (
+                f"⏰ Round {round_no}'s deadline has passed: a moderator will record this "
+                "match's result (`/tournament record`)."
+            )
+            notices = [outbox.say(g.match_id, line) for g in late if g.match_id is not None]
+            notes = [
+                (
                     None,
                     "deadline",
-                    f"Round {round_no}, table {game.board}: over time, for a moderator to record.",
+                    f"Round {round_no}, table {g.board}: over time, for a moderator to record.",
                 )
-                continue
+                for g in late
+            ]
+            await self.store.deadline_passed(row.id, round_no, notices, notes)
+            return await self.event(tournament_id)
+        note = (None, "deadline", f"Round {round_no}'s deadline passed.")
+        if not await self.store.deadline_passed(row.id, round_no, notes=[note]):
+            return event
+        for game in late:
             await self._forfeit_at_deadline(event, game)
         return await self._advance(await self.event(tournament_id), now=now)
 
     async def _forfeit_at_deadline(self, event: Event, game: TournamentGame) -> None:
-        """The seats a pairing's match waits for at the deadline forfeit."""
+        """The seats a pairing's match waits for at the deadline forfeit (a match that
+        ended meanwhile counts as it ended)."""
         note = f"⏰ Round {game.round}'s deadline has passed"
         table = None if game.match_id is None else await self.matches.table(game.match_id)
+        if table is not None and table.match.status in OVER:
+            await self._decide_played(event, game)
+            return
         waiting = [] if table is None else [table.user_of(s) for s in table.to_act]
         sides = {event.entrant_of(s.user_id) for s in waiting}
         if table is not None and table.match.status == "active" and len(sides) == 1:
@@ -478,7 +519,8 @@ class Tournaments:
                 forfeit=True,
                 note=f"{note}: {seat.name} forfeits.",
             )
-            return  # `collect` decides the game as the match ends
+            await self._decide_played(event, game)
+            return
         if table is not None and table.match.status in ("lobby", "active"):
             told = [outbox.say(table.match.id, f"{note}: the match is drawn.")]
             await self.matches.cancel(table.match.id, 0, moderator=True, notices=told)
@@ -507,10 +549,8 @@ class Tournaments:
             raise errors.BadOption("That game's result is in already.")
         mine = {"win": league.WIN, "draw": league.DRAW, "loss": league.LOSS}[result]
         points = mine if entrant == game.a else 1.0 - mine
-        if game.match_id is not None:
-            table = await self.matches.table(game.match_id)
-            if table.match.status in ("lobby", "active"):
-                await self.matches.cancel(game.match_id, moderator_id, moderator=True)
+        line = f"🛡️ <@{moderator_id}> recorded this game's result: the match is closed."
+        await self._close_matches([game], moderator_id, line)
         note = (
             moderator_id,
             "record",
@@ -552,14 +592,24 @@ class Tournaments:
         start over): refused once a game of the round has a result."""
         event = await self.event(tournament_id)
         games = event.round_games()
-        if event.row.status != "running" or any(g.how in ("played", "recorded") for g in games):
-            raise errors.BadOption("A game of this round has a result: it can't be paired again.")
-        for game in games:
-            if game.match_id is not None:
-                status = (await self.matches.get(game.match_id)).status
-                if status in ("lobby", "active"):
-                    await self.matches.cancel(game.match_id, moderator_id, moderator=True)
+        if event.row.status != "running" or any(
+            g.how in ("played", "recorded", "deadline") for g in games
+        ):
+            raise errors.BadOption(HAS_RESULT)
+        line = f"🛡️ <@{moderator_id}> paired round {event.row.round} again: this match is closed."
+        await self._close_matches(games, moderator_id, line)
         return await self._pair(event, event.row.round, now=now, again=True)
+
+    async def _close_matches(
+        self, games: list[TournamentGame], moderator_id: int, line: str
+    ) -> None:
+        """Close the games' matches still open, telling each thread why."""
+        for game in games:
+            if game.match_id is None:
+                continue
+            if (await self.matches.get(game.match_id)).status in ("lobby", "active"):
+                told = [outbox.say(game.match_id, line)]
+                await self.matches.cancel(game.match_id, moderator_id, moderator=True, notices=told)
 
     async def cancel(
         self, tournament_id: int, moderator_id: int | None, *, why: str | None = None
@@ -570,4 +620,8 @@ class Tournaments:
         note = (moderator_id, "cancel", text or "Cancelled.")
         if not await self.store.end_tournament(tournament_id, "cancelled", note):
             raise errors.NoTournament("This tournament is over already.")
-        return await self.event(tournament_id)
+        event = await self.event(tournament_id)
+        if moderator_id is not None:
+            line = f"🛡️ <@{moderator_id}> cancelled the tournament: this match is closed."
+            await self._close_matches(event.round_games(), moderator_id, line)
+        return event

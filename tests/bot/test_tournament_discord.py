@@ -21,6 +21,12 @@ from tests.bot.world import World
 DAY = 86400
 
 
+async def settled(world: World) -> None:
+    """Every result collected (the desk's work after a match ends), every line posted."""
+    await world.bot.desk.idle()
+    await world.bot.publisher.idle()
+
+
 async def event_of(world: World) -> Event:
     return await world.bot.desk.service.in_channel(world.channel.id, world.guild.id, ended=True)
 
@@ -55,7 +61,7 @@ async def play_round(world: World, rng: random.Random, *, leave: int = 0) -> Eve
     for game in open_[: len(open_) - leave]:
         assert game.match_id is not None, "every pairing is seated in its thread"
         await play_out(world, game.match_id, rng)
-    await world.bot.publisher.idle()
+    await settled(world)
     return await event_of(world)
 
 
@@ -99,7 +105,7 @@ async def test_an_8_player_swiss_of_tooth_and_nail_through_discord(
 
     event = await event_of(world)
     assert (event.row.status, event.row.round) == ("running", 1)
-    await world.bot.publisher.idle()
+    await settled(world)
     round_one = [g for g in event.round_games()]
     assert len(round_one) == 4 and all(g.thread_id for g in round_one)
     for game in round_one:
@@ -117,7 +123,8 @@ async def test_an_8_player_swiss_of_tooth_and_nail_through_discord(
     await play_out(world, open_[0].match_id, rng)
     by_id = {p.id: p for p in players}
     leaving = by_id[event.members(open_[1].a)[0].user_id]
-    dropped = await leaving.slash(world.channel, "tournament drop")
+    their_thread = next(t for t in world.channel.threads if t.id == open_[1].thread_id)
+    dropped = await leaving.slash(their_thread, "tournament drop")  # from their match
     assert answer(dropped).endswith("is out of the tournament.")
     await world.bot.close()
     await world.env.restart_bot(create_bot())
@@ -131,7 +138,7 @@ async def test_an_8_player_swiss_of_tooth_and_nail_through_discord(
     late = next(g for g in event.round_games() if g.b is not None and g.points is None)
     await play_out(world, late.match_id, rng, stop_before_end=True)
     await world.env.advance_time(DAY + 60)
-    await world.bot.publisher.idle()
+    await settled(world)
     event = await event_of(world)
     assert event.row.status == "finished"
     assert next(g for g in event.games if g.board == late.board and g.round == 3).points is not None
@@ -205,7 +212,7 @@ async def test_a_4_team_round_robin_of_command_of_nature_through_discord(world: 
     late = next(g for g in event.round_games() if g.points is None)
     await play_out(world, late.match_id, rng, stop_before_end=True)
     await world.env.advance_time(2 * DAY + 60)
-    await world.bot.publisher.idle()
+    await settled(world)
     event = await event_of(world)
     assert event.row.status == "finished"
     assert len({frozenset((g.a, g.b)) for g in event.games}) == 6
@@ -303,7 +310,7 @@ async def test_a_round_paired_just_before_a_stop_is_seated_after_the_restart(
     await world.env.restart_bot(create_bot())
     await world.bot.wait_until_ready()
     await world.env.settle()
-    await world.bot.publisher.idle()
+    await settled(world)
     event = await event_of(world)
     assert all(g.match_id is not None for g in event.round_games())
     assert len(world.channel.threads) == 2

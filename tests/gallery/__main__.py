@@ -584,6 +584,7 @@ async def tournament_standings(sandbox: Sandbox, browser: Browser, out: Path) ->
             raise GalleryError(f"tournament: round {round_no} was not paired")
         for game in [g for g in event.round_games() if g.match_id is not None][:played]:
             await play_randomly(matches, game.match_id, rng)
+        await desk.idle()
     await sandbox.bot.publisher.idle()
     event = await desk.service.in_channel(channel.id, channel.guild.id)
     assert event.row.message_id is not None

@@ -93,15 +93,16 @@ def test_swiss_rules_hold_over_random_events(entrants: int, rounds: int, seed: i
         games += play(rng, pairs, round_no)
 
 
-def test_a_swiss_round_pairs_top_down_within_the_standings() -> None:
-    """Round one pairs by seed, neighbours together (1-2, 3-4); round two pairs the
-    winners together and the losers together."""
+def test_a_swiss_round_pairs_the_top_half_of_a_score_group_with_its_bottom_half() -> None:
+    """Round one: eight level entrants, 1 v 5, 2 v 6, 3 v 7, 4 v 8. Round two (the top
+    seeds all won): the winners' group 1, 2, 3, 4 pairs 1 v 3 and 2 v 4, the losers'
+    5 v 7 and 6 v 8."""
     seeds = [1, 2, 3, 4, 5, 6, 7, 8]
     first = swiss_round(seeds, [])
-    assert first == [(1, 2), (3, 4), (5, 6), (7, 8)]
+    assert first == [(1, 5), (2, 6), (3, 7), (4, 8)]
     games = [Game(1, a, b, WIN) for a, b in first]
     second = swiss_round(seeds, games)
-    assert second == [(1, 3), (5, 7), (2, 4), (6, 8)]
+    assert second == [(1, 3), (2, 4), (5, 7), (6, 8)]
 
 
 def test_the_bye_goes_to_the_lowest_without_one() -> None:
@@ -152,6 +153,17 @@ def test_an_elimination_bracket_by_seed() -> None:
     assert champion(seeds, games) == 30
     table = standings(ELIMINATION, seeds, games)
     assert [s.entrant for s in table][:2] == [30, 10]
+    assert [s.tiebreaks[0] for s in table][:2] == [3.0, 2.0]  # rounds won (a bye counts)
+
+
+def test_a_drawn_elimination_game_sends_the_better_seed_through_in_the_standings() -> None:
+    """1 draws with 4 (1 goes on), 3 beats 2, the final 1 v 3 drawn: 1 is champion and
+    first, 3 second; of the two out in round one, 4 (a draw, ½ point) is ahead of 2."""
+    seeds = [1, 2, 3, 4]
+    games = [Game(1, 1, 4, DRAW), Game(1, 2, 3, LOSS), Game(2, 1, 3, DRAW)]
+    assert champion(seeds, games) == 1
+    table = standings(ELIMINATION, seeds, games)
+    assert [s.entrant for s in table] == [1, 3, 4, 2]
 
 
 def test_swiss_tie_breaks_by_hand() -> None:

@@ -1801,16 +1801,24 @@ class Store:
         round_no: int,
         games: Sequence[TournamentGame],
         ends: str,
+        again: bool = False,
         notes: Sequence[tuple[int | None, str, str]] = (),
     ) -> bool:
-        """Pair a round (the one after the round being played, or the same one again
-        when it is paired anew: its games are replaced). False if the tournament moved
-        on meanwhile."""
+        """Pair a round: the one after the round being played, or (`again`) the round
+        being played anew, its games replaced while none has a result. False if the
+        tournament moved on meanwhile (another process or task paired it first, a
+        result came in)."""
+        unplayed = (
+            " AND NOT EXISTS (SELECT 1 FROM tournament_games g"
+            " WHERE g.tournament_id = tournaments.id AND g.round = ?"
+            " AND g.how IN ('played', 'recorded', 'deadline'))"
+        )
         async with self._transaction() as db:
             changed = await db.execute(
                 "UPDATE tournaments SET round = ?, round_ends = ?"
-                " WHERE id = ? AND status = 'running' AND round IN (?, ?)",
-                (round_no, ends, tournament_id, round_no, round_no - 1),
+                " WHERE id = ? AND status = 'running' AND round = ?" + (unplayed if again else ""),
+                (round_no, ends, tournament_id, round_no if again else round_no - 1)
+                + ((round_no,) if again else ()),
             )
             if not changed:
                 return False
@@ -1867,6 +1875,31 @@ class Store:
             if decided:
                 await self._tournament_notes(db, tournament_id, notes)
             return bool(decided)
+
+    async def deadline_passed(
+        self,
+        tournament_id: int,
+        round_no: int,
+        notices: Sequence[Notice] = (),
+        notes: Sequence[tuple[int | None, str, str]] = (),
+    ) -> bool:
+        """A round's deadline has been dealt with (its moment is cleared, with what that
+        tells); False if it was already, or the tournament moved on."""
+        async with self._transaction() as db:
+            passed = await db.execute(
+                "UPDATE tournaments SET round_ends = NULL WHERE id = ? AND round = ?"
+                " AND status = 'running' AND round_ends IS NOT NULL",
+                (tournament_id, round_no),
+            )
+            if passed:
+                await self._enqueue(db, notices)
+                await self._tournament_notes(db, tournament_id, notes)
+            return bool(passed)
+
+    async def match_results(self, match_id: int) -> dict[int, str]:
+        """How each seat of a match ended, as recorded (`{seat: 'win' | 'loss' | 'draw'}`)."""
+        rows = await self._all("SELECT seat, result FROM results WHERE match_id = ?", (match_id,))
+        return {r["seat"]: r["result"] for r in rows}
 
     async def game_of_match(self, match_id: int) -> tuple[int, int, int] | None:
         """The tournament, round and table a match plays, if it plays one."""
