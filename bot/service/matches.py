@@ -41,7 +41,6 @@ from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.logs import about
 from bot.service.outbox import Notice
-from bot.service.results import results_of
 from bot.service.store import (
     PICTURE_MODES,
     ActionRow,
@@ -321,6 +320,42 @@ class Table:
     def with_ai(self) -> bool:
         """Whether the AI plays (or played) a seat of this match."""
         return any(s.by_ai or not s.person for s in self.seats)
+
+    def results(self, *, ending: str = PLAYED, leaver: int | None = None) -> Results | None:
+        """How each seat counts, as this table shows the match ended (its result, side
+        and place; recorded with the change that ended it and rated from there); None
+        for a match that counts for nobody: not over, over with no winner outside a
+        solitaire game, or abandoned with nobody to blame. An abandoned match (`leaver`:
+        the seat that ran out of time) puts the leaver's side last, every other first."""
+        match self.match.status, self.outcome:
+            case "finished", Outcome() as outcome if outcome.winners or outcome.against:
+                places = {s: i for i, group in enumerate(outcome.places, 1) for s in group}
+                result = {
+                    s: "win" if s in outcome.winners else "loss" if s in outcome.losers else "draw"
+                    for s in places.keys() | {s.seat for s in self.seats}
+                }
+                default = {"win": 1, "draw": 2, "loss": 3}
+                opponent, level = outcome.against, outcome.against_level or None
+            case "abandoned", _ if leaver is not None and ending == ratings.ABANDONED:
+                gone = self.teams.get(leaver, leaver)
+                result = {
+                    s.seat: "loss" if self.teams.get(s.seat, s.seat) == gone else "draw"
+                    for s in self.seats
+                }
+                places, default = {}, {"draw": 1, "loss": 2}
+                opponent, level = None, None
+            case _:
+                return None
+        people = [s.seat for s in self.seats if s.person]  # the AI's own seats count for no one
+        return Results(
+            {s: result[s] for s in people},
+            opponent,
+            level,
+            with_ai=self.with_ai,
+            teams={s: self.teams.get(s, s) for s in people},
+            places={s: places.get(s, default[result[s]]) for s in people},
+            ending=ending,
+        )
 
 
 def called_seats(
@@ -1210,11 +1245,8 @@ class MatchService:
             told = [outbox.say(match_id, note)]
             match = await self.get(match_id)
             gone = replace(match, status="abandoned")
-            results = results_of(
-                self._table(gone, await self.store.seats(match_id)),
-                ending=ratings.ABANDONED,
-                leaver=leaver,
-            )
+            gone_table = self._table(gone, await self.store.seats(match_id))
+            results = gone_table.results(ending=ratings.ABANDONED, leaver=leaver)
             saved = await self.store.abandon_match(
                 match_id, expected_version=version, notices=told, results=results
             )

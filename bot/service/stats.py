@@ -21,7 +21,6 @@ import logging
 
 from bot.service import errors
 from bot.service.matches import MatchService, Plan, Table
-from bot.service.results import results_of
 from bot.service.store import Hunter, Rating, RatingChange, Record, Versus
 
 log = logging.getLogger(__name__)
@@ -39,12 +38,12 @@ class Stats:
 
     async def plan(self, table: Table) -> Plan:
         """The results an action that finishes a match saves with it."""
-        results = results_of(table)
+        results = table.results()
         return Plan(results=results) if results is not None else Plan()
 
     async def record(self, match_id: int) -> None:
         """Record a finished match's result for each seat (once; anything else is ignored)."""
-        results = results_of(await self.matches.table(match_id))
+        results = (await self.matches.table(match_id)).results()
         if results is not None and await self.matches.store.record_results(match_id, results):
             log.info("match %s: results recorded", match_id)
 
