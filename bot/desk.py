@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week: a match's thread stays in the channel list
 RETRY_AFTER = timedelta(minutes=5)  # a moment that failed is tried again after this
+FIRST_SHOW_WAIT = timedelta(minutes=1)  # a message Discord didn't take: shown again then,
+MAX_SHOW_WAIT = timedelta(hours=1)  # and after twice as long each time, up to this
 NOT_FROM_HERE = "That button isn't from a tournament here, so nothing happened."
 SIGNUP_BUTTONS = {
     "join": ("Join", discord.ButtonStyle.success),
@@ -66,6 +68,7 @@ class TournamentDesk:
         self._starting: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()  # results being collected
         self._retry: dict[Hashable, datetime] = {}  # a moment that failed: not before then
+        self._waited: dict[int, timedelta] = {}  # a message not shown: the last wait
 
     async def start(self) -> None:
         """Arm every open tournament's moment and, once the bot knows its servers'
@@ -133,7 +136,17 @@ class TournamentDesk:
                                 game.board,
                             )
                 event = await self.service.event(tournament_id)
-            await self._show(event)
+            try:
+                await self._show(event)
+            except (discord.HTTPException, OSError) as failed:
+                # Discord unreachable or refusing: shown again later, from what is stored.
+                last = self._waited.get(tournament_id)
+                wait = min(MAX_SHOW_WAIT, 2 * last) if last else FIRST_SHOW_WAIT
+                self._waited[tournament_id] = wait
+                log.warning("tournament %s: message not shown (%s)", tournament_id, failed)
+                self._scheduler.arm(("show", tournament_id), discord.utils.utcnow() + wait)
+            else:
+                self._waited.pop(tournament_id, None)
             return event
 
     async def _unseated(self, game: TournamentGame) -> bool:
@@ -170,6 +183,7 @@ class TournamentDesk:
                     await self.service.cancel(tournament_id, None, why=str(short))
             elif kind == "round" and event.row.status == "running":
                 await self.service.deadline(tournament_id, event.row.round, now=now)
+            # ("show", id): only the settling below, which shows the message again
             self._retry.pop(key, None)
         except Exception:
             log.exception("tournament %s: its %s moment failed", tournament_id, kind)

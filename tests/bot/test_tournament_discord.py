@@ -317,3 +317,42 @@ async def test_a_round_paired_just_before_a_stop_is_seated_after_the_restart(
     for thread in world.channel.threads:
         calls = [line for line in lines_in(thread, world) if line.startswith("🏆 **Cup**")]
         assert len(calls) == 1
+
+
+async def test_standings_discord_refused_are_shown_again_later(world: World) -> None:
+    """The final result comes in while Discord refuses the standings edit (twice):
+    the message is shown again a minute later, then after two more, as the end."""
+    mona = admin(world)
+    opened = await mona.slash(
+        world.channel,
+        "tournament new",
+        name="Final",
+        game="tooth-and-nail",
+        variant="2p",
+        format="elimination",
+    )
+    assert opened.response is not None
+    for player in (world.alice, world.bob):
+        await player.click(opened.response, label="Join")
+    await mona.slash(world.channel, "tournament start")
+    event = await event_of(world)
+    path = f"/channels/{world.channel.id}/messages/{event.row.message_id}"
+    world.env.inject_error("PATCH", path, status=503, times=2)
+    (game,) = event.round_games()
+    await play_out(world, game.match_id, random.Random(1))
+    await settled(world)
+    assert (await event_of(world)).row.status == "finished"
+
+    message_id = event.row.message_id
+
+    def title() -> str:
+        shown = next(m for m in world.channel.history(viewer=world.eve) if m.id == message_id)
+        return shown.embeds[0].title or ""
+
+    assert title() == "🏆 Final — round 1 of 1"  # the edit was refused
+    await world.env.advance_time(61)
+    await settled(world)
+    assert title() == "🏆 Final — round 1 of 1"  # refused again: next in two minutes
+    await world.env.advance_time(121)
+    await settled(world)
+    assert title() == "🏆 Final — finished"
