@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.bench.ai import GAMES_2P, ai_table, measure_ai
+from tests.bench.ai import GAMES_2P, OPPONENTS, ai_row, ai_table, measure_ai
 from tests.bench.calls import calls_table, measure_calls
 from tests.bench.concurrency import concurrency_table, measure_concurrency
 from tests.bench.creation import creation_table, measure_creation
@@ -311,7 +311,12 @@ async def run(args: argparse.Namespace) -> None:
         show("", *engine_table(measure_engine(args.engine_seconds)))
     if "ai" in only:
         begun = time.perf_counter()
-        pairings = measure_ai(args.ai_games, tuple(args.ai_game or GAMES_2P))
+        pairings = measure_ai(
+            args.ai_games,
+            tuple(args.ai_game or GAMES_2P),
+            tuple(args.ai_against or OPPONENTS),
+            done=lambda p: print(f"done:{ai_row(p)}", flush=True),
+        )
         show("", *ai_table(pairings, time.perf_counter() - begun))
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as tmp:
         if "play" in only:
@@ -429,6 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--ai", action="store_true", help="only the AI's strength (as --only ai)")
     add("--ai-games", type=int, default=200, help="AI games per game and opponent (200)")
     add("--ai-game", action="append", choices=GAMES_2P, help="the AI's strength at this game")
+    add("--ai-against", action="append", choices=OPPONENTS, help="only against this opponent")
     add("--engine-seconds", type=float, default=5.0, help="per mode (5)")
     add("--plays", type=int, default=400, help="timed /play calls per bot and game (400)")
     add("--warmup", type=int, default=20, help="untimed /play calls first (20)")

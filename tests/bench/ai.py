@@ -165,13 +165,24 @@ class Pairing:
         return times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
 
 
-def measure_ai(games: int, only: tuple[str, ...] = GAMES_2P, workers: int = 0) -> list[Pairing]:
-    """Play `games` games per game and opponent, spread over the cores."""
-    pairings = {(g, o): Pairing(g, o) for g in only for o in OPPONENTS}
-    tasks = [(g, o, seed) for g in only for o in OPPONENTS for seed in range(games)]
+def measure_ai(
+    games: int,
+    only: tuple[str, ...] = GAMES_2P,
+    against: tuple[str, ...] = OPPONENTS,
+    workers: int = 0,
+    done: Callable[[Pairing], None] | None = None,
+) -> list[Pairing]:
+    """Play `games` games per game and opponent, spread over the cores; `done` hears of
+    each pairing as soon as its games are all played (a long run shows its figures as
+    it goes, and can be split by opponent)."""
+    pairings = {(g, o): Pairing(g, o) for g in only for o in against}
+    tasks = [(g, o, seed) for g in only for o in against for seed in range(games)]
     with ProcessPoolExecutor(workers or os.cpu_count() or 1) as pool:
         for game_id, opponent, result in pool.map(_play, tasks, chunksize=1):
-            pairings[game_id, opponent].results.append(result)
+            pairing = pairings[game_id, opponent]
+            pairing.results.append(result)
+            if done is not None and len(pairing.results) == games:
+                done(pairing)
     return list(pairings.values())
 
 
@@ -184,15 +195,19 @@ def ai_table(rows: list[Pairing], seconds: float) -> list[str]:
         f"  {'game':<19}{'against':<9}{'games':>6}{'wins':>8}{'95% interval':>16}{'goal':>7}"
         f"{'met':>5}{'actions':>9}{'p50 ms':>8}{'p95 ms':>8}",
     ]
-    for r in rows:
-        low, high = r.interval()
-        goal = GOALS[r.opponent]
-        met = "yes" if r.rate >= goal else "no"
-        actions = sum(x.actions for x in r.results) / len(r.results)
-        lines.append(
-            f"  {r.game_id:<19}{r.opponent:<9}{len(r.results):>6}{r.rate:>8.1%}"
-            f"{f'{low:.1%}–{high:.1%}':>16}{goal:>7.0%}{met:>5}{actions:>9.0f}"
-            f"{r.percentile(0.5) * 1000:>8.0f}{r.percentile(0.95) * 1000:>8.0f}"
-        )
+    lines += [ai_row(r) for r in rows]
     lines.append(f"  ({seconds:.0f} s on {os.cpu_count()} cores)")
     return lines
+
+
+def ai_row(r: Pairing) -> str:
+    """One pairing's line of the strength section."""
+    low, high = r.interval()
+    goal = GOALS[r.opponent]
+    met = "yes" if r.rate >= goal else "no"
+    actions = sum(x.actions for x in r.results) / len(r.results)
+    return (
+        f"  {r.game_id:<19}{r.opponent:<9}{len(r.results):>6}{r.rate:>8.1%}"
+        f"{f'{low:.1%}–{high:.1%}':>16}{goal:>7.0%}{met:>5}{actions:>9.0f}"
+        f"{r.percentile(0.5) * 1000:>8.0f}{r.percentile(0.95) * 1000:>8.0f}"
+    )
