@@ -1,5 +1,6 @@
 """The process the crash test kills: plays random legal actions of Tooth and Nail on a
-real database (a SQLite file or a PostgreSQL database), and delivers the outbox to a
+real database (a SQLite file or a PostgreSQL database), match after match (each one
+that ends is recorded and rated with its last action), and delivers the outbox to a
 fake Discord, until it is killed.
 
     python -m tests.bot.crash_worker <database> <journal path> <seed> [--drain]
@@ -27,6 +28,7 @@ from pathlib import Path
 from bot.service import errors
 from bot.service.matches import MatchService
 from bot.service.outbox import OutboxRow
+from bot.service.stats import Stats
 from bot.service.store import Store
 
 GUILD = 1
@@ -140,6 +142,7 @@ async def main(db: str, journal: Path, seed: int, *, drain: bool) -> None:
     store = await Store.open(db)
     try:
         service = MatchService(store)
+        Stats(service)  # a finishing action commits its results and ratings with it
         discord = FakeDiscord(journal)
         print("ready", flush=True)
         if drain:

@@ -30,7 +30,7 @@ import pytest
 from bot.publisher import nonce_for
 from bot.service.matches import MatchService
 from bot.service.store import Store, is_postgresql
-from tests.bot.crash_worker import nonce_of
+from tests.bot.crash_worker import GUILD, nonce_of
 from tests.bot.outside import one, outside
 
 ROUNDS = 32  # one kill each
@@ -63,6 +63,7 @@ class Facts:
     posted_undelivered: int  # rows in the journal the outbox hasn't marked delivered
     journal_lines: int
     duplicates: int
+    finished: int  # matches ended, each recorded and rated with its last action
 
 
 def worker(db: str, journal: Path, seed: int, log: Path, *extra: str) -> subprocess.Popen[str]:
@@ -166,6 +167,7 @@ async def check(db: str, journal: Path, figures: Figures | None) -> Facts:
             if figures is not None:
                 figures.verified.add((match_id, digest))
         rows = await store.outbox()
+        finished = await rated_whole(store, db)
     finally:
         await store.close()
 
@@ -204,7 +206,22 @@ async def check(db: str, journal: Path, figures: Figures | None) -> Facts:
         posted_undelivered=len(undelivered_posts),
         journal_lines=len(posted),
         duplicates=len(posted) - len(set(posted)),
+        finished=finished,
     )
+
+
+async def rated_whole(store: Store, db: str) -> int:
+    """Every finished match has its results, rated in an order without gaps, and the
+    ratings are what its results give (a rebuild changes nothing): how many finished."""
+    finished = [r[0] for r in await outside(db, "SELECT id FROM matches WHERE status = 'finished'")]
+    rated = dict(
+        await outside(db, "SELECT match_id, MIN(rating_seq) FROM results GROUP BY match_id")
+    )
+    assert set(rated) == set(finished), "a finished match without its results, or results of none"
+    assert sorted(rated.values()) == list(range(1, len(rated) + 1)), "a rating order with gaps"
+    replayed, differing = await store.rebuild_ratings(GUILD)
+    assert (replayed, differing) == (len(finished), 0), "ratings that aren't their results'"
+    return len(finished)
 
 
 @pytest.mark.engines
@@ -258,8 +275,10 @@ async def test_kill_9_during_play_loses_nothing_and_posts_nothing_twice(
         f" some); {final.outbox_rows} outbox rows, {len(posted)} delivered;"
         f" {final.duplicates} duplicates; killed with rows pending {figures.killed_with_pending}"
         f" times, between a send and its mark {figures.killed_between_send_and_mark} times;"
-        f" {figures.starting:.1f}s starting workers, {figures.checking:.1f}s checking"
+        f" {figures.starting:.1f}s starting workers, {figures.checking:.1f}s checking;"
+        f" {final.finished} matches finished, recorded and rated"
     )
     assert figures.kills >= 30
     assert figures.rounds_with_new_actions >= ROUNDS // 2, "the kills missed the bursts"
     assert figures.killed_with_pending > 0, "no kill left a row undelivered"
+    assert final.finished > 0, "no match ended: results and ratings untried"
