@@ -15,6 +15,7 @@ import simcord
 
 from bot.desk import NOT_FROM_HERE, TournamentButton
 from bot.service.tournaments import Event
+from tests.bot.playout import play_randomly
 from tests.bot.test_moderation import add_member, admin, answer
 from tests.bot.world import World
 
@@ -31,27 +32,17 @@ async def event_of(world: World) -> Event:
     return await world.bot.desk.service.in_channel(world.channel.id, world.guild.id, ended=True)
 
 
-async def play_out(
-    world: World, match_id: int, rng: random.Random, *, stop_before_end: bool = False
-) -> None:
-    """Random legal moves in a match until it ends (or, `stop_before_end`, until one
-    more move might end it: it is left unfinished)."""
-    matches = world.bot.matches
-    for _ in range(5000):
-        table = await matches.table(match_id)
-        if table.match.status != "active":
-            return
-        game = matches.game(table.match.game)
-        assert table.match.snapshot is not None
-        state = game.state_model.model_validate_json(table.match.snapshot)
-        seat = rng.choice(sorted(game.to_act(state)))
-        action = rng.choice(game.legal_actions(state, seat))
-        if stop_before_end:
-            after, _ = game.apply(state, seat, action, random.Random(0))
-            if game.outcome(after) is not None:
-                return
-        await matches.act(match_id, table.user_of(seat).user_id, action.key)
-    raise AssertionError("a match that never ends")
+async def signed_up(
+    world: World, mona: simcord.MemberActor, players: list[simcord.MemberActor], **options: Any
+) -> Any:
+    """`/tournament new` in the channel by the moderator, then each player presses Join
+    (the sign-up message, updated in place, is returned)."""
+    opened = await mona.slash(world.channel, "tournament new", **options)
+    signup = opened.response
+    assert signup is not None and not signup.ephemeral
+    for player in players:
+        await player.click(signup, label="Join")
+    return signup
 
 
 async def play_round(world: World, rng: random.Random, *, leave: int = 0) -> Event:
@@ -60,7 +51,7 @@ async def play_round(world: World, rng: random.Random, *, leave: int = 0) -> Eve
     open_ = [g for g in event.round_games() if g.b is not None and g.points is None]
     for game in open_[: len(open_) - leave]:
         assert game.match_id is not None, "every pairing is seated in its thread"
-        await play_out(world, game.match_id, rng)
+        await play_randomly(world.bot.matches, game.match_id, rng)
     await settled(world)
     return await event_of(world)
 
@@ -80,9 +71,10 @@ async def test_an_8_player_swiss_of_tooth_and_nail_through_discord(
     mona = admin(world)
     players = [world.alice, world.bob, world.carol, world.dave, world.eve, world.frank]
     players += [add_member(world, "gus"), add_member(world, "hal")]
-    opened = await mona.slash(
-        world.channel,
-        "tournament new",
+    signup = await signed_up(
+        world,
+        mona,
+        players,
         name="Winter Cup",
         game="tooth-and-nail",
         variant="2p",
@@ -92,12 +84,8 @@ async def test_an_8_player_swiss_of_tooth_and_nail_through_discord(
         deadline="1d",
         seeding="random",
     )
-    signup = opened.response
-    assert signup is not None and not signup.ephemeral
     assert signup.embeds[0].title == "🏆 Winter Cup — sign-up open"
-    for player in players:
-        await player.click(signup, label="Join")  # the sign-up message shows them at once
-    assert "Signed up (8)" in [f.name for f in signup.embeds[0].fields]
+    assert "Signed up (8)" in [f.name for f in signup.embeds[0].fields]  # shown at once
     refused = await world.alice.slash(world.channel, "tournament start")
     assert "moderator" in answer(refused).lower()
     started = await mona.slash(world.channel, "tournament start")
@@ -120,7 +108,7 @@ async def test_an_8_player_swiss_of_tooth_and_nail_through_discord(
 
     # Round 2: one match played, a player drops out of another, then a restart.
     open_ = [g for g in event.round_games() if g.b is not None]
-    await play_out(world, open_[0].match_id, rng)
+    await play_randomly(world.bot.matches, open_[0].match_id, rng)
     by_id = {p.id: p for p in players}
     leaving = by_id[event.members(open_[1].a)[0].user_id]
     their_thread = next(t for t in world.channel.threads if t.id == open_[1].thread_id)
@@ -136,7 +124,7 @@ async def test_an_8_player_swiss_of_tooth_and_nail_through_discord(
     # Round 3: one match is still going when the round's deadline passes.
     event = await play_round(world, rng, leave=1)
     late = next(g for g in event.round_games() if g.b is not None and g.points is None)
-    await play_out(world, late.match_id, rng, stop_before_end=True)
+    await play_randomly(world.bot.matches, late.match_id, rng, stop_before_end=True)
     await world.env.advance_time(DAY + 60)
     await settled(world)
     event = await event_of(world)
@@ -176,18 +164,16 @@ async def test_a_4_team_round_robin_of_command_of_nature_through_discord(world: 
     mona = admin(world)
     players = [world.alice, world.bob, world.carol, world.dave, world.eve, world.frank]
     players += [add_member(world, "gus"), add_member(world, "hal")]
-    opened = await mona.slash(
-        world.channel,
-        "tournament new",
+    await signed_up(
+        world,
+        mona,
+        players,
         name="Nature League",
         game="command-of-nature",
         variant="4p",
         format="round-robin",
         deadline="2d",
     )
-    assert opened.response is not None
-    for player in players:
-        await player.click(opened.response, label="Join")
     await mona.slash(world.channel, "tournament start")
     event = await event_of(world)
     assert event.row.rounds == 3 and len(event.entrants) == 4
@@ -210,7 +196,7 @@ async def test_a_4_team_round_robin_of_command_of_nature_through_discord(world: 
     assert forfeited.how == "dropped" and forfeited.match_id is None
 
     late = next(g for g in event.round_games() if g.points is None)
-    await play_out(world, late.match_id, rng, stop_before_end=True)
+    await play_randomly(world.bot.matches, late.match_id, rng, stop_before_end=True)
     await world.env.advance_time(2 * DAY + 60)
     await settled(world)
     event = await event_of(world)
@@ -227,16 +213,8 @@ async def test_a_forged_or_foreign_join_is_refused_and_changes_nothing(world: Wo
     """The Join button's id names its tournament: a huge number, a tournament that
     doesn't exist, the genuine one clicked in another channel or server or in DMs —
     each refused with a sentence, nobody signed up."""
-    mona = admin(world)
-    opened = await mona.slash(
-        world.channel,
-        "tournament new",
-        name="Cup",
-        game="tooth-and-nail",
-        variant="2p",
-        format="elimination",
-    )
-    assert opened.response is not None
+    options = {"name": "Cup", "game": "tooth-and-nail", "variant": "2p", "format": "elimination"}
+    await signed_up(world, admin(world), [], **options)
     event = await event_of(world)
     real = TournamentButton("join", event.row.id)
     elsewhere = world.guild.create_text_channel("elsewhere")
@@ -291,17 +269,15 @@ async def test_a_round_paired_just_before_a_stop_is_seated_after_the_restart(
     its match and one call."""
     mona = admin(world)
     players = [world.alice, world.bob, world.carol, world.dave]
-    opened = await mona.slash(
-        world.channel,
-        "tournament new",
+    await signed_up(
+        world,
+        mona,
+        players,
         name="Cup",
         game="tooth-and-nail",
         variant="2p",
         format="round-robin",
     )
-    assert opened.response is not None
-    for player in players:
-        await player.click(opened.response, label="Join")
     event = await event_of(world)
     service = world.bot.desk.service
     await service.start(event.row.id, mona.id, now=discord.utils.utcnow())  # no desk
@@ -323,23 +299,21 @@ async def test_standings_discord_refused_are_shown_again_later(world: World) -> 
     """The final result comes in while Discord refuses the standings edit (twice):
     the message is shown again a minute later, then after two more, as the end."""
     mona = admin(world)
-    opened = await mona.slash(
-        world.channel,
-        "tournament new",
+    await signed_up(
+        world,
+        mona,
+        [world.alice, world.bob],
         name="Final",
         game="tooth-and-nail",
         variant="2p",
         format="elimination",
     )
-    assert opened.response is not None
-    for player in (world.alice, world.bob):
-        await player.click(opened.response, label="Join")
     await mona.slash(world.channel, "tournament start")
     event = await event_of(world)
     path = f"/channels/{world.channel.id}/messages/{event.row.message_id}"
     world.env.inject_error("PATCH", path, status=503, times=2)
     (game,) = event.round_games()
-    await play_out(world, game.match_id, random.Random(1))
+    await play_randomly(world.bot.matches, game.match_id, random.Random(1))
     await settled(world)
     assert (await event_of(world)).row.status == "finished"
 

@@ -19,6 +19,7 @@ from league import tournament as league
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally
+from tests.bot.playout import play_randomly
 
 NOW = datetime(2026, 12, 4, 12, tzinfo=UTC)
 GUILD, CHANNEL, MOD = 7, 700, 1
@@ -34,18 +35,8 @@ async def service(database: str) -> AsyncIterator[Tournaments]:
 
 async def finish_by_random_play(service: Tournaments, match_id: int, rng: random.Random) -> None:
     """Random legal moves until the match ends, then the tournament hears of it."""
-    matches = service.matches
-    for _ in range(5000):
-        table = await matches.table(match_id)
-        if table.match.status != "active":
-            break
-        game = matches.game(table.match.game)
-        assert table.match.snapshot is not None
-        state = game.state_model.model_validate_json(table.match.snapshot)
-        seat = rng.choice(sorted(game.to_act(state)))
-        action = rng.choice(game.legal_actions(state, seat))
-        await matches.act(match_id, table.user_of(seat).user_id, action.key)
-    assert (await matches.get(match_id)).status == "finished"
+    await play_randomly(service.matches, match_id, rng)
+    assert (await service.matches.get(match_id)).status == "finished"
     await service.collect(match_id, now=NOW)
 
 

@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 import discord
 
 from bot.sandbox import PLAYERS, Sandbox, open_sandbox
-from bot.service.matches import MatchService
+from tests.bot.playout import play_randomly
 
 if TYPE_CHECKING:
     import simcord
@@ -57,7 +57,6 @@ MENU_ROOM = 160  # below a menu's box: the composer, and room for the menu to op
 MAX_MOVES = 200  # a scene that reaches no position worth showing by then fails
 NAMES = dict(PLAYERS)  # the sandbox's players: user name -> the name the page shows
 TOURNAMENT_SEED = 26  # the tournament picture's random moves
-MAX_RANDOM_MOVES = 5000
 
 
 @dataclass(frozen=True)
@@ -593,21 +592,6 @@ async def tournament_standings(sandbox: Sandbox, browser: Browser, out: Path) ->
         await shoot(page, event.row.message_id, path, block="start")
     print(f"  round {event.row.round}, {len(event.games)} pairings so far", flush=True)
     return [path]
-
-
-async def play_randomly(matches: MatchService, match_id: int, rng: random.Random) -> None:
-    """Random legal moves (from `rng`) until the match ends."""
-    for _ in range(MAX_RANDOM_MOVES):
-        table = await matches.table(match_id)
-        if table.match.status != "active":
-            return
-        game = matches.game(table.match.game)
-        assert table.match.snapshot is not None
-        state = game.state_model.model_validate_json(table.match.snapshot)
-        seat = rng.choice(sorted(game.to_act(state)))
-        action = rng.choice(game.legal_actions(state, seat))
-        await matches.act(match_id, table.user_of(seat).user_id, action.key)
-    raise GalleryError(f"tournament: match {match_id} did not end")
 
 
 async def save_picture(scene: Scene, sandbox: Sandbox, position: Position, out: Path) -> list[Path]:
