@@ -19,6 +19,7 @@ FORMAT_NAMES = {
     league.ELIMINATION: "single elimination",
 }
 MOST_LINES = 40  # standings lines an embed shows (Discord caps an embed at 6,000 characters)
+SHORT = {"Buchholz": "Bh", "Sonneborn-Berger": "SB"}  # a standings line fits a phone
 TIEBREAK_WORDS = {
     "Buchholz": "Buchholz: the points of everyone one met.",
     "Sonneborn-Berger": "Sonneborn-Berger: the points of those one beat, half of those drawn.",
@@ -93,7 +94,7 @@ def standings_embed(event: Event, game: Game) -> discord.Embed:
         gone = " *(dropped out)*" if s.dropped else ""
         record = f"{s.wins}-{s.draws}-{s.losses}" + (f", {s.byes} bye" if s.byes else "")
         shown = " · ".join(  # wins are in the record already
-            f"{name} {_points(v)}"
+            f"{SHORT.get(name, name)} {_points(v)}"
             for name, v in zip(breaks, s.tiebreaks, strict=True)
             if name != "wins"
         )
@@ -120,7 +121,8 @@ def standings_embed(event: Event, game: Game) -> discord.Embed:
         title = f"Round {row.round} — deadline {deadline}"
         for field in chunked_fields(title, tables + done):
             embed.add_field(name=field.name, value=field.value, inline=False)
-    order = ", then ".join(["points", *breaks, "seed"])
+    named = [f"{b} ({SHORT[b]})" if b in SHORT else b for b in breaks]
+    order = ", then ".join(["points", *named, "seed"])
     explained = " ".join(TIEBREAK_WORDS[b] for b in breaks if b in TIEBREAK_WORDS)
     embed.set_footer(
         text=f"Tournament #{row.id} · ranked by {order}. A win 1, a draw ½, a bye 1. " + explained
