@@ -13,12 +13,12 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from ai.judges import Judge
-from rules.command_of_nature.cards import get_pack
+from rules.command_of_nature.cards import CommandCard, get_pack
 from rules.command_of_nature.combat import attack_reaches
-from rules.command_of_nature.formation import Pos
+from rules.command_of_nature.formation import ROWS, Pos
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import Side, State
-from rules.command_of_nature.table import elemental_def
+from rules.command_of_nature.table import elemental_def, is_sage
 
 SAGE_HP = 2.0  # each HP a Sage has left
 HP = 0.35  # each HP another Elemental has left (and each shield, anywhere)
@@ -27,7 +27,6 @@ STANDING = 1.0  # an Elemental in the formation at all
 LEVEL = 0.9
 GOLD = 0.15
 CARD = 0.12  # each point of cost of the cards a player owns beyond the Sage pack
-ROWS = 3
 ATTACK = 0.6  # each Attack Command a side owns, up to ENOUGH_ATTACKS
 ENOUGH_ATTACKS = 8
 OWNED = 0.25  # each card a side owns, up to ENOUGH_CARDS
@@ -90,7 +89,7 @@ def _arsenal(state: State, side: Side) -> float:
         for card in (*player.hand, *player.deck, *player.discard):
             definition = card_of(state, card)
             owned += 1
-            attacks += getattr(definition, "type", "") == "attack"
+            attacks += isinstance(definition, CommandCard) and definition.type == "attack"
     return ATTACK * min(attacks, ENOUGH_ATTACKS) + OWNED * min(owned, ENOUGH_CARDS)
 
 
@@ -118,7 +117,7 @@ def sage_danger(state: State, attackers: Side, defenders: Side) -> float:
     blows: list[tuple[int, int]] = []
     for pos in defenders.formation.occupied():
         elemental = defenders.formation.at(pos)
-        if elemental is not None and elemental_def(state, elemental.card).kind == "sage":
+        if elemental is not None and is_sage(state, elemental.card):
             sages.append(pos)
     if not sages:
         return 0.0

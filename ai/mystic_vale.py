@@ -24,16 +24,14 @@ from pydantic import BaseModel
 
 from ai.judges import Judge
 from rules.core import Action, Game
-from rules.mystic_vale.cards import Gain, get_pack
-from rules.mystic_vale.commons import offered
+from rules.mystic_vale.cards import SPIRITS, Gain, get_pack
+from rules.mystic_vale.harvest import buyable, buys_left
 from rules.mystic_vale.scoring import score
 from rules.mystic_vale.state import State
-from rules.mystic_vale.symbols import advancements_on, decay_count, shown
+from rules.mystic_vale.symbols import advancement_of, advancements_on, decay_count, shown
+from rules.mystic_vale.turn import PREP_STOPS_AT, SPOIL_AT, can_spoil
 
 CARDS = 20  # a player's cards, all game
-PREP_STOP = 3  # Prep stops at this much decay
-SPOIL_AT = 4  # a push Spoils at this much decay
-SPIRITS = ("sky", "animal", "water", "plant")
 # What one symbol shown at a Harvest is worth, in VP.
 WORTH = {"mana": 0.3, "vp": 1.0, "curse": -1.0, "guardian": 0.1}
 SPIRIT = 0.7
@@ -70,11 +68,15 @@ def _net(symbols: Counter[str] | dict[str, int]) -> int:
 
 
 def spoil_chance(state: State, seat: int) -> float:
-    """The chance a push Spoils now, from what the deck holds (not its order)."""
+    """The chance a push Spoils now, from what the deck holds (not its order); none
+    while a standing effect says the seat cannot Spoil, certain once the nemesis's
+    Corrupted Centaur says the next Spoil test Spoils."""
     player = state.players[seat]
     pile = player.deck or player.discard
-    if not pile:
+    if not pile or not can_spoil(state, seat):
         return 0.0
+    if state.nemesis is not None and state.nemesis.forced_spoil:
+        return 1.0
     now = decay_count(state, seat)
     bad = sum(now + _net(shown(state, state.card(c))) >= SPOIL_AT for c in pile)
     return bad / len(pile)
@@ -95,7 +97,7 @@ class Deck:
         harvest = state.harvest
         if harvest is not None and state.active == seat:  # bought, to be sleeved
             for instance in harvest.bought:
-                card = get_pack(state.pack).advancement(state.cards[instance])
+                card = advancement_of(state, instance)
                 counts = card.symbols.counts()
                 extra += counts.get("end_vp", 0)
                 totals.update(counts)
@@ -104,8 +106,8 @@ class Deck:
         for instance in state.players[seat].vales:
             vales.update(_harvest_gain(state.pack, "v", state.cards[instance]))
         net = max(0.3, totals["decay"] - totals["growth"])
-        self.field = min(float(CARDS), max(2.0, PREP_STOP * CARDS / net - 0.5))
-        share = self.field / CARDS
+        field = min(float(CARDS), max(2.0, PREP_STOPS_AT * CARDS / net - 0.5))
+        share = field / CARDS
         self.turn = {k: totals[k] * share + vales[k] for k in (*WORTH, *SPIRITS)}
         self.unsleeved_vp = extra
 
@@ -186,7 +188,7 @@ def _flat(state: State, seat: int) -> float:
             symbols.update(shown(state, card))
     if state.harvest is not None and state.active == seat:  # bought, to be sleeved
         for instance in state.harvest.bought:
-            symbols.update(get_pack(state.pack).advancement(state.cards[instance]).symbols.counts())
+            symbols.update(advancement_of(state, instance).symbols.counts())
     engine = sum(NOVICE.get(symbol, 0.0) * count for symbol, count in symbols.items())
     return score(state, seat) + left * engine
 
@@ -216,9 +218,7 @@ class MysticValeJudge(Judge):
         # The more turns are left, the less sure a lead: one ahead wants the game over.
         return lead / math.sqrt(1.0 + turns / SPREAD)
 
-    def settled(self, game: Game, state: BaseModel, seat: int) -> bool:
-        assert isinstance(state, State)
-        return state.phase not in ("planting", "harvest") or state.active != seat
+    settled = MysticValeNovice.settled
 
     def instinct(
         self, game: Game, world: BaseModel, seat: int, legal: list[Action]
@@ -238,10 +238,6 @@ class MysticValeJudge(Judge):
             return push
         return None
 
-    def glance(self, game: Game, world: BaseModel, seat: int, action: Action) -> float:
-        after, _ = game.apply(world, seat, action, random.Random(0))
-        return self.score(after, seat)
-
     def hunch(
         self, game: Game, state: BaseModel, seat: int, rng: random.Random
     ) -> list[Action] | None:
@@ -255,19 +251,22 @@ class MysticValeJudge(Judge):
             return [push, stop] if rng.random() < chance else [stop, push]
         if state.phase != "harvest":
             return None
-        commons = state.commons
-        choices = [
-            *(
-                Action(kind="vale", args=(str(i),))
-                for r in commons.vale_rows.values()
-                for i in r
-                if i is not None
-            ),
-            *(Action(kind="buy", args=(str(i),)) for i in offered(state)),
+        # Vales before advancements: once an advancement is bought no vale can be.
+        assert state.harvest is not None
+        vales_left, buys = buys_left(state.harvest)
+        vales = [
+            Action(kind="vale", args=(str(i),))
+            for r in state.commons.vale_rows.values()
+            for i in r
+            if i is not None and vales_left
         ]
-        worth = {a.key: _buy_worth(state, a) for a in choices}
-        choices.sort(key=lambda a: -worth[a.key])
-        return [*(a for a in choices if worth[a.key] > 0), Action(kind="done")]
+        advancements = [Action(kind="buy", args=(str(i),)) for i in buyable(state, seat) if buys]
+        worth = {a.key: _buy_worth(state, a) for a in (*vales, *advancements)}
+
+        def best(actions: list[Action]) -> list[Action]:
+            return sorted((a for a in actions if worth[a.key] > 0), key=lambda a: -worth[a.key])
+
+        return [*best(vales), *best(advancements), Action(kind="done")]
 
 
 def _buy_worth(state: State, action: Action) -> float:
@@ -281,12 +280,8 @@ def _buy_worth(state: State, action: Action) -> float:
             + vale.symbols.end_vp
             + QUICK_PLAYS * sum(QUICK.get(k, 0) * n for k, n in gain.items())
         )
-    if action.kind == "buy":
-        card = cards.advancement(state.cards[int(action.args[0])])
-        counts = Counter(card.symbols.counts())
-        counts.update(_harvest_gain(state.pack, "a", card.id))
-        per_play = sum(QUICK.get(k, 0.0) * n for k, n in counts.items())
-        return counts.get("end_vp", 0) + QUICK_PLAYS * per_play
-    if action.kind == "upgrade":
-        return 3.0
-    return 0.0
+    card = advancement_of(state, int(action.args[0]))
+    counts = Counter(card.symbols.counts())
+    counts.update(_harvest_gain(state.pack, "a", card.id))
+    per_play = sum(QUICK.get(k, 0.0) * n for k, n in counts.items())
+    return counts.get("end_vp", 0) + QUICK_PLAYS * per_play
