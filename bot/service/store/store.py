@@ -1332,9 +1332,9 @@ class Store:
         then rate the match; False when they were recorded already."""
         found = await db.fetchone("SELECT guild_id FROM matches WHERE id = ?", (match_id,))
         guild_id = None if found is None else found["guild_id"]
-        season = 1
+        season, rated_endings = 1, None
         if guild_id is not None and not results.with_ai and results.opponent is None:
-            season, _ = await self._lock_league(db, guild_id)  # as the rating will read it
+            season, rated_endings = await self._lock_league(db, guild_id)
         elif guild_id is not None:
             held = await db.fetchone(
                 "SELECT season FROM guild_settings WHERE guild_id = ?", (guild_id,)
@@ -1369,7 +1369,7 @@ class Store:
                 ),
             )
         if recorded:
-            await self._rate(db, match_id)
+            await self._rate(db, match_id, rated_endings)
         return recorded > 0
 
     async def versus_records(self, guild_id: int, user_id: int) -> list[Versus]:
@@ -1452,11 +1452,12 @@ class Store:
         assert row is not None
         return row["season"], frozenset(json.loads(row["rated_endings"]))
 
-    async def _rate(self, db: _Change, match_id: int) -> None:
+    async def _rate(self, db: _Change, match_id: int, held: frozenset[str] | None = None) -> None:
         """Decide whether a match's recorded results are rated and, if so, rate it: its
         players' ratings move, the change of each is kept, and the results carry the
         match's place in the rating order (0: not rated). A match decided already (by
-        another process meanwhile) is left as it is."""
+        another process meanwhile) is left as it is. `held`: the rated endings, read
+        under the server's lock this transaction already holds."""
         first = await db.fetchone(
             "SELECT guild_id, with_ai, opponent FROM results WHERE match_id = ? LIMIT 1",
             (match_id,),
@@ -1465,8 +1466,8 @@ class Store:
             return
         guild_id = first["guild_id"]
         rateable = guild_id is not None and not first["with_ai"] and first["opponent"] is None
-        rated_endings: frozenset[str] = frozenset()
-        if rateable:
+        rated_endings: frozenset[str] = held or frozenset()
+        if rateable and held is None:
             _, rated_endings = await self._lock_league(db, guild_id)
         rows = await db.fetch(
             "SELECT seat, user_id, game, season, team, place, ending, recorded_at, rating_seq"
