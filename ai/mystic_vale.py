@@ -126,10 +126,15 @@ class Deck:
         return total
 
 
-def turns_left(state: State, decks: list[Deck]) -> float:
-    """About how many more turns each player gets."""
-    if state.last_round or state.phase in ("final", "over"):
+def turns_left(state: State, decks: list[Deck], seat: int) -> float:
+    """About how many more turns a player gets after the turn under way: in the last
+    round, one for each seat still to play before the round comes back to the first
+    player, none for the others."""
+    if state.phase in ("final", "over"):
         return 0.0
+    if state.last_round:
+        n = len(state.players)
+        return float((seat - state.first) % n > (state.active - state.first) % n)
     drain = DRAIN + sum(max(0.0, d.turn["vp"]) for d in decks)
     return min(HORIZON, state.pool / drain)
 
@@ -205,18 +210,18 @@ class MysticValeJudge(Judge):
         assert isinstance(state, State)
         players = [p.seat for p in state.players if not p.conceded]
         decks = {s: Deck(state, s) for s in players}
-        turns = turns_left(state, list(decks.values()))
+        turns = {s: turns_left(state, list(decks.values()), s) for s in players}
 
         def standing(s: int) -> float:
-            deck = decks[s]
-            token = MANA_TOKEN * min(1.0, turns) * state.players[s].mana_token
-            return score(state, s) + deck.unsleeved_vp + turns * deck.worth(turns) + token
+            deck, left = decks[s], turns[s]
+            token = MANA_TOKEN * min(1.0, left) * state.players[s].mana_token
+            return score(state, s) + deck.unsleeved_vp + left * deck.worth(left) + token
 
         mine = standing(seat) if seat in decks else float(score(state, seat))
         others = [standing(s) for s in players if s != seat]
         lead = mine - max(others) if others else mine
         # The more turns are left, the less sure a lead: one ahead wants the game over.
-        return lead / math.sqrt(1.0 + turns / SPREAD)
+        return lead / math.sqrt(1.0 + max(turns.values(), default=0.0) / SPREAD)
 
     settled = MysticValeNovice.settled
 
