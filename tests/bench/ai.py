@@ -91,6 +91,8 @@ def greedy(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int)
 
 
 def easy(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -> Action:
+    """The bot's own easy level: it moves with the games' novice judges, so a figure
+    against it is comparable only with one measured since the judges last changed."""
     return ai.decide(game, state, seat, Level.EASY, seed=n)
 
 
