@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.bench.ai import GAMES_2P, OPPONENTS, ai_row, ai_table, measure_ai
+from tests.bench.ai import OPPONENTS, VARIANTS_2P, ai_row, ai_table, measure_ai
 from tests.bench.calls import calls_table, measure_calls
 from tests.bench.concurrency import concurrency_table, measure_concurrency
 from tests.bench.creation import creation_table, measure_creation
@@ -313,7 +313,7 @@ async def run(args: argparse.Namespace) -> None:
         begun = time.perf_counter()
         pairings = measure_ai(
             args.ai_games,
-            tuple(args.ai_game or GAMES_2P),
+            tuple(m for ms in args.ai_game or [VARIANTS_2P] for m in ms),
             tuple(args.ai_against or OPPONENTS),
             done=lambda p: print(f"done:{ai_row(p)}", flush=True),
         )
@@ -420,6 +420,19 @@ def mode(text: str) -> Mode:
         raise argparse.ArgumentTypeError(str(unknown)) from None
 
 
+def ai_variants(text: str) -> tuple[tuple[str, str], ...]:
+    """The AI's 2-player variants a spec names: "game-id" (all of that game's) or
+    "game-id:variant"."""
+    game_id, _, variant = text.partition(":")
+    chosen = tuple(m for m in VARIANTS_2P if m[0] == game_id and variant in ("", m[1]))
+    if not chosen:
+        names = ", ".join(f"{g}:{v}" for g, v in VARIANTS_2P)
+        raise argparse.ArgumentTypeError(
+            f"no 2-player variant {text!r} the AI plays; known: {names}"
+        )
+    return chosen
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, measure, print."""
     parser = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__)
@@ -433,7 +446,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     add("--ai", action="store_true", help="only the AI's strength (as --only ai)")
     add("--ai-games", type=int, default=200, help="AI games per game and opponent (200)")
-    add("--ai-game", action="append", choices=GAMES_2P, help="the AI's strength at this game")
+    add(
+        "--ai-game",
+        action="append",
+        type=ai_variants,
+        help="the AI's strength at this game (game-id) or variant (game-id:variant)",
+    )
     add("--ai-against", action="append", choices=OPPONENTS, help="only against this opponent")
     add("--engine-seconds", type=float, default=5.0, help="per mode (5)")
     add("--plays", type=int, default=400, help="timed /play calls per bot and game (400)")

@@ -1,4 +1,4 @@
-"""The AI's strength: for each game's 2-player variant, the strong AI against uniform
+"""The AI's strength: in each 2-player variant of each game it plays, the strong AI against uniform
 random play, against a one-ply greedy policy written here, and against the easy AI,
 with win rates, their 95 % (Wilson) intervals and the strong AI's time per decision.
 
@@ -28,7 +28,16 @@ from rules.mystic_vale.scoring import score as vale_score
 from rules.registry import GAMES
 from rules.tooth_and_nail import State as NailState
 
-GAMES_2P = ("tooth-and-nail", "command-of-nature", "mystic-vale")
+GAMES_2P = tuple(ai.JUDGES)  # the games the AI plays
+
+
+def two_player(game_id: str) -> tuple[tuple[str, str], ...]:
+    """A game's variants for two players and no more (Tooth & Nail: 2p and Alliance)."""
+    variants = GAMES[game_id].variants.values()
+    return tuple((game_id, v.id) for v in variants if v.min_players == v.max_players == 2)
+
+
+VARIANTS_2P = tuple(mode for game_id in GAMES_2P for mode in two_player(game_id))
 OPPONENTS = ("random", "greedy", "easy")
 GOALS = {"random": 0.95, "greedy": 0.65, "easy": 0.75}
 MAX_ACTIONS = 3000
@@ -108,12 +117,12 @@ class Result:
     decisions: list[float]
 
 
-def play(game_id: str, opponent: str, seed: int) -> Result:
+def play(game_id: str, variant: str, opponent: str, seed: int) -> Result:
     """One 2-player game of the strong AI against `opponent`, seats by seed."""
     game = GAMES[game_id]
     strong = seed % 2
     seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(2)]
-    state = game.setup("2p", seats, {}, seed)
+    state = game.setup(variant, seats, {}, seed)
     policy = POLICIES[opponent]
     times: list[float] = []
     n = 0
@@ -137,16 +146,17 @@ def play(game_id: str, opponent: str, seed: int) -> Result:
     return Result(1.0 if won and not lost else 0.0 if lost else 0.5, n, times)
 
 
-def _play(task: tuple[str, str, int]) -> tuple[str, str, Result]:
-    game_id, opponent, seed = task
-    return game_id, opponent, play(game_id, opponent, seed)
+def _play(task: tuple[str, str, str, int]) -> tuple[str, str, str, Result]:
+    game_id, variant, opponent, seed = task
+    return game_id, variant, opponent, play(game_id, variant, opponent, seed)
 
 
 @dataclass
 class Pairing:
-    """The games of one game and one opponent."""
+    """The games of one game's variant and one opponent."""
 
     game_id: str
+    variant: str
     opponent: str
     results: list[Result] = field(default_factory=list)
 
@@ -169,19 +179,19 @@ class Pairing:
 
 def measure_ai(
     games: int,
-    only: tuple[str, ...] = GAMES_2P,
+    only: tuple[tuple[str, str], ...] = VARIANTS_2P,
     against: tuple[str, ...] = OPPONENTS,
     workers: int = 0,
     done: Callable[[Pairing], None] | None = None,
 ) -> list[Pairing]:
-    """Play `games` games per game and opponent, spread over the cores; `done` hears of
-    each pairing as soon as its games are all played (a long run shows its figures as
-    it goes, and can be split by opponent)."""
-    pairings = {(g, o): Pairing(g, o) for g in only for o in against}
-    tasks = [(g, o, seed) for g in only for o in against for seed in range(games)]
+    """Play `games` games per variant (game id, variant) and opponent, spread over the
+    cores; `done` hears of each pairing as soon as its games are all played (a long run
+    shows its figures as it goes, and can be split by opponent)."""
+    pairings = {(g, v, o): Pairing(g, v, o) for g, v in only for o in against}
+    tasks = [(g, v, o, seed) for g, v in only for o in against for seed in range(games)]
     with ProcessPoolExecutor(workers or os.cpu_count() or 1) as pool:
-        for game_id, opponent, result in pool.map(_play, tasks, chunksize=1):
-            pairing = pairings[game_id, opponent]
+        for game_id, variant, opponent, result in pool.map(_play, tasks, chunksize=1):
+            pairing = pairings[game_id, variant, opponent]
             pairing.results.append(result)
             if done is not None and len(pairing.results) == games:
                 done(pairing)
@@ -194,8 +204,8 @@ def ai_table(rows: list[Pairing], seconds: float) -> list[str]:
     lines = [
         f"AI strength: the strong AI ({budget.playouts} playouts, {budget.worlds} worlds, "
         f"{budget.seconds} s at most per decision) in 2-player games, seats alternating",
-        f"  {'game':<19}{'against':<9}{'games':>6}{'wins':>8}{'95% interval':>16}{'goal':>7}"
-        f"{'met':>5}{'actions':>9}{'p50 ms':>8}{'p95 ms':>8}",
+        f"  {'game':<19}{'variant':<10}{'against':<9}{'games':>6}{'wins':>8}"
+        f"{'95% interval':>16}{'goal':>7}{'met':>5}{'actions':>9}{'p50 ms':>8}{'p95 ms':>8}",
     ]
     lines += [ai_row(r) for r in rows]
     lines.append(f"  ({seconds:.0f} s on {os.cpu_count()} cores)")
@@ -209,7 +219,7 @@ def ai_row(r: Pairing) -> str:
     met = "yes" if r.rate >= goal else "no"
     actions = sum(x.actions for x in r.results) / len(r.results)
     return (
-        f"  {r.game_id:<19}{r.opponent:<9}{len(r.results):>6}{r.rate:>8.1%}"
+        f"  {r.game_id:<19}{r.variant:<10}{r.opponent:<9}{len(r.results):>6}{r.rate:>8.1%}"
         f"{f'{low:.1%}–{high:.1%}':>16}{goal:>7.0%}{met:>5}{actions:>9.0f}"
         f"{r.percentile(0.5) * 1000:>8.0f}{r.percentile(0.95) * 1000:>8.0f}"
     )
