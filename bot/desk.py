@@ -9,7 +9,8 @@ Everything it does is worked out again from what is stored (`settle`), so a rest
 the middle of a round finishes what was begun and repeats nothing: a pairing's thread is
 found by its name before one is made, its match and the line calling its players are
 saved together (the line goes out through the outbox, once), and the tournament's
-message is edited, never posted anew while it exists. Only the process serving a
+message is edited, never posted anew while it exists (nor when a post of it since is
+in the channel, its id lost in a stop). Only the process serving a
 server's shard acts for its tournaments.
 """
 
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.publisher import posted_by_me
 from bot.render.tournament import standings_embed
 from bot.replies import guard
 from bot.service import errors
@@ -208,8 +210,9 @@ class TournamentDesk:
         await self.service.seat(event.row.id, game.round, game.board, thread.id)
 
     async def _show(self, event: Event) -> None:
-        """Edit the tournament's message to show it as it stands (posted anew only if
-        it is gone)."""
+        """Edit the tournament's message to show it as it stands. If it is gone, it is
+        posted anew, unless a post of it since is found in the channel (the process
+        stopped before the new message's id was saved)."""
         row = event.row
         channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         game = self.bot.matches.game(row.game)
@@ -221,8 +224,16 @@ class TournamentDesk:
                 return
             except discord.NotFound:
                 pass
-        message = await channel.send(embed=embed, view=view)
-        await self.service.store.set_tournament_message(row.id, message.id)
+        since = row.message_id or discord.utils.time_snowflake(
+            datetime.fromisoformat(row.created_at)
+        )
+        found = await posted_by_me(self.bot, channel, f"Tournament #{row.id}", since)
+        if found is not None:
+            await channel.get_partial_message(found).edit(embed=embed, view=view)
+            message_id = found
+        else:
+            message_id = (await channel.send(embed=embed, view=view)).id
+        await self.service.store.set_tournament_message(row.id, message_id)
 
 
 class TournamentButton(

@@ -904,29 +904,27 @@ class Publisher:
         if not row.recovered or row.created_at is None:
             return None
         since = discord.utils.time_snowflake(datetime.fromisoformat(row.created_at))
-        me, match = self.bot.user, table.match
-        mine = f"Match #{match.id}"
+        match = table.match
+
+        def a_board(message: discord.Message) -> bool:
+            shown = message.embeds[0]
+            return message.id != match.board_message_id and not (
+                (shown.description or "").startswith(NOT_BOARDS)
+            )
+
         try:
             channel = self.bot.get_channel(match.channel_id) or await self.bot.fetch_channel(
                 match.channel_id
             )
-            if not isinstance(channel, discord.abc.Messageable):
-                return None
-            async for message in channel.history(limit=LOOK_BACK, after=discord.Object(since - 1)):
-                shown = message.embeds[0] if message.embeds else None
-                footer = (shown.footer.text or "") if shown is not None else ""
-                if (
-                    me is not None
-                    and message.author.id == me.id
-                    and message.id != match.board_message_id
-                    and (footer == mine or footer.startswith((f"{mine} ", f"{mine}\n")))
-                    and not (shown and (shown.description or "").startswith(NOT_BOARDS))
-                ):
-                    log.info("match %s: found its board posted before a restart", match.id)
-                    return message.id
         except discord.HTTPException:
             log.info("match %s: could not read its channel's latest messages", match.id)
-        return None
+            return None
+        if not isinstance(channel, discord.abc.Messageable):
+            return None
+        found = await posted_by_me(self.bot, channel, f"Match #{match.id}", since, a_board)
+        if found is not None:
+            log.info("match %s: found its board posted before a restart", match.id)
+        return found
 
     async def _sent_before(
         self, table: Table, lines: list[str], since: int, last: Sent | None
@@ -954,6 +952,34 @@ class Publisher:
         except discord.HTTPException:
             log.info("match %s: could not read its channel's latest messages", table.match.id)
         return None
+
+
+async def posted_by_me(
+    bot: discord.Client,
+    channel: discord.abc.Messageable,
+    mark: str,
+    since: int,
+    also: Callable[[discord.Message], bool] = lambda _: True,
+) -> int | None:
+    """The id of a message the bot posted in `channel` after the snowflake `since` whose
+    embed's footer is `mark` or begins with it ("Match #12 · …"), and that `also` takes,
+    among the channel's latest; None if there is none or the channel can't be read. It
+    finds a message whose post was under way when the process stopped."""
+    me = bot.user
+    if me is None:
+        return None
+    try:
+        async for message in channel.history(limit=LOOK_BACK, after=discord.Object(since - 1)):
+            footer = (message.embeds[0].footer.text or "") if message.embeds else ""
+            if (
+                message.author.id == me.id
+                and (footer == mark or footer.startswith((f"{mark} ", f"{mark}\n")))
+                and also(message)
+            ):
+                return message.id
+    except discord.HTTPException:
+        log.info("%s: could not read the latest messages of channel %s", mark, channel)
+    return None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -330,3 +330,56 @@ async def test_standings_discord_refused_are_shown_again_later(world: World) -> 
     await world.env.advance_time(121)
     await settled(world)
     assert title() == "🏆 Final — finished"
+
+
+async def test_a_standings_post_cut_short_by_a_stop_is_found_not_posted_twice(
+    world: World, create_bot: Any
+) -> None:
+    """Someone deleted the tournament's message; the bot posted it anew and stopped
+    before saving the new message's id. After the restart the new message is found in
+    the channel and kept up to date: the channel shows the tournament once."""
+    mona = admin(world)
+    signup = await signed_up(
+        world,
+        mona,
+        [world.alice, world.bob],
+        name="Cup",
+        game="tooth-and-nail",
+        variant="2p",
+        format="swiss",
+        rounds=1,
+    )
+    event = await event_of(world)
+    tidy = world.guild.create_role("Tidy", permissions=discord.Permissions(manage_messages=True))
+    await add_member(world, "tess", tidy).delete(signup)
+    store = world.bot.desk.service.store
+
+    async def stopped(*_: object) -> None:
+        raise RuntimeError("the process stopped here")
+
+    store.set_tournament_message = stopped  # type: ignore[method-assign]
+    try:
+        await world.bot.desk.settle(event.row.id)
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("the post was to be cut short")
+
+    def shown() -> list[Any]:
+        mark = f"Tournament #{event.row.id}"
+        return [
+            m
+            for m in world.channel.history(viewer=world.eve)
+            if m.embeds and (m.embeds[0].footer.text or "").startswith(mark)
+        ]
+
+    (posted,) = shown()
+    await world.bot.close()
+    await world.env.restart_bot(create_bot())
+    await world.bot.wait_until_ready()
+    await world.env.settle()
+    await settled(world)
+    assert [m.id for m in shown()] == [posted.id]
+    assert (await event_of(world)).row.message_id == posted.id
+    await world.carol.click(posted, label="Join")  # the buttons of the message found work
+    assert shown()[0].embeds[0].fields[0].name == "Signed up (3)"
