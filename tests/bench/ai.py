@@ -1,6 +1,7 @@
-"""The AI's strength: in each 2-player variant of each game it plays, the strong AI against uniform
-random play, against a one-ply greedy policy written here, and against the easy AI,
-with win rates, their 95 % (Wilson) intervals and the strong AI's time per decision.
+"""The AI's strength: in each 2-player variant of each game it plays, the strong AI
+against uniform random play, against a one-ply greedy policy written here, and against
+the easy AI, with win rates, their 95 % (Wilson) intervals and the strong AI's time per
+decision.
 
 Seats alternate (the strong AI sits first in half the games); a game still going after
 MAX_ACTIONS counts as half a win. Games run in one process per core; each decision is
@@ -28,8 +29,6 @@ from rules.mystic_vale.scoring import score as vale_score
 from rules.registry import GAMES
 from rules.tooth_and_nail import State as NailState
 
-GAMES_2P = tuple(ai.JUDGES)  # the games the AI plays
-
 
 def two_player(game_id: str) -> tuple[tuple[str, str], ...]:
     """A game's variants for two players and no more (Tooth & Nail: 2p and Alliance)."""
@@ -37,7 +36,7 @@ def two_player(game_id: str) -> tuple[tuple[str, str], ...]:
     return tuple((game_id, v.id) for v in variants if v.min_players == v.max_players == 2)
 
 
-VARIANTS_2P = tuple(mode for game_id in GAMES_2P for mode in two_player(game_id))
+VARIANTS_2P = tuple(mode for game_id in ai.JUDGES for mode in two_player(game_id))
 OPPONENTS = ("random", "greedy", "easy")
 GOALS = {"random": 0.95, "greedy": 0.65, "easy": 0.75}
 MAX_ACTIONS = 3000
