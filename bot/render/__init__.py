@@ -359,9 +359,12 @@ def mention(seat: SeatRow) -> str:
 
 
 def ai_line(table: Table) -> str:
-    """Which seats the AI plays, for the board's footer ("" when none)."""
+    """Which seats the AI plays, for the board's footer; once it has stopped, that it
+    played here ("" when it never did)."""
     played = [s.name if not s.person else f"{AI_NAME} for {s.name}" for s in table.seats if s.by_ai]
-    return f"🤖 AI at the table: {', '.join(played)} (not rated)" if played else ""
+    if played:
+        return f"🤖 AI at the table: {', '.join(played)} (not rated)"
+    return f"🤖 {AI_NAME} played in this match (not rated)" if table.with_ai else ""
 
 
 def ping_lines(table: Table, seats: tuple[int, ...] | list[int]) -> list[str]:

@@ -319,7 +319,7 @@ class Table:
     @property
     def with_ai(self) -> bool:
         """Whether the AI plays (or played) a seat of this match."""
-        return any(s.by_ai or not s.person for s in self.seats)
+        return any(s.by_ai or s.ai_played or not s.person for s in self.seats)
 
     def results(self, *, ending: str = PLAYED, leaver: int | None = None) -> Results | None:
         """How each seat counts, as this table shows the match ended (its result, side
@@ -872,6 +872,7 @@ class MatchService:
                 before=before,
                 lead=lead,
                 quiet=answers,
+                by_ai=by_ai,
             )
             await self._answer_standing(result, answers)
         return result
@@ -1427,14 +1428,15 @@ class MatchService:
         first: Sequence[Notice] = (),
         quiet: Collection[int] = (),
         ending: str = PLAYED,
+        by_ai: bool = False,
     ) -> ActResult:
         """Append the action and the notice telling the table of it (after `first`), in
         one transaction. `before`: who was to act, and the turn, before it; `lead`:
         public lines that come before its events'; `quiet`: seats not called, since a
         standing answer decides for them next; `ending`: how the match ended, if the
-        action ends it (see `league.ratings`). The match as the commit leaves it is
-        worked out here, once: the notice reads who decides next from it, and the result
-        carries it (nothing is read back)."""
+        action ends it (see `league.ratings`); `by_ai`: the AI made the move. The match
+        as the commit leaves it is worked out here, once: the notice reads who decides
+        next from it, and the result carries it (nothing is read back)."""
         game = self.game(match.game)
         finished = game.outcome(state) is not None
         seq = match.version + 1
@@ -1442,7 +1444,10 @@ class MatchService:
         status: Status = "finished" if finished else "active"
         after = replace(match, snapshot=snapshot, version=seq, status=status)
         counted = [
-            replace(s, decisions=s.decisions + 1) if s.seat == seat.seat else s for s in seats
+            replace(s, decisions=s.decisions + 1, ai_played=s.ai_played or by_ai)
+            if s.seat == seat.seat
+            else s
+            for s in seats
         ]
         table = self._table(after, counted, state)
         lines = [*lead, *(e.text for e in events if e.text)] or [f"**{seat.name}**: {label}"]
@@ -1473,6 +1478,7 @@ class MatchService:
             notices=[*first, told],
             clocks=plan.clocks,
             results=None if plan.results is None else replace(plan.results, ending=ending),
+            by_ai=by_ai,
         )
         if not saved:
             # What was held of the match was out of date (another process, a restore):

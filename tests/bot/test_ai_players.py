@@ -310,3 +310,40 @@ async def test_the_table_votes_an_absent_players_seat_to_the_ai(world: World) ->
     assert table.seat_of(world.carol.id).by_ai
     entries = [(e.kind, e.user_id) for e in await world.bot.matches.store.log_entries(match.id)]
     assert entries[-3:] == [("ai-vote", world.alice.id), ("ai-vote", world.bob.id), ("ai", None)]
+
+
+async def test_a_match_the_ai_played_in_is_not_rated_after_the_seat_is_taken_back(
+    world: World,
+) -> None:
+    """Taking the seat back doesn't make the match one between people: the AI's moves
+    stay in it, so it is never rated (the board keeps saying so)."""
+    match = await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=4)
+    role = world.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    mona = world.guild.add_member(world.env.create_user("mona"), roles=[role])
+    await mona.slash(world.channel, "mod ai", player=world.bob, level="easy")
+    for _ in range(40):  # alice plays on until the AI has made a move for bob
+        await world.bot.players.settled()
+        if moves_for(world, "bob"):
+            break
+        offered = await world.alice.autocomplete(world.channel, "play", "action", "")
+        await world.alice.slash(world.channel, "play", action=offered[0]["value"])
+    assert moves_for(world, "bob")
+    back = await mona.slash(world.channel, "mod ai", player=world.bob, level="off")
+    assert "bob" in answered(back)[-1].content
+    table = await world.bot.matches.table(match.id)
+    assert not any(s.by_ai for s in table.seats)
+    await world.bot.publisher.idle()
+    board = await world.board()
+    assert f"🤖 {AI_NAME} played in this match (not rated)" in board.embeds[0].footer.text
+    await world.concede(world.alice)
+    assert (await world.match()).status == "finished"
+    shown = (await world.bob.slash(world.channel, "leaderboard", game="tooth-and-nail")).response
+    assert shown is not None
+    assert shown.embeds[0].description == "No rated match of this game this season yet."
+    records = await world.bot.matches.store.player_records(world.guild.id, world.bob.id)
+    assert records == []  # not a match between people either
+
+
+def moves_for(world: World, name: str) -> int:
+    """How many moves the AI made for a person's seat, as the channel tells them."""
+    return sum(f"🤖 {AI_NAME} plays for {name}:" in line for line in world.public_lines())

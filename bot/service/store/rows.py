@@ -53,6 +53,7 @@ class SeatRow:
     team: int | None
     decisions: int = 0
     ai: str | None = None  # the level of the AI playing the seat, if one does
+    ai_played: bool = False  # the AI made a move for this seat (ever: kept when taken back)
 
     @property
     def by_ai(self) -> bool:
@@ -481,7 +482,13 @@ def match_row(row: Row) -> MatchRow:
 def seat_row(row: Row) -> SeatRow:
     """A `seats` row."""
     return SeatRow(
-        row["seat"], row["user_id"], row["display_name"], row["team"], row["decisions"], row["ai"]
+        row["seat"],
+        row["user_id"],
+        row["display_name"],
+        row["team"],
+        row["decisions"],
+        row["ai"],
+        bool(row["ai_played"]),
     )
 
 

@@ -520,7 +520,7 @@ class Store:
 
         async def load() -> list[SeatRow]:
             rows = await self._all(
-                "SELECT seat, user_id, display_name, team, decisions, ai FROM seats"
+                "SELECT seat, user_id, display_name, team, decisions, ai, ai_played FROM seats"
                 " WHERE match_id = ? ORDER BY seat",
                 (match_id,),
             )
@@ -744,6 +744,7 @@ class Store:
         notices: Sequence[Notice] = (),
         clocks: Clocks | None = None,
         results: Results | None = None,
+        by_ai: bool = False,
     ) -> bool:
         """Log one action and save the state it led to, in one transaction, with what
         it must tell, (given `clocks`, unless a clock changed since they were worked out)
@@ -754,7 +755,7 @@ class Store:
         `expected_version`; otherwise nothing changes, False comes back and what is
         held of the match is forgotten (it was out of date). The new action's sequence
         number is `expected_version + 1`, and the acting seat's decision count goes up
-        by one.
+        by one (`by_ai`: the AI made the move, marked on the seat for good).
         """
         seq = expected_version + 1
         now = self._now()
@@ -773,6 +774,11 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (match_id, seq, seat, user_id, action, events, now),
             )
+            if by_ai:
+                await db.execute(
+                    "UPDATE seats SET ai_played = 1 WHERE match_id = ? AND seat = ?",
+                    (match_id, seat),
+                )
             if clocks is not None and clocks.mark == self.clock_mark(match_id):
                 await self._replace_deadlines(db, match_id, clocks.deadlines)
                 notices = [*notices, *clocks.notices]
@@ -786,7 +792,10 @@ class Store:
 
             def counted(seats: list[SeatRow]) -> list[SeatRow]:
                 return [
-                    replace(s, decisions=s.decisions + 1) if s.seat == seat else s for s in seats
+                    replace(s, decisions=s.decisions + 1, ai_played=s.ai_played or by_ai)
+                    if s.seat == seat
+                    else s
+                    for s in seats
                 ]
 
             self._update(db, match_id, "match", moved)
