@@ -56,6 +56,14 @@ def decide_saved(
     return decide(game, state, seat, Level(level), seed=seed, budget=budget).key
 
 
+def first_legal_saved(game_id: str, snapshot: str, seat: Seat) -> str:
+    """The first legal action of a seat in a saved state, as a key: the last resort when
+    the AI cannot decide."""
+    game = GAMES[game_id]
+    state = game.state_model.model_validate_json(snapshot)
+    return game.legal_actions(state, seat)[0].key
+
+
 def plays(game_id: str) -> bool:
     """Whether the AI can take a seat at this game."""
     return game_id in JUDGES
@@ -90,5 +98,6 @@ __all__ = [
     "Level",
     "decide",
     "decide_saved",
+    "first_legal_saved",
     "plays",
 ]

@@ -16,9 +16,7 @@ every shard.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
 
 import discord
 from discord.ext import commands
@@ -77,7 +75,6 @@ class ArbiterBot(commands.AutoShardedBot):
         self._players: AIPlayers | None = None
         self._stats: Stats | None = None
         self._desk: TournamentDesk | None = None
-        self._thinkers: Executor | None = None  # the AI's worker processes
         self.leases: Leases | None = None
         self._serving = False  # the clocks and the publisher have started
         self.health: Health | None = None
@@ -134,13 +131,9 @@ class ArbiterBot(commands.AutoShardedBot):
         self._clock = ClockService(self._matches, discord.utils.utcnow)
         self._matches.on_change(self._clock.on_change)
         self._matches.on_change(self.panels.on_change)
-        if self.settings.arbiter_ai_workers > 0:
-            self._thinkers = ProcessPoolExecutor(
-                self.settings.arbiter_ai_workers, mp_context=multiprocessing.get_context("spawn")
-            )
         self._players = AIPlayers(
             self._matches,
-            self._thinkers,
+            self.settings.arbiter_ai_workers,
             pause=self.settings.arbiter_ai_pause,
             dm_pause=min(DM_PAUSE, self.settings.arbiter_ai_pause),
             think=self.settings.arbiter_ai_think,
@@ -215,8 +208,6 @@ class ArbiterBot(commands.AutoShardedBot):
                 await self._players.stop()
             if self._desk is not None:
                 await self._desk.stop()
-            if self._thinkers is not None:
-                self._thinkers.shutdown(wait=False, cancel_futures=True)
             if self._clock is not None:
                 await self._clock.stop()
             if self.leases is not None:

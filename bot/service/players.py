@@ -3,13 +3,21 @@ decide, it waits a short, human pause (so the table can read along), decides awa
 the event loop (`ai.decide` in a worker process, or a thread) and acts through the match
 service like anyone: the same lock, log, outbox and undo. Nothing is kept between two
 decisions, so a restart loses nothing: `start` finds the matches waiting for the AI and
-it decides again."""
+it decides again.
+
+A decision has a deadline: one that fails or runs past it (a worker process that died
+or hangs) is logged with a reference, the worker pool is started anew, and the easy
+level decides in the bot's own process instead (failing that, the first legal action),
+so a seat the AI plays is never left waiting."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import Executor
+import multiprocessing
+import secrets
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import ai
 from bot.service import errors
@@ -22,6 +30,7 @@ log = logging.getLogger(__name__)
 PAUSE = 2.0  # seconds the AI waits before it acts in a channel, so its moves can be read
 DM_PAUSE = 0.7  # and in a direct message, where one person plays against it
 MOST_IN_A_ROW = 400  # decisions one wake-up takes at most (a game is over long before)
+DEADLINE = 20.0  # seconds a decision in a worker may take, a new worker's start included
 
 
 class AIPlayers:
@@ -30,13 +39,16 @@ class AIPlayers:
     def __init__(
         self,
         matches: MatchService,
-        executor: Executor | None = None,
+        workers: int = 0,
         pause: float = PAUSE,
         dm_pause: float = DM_PAUSE,
         think: float | None = None,
+        deadline: float = DEADLINE,
     ) -> None:
         self.matches = matches
-        self.executor = executor  # None: the event loop's default thread pool
+        self.workers = workers  # worker processes to think in (0: the loop's thread pool)
+        self._pool: ProcessPoolExecutor | None = None
+        self.deadline = deadline
         self.pause = pause
         self.dm_pause = dm_pause
         self.think = think  # seconds a decision may take at most (None: the level's own)
@@ -50,11 +62,32 @@ class AIPlayers:
             self.wake(match_id)
 
     async def stop(self) -> None:
-        """Stop deciding (a decision under way is dropped: the next start takes it up)."""
+        """Stop deciding (a decision under way is dropped: the next start takes it up)
+        and the worker processes."""
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self._drop_pool()
+
+    def _executor(self) -> Executor | None:
+        """The worker pool to think in, started when there is none (None: a thread)."""
+        if self.workers > 0 and self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    def _drop_pool(self) -> None:
+        """Let the worker pool go, its processes ended (a hung one too); the next
+        decision starts a new one."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
 
     async def on_change(self, match_id: int) -> None:
         """A match changed: the AI may have a decision to make in it."""
@@ -103,18 +136,49 @@ class AIPlayers:
                 return  # the match is over or gone
 
     async def _decide(self, turn: AITurn) -> str:
+        """The AI's action key for the turn, by its deadline; past it, or when thinking
+        failed, the fallback's."""
         loop = asyncio.get_running_loop()
         match = turn.table.match
-        return await loop.run_in_executor(
-            self.executor,
-            ai.decide_saved,
-            match.game,
-            turn.snapshot,
-            turn.seat.seat,
-            turn.seat.ai or ai.Level.STRONG.value,
-            turn.seed,
-            self.think,
+        level = turn.seat.ai or ai.Level.STRONG.value
+        args = (match.game, turn.snapshot, turn.seat.seat, level, turn.seed, self.think)
+        try:
+            try:
+                return await self._think(args)
+            except BrokenProcessPool:
+                log.warning("the AI's worker process died: a new one thinks")
+                self._drop_pool()
+                return await self._think(args)
+        except Exception as error:  # a worker that hung or died again, a fault of ours
+            reference = secrets.token_hex(3)
+            log.error(
+                "the AI could not decide for seat %s in time [ref %s]; the easy level"
+                " decides instead",
+                turn.seat.seat,
+                reference,
+                exc_info=error,
+            )
+            self._drop_pool()
+        return await loop.run_in_executor(None, fallback, *args)
+
+    async def _think(self, args: tuple[str, str, int, str, int, float | None]) -> str:
+        """`ai.decide_saved` in the worker pool (or a thread), by the deadline."""
+        thinking = asyncio.get_running_loop().run_in_executor(
+            self._executor(), ai.decide_saved, *args
         )
+        return await asyncio.wait_for(thinking, self.deadline)
+
+
+def fallback(
+    game: str, snapshot: str, seat: int, level: str, seed: int, think: float | None
+) -> str:
+    """The easy level's action key for a saved state (its own short budget); failing
+    that, the first legal action's."""
+    try:
+        return ai.decide_saved(game, snapshot, seat, ai.Level.EASY.value, seed, think)
+    except Exception:
+        log.exception("the easy level could not decide either: the first legal action")
+        return ai.first_legal_saved(game, snapshot, seat)
 
 
 __all__ = ["DM_PAUSE", "PAUSE", "AIPlayers"]

@@ -4,6 +4,8 @@ taken back, and the AI's turns show in the channel and on the board like anyone'
 
 from __future__ import annotations
 
+import os
+import signal
 from typing import Any
 
 import discord
@@ -12,7 +14,7 @@ import simcord
 
 import ai
 from ai import Budget, Level
-from bot.service.matches import AI_NAME, MatchService
+from bot.service.matches import AI_NAME, AITurn, MatchService
 from bot.service.players import AIPlayers
 from bot.service.store import Store
 from tests.bot.world import World, answered, buttons
@@ -208,37 +210,68 @@ async def absent_player_handed_to_the_ai_and_back(world: World) -> None:
 
 async def test_the_ai_thinks_in_a_worker_process(database: str) -> None:
     """The AI players' service, with the worker process the bot runs by default."""
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
+    await play_a_game_against_the_ai(database, AIPlayers)
 
+
+async def test_a_dead_ai_worker_is_replaced_and_the_ai_plays_on(database: str) -> None:
+    """A worker process killed after each decision (BrokenProcessPool): the next
+    decision starts a new worker, and the match goes on."""
+
+    class Killed(AIPlayers):
+        async def _decide(self, turn: AITurn) -> str:
+            key = await super()._decide(turn)
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                os.kill(process.pid, signal.SIGKILL)
+            return key
+
+    await play_a_game_against_the_ai(database, Killed)
+
+
+async def test_an_ai_decision_past_its_deadline_is_taken_by_the_fallback(
+    database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """No worker answers within the deadline (a new worker takes longer to start): the
+    easy level decides in the bot's process each time, and the failure is logged with a
+    reference."""
+    await play_a_game_against_the_ai(database, AIPlayers, deadline=0.001)
+    assert "could not decide for seat 1 in time [ref " in caplog.text
+    caplog.clear()  # logged on purpose
+
+
+async def play_a_game_against_the_ai(
+    database: str, players_type: type[AIPlayers], deadline: float = 20.0
+) -> None:
+    """ada plays Tooth & Nail against the AI in one worker process (her first legal
+    action each time) for 40 decisions or to the end: the AI answered every time."""
     store = await Store.open(database)
+    service = MatchService(store)
+    players = players_type(service, workers=1, pause=0, dm_pause=0, deadline=deadline)
     try:
-        service = MatchService(store)
-        with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
-            players = AIPlayers(service, pool, pause=0, dm_pause=0)
-            service.on_change(players.on_change)
-            table = await service.new_lobby(
-                guild_id=None,
-                channel_id=9,
-                user_id=1,
-                name="ada",
-                game="tooth-and-nail",
-                seed=2,
-                ai_level="easy",
-            )
-            match_id = table.match.id
-            await service.start(match_id, 1)
-            for _ in range(40):  # ada takes her first legal action each time
-                await players.settled()
-                table = await service.table(match_id)
-                if table.match.status != "active":
-                    break
-                assert all(table.user_of(s).user_id == 1 for s in table.to_act)
-                offered = await service.choices(9, 1)
-                await service.act(match_id, 1, offered[0].key)
-            acted = {row.user_id for row in await store.actions(match_id)}
-            assert acted == {1, -1}  # ada and the AI (seated under a user id of no one)
+        service.on_change(players.on_change)
+        table = await service.new_lobby(
+            guild_id=None,
+            channel_id=9,
+            user_id=1,
+            name="ada",
+            game="tooth-and-nail",
+            seed=2,
+            ai_level="easy",
+        )
+        match_id = table.match.id
+        await service.start(match_id, 1)
+        for _ in range(40):  # ada takes her first legal action each time
+            await players.settled()
+            table = await service.table(match_id)
+            if table.match.status != "active":
+                break
+            assert all(table.user_of(s).user_id == 1 for s in table.to_act), "AI stuck"
+            offered = await service.choices(9, 1)
+            await service.act(match_id, 1, offered[0].key)
+        acted = [row.user_id for row in await store.actions(match_id)]
+        assert set(acted) == {1, -1}  # ada and the AI (seated under a user id of no one)
+        assert acted.count(-1) >= 3
     finally:
+        await players.stop()
         await store.close()
 
 
