@@ -137,6 +137,7 @@ class ArbiterBot(commands.AutoShardedBot):
             pause=self.settings.arbiter_ai_pause,
             dm_pause=min(DM_PAUSE, self.settings.arbiter_ai_pause),
             think=self.settings.arbiter_ai_think,
+            now=discord.utils.utcnow,
         )
         self._matches.on_change(self._players.on_change)
         self._stats = Stats(self._matches)

@@ -55,6 +55,7 @@ from bot.service.shards import shard_of
 from bot.service.store import TurnMessage
 from bot.ui import (
     DM_CLOSED,
+    KeepSeatButton,
     board_view,
     carries_buttons,
     dispute_buttons,
@@ -552,8 +553,12 @@ class Publisher:
             if body.get("call") and table.outcome is None:
                 lines += ping_lines(table, table.to_act)
                 ping += [table.user_of(s).user_id for s in table.to_act]
-            # The latest report's Dispute button follows the line (after an undo, say).
+            # The latest report's Dispute button follows the line (after an undo, say);
+            # a player the table voted to the AI gets theirs to keep the seat.
             view = turn_view(table) if dispute_buttons(table) else None
+            if body.get("keep") is not None:
+                view = discord.ui.View(timeout=None)
+                view.add_item(KeepSeatButton(table.match.id, int(body["keep"])))
             text = _joined(lines)
             message = await self._send(row, table, text, ping, view=view, fixed=lines[0])
             self._posted_for([row], message.id)

@@ -476,6 +476,43 @@ class HandButton(
             await show_private(interaction, self.match_id)
 
 
+class KeepSeatButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"arbiter:keep:(?P<match_id>[0-9]+):(?P<user_id>[0-9]+)",
+):
+    """Under the call telling a player the table voted their seat to the AI: theirs to
+    keep it (the AI plays nothing for them then)."""
+
+    def __init__(self, match_id: int, user_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Keep my seat",
+                emoji="✋",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"arbiter:keep:{match_id}:{user_id}",
+            )
+        )
+        self.match_id = match_id
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> KeepSeatButton:
+        return cls(int(match["match_id"]), int(match["user_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            await component_match(interaction, self, self.match_id, (self.user_id, USER_IDS))
+            if interaction.user.id != self.user_id:
+                raise errors.NotInMatch("Only the player whose seat it is can keep it.")
+            await service(interaction).take_back(self.match_id, self.user_id)
+            await interaction.response.edit_message(view=None)
+            await interaction.followup.send(
+                "✋ You keep your seat: the AI plays nothing for you.", ephemeral=True
+            )
+
+
 class PageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"arbiter:view:(?P<match_id>[0-9]+):(?P<page>[0-9]+):(?P<tag>prev|next|refresh)",
@@ -817,6 +854,7 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     OptionSelect,
     ConcedeButton,
     HandButton,
+    KeepSeatButton,
     PageButton,
     DmButton,
     ActionSelect,

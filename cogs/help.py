@@ -37,7 +37,8 @@ from your legal actions (or type one's name in full).
 **/match nudge** — remind whoever must decide (after half their clock) · \
 **/match pause · resume** — when every player agrees · **/match vacation** — freeze \
 your clock for a while (3 days per match) · **/match ai** `player` — the AI plays an absent \
-player's seat once every other player asks, until they are back.
+player's seat (half their clock gone) once every other player asks, unless they keep it, \
+until they are back.
 **/notify on · off** — your turns and reminders by DM · **/profile answer · show** — \
 your standing answers (the game answers for you when one applies) · **/profile pictures** \
 — how you see your own view.

@@ -260,12 +260,14 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     @app_commands.command(
         name="ai", description="Vote that the AI play an absent player's seat until they're back."
     )
-    @app_commands.describe(player="The absent player (every other player must ask too)")
+    @app_commands.describe(
+        player="The absent player: half their clock gone (every other player must ask too)"
+    )
     async def ai(self, interaction: discord.Interaction, player: discord.User) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
             match = await self.bot.matches.open_match(interaction.channel_id)
-            line = await self.bot.matches.vote_ai(match.id, interaction.user.id, player.id)
+            line = await self.bot.clock.vote_ai(match.id, interaction.user.id, player.id)
             await interaction.response.send_message(line)
 
     @app_commands.command(name="resume", description="Run the clocks again after a pause.")

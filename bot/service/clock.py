@@ -53,7 +53,7 @@ import ai
 from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.logs import about
-from bot.service.matches import AI_NAME, MatchService, Plan, Table
+from bot.service.matches import AI_NAME, VOTE_GRACE, MatchService, Plan, Table
 from bot.service.outbox import Notice
 from bot.service.scheduler import Scheduler
 from bot.service.shards import shard_of
@@ -617,6 +617,38 @@ class ClockService:
                 )
         names = " and ".join(table.user_of(d.seat).name for d in ready)
         return f"You nudged {names}."
+
+    async def vote_ai(self, match_id: int, voter_id: int, user_id: int) -> str:
+        """A player's vote that the AI play an absent player's seat (see
+        `MatchService.vote_ai`): absent means the match waits for them and at least half
+        of their clock for this decision is gone, as for a nudge. The public sentence."""
+        async with self._lock(match_id):
+            table, voter = await self._seated(match_id, voter_id)
+            seat = table.seat_of(user_id)
+            if seat is not None and seat.person and not seat.by_ai and seat.seat != voter.seat:
+                await self._absent(table, seat)
+        return await self.matches.vote_ai(
+            match_id, voter_id, user_id, starts=self.now() + VOTE_GRACE
+        )
+
+    async def _absent(self, table: Table, seat: SeatRow) -> None:
+        """Refuses unless the match has waited for the seat half its clock or more."""
+        if await self.store.pause(table.match.id) is not None:
+            raise errors.ClockRefused("The match is paused: nobody is keeping it waiting.")
+        mine = [d for d in await self.store.deadlines(table.match.id) if d.seat == seat.seat]
+        if not mine:
+            raise errors.ClockRefused(
+                f"The match isn't waiting for {seat.name}: the AI can be voted in for a "
+                "player the match waits for, once half their clock is gone."
+            )
+        d = mine[0]
+        if d.frozen_at is not None:
+            raise errors.ClockRefused(f"{seat.name} is on vacation: their clock is frozen.")
+        if not half_gone(d, self.now()):
+            raise errors.ClockRefused(
+                f"Not yet: {seat.name} still has more than half of their time for this "
+                f"decision. The table can vote for the AI from {moment(half_point(d))}."
+            )
 
     @staticmethod
     def _not_yet(table: Table, waiting: list[Deadline]) -> str:

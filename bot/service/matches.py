@@ -30,6 +30,7 @@ from collections.abc import (
 )
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from functools import lru_cache
 from importlib import metadata
 from typing import Any, NoReturn
@@ -53,7 +54,8 @@ from bot.service.store import (
     Status,
     Store,
 )
-from bot.service.timing import TIMEOUTS_IN_A_ROW
+from bot.service.store.rows import when
+from bot.service.timing import TIMEOUTS_IN_A_ROW, moment
 from league import ratings
 from league.ratings import CONCEDED, PLAYED, TIMEOUT
 from rules.core import (
@@ -92,6 +94,9 @@ OPTIONS_FIXED = "The match has started: its options can't change any more."
 TIMEOUT_LOG, FORFEIT_LOG, ABANDON_LOG = "timeout", "forfeit", "abandon"
 AI_LOG = "ai"  # the AI took a seat over for its player, or gave it back
 AI_VOTE_LOG = "ai-vote"  # a player asked that the AI play a seat (its number, the text)
+AI_AGREED_LOG = "ai-agreed"  # the table's vote handed a seat to the AI (user: its player)
+VOTE_GRACE = timedelta(hours=1)  # the AI's first move for a seat the table voted it waits
+AI_HANDOVERS = (AI_LOG, AI_AGREED_LOG)  # the log's lines of seats going to the AI or back
 AI_NAME = "Arbiter"  # the AI player's name at the table
 ABANDONED = (
     f"The match was abandoned at its deadline (a player ran out of time {TIMEOUTS_IN_A_ROW} "
@@ -245,6 +250,7 @@ class AITurn:
     table: Table
     seat: SeatRow
     snapshot: str
+    not_before: datetime | None = None  # a seat the table voted: its player may keep it
 
     @property
     def seed(self) -> int:
@@ -921,10 +927,11 @@ class MatchService:
         *,
         version: int | None = None,
         notices: Sequence[Notice] = (),
+        agreed: bool = False,
     ) -> Table:
         """Have the AI play a player's seat for them until they act again (a moderator's
-        or the timeout policy's decision, told by `notices`); with `version`,
-        StateChanged unless the match is still there."""
+        or the timeout policy's decision, or with `agreed` the table's vote, told by
+        `notices`); with `version`, StateChanged unless the match is still there."""
         async with self._change(match_id):
             table = await self.table(match_id)
             if table.match.status != "active":
@@ -941,17 +948,20 @@ class MatchService:
                 raise errors.StateChanged(f"{AI_NAME} already plays for {seat.name}.")
             await self.store.add_log_entry(
                 match_id,
-                user_id=None,
-                kind=AI_LOG,
-                text=f"{AI_NAME} ({level}) plays for {seat.name}.",
+                user_id=seat.user_id if agreed else None,
+                kind=AI_AGREED_LOG if agreed else AI_LOG,
+                text=f"{AI_NAME} ({level}) plays for {seat.name}"
+                + (" (the table agreed)." if agreed else "."),
             )
             log.info("match %s: the AI (%s) plays seat %d", match_id, level, seat.seat)
             return await self.table(match_id)
 
-    async def vote_ai(self, match_id: int, voter_id: int, user_id: int) -> str:
-        """A player asks that the AI play an absent player's seat; once every other person
-        at the table has asked, it does (at the strong level), until that player acts
-        again. The public sentence of where the vote stands."""
+    async def vote_ai(self, match_id: int, voter_id: int, user_id: int, starts: datetime) -> str:
+        """A player asks that the AI play an absent player's seat (the clock service has
+        checked they are absent); once every other person at the table has asked, it
+        does (at the strong level) until that player acts again, its first move not
+        before `starts`: the player is called, and may keep their seat until then. The
+        public sentence of where the vote stands."""
         async with self._lock(match_id):
             table = await self.table(match_id)
             voter, seat = table.seat_of(voter_id), table.seat_of(user_id)
@@ -971,7 +981,7 @@ class MatchService:
             if not ai.plays(table.game.id):
                 raise errors.NoAI()
             entries = await self.store.log_entries(match_id)
-            since = max((e.id for e in entries if e.kind == AI_LOG), default=0)
+            since = max((e.id for e in entries if e.kind in AI_HANDOVERS), default=0)
             votes = {
                 e.user_id
                 for e in entries
@@ -988,12 +998,19 @@ class MatchService:
                 f"back ({len(voters) - len(missing)} of {len(voters)}; waiting for "
                 f"{', '.join(missing)}: `/match ai player:` them too)."
             )
-        line = (
-            f"🗳️ The table agreed: 🤖 {AI_NAME} plays for {seat.name} until they are back "
-            "(any move of theirs takes the seat back)."
+        told = outbox.say(
+            match_id,
+            f"🗳️ <@{seat.user_id}>, the table asks that 🤖 {AI_NAME} play for you until "
+            f"you are back. It makes its first move {moment(starts)} unless you keep your "
+            "seat: tap **Keep my seat**, or just make your move.",
+            ping=(seat.user_id,),
+            keep=seat.user_id,
         )
-        await self.hand_to_ai(match_id, user_id, ai.Level.STRONG)  # the caller tells `line`
-        return line
+        await self.hand_to_ai(match_id, user_id, ai.Level.STRONG, notices=[told], agreed=True)
+        return (
+            f"🗳️ The table agreed: 🤖 {AI_NAME} plays for {seat.name} from {moment(starts)}, "
+            "unless they keep their seat (any move of theirs takes it back)."
+        )
 
     async def take_back(self, match_id: int, user_id: int) -> Table:
         """A player takes their seat back from the AI."""
@@ -1026,8 +1043,25 @@ class MatchService:
         for seat in table.seats:
             if seat.by_ai and seat.seat in table.to_act:
                 state = self._state(table.game, table.match)
-                return AITurn(table, seat, state.model_dump_json())
+                starts = await self._vote_grace(table, seat) if seat.person else None
+                return AITurn(table, seat, state.model_dump_json(), starts)
         return None
+
+    async def _vote_grace(self, table: Table, seat: SeatRow) -> datetime | None:
+        """When the AI may first move for a seat the table voted it, while its player may
+        still keep it (None: at once)."""
+        handovers = [
+            e for e in await self.store.log_entries(table.match.id) if e.kind in AI_HANDOVERS
+        ]
+        last = handovers[-1] if handovers else None
+        if last is None or last.kind != AI_AGREED_LOG or last.user_id != seat.user_id:
+            return None
+        since = table.match.version - last.version
+        moved = since and any(
+            a.seat == seat.seat for a in await self.store.actions(table.match.id, last=since)
+        )
+        handed = when(last.created_at)
+        return None if moved or handed is None else handed + VOTE_GRACE
 
     async def _standing(
         self, game: Game, state: BaseModel, seats: list[SeatRow]

@@ -67,10 +67,21 @@ def action(
     return Notice(match_id, "action", body)
 
 
-def say(match_id: int, line: str, *, ping: tuple[int, ...] = (), call: bool = False) -> Notice:
+def say(
+    match_id: int,
+    line: str,
+    *,
+    ping: tuple[int, ...] = (),
+    call: bool = False,
+    keep: int | None = None,
+) -> Notice:
     """A public line of its own (the clock's, a moderator's), notifying the users in
-    `ping`; with `call`, followed by a line calling each player deciding then."""
-    return Notice(match_id, "say", {"line": line, "ping": list(ping), "call": call})
+    `ping`; with `call`, followed by a line calling each player deciding then; with
+    `keep`, under a button for that user to keep the seat the table handed to the AI."""
+    body: dict[str, Any] = {"line": line, "ping": list(ping), "call": call}
+    if keep is not None:
+        body["keep"] = keep
+    return Notice(match_id, "say", body)
 
 
 def dm(match_id: int, user_id: int, text: str) -> Notice:

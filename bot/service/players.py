@@ -16,13 +16,16 @@ import asyncio
 import logging
 import multiprocessing
 import secrets
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from datetime import datetime
 
 import ai
 from bot.service import errors
 from bot.service.logs import about
 from bot.service.matches import AITurn, MatchService
+from bot.service.store.rows import utc_now
 from rules.core import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -44,11 +47,13 @@ class AIPlayers:
         dm_pause: float = DM_PAUSE,
         think: float | None = None,
         deadline: float = DEADLINE,
+        now: Callable[[], datetime] = utc_now,
     ) -> None:
         self.matches = matches
         self.workers = workers  # worker processes to think in (0: the loop's thread pool)
         self._pool: ProcessPoolExecutor | None = None
         self.deadline = deadline
+        self.now = now
         self.pause = pause
         self.dm_pause = dm_pause
         self.think = think  # seconds a decision may take at most (None: the level's own)
@@ -121,7 +126,10 @@ class AIPlayers:
             turn = await self.matches.ai_turn(match_id)
             if turn is None:
                 return
-            await asyncio.sleep(self.dm_pause if turn.table.match.guild_id is None else self.pause)
+            pause = self.dm_pause if turn.table.match.guild_id is None else self.pause
+            if turn.not_before is not None:  # the table voted the seat: its player may keep it
+                pause = max(pause, (turn.not_before - self.now()).total_seconds())
+            await asyncio.sleep(pause)
             turn = await self.matches.ai_turn(match_id)  # as it stands after the pause
             if turn is None:
                 return

@@ -329,20 +329,73 @@ async def test_a_restart_while_the_ai_is_to_decide_loses_nothing(create_bot: Any
 
 async def test_the_table_votes_an_absent_players_seat_to_the_ai(world: World) -> None:
     match = await world.start("tooth-and-nail", "3p", [world.alice, world.bob, world.carol])
+    carol = await world.bot.matches.table(match.id)
     refused = await world.carol.slash(world.channel, "match ai", player=world.carol)
     assert answered(refused)[-1].ephemeral  # not one's own seat
-    asked = await world.alice.slash(world.channel, "match ai", player=world.carol)
+    waiting = (await world.to_act())[0]  # the player the match waits for
+    voters = [p for p in (world.alice, world.bob, world.carol) if p is not waiting]
+    name = carol.seat_of(waiting.id).name
+    early = await voters[0].slash(world.channel, "match ai", player=waiting)
+    assert answered(early)[-1].ephemeral
+    assert answered(early)[-1].content.startswith(f"Not yet: {name} still has more than half")
+    await world.env.advance_time(12 * 3600)  # half of the day's clock
+    asked = await voters[0].slash(world.channel, "match ai", player=waiting)
     assert asked.response is not None and not asked.response.ephemeral
-    assert "(1 of 2; waiting for bob" in asked.response.content
+    assert f"(1 of 2; waiting for {carol.seat_of(voters[1].id).name}" in asked.response.content
     table = await world.bot.matches.table(match.id)
-    assert not table.seat_of(world.carol.id).by_ai
-    agreed = await world.bob.slash(world.channel, "match ai", player=world.carol)
+    assert not table.seat_of(waiting.id).by_ai
+    agreed = await voters[1].slash(world.channel, "match ai", player=waiting)
     assert agreed.response is not None
-    assert agreed.response.content.startswith("🗳️ The table agreed: 🤖 Arbiter plays for carol")
+    assert agreed.response.content.startswith(f"🗳️ The table agreed: 🤖 Arbiter plays for {name}")
     table = await world.bot.matches.table(match.id)
-    assert table.seat_of(world.carol.id).by_ai
+    assert table.seat_of(waiting.id).by_ai
     entries = [(e.kind, e.user_id) for e in await world.bot.matches.store.log_entries(match.id)]
-    assert entries[-3:] == [("ai-vote", world.alice.id), ("ai-vote", world.bob.id), ("ai", None)]
+    assert entries[-3:] == [
+        ("ai-vote", voters[0].id),
+        ("ai-vote", voters[1].id),
+        ("ai-agreed", waiting.id),
+    ]
+    # The player is called, and the AI gives them an hour to keep the seat.
+    await world.bot.publisher.idle()
+    call = keep_my_seat(world)
+    assert call.content.startswith(f"🗳️ <@{waiting.id}>, the table asks that 🤖 Arbiter play")
+    await world.env.advance_time(30 * 60)
+    await world.bot.publisher.idle()
+    assert (await world.match()).version == match.version  # not yet
+    await world.env.advance_time(31 * 60)
+    await world.bot.players.settled()
+    assert (await world.match()).version > match.version  # the hour is over: it played
+
+
+async def test_in_a_two_player_match_the_absent_player_keeps_their_seat_by_a_tap(
+    world: World,
+) -> None:
+    """The opponent's word alone hands nothing over at once: the seat must be absent,
+    and its player is called and may keep it."""
+    match = await world.start("tooth-and-nail", "2p", [world.alice, world.bob])
+    waiting = (await world.to_act())[0]
+    other = world.bob if waiting is world.alice else world.alice
+    early = await other.slash(world.channel, "match ai", player=waiting)
+    assert answered(early)[-1].content.startswith("Not yet: ")
+    await world.env.advance_time(13 * 3600)
+    agreed = await other.slash(world.channel, "match ai", player=waiting)
+    assert agreed.response is not None
+    assert agreed.response.content.startswith("🗳️ The table agreed: 🤖 Arbiter plays for ")
+    await world.bot.publisher.idle()
+    call = keep_my_seat(world)
+    wrong = await other.click(call, label="Keep my seat")
+    assert answered(wrong)[-1].content == "Only the player whose seat it is can keep it."
+    kept = await waiting.click(call, label="Keep my seat")
+    assert answered(kept)[-1].content == "✋ You keep your seat: the AI plays nothing for you."
+    table = await world.bot.matches.table(match.id)
+    assert not any(s.by_ai for s in table.seats)
+    await world.env.advance_time(2 * 3600)
+    await world.bot.players.settled()
+    assert (await world.match()).version == match.version  # the AI played nothing
+    await world.bot.publisher.idle()
+    assert not table.with_ai  # nothing was played for them: the match stays rated
+    lines = "\n".join(world.public_lines())
+    assert "is back and plays their seat again." in lines
 
 
 async def test_a_match_the_ai_played_in_is_not_rated_after_the_seat_is_taken_back(
@@ -375,6 +428,12 @@ async def test_a_match_the_ai_played_in_is_not_rated_after_the_seat_is_taken_bac
     assert shown.embeds[0].description == "No rated match of this game this season yet."
     records = await world.bot.matches.store.player_records(world.guild.id, world.bob.id)
     assert records == []  # not a match between people either
+
+
+def keep_my_seat(world: World) -> Any:
+    """The latest message of the channel with a Keep my seat button."""
+    messages = list(world.channel.history())
+    return next(m for m in reversed(messages) if "Keep my seat" in str(m.components))
 
 
 def moves_for(world: World, name: str) -> int:

@@ -32,6 +32,7 @@ from bot.ui import (
     DisputeButton,
     DmButton,
     HandButton,
+    KeepSeatButton,
     LobbyButton,
     OptionSelect,
     PageButton,
@@ -119,6 +120,7 @@ async def samples(tables: Tables) -> dict[type[Item], Sample]:
         ),
         ConcedeButton: Sample(ConcedeButton("yes", game.match.id, play.bob.id), play, play.bob),
         HandButton: Sample(HandButton(game.match.id), play, play.bob),
+        KeepSeatButton: Sample(KeepSeatButton(game.match.id, play.bob.id), play, play.bob),
         PageButton: Sample(PageButton(game.match.id, 0, "next"), play, play.bob),
         DmButton: Sample(DmButton(game.match.id), play, play.bob),
         ActionSelect: Sample(
