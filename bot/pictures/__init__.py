@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from bot.pictures.canvas import Box, Picture
+
+log = logging.getLogger(__name__)
 
 __all__ = ["BOARD_FILE", "HAND_FILE", "Box", "Picture", "PictureCache", "board", "has_board"]
 
@@ -88,7 +92,12 @@ class PictureCache:
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
-        picture = await asyncio.to_thread(draw)
+        try:
+            picture = await asyncio.to_thread(draw)
+        except Exception:  # a fault of ours: the message goes out as text instead
+            reference = secrets.token_hex(3)
+            log.exception("a picture could not be drawn [ref %s]: shown as text", reference)
+            picture = None
         self.drawn += 1
         self._kept[key] = picture
         while len(self._kept) > self._size:

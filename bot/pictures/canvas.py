@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import math
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
@@ -88,10 +89,17 @@ def _drawable(char: str) -> bool:
 
 
 def drawable(text: str) -> str:
-    """`text` with each character the font lacks replaced by "?"."""
-    if text.isascii():  # the font has every printable ASCII character
+    """`text` as one line the font can draw: line and paragraph breaks and other
+    control characters (a display name may hold any, and the layout engine fails on
+    them) become spaces, invisible format characters go, and each character the font
+    lacks is replaced by "?"."""
+    if text.isprintable() and text.isascii():  # the font has every printable ASCII character
         return text
+    text = "".join(_BREAKS.get(unicodedata.category(c), c) for c in text)
     return "".join(c if _drawable(c) else MISSING for c in text)
+
+
+_BREAKS = {"Cc": " ", "Zl": " ", "Zp": " ", "Cf": "", "Cs": MISSING, "Co": MISSING}
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import discord
 import pytest
 from PIL import Image
 
+import bot.pictures
 from bot.pictures import BOARD_FILE, HAND_FILE
 from bot.pictures.canvas import WIDTH
 from rules.registry import GAMES
@@ -114,3 +115,44 @@ async def test_match_status_shows_the_picture(world: World) -> None:
     assert shown is not None and shown.ephemeral
     assert shown.embeds[0].image.url.endswith(BOARD_FILE)
     assert isinstance(shown.embeds[0], discord.Embed)
+
+
+ODD_NAME = "Zo\u2029e\x85\x1c\x1d\x1e\r\nX"  # breaks and separators the layout engine refused
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_a_name_with_line_breaks_and_separators_is_drawn_and_the_match_goes_on(
+    world: World, game: str
+) -> None:
+    odd = world.guild.add_member(world.env.create_user(ODD_NAME))
+    await world.start(game, "2p", [world.alice, odd], seed=3)
+    decoded(await board_png(world))
+    players = {world.alice.id: world.alice, odd.id: odd}
+    for step in range(3):
+        await world.bot.publisher.idle()
+        assert await world.bot.matches.store.pending_lanes() == []  # every notice went out
+        told = "\n".join(world.public_lines())
+        table = await world.bot.matches.table((await world.match()).id)
+        player = players[table.user_of(table.to_act[0]).user_id]
+        offered = await player.autocomplete(world.channel, "play", "action", "")
+        await player.slash(world.channel, "play", action=offered[step % len(offered)]["value"])
+        await world.bot.publisher.idle()
+        decoded(await board_png(world))
+        assert "\n".join(world.public_lines()) != told  # the move was told
+
+
+async def test_a_picture_that_cannot_be_drawn_leaves_the_board_in_text(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(*_: object) -> None:
+        raise RuntimeError("raqm_layout() failed.")
+
+    monkeypatch.setattr(bot.pictures, "board", broken)
+    await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=3)
+    await world.bot.publisher.idle()
+    board = await world.board()
+    assert not board.attachments and not board.embeds[0].image.url
+    assert board.embeds[0].fields  # the table as text
+    assert any(line.startswith("➡️") or "<@" in line for line in world.public_lines())
+    assert "a picture could not be drawn [ref " in caplog.text
+    caplog.clear()  # logged on purpose
