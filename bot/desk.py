@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.names import plain, shown_name
 from bot.publisher import posted_by_me
 from bot.render.tournament import standings_embed
 from bot.replies import guard
@@ -53,7 +54,7 @@ SIGNUP_BUTTONS = {
 
 def thread_name(event: Event, game: TournamentGame) -> str:
     """The name of a pairing's thread (how it is found again after a restart)."""
-    return (
+    return plain(
         f"{event.row.name} #{event.row.id} · R{game.round} T{game.board}: "
         f"{event.name(game.a)} v {event.name(game.b)}"
     )[:100]
@@ -272,7 +273,9 @@ class TournamentButton(
                 raise refused
             user = interaction.user
             if self.op == "join":
-                event = await desk.service.join(self.tournament_id, user.id, user.display_name)
+                event = await desk.service.join(
+                    self.tournament_id, user.id, shown_name(user.display_name)
+                )
             else:
                 event = await desk.service.leave(self.tournament_id, user.id)
             game = desk.bot.matches.game(event.row.game)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import discord
 from discord import app_commands
 
+from bot.names import plain, shown_name
 from bot.pictures import HAND_FILE
 from bot.render import (
     lobby_embed,
@@ -240,8 +241,9 @@ def only_choice(menu: discord.ui.Select[Any]) -> str:
 def choice_name(choice: Choice) -> str:
     """An action as autocomplete offers it: "label — detail" when that fits in Discord's
     100 characters, else the label."""
-    named = f"{choice.label} — {choice.detail}" if choice.detail else choice.label
-    return named if len(named) <= 100 else clip(choice.label, 100)
+    label, detail = plain(choice.label), plain(choice.detail)
+    named = f"{label} — {detail}" if detail else label
+    return named if len(named) <= 100 else clip(label, 100)
 
 
 OPTION_TEXT = 100  # Discord: a select option's label and description
@@ -251,11 +253,11 @@ SEE_CARD = " … /card"  # ends a description cut short: the card's full text is
 def choice_option(choice: Choice) -> discord.SelectOption:
     """An action as the menu of a private view offers it, its detail underneath (cut
     short, it says where the full text is)."""
-    detail = choice.detail
+    detail = plain(choice.detail)
     if len(detail) > OPTION_TEXT:
         detail = shorten(detail, OPTION_TEXT - len(SEE_CARD)).removesuffix("…") + SEE_CARD
     return discord.SelectOption(
-        label=clip(choice.label, OPTION_TEXT),
+        label=clip(plain(choice.label), OPTION_TEXT),
         value=choice.key,
         description=detail or None,
     )
@@ -1200,7 +1202,7 @@ async def lobby_step(
     # lobby brought up to date, or the board and the first call (see `Publisher.through`).
     with arbiter(interaction).publisher.through(interaction, match_id) as carry:
         if op == "join":
-            table = await matches.join(match_id, user.id, user.display_name)
+            table = await matches.join(match_id, user.id, shown_name(user.display_name))
             seat = table.seat_of(user.id)
             done = f"You joined the lobby (seat {seat.seat + 1 if seat else '?'})."
         elif op == "leave":

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import history, ui
+from bot.names import shown_name
 from bot.permissions import is_moderator
 from bot.pictures import BOARD_FILE
 from bot.render import board_embed, lobby_embed, picture_files
@@ -86,7 +87,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 user_id=interaction.user.id,
-                name=interaction.user.display_name,
+                name=shown_name(interaction.user.display_name),
                 game=game,
                 variant=variant,
                 seed=seed,

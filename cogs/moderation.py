@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.names import shown_name
 from bot.permissions import require_moderator
 from bot.render.generic import clip
 from bot.replies import guard
@@ -53,7 +54,7 @@ class ModerationCog(
         async with guard(interaction):
             match = await self._begin(interaction)
             user = interaction.user
-            await self.moderation.abort(match.id, user.id, user.display_name)
+            await self.moderation.abort(match.id, user.id, shown_name(user.display_name))
             await self._finish(interaction, "The match is aborted.")
 
     @app_commands.command(name="kick", description="Remove a player: their seat forfeits.")
@@ -62,8 +63,8 @@ class ModerationCog(
         async with guard(interaction):
             match = await self._begin(interaction)
             user = interaction.user
-            await self.moderation.kick(match.id, user.id, user.display_name, player.id)
-            await self._finish(interaction, f"{player.display_name} was removed.")
+            await self.moderation.kick(match.id, user.id, shown_name(user.display_name), player.id)
+            await self._finish(interaction, f"{shown_name(player.display_name)} was removed.")
 
     @app_commands.command(
         name="replace", description="Give a player's seat, with their hand, to another member."
@@ -76,9 +77,14 @@ class ModerationCog(
             match = await self._begin(interaction)
             user = interaction.user
             await self.moderation.replace(
-                match.id, user.id, user.display_name, old.id, new.id, new.display_name
+                match.id,
+                user.id,
+                shown_name(user.display_name),
+                old.id,
+                new.id,
+                shown_name(new.display_name),
             )
-            await self._finish(interaction, f"{new.display_name} now holds the seat.")
+            await self._finish(interaction, f"{shown_name(new.display_name)} now holds the seat.")
 
     @app_commands.command(
         name="ai", description="Have the AI play an absent player's seat, or give it back."
@@ -97,7 +103,7 @@ class ModerationCog(
             match = await self._begin(interaction)
             user = interaction.user
             done = await self.moderation.stand_in(
-                match.id, user.id, user.display_name, player.id, level
+                match.id, user.id, shown_name(user.display_name), player.id, level
             )
             await self._finish(interaction, done.line)
 
@@ -107,7 +113,9 @@ class ModerationCog(
         async with guard(interaction):
             match = await self._begin(interaction)
             user = interaction.user
-            await self.moderation.undo(match.id, user.id, user.display_name, force=force)
+            await self.moderation.undo(
+                match.id, user.id, shown_name(user.display_name), force=force
+            )
             await self._finish(interaction, "The last action is undone.")
 
     @app_commands.command(name="pause", description="Freeze every clock of this match.")

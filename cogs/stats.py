@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.names import shown_name
 from bot.render.stats import history_embed, leaderboard_embed, player_embed
 from bot.replies import guard
 
@@ -56,7 +57,11 @@ class StatsCog(commands.Cog):
                     None,
                 )
                 embed = history_embed(
-                    who.display_name, self.bot.matches.game(game), rating, history, asked
+                    shown_name(who.display_name),
+                    self.bot.matches.game(game),
+                    rating,
+                    history,
+                    asked,
                 )
                 await interaction.response.send_message(embed=embed)
                 return
@@ -69,7 +74,7 @@ class StatsCog(commands.Cog):
             with_ai = await self.results.against_ai(guild, who.id)
             games = self.bot.matches.games
             embed = player_embed(
-                who.display_name, records, games, versus, with_ai, ratings, season=asked
+                shown_name(who.display_name), records, games, versus, with_ai, ratings, season=asked
             )
             await interaction.response.send_message(embed=embed)
 

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot import ui
 from bot.desk import tournament_view
+from bot.names import shown_name
 from bot.permissions import require_moderator
 from bot.render.tournament import standings_embed
 from bot.replies import guard
@@ -160,7 +161,9 @@ class TournamentCog(
             event = await self.bot.desk.service.drop(
                 event.row.id, moderator, who.id, now=discord.utils.utcnow()
             )
-            await self._done(interaction, event, f"{who.display_name} is out of the tournament.")
+            await self._done(
+                interaction, event, f"{shown_name(who.display_name)} is out of the tournament."
+            )
 
     @app_commands.command(name="record", description="Record a player's result this round.")
     @app_commands.describe(player="A player of the game", result="How it ended for them")
@@ -175,7 +178,9 @@ class TournamentCog(
             event = await self.bot.desk.service.record(
                 event.row.id, interaction.user.id, player.id, result, now=discord.utils.utcnow()
             )
-            await self._done(interaction, event, f"Recorded: a {result} for {player.display_name}.")
+            await self._done(
+                interaction, event, f"Recorded: a {result} for {shown_name(player.display_name)}."
+            )
 
     @app_commands.command(name="pair-again", description="Pair the round being played again.")
     async def pair_again(self, interaction: discord.Interaction) -> None:

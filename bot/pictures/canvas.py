@@ -28,6 +28,8 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.names import plain
+
 Colour = tuple[int, int, int]
 
 # The palette: a dark table, light cards, dark ink on cards, light ink on the table.
@@ -93,6 +95,7 @@ def drawable(text: str) -> str:
     control characters (a display name may hold any, and the layout engine fails on
     them) become spaces, invisible format characters go, and each character the font
     lacks is replaced by "?"."""
+    text = plain(text)  # a name's markdown escapes (see bot.names)
     if text.isprintable() and text.isascii():  # the font has every printable ASCII character
         return text
     text = "".join(_BREAKS.get(unicodedata.category(c), c) for c in text)
