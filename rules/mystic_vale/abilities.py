@@ -250,8 +250,16 @@ def pay(state: State, seat: int, cost: Cost | None) -> None:
 
 
 def sacrifice(state: State, seat: int, instance: int) -> Events:
-    """An advancement or vale of the seat leaves the game, with every effect of it."""
+    """An advancement or vale of the seat leaves the game, with every effect of it: its
+    abilities still waiting to be used are dropped ("Sacrificed cards no longer have any
+    impact on the game"); one in the box already is not sacrificed again."""
     player = state.players[seat]
+    if instance in state.boxed:
+        return []
+    state.pending = [p for p in state.pending if p.agreed or not _of(p.source, instance)]
+    if state.harvest is not None:
+        later = state.harvest.after_tokens
+        later[:] = [p for p in later if not _of(p.source, instance)]
     if instance in player.vales:
         player.vales.remove(instance)
     else:
@@ -261,6 +269,18 @@ def sacrifice(state: State, seat: int, instance: int) -> Events:
                     stack.remove(instance)
     state.boxed.append(instance)
     return [_ev("sacrifice", f"{player.name} sacrifices {name_of(state, instance)}.", seat)]
+
+
+def _of(source: str, instance: int) -> bool:
+    """Whether an ability's source is this advancement or vale."""
+    kind, key, *_ = source.split(":")
+    return kind in ("a", "v") and int(key) == instance
+
+
+def gone(state: State, source: str) -> bool:
+    """Whether an ability's source has been sacrificed (it has no impact any more)."""
+    kind, key, *_ = source.split(":")
+    return kind in ("a", "v") and int(key) in state.boxed
 
 
 def sacrifice_options(state: State, seat: int, kind: str) -> list[int]:
@@ -280,6 +300,9 @@ def resolve(state: State, rng: random.Random) -> Events:
     events: Events = []
     while state.pending and not state.frames and state.phase != "over":
         pending = state.pending[0]
+        if gone(state, pending.source) and not pending.agreed:
+            state.pending.pop(0)
+            continue
         ability = abilities_of(state, pending.source)[pending.ability]
         if ability.chosen and not pending.agreed:
             if not _affordable(state, pending, ability):

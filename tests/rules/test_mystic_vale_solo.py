@@ -597,3 +597,28 @@ def test_a_solitaire_concession_loses_to_the_nemesis() -> None:
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == [] and outcome.losers == [ADA]
     assert "wins" in outcome.text
+
+
+def test_a_sacrificed_card_no_longer_has_any_impact_hunters_hall_taken_by_the_nemesis() -> None:
+    """ "Sacrificed cards no longer have any impact on the game": Tormented Berserker's
+    toll at a Spoil sacrifices Hunter's Hall (her only vale); its own When you Spoil
+    ability, set off by the same Spoil, is not offered, no extra turn follows, and the
+    card is in the box once."""
+    state = solo("tormented-berserker")
+    nemesis_at(state, 2)
+    hall = give_vale(state, ADA, "Hunter's Hall")
+    spoiler = pick(state, ADA, "cursed", 5, avoid=(the_nemesis(state),))
+    arrange(
+        state,
+        ADA,
+        field=[the_nemesis(state), *spoiler[:2]],
+        on_deck=spoiler[2],
+        deck_top=spoiler[3:],
+    )
+    state, _ = act(state, "push")
+    while frame_kind(state) in ("toll", "use"):
+        assert frame_kind(state) != "use", "the sacrificed Hunter's Hall is offered"
+        state = choose(state, "vale")
+    assert state.boxed.count(hall) == 1 and hall not in state.players[ADA].vales
+    assert state.players[ADA].turns == 1 and state.extra_turn is False
+    assert_conserved(state)
