@@ -77,6 +77,7 @@ from rules.command_of_nature.table import (
     shift_forward,
     swap_cards,
 )
+from rules.command_of_nature.text import row_names
 from rules.core import IllegalAction
 
 STOP = "stop"
@@ -1188,6 +1189,13 @@ def check_daybreak(state: State, seat: int, card: int) -> None:
     elemental = elemental_at(state, card)
     if elemental is None or elemental.owner != seat:
         raise IllegalAction("daybreak", "Use the daybreak effects of your own Elementals.")
+    if not in_required_row(state, card):
+        definition = elemental_def(state, card)
+        raise IllegalAction(
+            "row",
+            f"{definition.name} no longer stands in {row_names(definition.rows)}: its "
+            "daybreak effect is used only from there.",
+        )
     ops = elemental_def(state, card).effects[_daybreak_index(state, card)].ops
     if not can_pay(state, seat, ops, source=card):
         raise IllegalAction("cost", "You can't pay what that effect asks.")

@@ -42,7 +42,7 @@ KIND_NAME = {
 }
 
 
-def _rows(rows: tuple[int, ...], word: str = "Row") -> str:
+def row_names(rows: tuple[int, ...], word: str = "Row") -> str:
     """'Row I', 'Row I or II', 'Row I, II or III'."""
     names = [ROMAN[r] for r in rows]
     if len(names) == 1:
@@ -85,7 +85,7 @@ def target_text(t: Target) -> str:
     else:
         head = f"each of your {noun}" if t.side == "own" else f"each enemy {noun[:-1]}"
     if t.rows:
-        head += f" in {_rows(t.rows)}"
+        head += f" in {row_names(t.rows)}"
     if t.connected_to:
         head += " connected to " + ("this Elemental" if t.connected_to == "self" else "your Sage")
     others = {"self": "this one", "defender": "the attacked one", "subject": "that one"}
@@ -267,7 +267,7 @@ def _subject(t: Trigger) -> str:
     if t.on in ("enters_formation", "leaves_formation") and not t.faction:
         head = "another Elemental" if t.who == "other" else "an Elemental"
     if t.subject_rows and t.on != "enters_row":
-        head += f" in {_rows(t.subject_rows)}"
+        head += f" in {row_names(t.subject_rows)}"
     if t.connected_to_self:
         head += " connected to this one"
     return head
@@ -286,7 +286,7 @@ def trigger_text(t: Trigger) -> str:
     verb = {
         "enters_formation": "joins your formation",
         "leaves_formation": "leaves your formation",
-        "enters_row": f"moves into your {_rows(t.subject_rows)}" if t.subject_rows else "",
+        "enters_row": f"moves into your {row_names(t.subject_rows)}" if t.subject_rows else "",
         "attacks": f"makes a {t.attack} attack" if t.attack else "attacks",
         "is_attacked": f"is attacked{attack}",
         "deals_attack_damage": "deals DMG with an attack",
@@ -317,7 +317,7 @@ def _attack_text(a: AttackProfile) -> str:
             "Melee: your Elemental in Row I attacks the enemy Elemental in Row I "
             f"for DMG equal to {dmg}."
         )
-    who = f"one of your Elementals in {_rows(a.attacker_rows)}"
+    who = f"one of your Elementals in {row_names(a.attacker_rows)}"
     many = "an enemy Elemental" if a.targets == 1 else f"up to {a.targets} enemy Elementals"
     if a.distance:
         pairs = [
@@ -327,7 +327,7 @@ def _attack_text(a: AttackProfile) -> str:
         ]
         where = f"{a.distance} rows away ({', or '.join(pairs)})"
     elif a.target_rows:
-        where = f"in {_rows(a.target_rows)}"
+        where = f"in {row_names(a.target_rows)}"
     else:
         where = "in any row"
     each = " each" if a.targets > 1 else ""
@@ -354,7 +354,7 @@ def card_text(card: ElementalCard | CommandCard) -> str:
         if not card.effects:
             return f"{head} — No effect."
         effects = " ".join(elemental_effect_text(e) for e in card.effects)
-        where = "Any row" if card.rows == (1, 2, 3) else _rows(card.rows)
+        where = "Any row" if card.rows == (1, 2, 3) else row_names(card.rows)
         return f"{head} — {where}: {effects}"
     faction = "" if card.faction == "neutral" else f"{card.faction.capitalize()} "
     head = f"{faction}{card.type.capitalize()} Command{price}"

@@ -21,6 +21,7 @@ from rules.command_of_nature.table import (
     active_side,
     entered,
     hand_card,
+    in_required_row,
     require_phase,
     swap_cards,
 )
@@ -57,8 +58,10 @@ def begin_turn(state: State) -> Events:
 def daybreak_over(state: State, why: str = "No daybreak effect is left to use") -> Events:
     """Phase I ends by itself once no daybreak effect is left to use (nothing else is done
     in it: no decision to wait for)."""
-    if state.phase != "daybreak" or state.frames or state.queue or active_side(state).daybreak:
+    usable = [c for c in active_side(state).daybreak if in_required_row(state, c)]
+    if state.phase != "daybreak" or state.frames or state.queue or usable:
         return []
+    active_side(state).daybreak = []  # any left stand outside their rows now
     state.phase = "actions"
     text = why if why.endswith(".") else f"{why}: Phase II begins."
     return [_ev("phase", text)]

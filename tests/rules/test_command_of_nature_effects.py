@@ -307,6 +307,24 @@ def test_daybreak_once_each_and_phase_two_forfeits_the_rest():
     assert side.daybreak == [] and state.phase == "actions"
 
 
+def test_a_daybreak_effect_is_used_only_from_its_row_checked_when_used():
+    """Daybreak: an Elemental's effect is used "if it stood in a required row"; one that
+    left its row during Phase I (Slumber Jack, Row II, swapped into Row I) is neither
+    offered nor used, and Phase I ends once nothing usable is left."""
+    state, seat = in_phase("daybreak")
+    side = state.sides[state.active]
+    side.formation.put((1, 0), None)
+    jack = place(state, state.active, (1, 0), "slumber-jack", owner=seat)
+    side.daybreak.append(jack)
+    assert Action(kind="daybreak", args=(str(jack),)) in legal_actions(state, seat)
+    front = side.formation.at((0, 0))
+    side.formation.put((0, 0), side.formation.at((1, 0)))  # a swap during Phase I
+    side.formation.put((1, 0), front)
+    assert Action(kind="daybreak", args=(str(jack),)) not in legal_actions(state, seat)
+    with pytest.raises(IllegalAction, match="no longer stands in"):
+        apply_action(state, seat, Action(kind="daybreak", args=(str(jack),)), RNG)
+
+
 # --------------------------------------------------------------------------- triggers
 
 
