@@ -426,30 +426,55 @@ def _take_back(state: State, report: Report) -> list[Event]:
     """Undo `report` as it was made (checked already), marked taken back, with the lines
     the table reads; then every activation it may have allowed is checked again."""
     seat = report.seat
-    inverse = report.inverse or ""
-    track = reports.touched_track(state, report)
     civ = state.civ(seat)
     before = {t: level(civ, t) for t in TRACKS}
-    if inverse == "revoke":
-        events = powers.revoke(state, seat)
-    elif inverse == "unturn":
-        events = reports.unturn(state)
-    else:
-        events, _ = reports.apply_report(state, seat, Action.from_key(inverse), quiet=True)
+    events = _undo(state, report)
     events += powers.undone_lines(civ, before, announced=not report.setup)
-    reports.restore_reached(state, report, track)
     report.status = "retracted"
     head = event(f"↩️ {civ.player} takes report #{report.number} back.", seat)
+    inverse = report.inverse or ""
     if inverse == "revoke" or inverse.startswith(("territory|", "level|")):
         events += _recheck(state, report.number)  # it moved the standings
     return [head, *events]
 
 
+def _undo(state: State, report: Report) -> list[Event]:
+    """What `report` changed, changed back (its highest levels restored too)."""
+    inverse = report.inverse or ""
+    track = reports.touched_track(state, report)
+    if inverse == "revoke":
+        events = powers.revoke(state, report.seat)
+    elif inverse == "unturn":
+        events = reports.unturn(state)
+    else:
+        events, _ = reports.apply_report(state, report.seat, Action.from_key(inverse), quiet=True)
+    reports.restore_reached(state, report, track)
+    return events
+
+
+def _as_made(state: State, made: Report) -> State:
+    """A copy of the match as it stood when report `made` was made, the reports taken
+    back left out: each report in force made after it undone on the copy, latest first
+    (one that can't be undone there stays)."""
+    probe = fresh_copy(state)
+    for later in reversed(probe.reports):
+        if later.number <= made.number:
+            break
+        if later.status == "retracted" or not later.inverse:
+            continue
+        try:
+            _undo(probe, later)
+        except IllegalAction:
+            continue
+    return probe
+
+
 def _recheck(state: State, number: int) -> list[Event]:
     """After report #`number` is taken back, each activation reported after it and still
-    in force is checked again, its own power set aside: one whose civilization may no
-    longer activate is taken back too (its cube back where it came from), one that
-    still may stands; a line says which."""
+    in force is checked again as it was made, without that report (the reports made
+    since set aside), its own power set aside: one its civilization could not have made
+    then is taken back too (its cube back where it came from), one it could stands; a
+    line says which."""
     events: list[Event] = []
     for later in state.reports:
         civ = state.civ(later.seat)
@@ -457,7 +482,7 @@ def _recheck(state: State, number: int) -> list[Event]:
             continue
         if civ.token.status != "active":
             continue
-        probe = fresh_copy(state)
+        probe = _as_made(state, later)
         probe.civ(civ.seat).token.status = "available"
         by = eligible_by(probe, civ.seat)
         head = (
@@ -468,11 +493,9 @@ def _recheck(state: State, number: int) -> list[Event]:
             events.append(event(f"{head}it stands (first in {CATEGORY_NAMES[by]}).", civ.seat))
             continue
         events.append(event(f"{head}it is taken back ({why_not(probe, civ.seat)}).", civ.seat))
-        track = reports.touched_track(state, later)
         before = {t: level(civ, t) for t in TRACKS}
-        events += powers.revoke(state, civ.seat)
+        events += _undo(state, later)
         events += powers.undone_lines(civ, before, announced=True)
-        reports.restore_reached(state, later, track)
         later.status = "retracted"
     return events
 

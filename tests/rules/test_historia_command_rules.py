@@ -925,13 +925,32 @@ def test_an_activation_that_rested_on_a_report_taken_back_is_undone() -> None:
     ) in text
     assert "Romans' Military is back to 2" in text and "face up again" in text
     cubes_whole(state)
-    # Taken back by its reporter, the same; and a civilization first without it keeps it.
+    # Taken back by its reporter, the same, judged as the activation was made: a later
+    # report that would make the Romans first today doesn't save it.
     state = go(base, (ADA, "territory|add|Iberia"))
     number = last_report(state)
     state = go(state, (ADA, "command|military|bank"), (BASIL, "territory|remove|Greeks 2"))
     state, text = said(state, ADA, f"retract|{number}")
+    assert state.civs[ADA].token.status == "available"
+    assert "is checked again without report" in text and "it is taken back (tied" in text
+
+
+def test_an_activation_is_judged_as_it_was_made_not_on_later_standings() -> None:
+    """Taking back an earlier report checks an activation made after it at the moment it
+    was made, without that report: the Romans, first in Territory (3 to 2) when they
+    activated, keep their activation when Carthage's unrelated earlier report is taken
+    back, though a later legitimate report has tied the Greeks with them since."""
+    state = go(roman_table(), (CLEO, "territory|add|Sicily"))
+    number = last_report(state)
+    state = go(
+        state,
+        (ADA, "command|military|bank"),
+        (BASIL, "territory|add|Thrace"),  # the Greeks tie the Romans (3 each) after it
+    )
+    state, text = said(state, CLEO, f"retract|{number}")
     assert state.civs[ADA].token.status == "active"
     assert "is checked again without report" in text and "it stands (first in Territory)" in text
+    cubes_whole(state)
 
 
 def test_only_the_disputer_withdraws_and_only_the_reporter_retracts() -> None:
