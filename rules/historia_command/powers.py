@@ -243,14 +243,7 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
         f"{place_phrase(source, their(civ))} on it: **{POWER_NAMES[power]}**"
     )
     if power == "cubes":
-        token.cubes_taken = cubes
-        corrected.append(recount(civ, GENERAL, cubes))
-        civ.cubes[GENERAL] -= cubes
-        civ.cubes["supply"] += cubes
-        text += (
-            f": {plural(cubes, 'cube')} from the general supply "
-            f"({place_phrase(GENERAL, their(civ))}) into {their(civ)} personal supply"
-        )
+        text += take_from_general_supply(civ, cubes)
     elif power == "shared":
         shared = shared_of(state, seat)
         text += f" ({', '.join(shared)} shared now)" if shared else " (no territory shared yet)"
@@ -262,6 +255,28 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
     for track in TRACKS:
         events += level_lines(civ, track, before[track])
     return events
+
+
+def take_from_general_supply(civ: Civilization, cubes: int) -> str:
+    """The cubes power: `cubes` from the general supply into the personal supply. Those
+    beyond what Arbiter counts there are taken at the player's word (the general supply
+    holds cubes of each color that Arbiter never counted): the personal supply never
+    pays for them. The words for the activation's line."""
+    civ.token.cubes_taken = cubes
+    counted = min(cubes, civ.cubes[GENERAL])
+    civ.cubes[GENERAL] -= counted
+    civ.added_cubes += cubes - counted
+    civ.cubes["supply"] += cubes
+    text = (
+        f": {plural(cubes, 'cube')} from the general supply into {their(civ)} personal "
+        f"supply (now {civ.cubes['supply']})"
+    )
+    if cubes > counted:
+        text += (
+            f", {plural(cubes - counted, 'cube')} more than Arbiter counted in "
+            f"{place_phrase(GENERAL, their(civ))}: taken at {their(civ)} word"
+        )
+    return text
 
 
 def revoke(state: State, seat: int) -> list[Event]:

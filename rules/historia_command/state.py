@@ -61,6 +61,9 @@ class Civilization(BaseModel):
     )
     token: Token
     conceded: bool = False
+    # Cubes the cubes power brought from the general supply beyond those Arbiter counted
+    # there (the player's word): the civilization's cubes are CUBES and these.
+    added_cubes: int = 0
 
 
 class Report(BaseModel):

@@ -165,7 +165,8 @@ def check_invariants(state: State) -> None:
         token = civ.token
         active = token.status == "active"
         assert all(n >= 0 for n in civ.cubes.values()), (civ.name, civ.cubes)
-        assert sum(civ.cubes.values()) + (1 if active else 0) == CUBES, (civ.name, civ.cubes)
+        whole = CUBES + civ.added_cubes  # the cubes power may add some (its player's word)
+        assert sum(civ.cubes.values()) + (1 if active else 0) == whole, (civ.name, civ.cubes)
         if active:
             assert token.era == state.era, f"{civ.name}'s token outlived Era {token.era}"
             assert state.phase in ("era", "dispute", "ending"), f"active in {state.phase}"

@@ -149,7 +149,7 @@ def last_report(state: State) -> int:
 def cubes_whole(state: State) -> None:
     for civ in state.civs:
         on_token = 1 if civ.token.status == "active" else 0
-        assert sum(civ.cubes.values()) + on_token == CUBES, (civ.name, civ.cubes)
+        assert sum(civ.cubes.values()) + on_token == CUBES + civ.added_cubes, (civ.name, civ.cubes)
 
 
 # --------------------------------------------------------------------------- set-up
@@ -494,17 +494,36 @@ def test_the_cubes_power_takes_up_to_2_cubes_from_the_general_supply() -> None:
         civ = state.civs[ADA]
         assert (civ.cubes["reserve"], civ.cubes["supply"], civ.cubes["bank"]) == (2 - n, 4 + n, 2)
         assert civ.token.cubes_taken == n
-        assert f"{n} cube" in text and "from the general supply (their reserve)" in text
+        assert f"{n} cube" in text and "from the general supply into their personal" in text
         cubes_whole(state)
     assert "from 0 to 2" in refused(roman_table(), ADA, "command|cubes|used|3")
     state = go(roman_table(), (ADA, "cubes|2|bank|map"))
     state = go(state, (ADA, "command|cubes|used|2"))
     assert state.civs[ADA].cubes == {"supply": 6, "bank": 0, "used": 1, "reserve": 0, "map": 2}
-    # The token's own cube from the reserve leaves one there: the player's word that a
-    # second one was there corrects the count.
+    # The token's own cube from the reserve leaves one there: the second is taken at the
+    # player's word, never out of the personal supply.
     state, text = said(roman_table(), ADA, "command|cubes|reserve|2")
-    assert state.civs[ADA].cubes == {"supply": 5, "bank": 2, "used": 2, "reserve": 0, "map": 0}
-    assert "1 cube counted in their personal supply was in their reserve" in text
+    assert state.civs[ADA].cubes == {"supply": 6, "bank": 2, "used": 2, "reserve": 0, "map": 0}
+    assert "1 cube more than Arbiter counted in their reserve: taken at their word" in text
+    cubes_whole(state)
+
+
+def test_the_cubes_power_adds_cubes_when_none_are_counted_in_the_general_supply() -> None:
+    """The cubes power with the default set-up (all 10 cubes in the personal supply,
+    none counted in the general supply): the player's word is taken, the 2 cubes are
+    added (10 -> 9 for the token's cube, then 11), never drained from the personal
+    supply; at the end of the Era they go back to the general supply (9 again)."""
+    state = table(territories={ADA: 3, BASIL: 2, CLEO: 1}, military={ADA: 2, BASIL: 3}, cubes=False)
+    assert state.civs[ADA].cubes["supply"] == CUBES and state.civs[ADA].cubes["reserve"] == 0
+    state, text = said(state, ADA, "command|cubes|bank|2")
+    civ = state.civs[ADA]
+    assert civ.cubes["supply"] == 11 and civ.added_cubes == 2
+    assert "2 cubes from the general supply into their personal supply (now 11)" in text
+    assert "2 cubes more than Arbiter counted in their reserve: taken at their word" in text
+    cubes_whole(state)
+    state, _ = end_era(state)
+    civ = state.civs[ADA]
+    assert civ.cubes["supply"] == 9 and civ.cubes["reserve"] == 2
     cubes_whole(state)
 
 
