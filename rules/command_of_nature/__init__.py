@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from rules.command_of_nature import actions, labels, turn
 from rules.command_of_nature.cards import ElementalCard, bundled_pack, get_pack
 from rules.command_of_nature.setup import sage_options, setup_game, warriors_of
-from rules.command_of_nature.state import State
+from rules.command_of_nature.state import Player, State
 from rules.command_of_nature.table import (
     CHAMPION_LEVELS,
     TURN_PHASES,
@@ -118,14 +118,23 @@ class CommandOfNature:
     def redeal(self, state: State, seat: int, rng: random.Random) -> State:  # type: ignore[override]
         """Each player's deck, with their hand when `seat` may not look at it (only its
         own and a teammate's), dealt again among those places; each market deck
-        reshuffled. The Champions wait face down by level, so they stay."""
+        reshuffled. What the whole table saw stays: cards that went into a hand or onto
+        a deck face up, a market's cards put under its deck by a refresh. The Champions
+        wait face down by level, so they stay."""
         new = fresh_copy(state)
         team = new.players[seat].team
         for player in new.players:
-            hand = [] if player.team == team else [player.hand]
-            deal_again([player.deck, *hand], rng)
-        deal_again([new.elementals.deck], rng)
-        deal_again([new.commands.deck], rng)
+            top = _shown_on_top(player)
+            unseen = player.deck[: len(player.deck) - len(top)]
+            hand = [c for c in player.hand if c not in player.shown_in_hand]
+            deal_again([unseen, *([] if player.team == team else [hand])], rng)
+            player.deck = unseen + top
+            dealt = iter(hand)
+            player.hand = [c if c in player.shown_in_hand else next(dealt) for c in player.hand]
+        for market in (new.elementals, new.commands):
+            above = market.deck[market.shown_under :]
+            deal_again([above], rng)
+            market.deck[market.shown_under :] = above
         return new
 
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]
@@ -204,6 +213,15 @@ def _faces(pack: str) -> dict[str, dict[str, Any]]:
             }
         faces[card.id] = face | {"text": card_text(card)}
     return faces
+
+
+def _shown_on_top(player: Player) -> list[int]:
+    """The cards on top of a player's deck that everyone saw go there, still there."""
+    shown, deck = player.shown_on_top, player.deck
+    n = len(shown)
+    while n and deck[len(deck) - n :] != shown[len(shown) - n :]:
+        n -= 1
+    return deck[len(deck) - n :] if n else []
 
 
 def _elemental_view(

@@ -624,6 +624,8 @@ def _move_cards(state: State, step: Step, op: MoveCards, asked: list[int]) -> Ev
         {"hand": player.hand, "discard": player.discard, "deck_top": player.deck}[op.to].append(
             card
         )
+        if op.pile == "discard" and op.to in ("hand", "deck_top"):  # face up: all saw it
+            (player.shown_in_hand if op.to == "hand" else player.shown_on_top).append(card)
     if picked and op.to != "formation":
         shown = op.pile == "discard" or op.to == "discard"
         names = ", ".join(_name(state, c) for c in picked)
@@ -673,6 +675,8 @@ def move_to_pile(state: State, card: int, to: str) -> Events:
     formation.put(pos, None)
     owner = state.players[elemental.owner]
     (owner.hand if to == "hand" else owner.discard).append(card)
+    if to == "hand":
+        owner.shown_in_hand.append(card)
     fire(state, "leaves_formation", card, team=team, row=pos[0])
     events = [
         _ev(

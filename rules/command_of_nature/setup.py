@@ -235,6 +235,9 @@ def open_markets(state: State, rng: random.Random) -> Events:
 def draw(state: State, seat: int, n: int, rng: random.Random) -> Events:
     """Draw cards; an empty deck is replaced by the shuffled discard pile first."""
     player = state.players[seat]
+    # A card seen going into the hand is known there only while it stays: drawn back
+    # after it left, it is hidden again.
+    player.shown_in_hand = [c for c in player.shown_in_hand if c in player.hand]
     drawn: list[int] = []
     events: Events = []
     for _ in range(n):
@@ -242,13 +245,17 @@ def draw(state: State, seat: int, n: int, rng: random.Random) -> Events:
             if not player.discard:
                 break
             player.deck, player.discard = player.discard, []
+            player.shown_on_top = []
             shuffle(player.deck, rng)
             events.append(
                 _ev(
                     "reshuffle", f"{player.name} shuffles their discard pile into a new deck.", seat
                 )
             )
-        drawn.append(player.deck.pop())
+        card = player.deck.pop()
+        if player.shown_on_top and player.shown_on_top[-1] == card:  # everyone saw it go there
+            player.shown_in_hand.append(player.shown_on_top.pop())
+        drawn.append(card)
     player.hand += drawn
     if drawn:
         names = ", ".join(card_of(state, c).name for c in drawn)

@@ -29,6 +29,11 @@ class Player(BaseModel):
     discard: list[int] = Field(default_factory=list)
     faction_action_used: bool = False
     sage_defeated: bool = False  # four players: plays on without faction actions or levels
+    # What the whole table has seen of this player's hidden cards (kept fixed when the AI
+    # imagines them, see `redeal`): cards that went into the hand face up (from the
+    # discard pile or the formation), cards put on top of the deck face up, top last.
+    shown_in_hand: list[int] = Field(default_factory=list)
+    shown_on_top: list[int] = Field(default_factory=list)
 
 
 class Side(BaseModel):
@@ -49,6 +54,7 @@ class Market(BaseModel):
 
     deck: list[int] = Field(default_factory=list)
     row: list[int] = Field(default_factory=list)
+    shown_under: int = 0  # the deck's bottom cards everyone saw go there (a refresh)
 
 
 class Step(BaseModel):

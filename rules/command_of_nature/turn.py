@@ -270,6 +270,7 @@ def refill(market: Market) -> bool:
     while len(market.row) < MARKET_SIZE and market.deck:
         market.row.append(market.deck.pop())
         turned = True
+    market.shown_under = min(market.shown_under, len(market.deck))
     return turned
 
 
@@ -341,6 +342,7 @@ def refresh(state: State, seat: int, which: str) -> Events:
     # With cards in the deck, new ones turn up; with none, the same ones come back.
     hidden = bool(market.deck)
     market.deck[0:0] = list(reversed(market.row))
+    market.shown_under += len(market.row)
     market.row = []
     refill(market)
     label = "Elemental" if which == "elementals" else "Command"

@@ -186,18 +186,22 @@ class MysticVale:
 
     def redeal(self, state: State, seat: int, rng: random.Random) -> State:  # type: ignore[override]
         """Every deck reshuffled (each player's, the advancement and vale decks), but for
-        the top card of a deck `seat` is looking at; during the leader choice, the
+        the top card of a deck `seat` is looking at and the cards everyone saw go to
+        the bottom of a player's deck; during the leader choice, the
         leaders dealt to the others drawn again from those `seat` hasn't seen."""
         new = fresh_copy(state)
         looked_at = {f.subject for f in new.frames if f.kind == "free_top" and seat in f.deciders}
         commons = new.commons
+        under = {id(p.deck): p.shown_under for p in new.players}  # put there in public
         for deck in [p.deck for p in new.players] + [
             *commons.decks.values(),
             *commons.vale_decks.values(),
         ]:
-            unseen = deck[:-1] if deck and deck[-1] in looked_at else deck[:]
+            bottom = min(under.get(id(deck), 0), len(deck))
+            top = len(deck) - 1 if deck and deck[-1] in looked_at else len(deck)
+            unseen = deck[bottom:top]
             deal_again([unseen], rng)
-            deck[: len(unseen)] = unseen
+            deck[bottom:top] = unseen
         if new.phase == "leaders":
             _deal_leaders_again(new, seat, rng)
         return new

@@ -756,6 +756,7 @@ def answer(state: State, seat: int, option: str, rng: random.Random) -> Events:
             # search your deck, you must shuffle it" (Murkwater Stalker), whatever was taken.
             if player.deck:
                 shuffle(player.deck, rng)
+            player.shown_under = 0
         case "shed":
             events += shed_curses(state, seat, int(option))
         case "free_row" if option == "none":  # a Fertile Soil one may take, left

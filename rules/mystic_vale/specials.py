@@ -122,6 +122,7 @@ def _to_bottom(state: State, seat: int, card_id: int) -> Events:
     empty)."""
     player = state.players[seat]
     player.field.remove(card_id)
+    player.shown_under = min(player.shown_under, len(player.deck)) + 1
     player.deck.insert(0, card_id)
     return [
         _ev(

@@ -43,6 +43,7 @@ class Player(BaseModel):
     seat: int
     name: str
     deck: list[int] = Field(default_factory=list)  # top last, face down
+    shown_under: int = 0  # the deck's bottom cards everyone saw go there (see `redeal`)
     on_deck: int | None = None  # face up on top of the deck
     field: list[int] = Field(default_factory=list)  # left to right
     discard: list[int] = Field(default_factory=list)

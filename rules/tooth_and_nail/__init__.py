@@ -116,11 +116,19 @@ class ToothAndNail:
     def redeal(self, state: State, seat: int, rng: random.Random) -> State:  # type: ignore[override]
         """Each team's unseen cards (its deck, the Alliance cards removed face down, and
         the hands `seat` doesn't hold) dealt again among those places: which faction
-        cards a team owns is public, where they lie is not."""
+        cards a team owns is public, where they lie is not. What everyone saw stays:
+        cards that went into a hand face up, cards put under a deck (Mend)."""
         new = fresh_copy(state)
         for team in new.teams:
-            hands = [new.players[s].hand for s in team.seats if s != seat]
-            deal_again([team.deck, team.face_down, *hands], rng)
+            under = min(team.shown_under, len(team.deck))
+            deck = team.deck[under:]
+            others = [new.players[s] for s in team.seats if s != seat]
+            hands = [[c for c in p.hand if c not in p.shown_in_hand] for p in others]
+            deal_again([deck, team.face_down, *hands], rng)
+            team.deck[under:] = deck
+            for player, hand in zip(others, hands, strict=True):
+                dealt = iter(hand)
+                player.hand = [c if c in player.shown_in_hand else next(dealt) for c in player.hand]
         return new
 
     def outcome(self, state: State) -> Outcome | None:  # type: ignore[override]

@@ -47,6 +47,7 @@ from rules.tooth_and_nail.rules import (
     destroy,
     discard_from_hand,
     draw,
+    forget_left_hand,
     gain_ap,
     pack_of,
     put_into_play,
@@ -167,6 +168,7 @@ def apply_troop_op(state: State, step: Step, seat: int, zone: str, index: int) -
         case ReturnToHand():
             _zone(player, zone).pop(index)
             player.hand.append(troop.card)
+            player.shown_in_hand.append(troop.card)
             return [_ev("return", f"{player.name}'s {name} returns to their hand.", seat)]
         case DrainTroop():
             troop.drained = True
@@ -228,6 +230,7 @@ def take_from_deck(state: State, seat: int, troop_id: str | None, rng: random.Ra
     if troop_id is not None:
         card = next(c for c in reversed(team.deck) if state.cards[c] == troop_id)
         team.deck.remove(card)
+        forget_left_hand(state.players[seat])
         state.players[seat].hand.append(card)
         private = {str(seat): f"You search your deck and take {card_name(state, card)}."}
         text = f"{_name(state, seat)} searches their deck and takes a Troop."
@@ -237,6 +240,7 @@ def take_from_deck(state: State, seat: int, troop_id: str | None, rng: random.Ra
             _ev("search", f"{_name(state, seat)} searches their deck and finds nothing.", seat)
         )
     shuffle(team.deck, rng)
+    team.shown_under = 0
     return events + check_decks(state)
 
 
@@ -386,6 +390,7 @@ def run_op(state: State, step: Step, rng: random.Random) -> Events:
                 ]
             team.discard.pop()
             state.players[actor].hand.append(top)
+            state.players[actor].shown_in_hand.append(top)
             return [
                 _ev(
                     "reclaim",
@@ -397,6 +402,7 @@ def run_op(state: State, step: Step, rng: random.Random) -> Events:
             team = state.team_of(actor)
             moved = [team.discard.pop() for _ in range(min(n, len(team.discard)))]
             team.deck[0:0] = moved
+            team.shown_under = min(team.shown_under, len(team.deck) - len(moved)) + len(moved)
             return [
                 _ev(
                     "mend",

@@ -460,6 +460,7 @@ def take_revenge(state: State, seat: int, target: int) -> Events:
 def draw(state: State, seat: int, n: int) -> Events:
     """Draw from the top of the player's (team's) deck."""
     team = state.team_of(seat)
+    forget_left_hand(state.players[seat])
     drawn = [team.deck.pop() for _ in range(min(n, len(team.deck)))]
     state.players[seat].hand.extend(drawn)
     if not drawn:
@@ -472,6 +473,12 @@ def draw(state: State, seat: int, n: int) -> Events:
         )
     ]
     return events + check_decks(state)
+
+
+def forget_left_hand(player: Player) -> None:
+    """Before a card goes into a hand unseen: a card once seen going in is known there
+    only while it stayed."""
+    player.shown_in_hand = [c for c in player.shown_in_hand if c in player.hand]
 
 
 def gain_ap(state: State, seat: int, n: int) -> Events:

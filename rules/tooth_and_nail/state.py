@@ -32,6 +32,7 @@ class Team(BaseModel):
     discard: list[int] = Field(default_factory=list)
     removed: list[int] = Field(default_factory=list)
     face_down: list[int] = Field(default_factory=list)
+    shown_under: int = 0  # the deck's bottom cards everyone saw go there (Mend)
 
 
 class Player(BaseModel):
@@ -43,6 +44,9 @@ class Player(BaseModel):
     factions: list[str] = Field(default_factory=list)
     command_card: str | None = None
     hand: list[int] = Field(default_factory=list)
+    # Cards everyone saw go into the hand (returned from play, taken from the discard
+    # pile): known there while they stay (see `redeal`).
+    shown_in_hand: list[int] = Field(default_factory=list)
     ap: int = 0
     command_zone: list[Troop] = Field(default_factory=list)
     war_zone: list[Troop] = Field(default_factory=list)

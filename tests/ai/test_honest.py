@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from pydantic import BaseModel
@@ -14,11 +15,13 @@ from pydantic import BaseModel
 import ai
 from ai import Budget, Level
 from rules.command_of_nature import State as NatureState
+from rules.command_of_nature.state import Player as NaturePlayer
 from rules.core import Action, Game, SeatSpec, rng_for
 from rules.core.rng import shuffle
 from rules.mystic_vale import State as ValeState
 from rules.registry import GAMES
 from rules.tooth_and_nail import State as NailState
+from rules.tooth_and_nail.state import Player as NailPlayer
 
 VARIANTS = {
     ("tooth-and-nail", "2p"): 2,
@@ -89,25 +92,74 @@ def scramble(state: BaseModel, seat: int, rng: random.Random) -> BaseModel:
     match other:
         case NailState():
             for team in other.teams:
-                hands = [other.players[s].hand for s in team.seats if s != seat]
-                mix([team.deck, team.face_down, *hands], rng)
+                hands = [other.players[s] for s in team.seats if s != seat]
+                deck = (team.deck, unseen_part(team.deck, team.shown_under))
+                mix_unseen([deck, (team.face_down, slice(None))], hands, rng)
         case NatureState():
             mine = other.players[seat].team
             for p in other.players:
-                mix([p.deck] if p.team == mine else [p.deck, p.hand], rng)
-            mix([other.elementals.deck], rng)
-            mix([other.commands.deck], rng)
+                top = len(shown_to_all(other)[p.seat][1])  # type: ignore[index]
+                deck = (p.deck, unseen_part(p.deck, 0, top))
+                mix_unseen([deck], [] if p.team == mine else [p], rng)
+            for market in (other.elementals, other.commands):
+                mix_unseen([(market.deck, unseen_part(market.deck, market.shown_under))], [], rng)
         case ValeState():
             looked_at = {f.subject for f in other.frames if f.kind == "free_top"}
             commons = other.commons
-            for deck in [p.deck for p in other.players] + [
-                *commons.decks.values(),
-                *commons.vale_decks.values(),
-            ]:
-                unseen = deck[:-1] if deck and deck[-1] in looked_at else deck[:]
-                mix([unseen], rng)
-                deck[: len(unseen)] = unseen
+            decks = [(p.deck, p.shown_under) for p in other.players]
+            decks += [(d, 0) for d in (*commons.decks.values(), *commons.vale_decks.values())]
+            for deck, under in decks:
+                top = 1 if deck and deck[-1] in looked_at else 0
+                mix_unseen([(deck, unseen_part(deck, under, top))], [], rng)
     return other
+
+
+def shown_to_all(state: BaseModel) -> dict[object, object]:
+    """Where the whole table saw hidden cards go, still there: cards into a hand or
+    onto a deck face up, cards put under a deck (a Refresh, Mend, a card to the bottom)."""
+    found: dict[object, object] = {}
+    match state:
+        case NatureState():
+            for p in state.players:
+                top = p.shown_on_top
+                n = next(
+                    (k for k in range(len(top), 0, -1) if p.deck[-k:] == top[-k:]),
+                    0,
+                )
+                found[p.seat] = (known_in_hand(p), p.deck[len(p.deck) - n :] if n else [])
+            for name, market in (("elementals", state.elementals), ("commands", state.commands)):
+                found[name] = market.deck[: market.shown_under]
+        case NailState():
+            for t in state.teams:
+                found[t.team] = t.deck[: t.shown_under]
+            for p in state.players:
+                found[p.seat] = known_in_hand(p)
+        case ValeState():
+            for p in state.players:
+                found[p.seat] = p.deck[: p.shown_under]
+    return found
+
+
+def known_in_hand(player: NailPlayer | NaturePlayer) -> list[int]:
+    return sorted(c for c in player.shown_in_hand if c in player.hand)
+
+
+def unseen_part(deck: list[int], under: int, top: int = 0) -> slice:
+    """The part of a deck nobody saw: above its `under` bottom cards, below `top`."""
+    return slice(min(under, len(deck)), len(deck) - top)
+
+
+def mix_unseen(piles: list[tuple[list[int], slice]], hands: list[Any], rng: random.Random) -> None:
+    """`mix` the unseen parts of decks (each with its slice) and the cards of hands
+    nobody saw go in."""
+    parts = [deck[part] for deck, part in piles]
+    unseen = [[c for c in p.hand if c not in p.shown_in_hand] for p in hands]
+    mix([*parts, *unseen], rng)
+    for (deck, part), cards in zip(piles, parts, strict=True):
+        deck[part] = cards
+    for p, cards in zip(hands, unseen, strict=True):
+        dealt = iter(cards)
+        p.hand = [c if c in p.shown_in_hand else next(dealt) for c in p.hand]
 
 
 def mix(piles: list[list[int]], rng: random.Random) -> None:
@@ -132,6 +184,7 @@ def test_a_redeal_keeps_what_the_seat_sees_and_every_card_once(game_id: str, var
             for seat in range(VARIANTS[game_id, variant]):
                 world = game.redeal(state, seat, random.Random(seed))
                 assert seen_by(game, world, seat) == seen_by(game, state, seat)
+                assert shown_to_all(world) == shown_to_all(state)
                 assert sorted(unseen_cards(world)) == sorted(unseen_cards(state))
                 changed += unseen_cards(world) != unseen_cards(state)
     assert changed > 20  # the hidden cards really move
@@ -192,3 +245,45 @@ def test_games_with_ai_seats_end_and_replay_to_their_state(game_id: str, variant
     for n, (seat, action) in enumerate(log):
         replayed, _ = game.apply(replayed, seat, action, rng_for(7, n))
     assert replayed == state
+
+
+def test_a_redeal_keeps_a_refreshed_markets_cards_under_its_deck() -> None:
+    """Command of Nature, Refresh: the three cards shown go under the market deck in
+    front of everyone; imagining the hidden cards leaves them there."""
+    game, state = nature_in_market()
+    state, _ = game.apply(
+        state, state.players[0].seat, Action(kind="refresh", args=("elementals",)), rng_for(1, 1)
+    )
+    under = state.elementals.deck[:3]
+    assert state.elementals.shown_under == 3
+    for seed in range(20):
+        world = game.redeal(state, 1, random.Random(seed))
+        assert world.elementals.deck[:3] == under  # type: ignore[attr-defined]
+
+
+def test_a_redeal_keeps_a_card_taken_into_a_hand_face_up() -> None:
+    """Command of Nature: an Elemental that went back to its owner's hand from the
+    formation (in front of everyone) stays in that hand when the other side imagines
+    the hidden cards, until it leaves it."""
+    from rules.command_of_nature.effects import move_to_pile
+
+    game, state = nature_in_market()
+    owner = state.players[0]
+    formation = state.sides[owner.team].formation
+    card = next(
+        e.card for pos in formation.occupied() if (e := formation.at(pos)) and e.owner == owner.seat
+    )
+    move_to_pile(state, card, "hand")
+    assert card in state.players[0].shown_in_hand
+    for seed in range(20):
+        world = game.redeal(state, 1, random.Random(seed))
+        assert card in world.players[0].hand  # type: ignore[attr-defined]
+
+
+def nature_in_market() -> tuple[Game, NatureState]:
+    """A 2-player Command of Nature game in the first side's Phase III."""
+    from tests.rules.test_command_of_nature_turn import in_phase
+
+    state, _ = in_phase("market")
+    state.sides[state.active].gold = 5
+    return GAMES["command-of-nature"], state
