@@ -648,7 +648,7 @@ class Publisher:
             mode = await self.bot.matches.pictures_of(table.seats[0].user_id)
         if mode == "text" or table.view is None:
             return None, True
-        picture = await self.bot.pictures.board(match.game, table.view, table.to_act)
+        picture = await self.bot.pictures.board(match.game, table.view, table.to_act, table.stopped)
         return picture, mode != "pictures" or picture is None
 
     async def keep_open(self, payload: discord.RawThreadUpdateEvent) -> None:

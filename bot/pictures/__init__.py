@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from bot.pictures.canvas import Box, Picture
+from bot.pictures.canvas import Box, Picture, with_banner
 
 log = logging.getLogger(__name__)
 
@@ -77,11 +77,21 @@ class PictureCache:
         self.drawn = 0  # pictures actually drawn (the rest came from the cache)
 
     async def board(
-        self, game_id: str, view: dict[str, Any], to_act: tuple[int, ...]
+        self,
+        game_id: str,
+        view: dict[str, Any],
+        to_act: tuple[int, ...],
+        stopped: str | None = None,
     ) -> Picture | None:
-        """The board picture of this view (drawn in a worker thread unless kept)."""
-        key = json.dumps(["board", game_id, view, to_act], sort_keys=True, default=str)
-        return await self._get(key, lambda: board(game_id, view, to_act))
+        """The board picture of this view (drawn in a worker thread unless kept); a
+        match `stopped` without a result has nobody to act and a band saying why."""
+        key = json.dumps(["board", game_id, view, to_act, stopped], sort_keys=True, default=str)
+
+        def draw() -> Picture | None:
+            drawn = board(game_id, view, () if stopped else to_act)
+            return with_banner(drawn, stopped) if drawn is not None and stopped else drawn
+
+        return await self._get(key, draw)
 
     async def private(self, game_id: str, view: dict[str, Any]) -> Picture | None:
         """A private view's picture (drawn in a worker thread unless kept)."""

@@ -635,6 +635,21 @@ class Canvas:
         return Picture(encode(image), self.width, height, tuple(self.boxes))
 
 
+BANNER_H = 48  # the band over a board whose match ended without a result
+
+
+def with_banner(picture: Picture, text: str) -> Picture:
+    """The picture under a band that says `text` (a match stopped: nobody is to act),
+    its boxes moved down with it."""
+    c = Canvas(picture.width, picture.height + BANNER_H, background=RED)
+    c.image.paste(Image.open(io.BytesIO(picture.png)).convert("RGB"), (0, BANNER_H))
+    shown = fit(text, picture.width - 2 * MARGIN, "title", True)
+    c.write(MARGIN, (BANNER_H - line_height("title")) / 2, shown, size="title", bold=True)
+    moved = tuple(replace(b, y=b.y + BANNER_H) for b in picture.layout)
+    banner = Box("label", "stopped", 0, 0, picture.width, BANNER_H, (text,))
+    return Picture(encode(c.image), picture.width, c.height, (banner, *moved))
+
+
 def line_height(size: Size) -> int:
     """The height a line of text takes."""
     return round(SIZES[size] * 1.25)

@@ -256,10 +256,8 @@ def board_embed(
     view = table.view or {}
     if table.outcome is not None:
         description = end_description(table)
-    elif table.match.status == "cancelled":
-        description = "This match was stopped by a moderator."
-    elif table.match.status == "abandoned":
-        description = "This match was abandoned (a player ran out of time): nobody won."
+    elif table.stopped is not None:
+        description = table.stopped
     else:
         prompt = view.get("prompt")
         description = str(prompt) if prompt else f"Waiting for {_names(table, table.to_act)}."

@@ -96,7 +96,11 @@ AI_LOG = "ai"  # the AI took a seat over for its player, or gave it back
 AI_VOTE_LOG = "ai-vote"  # a player asked that the AI play a seat (its number, the text)
 AI_AGREED_LOG = "ai-agreed"  # the table's vote handed a seat to the AI (user: its player)
 VOTE_GRACE = timedelta(hours=1)  # the AI's first move for a seat the table voted it waits
-AI_HANDOVERS = (AI_LOG, AI_AGREED_LOG)  # the log's lines of seats going to the AI or back
+AI_HANDOVERS = (AI_LOG, AI_AGREED_LOG)
+STOPPED = {  # a match that ended without a result, by its status
+    "cancelled": "This match was stopped by a moderator.",
+    "abandoned": "This match was abandoned (a player ran out of time): nobody won.",
+}  # the log's lines of seats going to the AI or back
 AI_NAME = "Arbiter"  # the AI player's name at the table
 ABANDONED = (
     f"The match was abandoned at its deadline (a player ran out of time {TIMEOUTS_IN_A_ROW} "
@@ -316,6 +320,14 @@ class Table:
     def host(self) -> SeatRow | None:
         """Seat 0 hosts the lobby: it starts or cancels it."""
         return self.seats[0] if self.seats else None
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the match ended without a result, as the table reads it (None: it is in
+        play, or it has a result)."""
+        if self.outcome is not None or self.view is None:
+            return None
+        return STOPPED.get(self.match.status)
 
     @property
     def ai_welcome(self) -> bool:

@@ -13,7 +13,7 @@ from PIL import Image
 
 import bot.pictures
 from bot.pictures import BOARD_FILE, HAND_FILE
-from bot.pictures.canvas import WIDTH
+from bot.pictures.canvas import BANNER_H, RED, WIDTH
 from rules.registry import GAMES
 from tests.bot.test_moderation import admin
 from tests.bot.world import World
@@ -156,3 +156,31 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_board_in_text(
     assert any(line.startswith("➡️") or "<@" in line for line in world.public_lines())
     assert "a picture could not be drawn [ref " in caplog.text
     caplog.clear()  # logged on purpose
+
+
+async def test_a_stopped_match_is_redrawn_with_nobody_to_act(world: World) -> None:
+    """/mod abort: the text says the match was stopped, and so does the picture (a band
+    across its top; nobody is marked to act), not the decision it was waiting for."""
+    await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=3)
+    before = decoded(await board_png(world))
+    mona = admin(world)
+    await mona.slash(world.channel, "mod abort")
+    await world.bot.publisher.idle()
+    board = await world.board()
+    assert board.embeds[0].description == "This match was stopped by a moderator."
+    after = decoded(await board_png(world))
+    assert after.height == before.height + BANNER_H
+    assert after.convert("RGB").getpixel((2, 2)) == RED  # the band
+    table = await world.bot.matches.table((await world.match()).id)
+    drawn = await world.bot.pictures.board(table.game.id, table.view or {}, (), table.stopped)
+    assert drawn is not None and drawn.box("label", "stopped").text == (table.stopped,)
+    assert not drawn.boxes("mark", "decides")  # nobody is to act
+
+
+async def test_a_conceded_match_is_redrawn_with_its_result(world: World) -> None:
+    await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=3)
+    before = await board_png(world)
+    await world.concede(world.alice)
+    await world.bot.publisher.idle()
+    assert (await world.match()).status == "finished"
+    assert await board_png(world) != before
