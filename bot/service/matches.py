@@ -1696,7 +1696,8 @@ class MatchService:
     async def choices(self, channel_id: int, user_id: int, typed: str = "") -> list[Choice]:
         """The caller's legal actions in a channel's match that typed text fits (every
         word in the label, in any order; or the text within the key); empty when none
-        is theirs."""
+        is theirs. The ones the game puts under its call (its `quick` choices: the way
+        to pass, to end a turn) come first, so Discord's 25 suggestions never hide them."""
         await self.store.sync()
         match = await self.store.open_match_in(channel_id)
         if match is None or match.status != "active":
@@ -1706,11 +1707,14 @@ class MatchService:
         if seat is None:
             return []
         wanted = typed.strip().casefold()
-        return [
+        table = await self.table(match.id)
+        quick = [e.get("key") for e in (table.view or {}).get("quick") or []]
+        fitting = [
             c
             for c in self._choices(self.game(match.game), match, seat.seat)
             if words_fit(wanted, c.label) or wanted in c.key.casefold()
         ]
+        return sorted(fitting, key=lambda c: quick.index(c.key) if c.key in quick else len(quick))
 
     async def card_texts(self, channel_id: int) -> list[tuple[Game, dict[str, str]]]:
         """The cards `/card` looks up from a channel: its match's pack (its latest match

@@ -272,6 +272,20 @@ def _team_view(state: State, team: Team) -> dict[str, Any]:
     }
 
 
+def _quick(state: State) -> list[dict[str, str]]:
+    """The choice worth a button under the line that calls the Alpha player: End your
+    turn, when it is theirs to take now (the one-tap way to pass)."""
+    seat = state.alpha
+    if seat is None or state.phase == "over" or seat not in actions.to_act(state):
+        return []
+    end = Action(kind="end")
+    try:
+        actions.check(state, seat, end)
+    except IllegalAction:
+        return []
+    return [{"key": end.key, "label": labels.describe(state, end), "style": "secondary"}]
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """What `seat` may see (None: everyone). Hands and deck order are never included,
     only counts; card instance numbers never leave the engine."""
@@ -284,6 +298,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "alpha": state.alpha,
         "to_act": sorted(actions.to_act(state)),
         "prompt": labels.public_prompt(state),
+        "quick": _quick(state),
         "goal": GOALS[state.variant],
         "limits": state.limits,
         "available_factions": [

@@ -283,3 +283,24 @@ async def test_end_turn_is_one_tap_from_every_phase(world: World, phase: str) ->
     assert await world.to_act() == [world.bob]
     assert (await world.match()).version == version + 1  # one tap, one action
     assert await world.bot.matches.verify(world.match_id or 0)
+
+
+async def test_end_turn_is_the_first_suggestion_of_play_even_in_phase_one(
+    simcord_env: simcord.Env,
+) -> None:
+    """Discord shows 25 suggestions at most: the way to pass comes first, so a Phase I
+    with many choices never hides it."""
+    world = World.build(simcord_env)
+    match = await world.start("command-of-nature", "2p", [world.alice, world.bob], seed=3)
+    for _ in range(10):  # the Sages and the formations
+        table = await world.bot.matches.table(match.id)
+        if table.view and table.view.get("phase") == "daybreak":
+            break
+        (player, *_) = await world.to_act()
+        offered = await player.autocomplete(world.channel, "play", "action", "")
+        await player.slash(world.channel, "play", action=offered[0]["value"])
+    table = await world.bot.matches.table(match.id)
+    assert table.view is not None and table.view["phase"] == "daybreak"
+    (player, *_) = await world.to_act()
+    offered = await player.autocomplete(world.channel, "play", "action", "")
+    assert offered[0]["value"] == "end" and offered[0]["name"].startswith("End turn")

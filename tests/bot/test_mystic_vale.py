@@ -33,7 +33,7 @@ from rules.mystic_vale.symbols import decay_count, field_total, pack_of
 from rules.mystic_vale.text import card_text, cost_text
 from rules.mystic_vale.turn import can_spoil
 from tests.bot.test_render import table as sample_table
-from tests.bot.world import World, custom_ids, menu_id, option_values
+from tests.bot.world import World, custom_ids, menu_id, option_values, quick, turn_message
 
 MAX_MOVES = 1500
 CHECK_EVERY = 5  # moves between two looks at the board
@@ -270,23 +270,6 @@ def choose(state: State, seat: int, move: int) -> str:
         if key in legal:
             return key
     return legal[move % len(legal)]
-
-
-async def turn_message(world: World, viewer: simcord.MemberActor) -> discord.Message:
-    """The message carrying the turn's lines and the call to decide."""
-    current = await world.bot.matches.store.turn_message(world.match_id or 0)
-    assert current is not None
-    return next(m for m in world.channel.history(viewer=viewer) if m.id == current.message_id)
-
-
-def quick(message: discord.Message) -> dict[str, str]:
-    """The quick buttons under a message: custom id by label."""
-    return {
-        c.label or "": c.custom_id or ""
-        for row in message.components
-        for c in row.children
-        if (c.custom_id or "").startswith("arbiter:quick:")
-    }
 
 
 async def seat_of(world: World, player: simcord.MemberActor) -> int:

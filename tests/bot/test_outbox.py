@@ -425,7 +425,7 @@ async def test_a_crash_after_a_backlog_was_posted_and_edited_posts_no_line_twice
 # the process delivering it, its notices go out together; read back after a restart,
 # each goes alone (its delivery may have begun before). The lobby's retirement included.
 BACKLOG_REQUESTS = {"waiting": 6, "read back": 18}
-PICTURE_BACKLOG_REQUESTS = {"waiting": 6, "read back": 10}
+PICTURE_BACKLOG_REQUESTS = {"waiting": 7, "read back": 12}  # the call carries End turn
 CRASHES = [
     (waits, crash_after)
     for waits, most in BACKLOG_REQUESTS.items()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from tests.bot.world import World, buttons, menu_id, option_values
+from tests.bot.world import World, buttons, menu_id, option_values, quick, turn_message
 
 MAX_ACTIONS = 1500
 
@@ -123,7 +123,8 @@ async def test_the_board_marks_drained_troops_and_counts(simcord_env: simcord.En
             break
         player = (await world.to_act())[0]
         offered = await player.autocomplete(world.channel, "play", "action", "")
-        await player.slash(world.channel, "play", action=offered[0]["value"])
+        doing = [o for o in offered if o["value"] != "end"] or offered  # End turn comes first
+        await player.slash(world.channel, "play", action=doing[0]["value"])
     assert seen_drained
     alice_field = next(f for f in fields if (f.name or "").removeprefix("▶️ ").startswith("alice"))
     value = alice_field.value or ""
@@ -167,3 +168,28 @@ async def test_the_board_footer_lays_its_legend_out_line_by_line(
     ]
     assert lines[3].startswith("⏱️ ") and lines[4].startswith("🎲 Seed 11")
     assert max(len(line) for line in lines) <= 80, lines
+
+
+async def test_the_alpha_player_ends_their_turn_with_one_tap_under_the_call(
+    simcord_env: simcord.Env,
+) -> None:
+    """Every game's call carries its one-tap way to pass: Tooth & Nail's Action Step
+    has End your turn under the line calling the Alpha player."""
+    world = World.build(simcord_env)
+    match = await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=3)
+    for _ in range(10):  # the Faction picks, by /play
+        table = await world.bot.matches.table(match.id)
+        if table.view and table.view["phase"] == "action":
+            break
+        (player, *_) = await world.to_act()
+        offered = await player.autocomplete(world.channel, "play", "action", "")
+        await player.slash(world.channel, "play", action=offered[0]["value"])
+    (alpha,) = await world.to_act()
+    await world.bot.publisher.idle()
+    message = await turn_message(world, alpha)
+    assert "End your turn" in quick(message)
+    before = (await world.match()).version
+    ended = await alpha.click(message, label="End your turn")
+    assert ended.response is not None or ended.followups
+    assert (await world.match()).version == before + 1
+    assert await world.to_act() != [alpha]  # the turn passed

@@ -193,3 +193,20 @@ def option_values(message: Any) -> list[str]:
 def menu_id(message: Any) -> str:
     """The custom id of a private view's action menu."""
     return next(c for c in custom_ids(message) if c.startswith("arbiter:act:"))
+
+
+async def turn_message(world: World, viewer: simcord.MemberActor) -> discord.Message:
+    """The message carrying the turn's lines and the call to decide."""
+    current = await world.bot.matches.store.turn_message(world.match_id or 0)
+    assert current is not None
+    return next(m for m in world.channel.history(viewer=viewer) if m.id == current.message_id)
+
+
+def quick(message: discord.Message) -> dict[str, str]:
+    """The quick buttons under a message: custom id by label."""
+    return {
+        c.label or "": c.custom_id or ""
+        for row in message.components
+        for c in row.children
+        if (c.custom_id or "").startswith("arbiter:quick:")
+    }
