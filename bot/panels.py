@@ -23,7 +23,6 @@ import discord
 from bot.service import errors
 from bot.service.matches import PrivateView
 from bot.ui import private_content
-from rules.core.text import clip
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -110,8 +109,22 @@ class Panels:
             self._open.pop((match_id, user_id), None)
 
 
+BACK_TO_YOU = 1500  # characters: the panel's text above its embed (Discord allows 2,000)
+
+
 def back_to_you(pv: PrivateView) -> str:
-    """The line on top of a panel redrawn because the decision came back: what happened
-    last, as the table saw it."""
-    last = pv.recent[-1] if pv.recent else ""
-    return clip(f"🔔 Back to you{f' — {last}' if last else '.'}", 300)
+    """The lines on top of a panel redrawn because the decision came back: everything
+    that happened since the player's own last decision, as they saw it (when that is
+    too long for the message, the oldest lines are left out and counted)."""
+    lines = pv.since_mine or pv.recent[-1:]
+    if not lines:
+        return "🔔 Back to you."
+    head = "🔔 Back to you. Since your last move:"
+    shown: list[str] = []
+    for line in reversed(lines):  # the latest lines matter most
+        if len("\n".join([head, line, *shown])) > BACK_TO_YOU - 40:
+            break
+        shown.insert(0, line)
+    left_out = len(lines) - len(shown) + (1 if pv.more_before else 0)
+    more = [f"…and {left_out} earlier line{'s' if left_out != 1 else ''} (`/match log`)."]
+    return "\n".join([head, *(more if left_out else []), *(f"• {s}" for s in shown)])

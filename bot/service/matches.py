@@ -44,6 +44,7 @@ from bot.service.logs import about
 from bot.service.outbox import Notice
 from bot.service.store import (
     PICTURE_MODES,
+    TAIL,
     ActionRow,
     ChannelBusy,
     Clocks,
@@ -84,6 +85,7 @@ log = logging.getLogger(__name__)
 CONCEDE = "concede"
 MAX_SEED = 2**53 - 1  # the largest integer a Discord option carries
 RECENT_ACTIONS = 6
+SINCE_MINE = TAIL  # actions looked back through for what happened since a seat decided
 LATELY = 5  # public lines the board shows under "Lately"
 MAX_STANDING = 8  # standing answers taken one after another after a change, at most
 RULES_VERSION = metadata.version("arbiter")  # the release whose rules dealt and refereed a match
@@ -453,6 +455,10 @@ class PrivateView:
     recent: list[str]
     decisions: int  # how many decisions this seat has taken: a menu built now carries it
     question: str | None = None  # what the game asks of this seat now; None: nothing
+    # The lines since this seat's own last decision, as it reads them (of the latest
+    # SINCE_MINE actions), and whether earlier ones were left out.
+    since_mine: list[str] = field(default_factory=list)
+    more_before: bool = False
 
 
 def _applied_as_is(
@@ -1666,9 +1672,19 @@ class MatchService:
         active = match.status == "active"
         choices = self._choices(game, match, seat.seat) if active else []
         question = game.question(state, seat.seat) if active else None
-        recent = []
-        for row in await self.store.latest_actions(match_id, last=RECENT_ACTIONS):
-            recent.extend(e.text_for(seat.seat) for e in saved_events(row.events))
+        rows = await self.store.latest_actions(match_id, last=SINCE_MINE)
+        recent = [
+            e.text_for(seat.seat)
+            for row in rows[-RECENT_ACTIONS:]
+            for e in saved_events(row.events)
+        ]
+        mine = max((i for i, row in enumerate(rows) if row.seat == seat.seat), default=None)
+        since = [
+            text
+            for row in rows[(mine if mine is not None else -1) + 1 :]
+            for e in saved_events(row.events)
+            if (text := e.text_for(seat.seat))
+        ]
         return PrivateView(
             table,
             seat.seat,
@@ -1677,6 +1693,8 @@ class MatchService:
             recent,
             seat.decisions,
             question=question,
+            since_mine=since,
+            more_before=mine is None and len(rows) == SINCE_MINE,
         )
 
     def _choices(self, game: Game, match: MatchRow, seat: int) -> list[Choice]:

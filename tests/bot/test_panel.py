@@ -95,7 +95,17 @@ async def test_a_panel_comes_back_to_life_when_the_decision_returns(world: World
     while await world.to_act() == [world.bob]:  # what the attack leaves bob to decide
         offered = await world.bob.autocomplete(world.channel, "play", "action", "")
         await world.bob.slash(world.channel, "play", action=offered[0]["value"])
-    assert panel.content.startswith("🔔 Back to you — ")
+    # Everything since her attack, not only the last line: bob letting it through,
+    # what the attack destroyed or the damage taken, and bob's own decisions after it.
+    lines = panel.content.splitlines()
+    assert lines[0] == "🔔 Back to you. Since your last move:"
+    assert "• bob lets the attack through." in lines
+    assert len(lines) > 2 and all(line.startswith("• ") for line in lines[1:])
+    table = await world.bot.matches.table(world.match_id or 0)
+    actions = await world.bot.matches.store.actions(table.match.id)
+    mine = max(a.seq for a in actions if a.seat == table.seat_of(world.alice.id).seat)
+    since = [a for a in actions if a.seq > mine]
+    assert len(lines) - 1 >= len(since)  # a line at least for each action since hers
     lately = " ".join(f["value"] for f in panel.embeds[0].to_dict()["fields"])
     assert "bob lets the attack through" in lately
     assert option_values(panel) and not panel.embeds[0].description.startswith("Not your")
