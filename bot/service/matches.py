@@ -693,8 +693,8 @@ class MatchService:
         except ChannelBusy:
             raise errors.ChannelHasMatch() from None
         log.info("match %s: lobby for %s/%s in channel %s", match.id, game, variant, channel_id)
-        if ai_level is not None:
-            return await self.add_ai(match.id, user_id, ai_level)
+        if ai_level is not None:  # the creator's answer posts the lobby: no notice of it
+            return await self.add_ai(match.id, user_id, ai_level, tell=False)
         return self._table(match, await self.store.seats(match.id))
 
     async def join(self, match_id: int, user_id: int, name: str) -> Table:
@@ -903,8 +903,10 @@ class MatchService:
 
     # ------------------------------------------------------------- the AI
 
-    async def add_ai(self, match_id: int, user_id: int, level: str) -> Table:
-        """The host seats the AI, at `level`, in the lobby's next free seat."""
+    async def add_ai(self, match_id: int, user_id: int, level: str, *, tell: bool = True) -> Table:
+        """The host seats the AI, at `level`, in the lobby's next free seat (the lobby
+        message brought up to date, unless `tell` is off: a lobby not posted yet, whose
+        creator's answer posts it)."""
         async with self._lock(match_id):
             table = await self._hosted_lobby(match_id, user_id, "add the AI")
             if not ai.plays(table.game.id):
@@ -918,7 +920,12 @@ class MatchService:
             name = f"{AI_NAME}{number} ({ai.LEVEL_NAMES[level].lower()})"
             free_id = min((s.user_id for s in robots), default=0) - 1
             added = await self.store.add_seat(
-                match_id, free_id, name, max_seats=most, ai=level, notices=[outbox.board(match_id)]
+                match_id,
+                free_id,
+                name,
+                max_seats=most,
+                ai=level,
+                notices=[outbox.board(match_id)] if tell else [],
             )
             if not added:
                 raise errors.LobbyFull(f"This lobby is full ({most} players).")

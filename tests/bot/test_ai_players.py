@@ -439,3 +439,26 @@ def keep_my_seat(world: World) -> Any:
 def moves_for(world: World, name: str) -> int:
     """How many moves the AI made for a person's seat, as the channel tells them."""
     return sum(f"🤖 {AI_NAME} plays for {name}:" in line for line in world.public_lines())
+
+
+@pytest.mark.parametrize("level", ["strong", "easy"])
+async def test_a_game_against_the_ai_opens_one_lobby(world: World, level: str) -> None:
+    """`/match new … ai:` posts its lobby once: the creator's answer, with its buttons
+    (seating the AI tells no one else to post it), in a channel and in a DM."""
+    opened = await world.alice.slash(world.channel, "match new", game="tooth-and-nail", ai=level)
+    assert opened.response is not None
+    await world.bot.publisher.idle()
+    lobbies = [
+        m for m in world.channel.history() if m.embeds and "Players" in str(m.embeds[0].to_dict())
+    ]
+    assert [m.id for m in lobbies] == [opened.response.id]
+    bob = world.bob.user
+    in_dm = await bob.slash("match new", game="tooth-and-nail", ai=level)
+    assert in_dm.response is not None
+    await world.bot.publisher.idle()
+    lobbies = [
+        m
+        for m in bob.dm_channel.history(viewer=world.bob)
+        if m.embeds and "Players" in str(m.embeds[0].to_dict())
+    ]
+    assert [m.id for m in lobbies] == [in_dm.response.id]
