@@ -259,6 +259,8 @@ class Publisher:
         self._started = False  # delivering since its last start
         self._posted: dict[int, int] = {}  # match id -> messages posted since its board
         self._quick: dict[int, int] = {}  # match id -> the message with its quick buttons
+        # match id -> the message saying the AI is thinking, and its text without that
+        self._thinking: dict[int, tuple[int, str]] = {}
         self._last_post: dict[str, Sent] = {}  # lane -> the message it posted (or found) last
         self._via: dict[tuple[int, int], Via] = {}  # (match id, action seq) -> its interaction
         self._posters: dict[int, Via] = {}  # message id -> the interaction whose followup it is
@@ -584,6 +586,7 @@ class Publisher:
         if finished:
             store.clear_turn_message(match_id)
             await self._quick_on(table, None, vias)
+            await self._thought(table, None, None, vias)
             outcome = table.outcome
             winners = [table.user_of(s).user_id for s in outcome.winners] if outcome else []
             *said, end = end_lines(table, lines) or [""]
@@ -611,6 +614,7 @@ class Publisher:
         self._posted_for(rows, message.id)
         store.set_turn_message(TurnMessage(match_id, message.id, turn, message.body, rows[-1].id))
         await self._quick_on(table, message.id if carries_buttons(table) else None, vias)
+        await self._thought(table, message.id, body, vias)
 
     def _posted_for(self, rows: list[OutboxRow], message_id: int) -> None:
         """Note that the message with these notices' lines is posted (a retry skips them)."""
@@ -797,7 +801,27 @@ class Publisher:
             await self._quick_on(table, message_id, vias)
         elif self._quick.get(table.match.id) == message_id:
             del self._quick[table.match.id]  # the edit took its buttons off
+        await self._thought(table, message_id, body, vias)
         return True
+
+    async def _thought(
+        self, table: Table, message_id: int | None, body: str | None, vias: list[Via]
+    ) -> None:
+        """Remember the message (`message_id`, its text `body` without the calls) that
+        says the AI is thinking, if the match's latest does; an older one that said so
+        is edited to its lines alone, since the AI has moved. (Remembered by this process
+        only, as the quick buttons are.)"""
+        match_id = table.match.id
+        old = self._thinking.pop(match_id, None)
+        thinking = table.outcome is None and any(table.user_of(s).by_ai for s in table.to_act)
+        if message_id is not None and body is not None and thinking:
+            self._thinking[match_id] = (message_id, body)
+        if old is None or old[0] == message_id:
+            return
+        try:
+            await self._edit(table, old[0], vias, lambda: {"content": old[1]})
+        except discord.HTTPException:
+            log.info("match %s: could not take the AI's thinking line off", match_id)
 
     async def _quick_on(self, table: Table, message_id: int | None, vias: list[Via]) -> None:
         """Remember the message carrying the match's quick buttons now (None: no message

@@ -108,8 +108,11 @@ async def test_one_person_plays_a_two_player_game_against_the_ai_in_a_channel(
     assert mine and theirs
     table = await world.bot.matches.table(world.match_id)
     assert table.outcome is not None and await world.bot.matches.verify(world.match_id)
+    await world.bot.publisher.idle()
     lines = "\n".join(world.public_lines())
-    assert f"🤖 **{AI_NAME} ({level})** is thinking…" in lines  # called like anyone, not pinged
+    # Called like anyone, not pinged; once it has moved, no message still says it thinks.
+    assert f"🤖 **{AI_NAME} ({level})** is thinking…" not in lines
+    assert f"🤖 {AI_NAME} ({level})" in lines or f"{AI_NAME} ({level})" in lines
     board = await world.board()
     assert f"🤖 AI at the table: {AI_NAME} ({level}) (not rated)" in board.embeds[0].footer.text
 
@@ -462,3 +465,21 @@ async def test_a_game_against_the_ai_opens_one_lobby(world: World, level: str) -
         if m.embeds and "Players" in str(m.embeds[0].to_dict())
     ]
     assert [m.id for m in lobbies] == [in_dm.response.id]
+
+
+async def test_the_thinking_line_goes_once_the_ai_has_moved(create_bot: Any) -> None:
+    """While the AI decides, the channel says it is thinking; once it has moved, no
+    message says so any more (the old one keeps its lines alone)."""
+    async with simcord.run(create_bot(arbiter_ai_pause=60.0)) as env:
+        world = World.build(env)
+        await until_the_ai_decides(world, "strong")
+        await world.bot.publisher.idle()
+        thinking = f"🤖 **{AI_NAME} (strong)** is thinking…"
+        assert any(thinking in line for line in world.public_lines())
+        await env.advance_time(61)
+        await world.bot.players.settled()
+        await world.bot.publisher.idle()
+        table = await world.bot.matches.table(world.match_id or 0)
+        still = any(table.user_of(s).by_ai for s in table.to_act)
+        shown = [line for line in world.public_lines() if thinking in line]
+        assert len(shown) == (1 if still else 0)  # only the latest call, while it thinks
