@@ -53,6 +53,8 @@ SEATS = _listed([display for _, display in PLAYERS])
 GAME_IDS = ", ".join(f"`{game_id}`" for game_id in GAMES)
 WELCOME = f"""\
 **Welcome to the Arbiter sandbox.** You can play every seat here: {SEATS}.
+**This page doesn't update by itself**: after Arbiter's AI or another seat moves, press \
+**Refresh preview** (top of the page) to see it.
 1. As Ada, type `/match new`, choose a game ({GAME_IDS}), then a variant: the menu \
 says what each one is. On this page a menu of suggestions opens once you type in the box: \
 type a space to see them all.
@@ -136,6 +138,8 @@ def instructions(url: str) -> str:
         f"  Open {url}\n\n"
         f"You are in #{CHANNEL} with {len(PLAYERS)} players ({players});\n"
         f"switch between them with 'Viewing as' at the top of the page.\n"
+        f"The page doesn't update by itself: press 'Refresh preview' to see\n"
+        f"what the AI (or anyone not on screen) did.\n"
         f"Start with /match new: a game ({', '.join(GAMES)}),\n"
         f"then a variant; join as the others, start as Ada, then take turns with /play\n"
         f"and /hand.\n"

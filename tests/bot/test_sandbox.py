@@ -59,6 +59,10 @@ async def test_the_page_answers_on_loopback_with_every_player_and_a_live_bot(
         assert page["channel"]["name"] == CHANNEL
         assert page["commands"]["state"] == "available"
 
+        guide = next(m.content for m in sandbox.channel.history() if m.content)
+        first = guide.splitlines()[:2]  # the page doesn't follow the bot: the guide says so
+        assert "**This page doesn't update by itself**" in first[1]
+        assert "**Refresh preview**" in first[1]
         assert [p.name for p in sandbox.players] == [name for name, _ in PLAYERS]
         opened = await sandbox.players[0].slash(sandbox.channel, "match new", game="tooth-and-nail")
         assert opened.response is not None and opened.response.embeds
