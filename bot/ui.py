@@ -1304,6 +1304,17 @@ async def option_name_choices(
     return offered[:25]
 
 
+def named_choices(named: dict[str, str], typed: str) -> list[app_commands.Choice[str]]:
+    """Suggestions of a fixed set of values (value: its name) that the typed text fits,
+    spaces around it ignored (a space alone: all of them)."""
+    wanted = typed.casefold().strip()
+    return [
+        app_commands.Choice(name=clip(label, 100), value=value)
+        for value, label in named.items()
+        if wanted in f"{value} {label}".casefold()
+    ][:25]
+
+
 async def option_value_choices(
     matches: MatchService, channel_id: int | None, option: str | None, typed: str
 ) -> list[app_commands.Choice[str]]:

@@ -41,6 +41,12 @@ class CardsCog(commands.Cog):
                 and (card == wanted or words_fit(wanted.casefold(), card))
             ]
             exact = [m for m in matching if m[1] == wanted]
+            if not any(texts for _, texts in found):
+                (game, _), *_ = found
+                raise errors.UserError(
+                    f"{game.name} has no cards: Arbiter referees it, and there is no card "
+                    "text to look up."
+                )
             if not (exact or matching):
                 raise errors.UserError(
                     f"No card here is called {clip(wanted, 80)!r}: start typing, and pick a "
@@ -62,6 +68,9 @@ class CardsCog(commands.Cog):
         if interaction.channel_id is None:
             return []
         found = await self.bot.matches.card_texts(interaction.channel_id)
+        if not any(texts for _, texts in found):
+            game = found[0][0].name if found else "This game"
+            return [app_commands.Choice(name=f"{game} has no cards to look up", value="none")]
         several = len(found) > 1
         wanted = typed.strip().casefold()
         choices = []

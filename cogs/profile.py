@@ -38,6 +38,11 @@ class ProfileCog(
             text = "**Your standing answers** — the game answers for you when one applies:\n"
             text += "\n".join(lines) or "No game has any."
             text += "\nSet one with `/profile answer`."
+            mode = await self.bot.matches.pictures_of(interaction.user.id)
+            text += (
+                f"\n\n🖼️ **Your private views**: {PICTURE_MODES[mode]} "
+                "(change it with `/profile pictures`)."
+            )
             await interaction.response.send_message(clip(text, 2000), ephemeral=True)
 
     @app_commands.command(

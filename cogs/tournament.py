@@ -13,7 +13,7 @@ from bot import ui
 from bot.desk import tournament_view
 from bot.names import shown_name
 from bot.permissions import require_moderator
-from bot.render.tournament import standings_embed
+from bot.render.tournament import FORMAT_NAMES, standings_embed
 from bot.replies import guard
 from bot.service import errors
 from bot.service.matches import MAX_SEED
@@ -77,7 +77,7 @@ class TournamentCog(
         name: app_commands.Range[str, 1, 60],
         game: str,
         variant: str,
-        format: Literal["swiss", "round-robin", "elimination"],
+        format: str,
         rounds: app_commands.Range[int, 1, 12] | None = None,
         signup: str = "1d",
         deadline: str = "3d",
@@ -117,6 +117,20 @@ class TournamentCog(
             message = await interaction.original_response()
             await desk.service.store.set_tournament_message(row.id, message.id)
             await desk.settle(row.id)
+
+    @new.autocomplete("variant")
+    async def variant_suggestions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The chosen game's variants, each with what it is."""
+        return ui.variant_choices(self.bot.matches.games, interaction.namespace.game, current)
+
+    @new.autocomplete("format")
+    async def format_suggestions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The formats, each named."""
+        return ui.named_choices(FORMAT_NAMES, current)
 
     @app_commands.command(name="start", description="End the sign-up and pair round 1.")
     async def start(self, interaction: discord.Interaction) -> None:

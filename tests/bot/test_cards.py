@@ -42,3 +42,15 @@ def test_a_menu_description_cut_short_points_to_card() -> None:
     assert option.description.endswith(SEE_CARD)
     short = choice_option(Choice(key="draw", label="Draw", detail="1 AP · a card"))
     assert short.description == "1 AP · a card"
+
+
+async def test_card_in_a_game_without_cards_says_so(world: World) -> None:
+    """Historia's table has no cards: /card offers a line that says so, and answers
+    with that sentence rather than "no card is called …"."""
+    await world.start("historia-command", "2p", [world.alice, world.bob])
+    offered = await world.alice.autocomplete(world.channel, "card", "name", "")
+    name = GAMES["historia-command"].name
+    assert [o["name"] for o in offered] == [f"{name} has no cards to look up"]
+    said = await world.alice.slash(world.channel, "card", name=offered[0]["value"])
+    assert said.response is not None and said.response.ephemeral
+    assert "has no cards: Arbiter referees it" in said.response.content

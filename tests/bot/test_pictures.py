@@ -184,3 +184,10 @@ async def test_a_conceded_match_is_redrawn_with_its_result(world: World) -> None
     await world.bot.publisher.idle()
     assert (await world.match()).status == "finished"
     assert await board_png(world) != before
+
+
+async def test_profile_show_includes_the_pictures_choice(world: World) -> None:
+    await world.alice.slash(world.channel, "profile pictures", mode="text")
+    shown = (await world.alice.slash(world.channel, "profile show")).response
+    assert shown is not None and shown.ephemeral
+    assert "🖼️ **Your private views**: text only" in shown.content

@@ -383,3 +383,14 @@ async def test_a_standings_post_cut_short_by_a_stop_is_found_not_posted_twice(
     assert (await event_of(world)).row.message_id == posted.id
     await world.carol.click(posted, label="Join")  # the buttons of the message found work
     assert shown()[0].embeds[0].fields[0].name == "Signed up (3)"
+
+
+async def test_tournament_new_suggests_variants_and_formats_after_a_space(world: World) -> None:
+    variants = await world.alice.autocomplete(
+        world.channel, "tournament new", "variant", " ", game="tooth-and-nail"
+    )
+    assert "2p" in [v["value"] for v in variants]
+    formats = await world.alice.autocomplete(world.channel, "tournament new", "format", " ")
+    assert [f["value"] for f in formats] == ["swiss", "round-robin", "elimination"]
+    typed = await world.alice.autocomplete(world.channel, "tournament new", "format", "robin ")
+    assert [f["value"] for f in typed] == ["round-robin"]
