@@ -14,9 +14,9 @@ from rules.command_of_nature import effects, table
 from rules.command_of_nature.actions import PHASE_OF, parse_pos, to_act
 from rules.command_of_nature.cards import ChooseOne, CommandCard, ElementalCard
 from rules.command_of_nature.combat import incoming_attack_dmg
-from rules.command_of_nature.formation import ROW_NAMES, Pos
 from rules.command_of_nature.setup import card_of, pack_of, warriors_of
 from rules.command_of_nature.state import Frame, State
+from rules.command_of_nature.table import place
 from rules.command_of_nature.text import card_text, effect_text, faction_action_text
 from rules.command_of_nature.turn import HAND_SIZE, INTO_FORMATION_GOLD, REFRESH_GOLD, sell_price
 from rules.core import Action
@@ -36,14 +36,6 @@ MARKETS = {"elementals": "Elemental Market", "commands": "Command Market"}
 def stats(card: ElementalCard) -> str:
     """An Elemental's printed numbers: "⚔2 ♥3" (STR, HP)."""
     return f"⚔{card.strength} ♥{card.hp}"
-
-
-def place(state: State, team: int, pos: Pos) -> str:
-    """A space as the board labels it: its row and, where the row has several spaces, a
-    letter from the left ("I", "IIa", "IIIc"; a team's rows run "Ia".."IIIf")."""
-    row, space = pos
-    letters = "abcdef" if len(state.sides[team].formation.rows[row]) > 1 else ""
-    return f"{ROW_NAMES[row]}{letters[space] if letters else ''}"
 
 
 def elemental(state: State, card: int, viewer: int | None = None) -> str:

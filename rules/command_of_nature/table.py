@@ -317,6 +317,14 @@ def shift_forward(state: State, team: int) -> Events:
     return events
 
 
+def place(state: State, team: int, pos: Pos) -> str:
+    """A space as the board labels it: its row and, where the row has several spaces, a
+    letter from the left ("I", "IIa", "IIIc"; a team's rows run "Ia".."IIIf")."""
+    row, space = pos
+    letters = "abcdef" if len(state.sides[team].formation.rows[row]) > 1 else ""
+    return f"{ROW_NAMES[row]}{letters[space] if letters else ''}"
+
+
 def fill_gap(state: State, team: int, source: Pos) -> Events:
     """Move the chosen Elemental into the frontmost gap."""
     formation = state.sides[team].formation
@@ -329,7 +337,8 @@ def fill_gap(state: State, team: int, source: Pos) -> Events:
     move(formation, source, space)
     fire(state, "enters_row", moved.card)
     name = elemental_def(state, moved.card).name
-    return [_ev("shift", f"{name} moves forward into Row {ROW_NAMES[space[0]]}.")]
+    where = f"from {place(state, team, source)} into {place(state, team, space)}"
+    return [_ev("shift", f"{name} moves forward {where}.")]
 
 
 # --------------------------------------------------------------------------- levels

@@ -191,4 +191,8 @@ def shuffle_decks(state: State, rng: random.Random) -> Events:
     """Every player shuffles their 20 cards into a deck."""
     for player in state.players:
         shuffle(player.deck, rng)
-    return [_ev("shuffle", "Every player shuffles their 20 cards into a deck.")]
+    if len(state.players) == 1:
+        text = f"{state.players[0].name} shuffles their 20 cards into a deck."
+    else:
+        text = "Every player shuffles their 20 cards into a deck."
+    return [_ev("shuffle", text)]

@@ -544,7 +544,7 @@ def _draft_question(state: State, seat: int) -> str:
     left = len(pack_of(state).factions) - len(taken_factions(state))
     team = state.team_of(seat)
     mine = len(team.factions)
-    at = f"pick {pick} of {picks}, {left} Factions left"
+    at = f"draft pick {pick} of {picks}, {left} Factions left"
     if state.variant == "4p":
         mate = seat_names(state, [s for s in team.seats if s != seat])
         return f"choose your team's {ORDINALS[mine]} Faction of 3 — you or {mate} may answer ({at})"
@@ -591,8 +591,8 @@ def public_prompt(state: State) -> str:
             pick, picks = _draft_position(state)
             if state.variant == "4p":
                 what = "a Faction for their team"
-                return f"Waiting for {names} to choose {what} (pick {pick} of {picks})"
-            return f"Waiting for {names} to choose a Faction (pick {pick} of {picks})"
+                return f"Waiting for {names} to choose {what} (draft pick {pick} of {picks})"
+            return f"Waiting for {names} to choose a Faction (draft pick {pick} of {picks})"
         case "command_card":
             return f"Waiting for {names} to choose the Faction Command card they will use"
         case "recharge":

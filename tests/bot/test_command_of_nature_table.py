@@ -11,9 +11,9 @@ from typing import Any
 import discord
 
 from rules.command_of_nature import GAME as CON
-from rules.command_of_nature.labels import place
 from rules.command_of_nature.setup import card_of, pack_of, warriors_of
 from rules.command_of_nature.state import State
+from rules.command_of_nature.table import place
 from tests.bot.test_command_of_nature import act, opening_seed, set_up_both
 from tests.bot.world import World
 

@@ -224,7 +224,7 @@ async def test_a_four_player_match_groups_each_team_with_its_shared_deck(
     assert teams == ["Team 1 — alice & carol", "▶️ Team 2 — bob & dave — to choose a Faction now"]
     assert (
         board.description
-        == "Waiting for bob or dave to choose a Faction for their team (pick 1 of 6)"
+        == "Waiting for bob or dave to choose a Faction for their team (draft pick 1 of 6)"
     )
     state = await play_and_look(world, 90)
     assert state.phase in ("recharge", "action", "over")

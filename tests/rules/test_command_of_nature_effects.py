@@ -707,3 +707,19 @@ def test_gravels_level_four_shields_only_pebble_elementals_connected_to_the_sage
     assert table.own_sage(state, seat) == sage
     assert effects.eligible(state, step, target) == [near]
     assert far not in effects.eligible(state, step, target)
+
+
+def test_an_elemental_filling_a_gap_names_the_spaces_it_moves_between():
+    """Filling a gap: the line names the space left and the space entered, so two
+    Elementals of one name (two Sprouts) can't be mistaken for each other."""
+    state, _ = in_phase("actions")
+    team = state.active
+    formation = state.sides[team].formation
+    front = (0, 0)
+    formation.put(front, None)
+    behind = next(p for p in formation.occupied() if p[0] == 1)
+    events = table.fill_gap(state, team, behind)
+    assert events[-1].text.endswith(
+        f"moves forward from {table.place(state, team, behind)} into "
+        f"{table.place(state, team, front)}."
+    )

@@ -622,3 +622,14 @@ def test_a_sacrificed_card_no_longer_has_any_impact_hunters_hall_taken_by_the_ne
     assert state.boxed.count(hall) == 1 and hall not in state.players[ADA].vales
     assert state.players[ADA].turns == 1 and state.extra_turn is False
     assert_conserved(state)
+
+
+def test_setup_a_lone_player_shuffles_their_own_cards() -> None:
+    """The set-up's shuffle, told of the one player of a solitaire game by name (not
+    "every player")."""
+    from rules.core import rng_for
+    from rules.mystic_vale.setup import shuffle_decks
+
+    state = solo()
+    events = shuffle_decks(state, rng_for(3, 0))
+    assert [e.text for e in events] == ["Ada shuffles their 20 cards into a deck."]

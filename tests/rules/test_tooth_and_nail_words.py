@@ -251,21 +251,24 @@ def test_the_draft_question_says_which_pick_it_is():
     """Set Up: the other player chooses first, then the start player; in Alliance two
     Factions each; in The Enemy of My Enemy either teammate picks for the team."""
     state = new_game("2p")
-    assert GAME.question(state, JUSTIN) == "choose your Faction (pick 1 of 2, 6 Factions left)"
     assert (
-        GAME.view(state, None)["prompt"] == "Waiting for Justin to choose a Faction (pick 1 of 2)"
+        GAME.question(state, JUSTIN) == "choose your Faction (draft pick 1 of 2, 6 Factions left)"
+    )
+    assert (
+        GAME.view(state, None)["prompt"]
+        == "Waiting for Justin to choose a Faction (draft pick 1 of 2)"
     )
     state = play(new_game("alliance"), "faction|marauders", "faction|ostra-vulture")
     assert GAME.question(state, JUSTIN) == (
-        "choose your second Faction of 2 (pick 3 of 4, 4 Factions left)"
+        "choose your second Faction of 2 (draft pick 3 of 4, 4 Factions left)"
     )
     state = new_game("4p")
     assert GAME.question(state, JACKIE) == (
         "choose your team's first Faction of 3 — you or Britt may answer "
-        "(pick 1 of 6, 6 Factions left)"
+        "(draft pick 1 of 6, 6 Factions left)"
     )
     assert GAME.view(state, None)["prompt"] == (
-        "Waiting for Britt or Jackie to choose a Faction for their team (pick 1 of 6)"
+        "Waiting for Britt or Jackie to choose a Faction for their team (draft pick 1 of 6)"
     )
 
 
