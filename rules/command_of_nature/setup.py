@@ -96,6 +96,11 @@ def sage_options(state: State) -> list[str]:
     return [s.id for s in pack_of(state).sages() if s.id not in taken]
 
 
+def sage_of(sage: ElementalCard) -> str:
+    """A Sage with its faction, as a sentence names it: "Cedar, the Twig Sage"."""
+    return f"{sage.name}, the {sage.faction.capitalize()} Sage"
+
+
 def choose_sage(state: State, seat: int, sage_id: str) -> Events:
     """Take a Sage, its board and its Sage pack."""
     if sage_id not in sage_options(state):
@@ -103,13 +108,13 @@ def choose_sage(state: State, seat: int, sage_id: str) -> Events:
     player = state.players[seat]
     player.sage = sage_id
     sage = pack_of(state).card(sage_id)
-    events = [_ev("sage", f"{player.name} chooses {sage.name} ({sage.faction}).", seat)]
+    events = [_ev("sage", f"{player.name} chooses {sage_of(sage)}.", seat)]
     waiting = [s for s in turn_order(state) if state.players[s].sage is None]
     if waiting and len(sage_options(state)) == 1:  # nothing left to choose: it is theirs
         last = state.players[waiting[0]]
         last.sage = sage_options(state)[0]
         taken = pack_of(state).card(last.sage)
-        text = f"{last.name} takes {taken.name} ({taken.faction}), the last Sage left."
+        text = f"{last.name} takes {sage_of(taken)}, the last Sage left."
         events.append(_ev("sage", text, last.seat))
         waiting = waiting[1:]
     if waiting:

@@ -388,7 +388,7 @@ def non_formation_attack(
         player.hand.remove(card)
         remove_from_game(state, seat, card)
         amount += 1
-        text = f"{player.name} Boosts the attack, removing {card_name(state, card)} from the game."
+        text = f"{player.name} boosts the attack, removing {card_name(state, card)} from the game."
         events.append(_ev("boost", text, seat))
     return events + deal_damage(state, victim, amount)
 

@@ -4,6 +4,8 @@ end in a sentence, and the decisions that need nobody because they have one answ
 
 from __future__ import annotations
 
+import re
+
 from rules.command_of_nature import GAME, battle, effects, table, turn
 from rules.command_of_nature.actions import legal_actions
 from rules.command_of_nature.setup import choose_sage, sage_options, setup_game
@@ -119,6 +121,13 @@ def test_four_players_the_last_sage_left_is_taken_without_a_decision():
     assert all(p.sage for p in state.players)
     assert state.phase == "formation"
     assert "the last Sage left" in events[-1].text
+    # Each Sage named with its faction as a reader takes it ("Cedar, the Twig Sage"),
+    # not as if it were the card's kind ("Cedar (twig)").
+    last = PACK.card(state.players[(seat + 1) % 4].sage or "")
+    assert re.search(
+        r"takes [A-Z][\w' -]+, the [A-Z][a-z]+ Sage, the last Sage left", events[-1].text
+    )
+    assert f"({last.faction})" not in " ".join(e.text for e in events)
 
 
 def test_a_turn_without_daybreak_effects_goes_straight_to_phase_two():

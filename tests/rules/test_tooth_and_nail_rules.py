@@ -655,6 +655,8 @@ def test_boost_removes_a_same_troop_type_card_from_hand_from_the_game_for_plus_1
     assert captain in state.players[JEB].hand and len(state.players[JEB].hand) == 2
     assert state.frames == []
     assert "removing Tuh-Tusk Shaman from the game" in events[1].text
+    # A sentence whose subject may be "Arbiter (strong)": the verb reads as one.
+    assert events[1].text.startswith("Jeb boosts the attack, removing")
 
 
 def test_boosting_is_optional():
