@@ -89,8 +89,10 @@ def slot_text(layers: list[Any]) -> str:
 
 
 def card_body(card: dict[str, Any]) -> str:
-    """A player card without its number: its leader, or its slots top | middle | bottom
-    ("blank" when nothing is in any)."""
+    """A player card without its number: the nemesis covering it, its leader, or its
+    slots top | middle | bottom ("blank" when nothing is in any)."""
+    if card.get("nemesis"):
+        return f"😈 Nemesis: {card['nemesis']}"
     leader = card.get("leader")
     slots = card.get("slots") or {}
     filled = [slots.get(s) or [] for s in SLOTS]

@@ -272,11 +272,13 @@ def _card_view(state: State, card_id: int) -> dict[str, Any]:
         titan = pack_of(state).leader(card.leader)
         side = "upgraded" if leader_side(state, card) is titan.upgraded else "starting"
         leader = {"name": titan.shown_name, "side": side}
+    nemesis = None if card.nemesis is None else pack_of(state).nemesis(card.nemesis).shown_name
     return {
         "id": card_id,
         "label": card_label(state, card_id),
         "slots": slots,
         "leader": leader,
+        "nemesis": nemesis,  # the nemesis sleeved over the whole card (solitaire)
         "symbols": dict(shown(state, card)),
     }
 

@@ -67,6 +67,10 @@ async def test_a_solitaire_game_in_a_channel_against_a_chosen_nemesis(world: Wor
     assert "▶ **1: the right level-1 advancement**" in track and "Next" in track
     score = next(k for k in on_board if k.startswith("Nemesis score so far"))
     state = await world.state()
+    # The field lists mark the nemesis' card where it lies (it covers the whole card).
+    spot = MV.view(state, None)["nemesis"]["where"]
+    listed = "\n".join(v for k, v in on_board.items() if "alice" in k)
+    assert (f"😈 Nemesis: {SOULBANE}" in listed) == (spot in ("field", "on_deck")), listed
     assert score == f"Nemesis score so far: {MV.view(state, None)['nemesis']['score']}"
 
     hand = await world.alice.slash(world.channel, "hand")
@@ -176,3 +180,18 @@ async def test_conceding_a_solitaire_game_is_said_to_hand_the_win_to_the_nemesis
     assert "nobody" not in asked.response.content
     await world.alice.click(asked.response, label="Concede")
     assert "alice concedes: Blight Troll wins." in world.public_lines()[-1]
+
+
+def test_the_field_list_marks_the_nemesis_card() -> None:
+    """A solitaire board lists the player's field card by card: the card the nemesis
+    covers reads as the nemesis, not as a blank card."""
+    from bot.render import renderer_for
+    from tests.rules.mv_helpers import ADA, arrange
+    from tests.rules.test_mystic_vale_solo import solo
+
+    state = solo("soulbane")
+    assert state.nemesis is not None
+    arrange(state, ADA, field=[state.nemesis.physical])
+    fields = renderer_for("mystic-vale").board_fields(MV.view(state, None), (0,))
+    listed = "\n".join(f.value for f in fields if "Ada" in f.name)
+    assert f"😈 Nemesis: {SOULBANE}" in listed, listed
