@@ -453,7 +453,10 @@ def question(state: State, seat: int) -> str | None:
                     f"keep {name} in your Command Zone by discarding a copy from your hand, "
                     "or let it leave the game?"
                 )
-            return f"you hold no other {name}, so it leaves the game: confirm"
+            return (
+                f"you hold no other {name}, so it leaves the game: confirm (asked either "
+                "way, so the table can't tell what your hand holds)"
+            )
         case "target":
             return _target_question(state, frame)
         case "opponent":

@@ -558,7 +558,8 @@ def test_a_choice_that_would_tell_the_table_about_a_hand_is_still_asked():
     state, _ = act(state, "ability|icewind-captain")
     assert keys(state, JEB) == ["keep|no"]
     assert GAME.question(state, JEB) == (
-        "you hold no other Icewind Captain, so it leaves the game: confirm"
+        "you hold no other Icewind Captain, so it leaves the game: confirm (asked either "
+        "way, so the table can't tell what your hand holds)"
     )
     assert GAME.view(state, None)["prompt"] == (
         "Jeb's turn — waiting for Jeb to decide whether to keep Icewind Captain"
