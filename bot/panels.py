@@ -34,6 +34,18 @@ log = logging.getLogger(__name__)
 EDITABLE_FOR = timedelta(minutes=14)
 
 
+REPLACED = "🔁 This panel was replaced by a newer one: use that one (or `/hand`)."
+
+
+def _opens_a_panel(interaction: discord.Interaction) -> bool:
+    """Whether an interaction's answer is a new panel (`/hand`, the board's My hand),
+    not an older panel's own menu or page drawn again."""
+    if interaction.type == discord.InteractionType.application_command:
+        return True
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    return custom_id.startswith("arbiter:hand:")
+
+
 @dataclass
 class Panel:
     """The latest private view shown to one player of one match."""
@@ -57,7 +69,26 @@ class Panels:
         if interaction.guild is None:
             return
         key = (pv.table.match.id, interaction.user.id)
+        old = self._open.get(key)
         self._open[key] = Panel(interaction, deciding=pv.question is not None)
+        editable = (
+            old is not None and discord.utils.utcnow() - old.interaction.created_at <= EDITABLE_FOR
+        )
+        if old is not None and editable and _opens_a_panel(interaction):
+            task = asyncio.get_running_loop().create_task(self._replaced(old))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _replaced(panel: Panel) -> None:
+        """An older panel, once a newer one is open: it says so, and loses its menu (its
+        choices would only be refused as out of date)."""
+        try:
+            await panel.interaction.edit_original_response(
+                content=REPLACED, embeds=[], attachments=[], view=None
+            )
+        except discord.HTTPException:
+            log.info("an older panel could not be marked as replaced")
 
     async def on_change(self, match_id: int) -> None:
         """After a committed change: redraw, in the background, each fresh panel of the

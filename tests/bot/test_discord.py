@@ -380,8 +380,11 @@ async def test_players_deciding_at_once_do_not_spoil_each_others_menus(world: Wo
         assert menu.content == f"✅ Raise the {colour} banner"
     assert (await world.match()).version == 3
 
-    # Alice's turn: the same menu used twice (here, shown twice) applies once.
-    first, second = [(await world.alice.slash(world.channel, "hand")).response for _ in "12"]
+    # Alice's turn: the same menu used twice (here, shown twice: the first panel too old
+    # to be marked as replaced when the second opens) applies once.
+    first = (await world.alice.slash(world.channel, "hand")).response
+    await world.env.advance_time(15 * 60)
+    second = (await world.alice.slash(world.channel, "hand")).response
     assert first is not None and second is not None
     assert menu_id(first) == menu_id(second) == f"arbiter:act:{world.match_id}:s1"
     play = option_values(first)[0]

@@ -120,3 +120,17 @@ async def test_a_panel_comes_back_to_life_when_the_decision_returns(world: World
     await world.bob.slash(world.channel, "play", action="end")
     assert await world.to_act() == [world.alice]
     assert not any(r.path.endswith("/@original") for r in world.env.http_requests[sent:])
+
+
+async def test_an_older_panel_says_it_was_replaced_when_a_newer_one_opens(world: World) -> None:
+    """Two /hand panels: the first one says a newer one replaced it and loses its menu,
+    so nothing can be chosen from an out-of-date panel."""
+    await world.start("command-of-nature", "2p", [world.alice, world.bob], seed=opening_seed())
+    first = (await world.alice.slash(world.channel, "hand")).response
+    assert first is not None and option_values(first)
+    second = (await world.alice.slash(world.channel, "hand")).response
+    assert second is not None
+    await world.bot.panels.idle()
+    assert first.content.startswith("🔁 This panel was replaced by a newer one")
+    assert not first.components and not first.embeds
+    assert second.embeds and not second.content.startswith("🔁")
