@@ -973,8 +973,10 @@ def dispute_buttons(table: Table) -> list[DisputeButton]:
 
 def carries_buttons(table: Table) -> bool:
     """Whether the match's latest public message carries buttons that go out of date (the
-    quick actions, a Dispute button): the message that carried them before loses them."""
-    return bool(quick_buttons(table) or dispute_buttons(table))
+    quick actions, a Dispute button, Respond): the message that carried them before
+    loses them."""
+    responding = table.outcome is None and set(table.to_act) & set(table.responders)
+    return bool(quick_buttons(table) or dispute_buttons(table) or responding)
 
 
 def turn_view(table: Table) -> discord.ui.View | None:

@@ -95,6 +95,12 @@ async def test_a_panel_comes_back_to_life_when_the_decision_returns(world: World
     while await world.to_act() == [world.bob]:  # what the attack leaves bob to decide
         offered = await world.bob.autocomplete(world.channel, "play", "action", "")
         await world.bob.slash(world.channel, "play", action=offered[0]["value"])
+    await world.bot.publisher.idle()
+    # Bob has answered: no message asking him keeps its Respond button.
+    responds = [
+        m for m in world.channel.history(viewer=world.eve) if "Respond" in str(m.components)
+    ]
+    assert responds == []
     # Everything since her attack, not only the last line: bob letting it through,
     # what the attack destroyed or the damage taken, and bob's own decisions after it.
     lines = panel.content.splitlines()
