@@ -88,8 +88,11 @@ class PictureCache:
         key = json.dumps(["board", game_id, view, to_act, stopped], sort_keys=True, default=str)
 
         def draw() -> Picture | None:
-            drawn = board(game_id, view, () if stopped else to_act)
-            return with_banner(drawn, stopped) if drawn is not None and stopped else drawn
+            if not stopped:
+                return board(game_id, view, to_act)
+            # Nobody is to act: the prompt (whose turn it was) gives way to why it stopped.
+            drawn = board(game_id, {**view, "prompt": stopped}, ())
+            return with_banner(drawn, stopped) if drawn is not None else None
 
         return await self._get(key, draw)
 

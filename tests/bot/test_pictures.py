@@ -175,6 +175,7 @@ async def test_a_stopped_match_is_redrawn_with_nobody_to_act(world: World) -> No
     drawn = await world.bot.pictures.board(table.game.id, table.view or {}, (), table.stopped)
     assert drawn is not None and drawn.box("label", "stopped").text == (table.stopped,)
     assert not drawn.boxes("mark", "decides")  # nobody is to act
+    assert drawn.box("label", "prompt").text == (table.stopped,)  # not whose turn it was
 
 
 async def test_a_conceded_match_is_redrawn_with_its_result(world: World) -> None:
