@@ -50,7 +50,12 @@ PURPLE: Colour = (124, 76, 164)
 ORANGE: Colour = (214, 110, 34)
 HIGHLIGHT: Colour = (250, 204, 64)  # the side or seat whose decision it is
 
-WIDTH = 800  # every board picture: Discord shows it at about 400 px on a phone
+WIDTH = 800  # a private picture (a hand): Discord shows it at about 400 px on a phone
+# A board is drawn at least 16:9: Discord shows an embed's picture at most some 300 px
+# high and 400 wide, so a taller one is shrunk to the height and shown narrow. It is
+# drawn at the narrowest of these widths that holds it at that shape (the widest, else).
+WIDE = (16, 9)
+WIDTHS = (960, 1040, 1120, 1200, 1280, 1440, 1600, 1760, 1920, 2240, 2560)
 MARGIN = 16
 GAP = 8
 SIZES = {"title": 24, "body": 18, "small": 15}
@@ -70,6 +75,20 @@ TAG_H = 22  # the "▶ TO ACT" tag
 FONTS = Path(__file__).resolve().parent / "fonts"
 FACES = {False: "DejaVuSansCondensed.ttf", True: "DejaVuSansCondensed-Bold.ttf"}
 MISSING = "?"  # drawn for a character the font lacks
+
+
+def board_width(height_at: Callable[[int], int], least: int = 0) -> int:
+    """The narrowest of WIDTHS, `least` or more, at which a board `height_at(width)`
+    tall is at least WIDE (the widest when none is)."""
+    for width in WIDTHS:
+        if width >= least and is_wide(width, height_at(width)):
+            return width
+    return WIDTHS[-1]
+
+
+def is_wide(width: int, height: int) -> bool:
+    """Whether a picture of this size is at least WIDE."""
+    return width * WIDE[1] >= height * WIDE[0]
 
 
 @cache

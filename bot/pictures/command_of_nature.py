@@ -53,11 +53,12 @@ LOW_HP = 4  # a Sage this close to falling shows its health in red (the text war
 LINE = 19  # a line of "small" text
 PAD = 10  # inside a panel
 DIVIDE = 20  # between the two halves of a team's formation, and the two markets
-ROW_GAP = 6
-WIDE = 200  # a space this wide (two players) has its name beside its label
+ROW_GAP = 5
+WIDE = 200  # a space this wide has its name beside its label
 PROMPT_LINES = 2
 TITLE = 34 + 25 + LINE * PROMPT_LINES + cv.GAP  # the title, whose decision, the prompt
-MARKET = PAD + 26 + 2 * 18 + LINE + 16 + PAD  # the markets' panel
+MARKET = PAD + 26 + 2 * 18 + LINE + 16 + PAD  # a market's panel
+MARKET_W = 410  # the markets' column, at the right of the formations
 BAND = 42  # the middle of the table, where an attack under way is written
 EMPTY_FILL: Colour = (64, 72, 80)  # an empty space: a dim slot on the panel
 TEAM = 2  # halves of a team's formation
@@ -99,38 +100,59 @@ def _names(seats: Any, players: dict[Any, dict[str, Any]]) -> str:
 class _Shape:
     """The sizes of one variant's board (a team game has two halves per formation)."""
 
-    def __init__(self, teams: bool) -> None:
+    def __init__(self, teams: bool, width: int, below: bool) -> None:
         self.teams = teams
-        inner = cv.WIDTH - 2 * cv.MARGIN - 2 * PAD
+        self.width = width
+        self.below = below  # the markets side by side below the table, else at its right
+        self.area = width - 2 * cv.MARGIN - (0 if below else cv.GAP + MARKET_W)
+        inner = self.area - 2 * PAD
         self.half = (inner - DIVIDE) / TEAM if teams else inner
         self.space_w = min(WIDE, (self.half - 2 * cv.GAP) / 3)
         self.wide = self.space_w >= WIDE
         # label / name / STR and HP, or label and tokens / a name in two lines / STR, HP
         self.space_h = 2 * LINE + 14 if self.wide else 4 * LINE + 16
-        self.header = LINE + 10 if not teams else 2 * LINE + 16
+        self.header = LINE + 10 if not teams else 2 * LINE + 12
         self.formation = 3 * self.space_h + 2 * ROW_GAP
         self.side = PAD + self.header + cv.GAP + self.formation + PAD
+        # Every part has its place, so the height is known before drawing (a canvas no
+        # taller than the picture is cheaper to fill and crop).
+        self.table = 2 * self.side + BAND + 2 * cv.GAP
+        if below:
+            body = self.table + cv.GAP + MARKET
+        else:
+            body = max(self.table, len(MARKETS) * (MARKET + cv.GAP))
+        self.height = TITLE + body + 2 * cv.MARGIN
+
+    @staticmethod
+    def of(teams: bool) -> _Shape:
+        """The narrower of the two ways to lay the board out at 16:9 or wider."""
+        shapes = [
+            _Shape(teams, cv.board_width(lambda w, b=below: _Shape(teams, w, b).height), below)
+            for below in (False, True)
+        ]
+        return min(shapes, key=lambda shape: shape.width)
 
 
 def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
-    """The public board: both formations facing each other, their headers, the markets."""
+    """The public board: both formations facing each other, their headers, and the
+    markets at their right or below them."""
     players = _players(view)
     sides = [_dict(s) for s in _list(view.get("sides"))]
-    shape = _Shape(any(len(_list(s.get("seats"))) > 1 for s in sides))
-    # Every part has its place, so the height is known before drawing (a canvas no
-    # taller than the picture is cheaper to fill and crop).
-    tall = TITLE + 2 * shape.side + BAND + 4 * cv.GAP + MARKET + 2 * cv.MARGIN
-    c = Canvas(height=tall)
-    y = _title(c, view, to_act, players)
+    shape = _Shape.of(any(len(_list(s.get("seats"))) > 1 for s in sides))
+    c = Canvas(width=shape.width, height=shape.height)
+    y = top = _title(c, view, to_act, players)
     if len(sides) > 1:
         _side(c, 1, sides[1], y, shape, to_act, players, view)
     y += shape.side + cv.GAP
-    _attack(c, view.get("attack"), y)
+    _attack(c, view.get("attack"), y, shape.area)
     y += BAND + cv.GAP
     if sides:
         _side(c, 0, sides[0], y, shape, to_act, players, view)
-    y += shape.side + 2 * cv.GAP
-    _markets(c, _dict(view.get("markets")), y)
+    markets = _dict(view.get("markets"))
+    if shape.below:
+        _markets(c, markets, (cv.MARGIN, top + shape.table + cv.GAP), shape.area, stacked=False)
+    else:
+        _markets(c, markets, (cv.MARGIN + shape.area + cv.GAP, top), MARKET_W, stacked=True)
     return c.finish()
 
 
@@ -147,8 +169,8 @@ def _title(
     named = SET_UP.get(str(phase)) or ("Game over" if phase == "over" else "")
     status.append(named or str(view.get("phase_name") or "—"))
     text = " · ".join(status)
-    width = c.write(cv.WIDTH - cv.MARGIN, y + 5, text, colour=cv.LIGHT_SOFT, anchor="ra")
-    c.keep("label", "status", cv.WIDTH - cv.MARGIN - width, y + 5, width, 22, text)
+    width = c.write(c.width - cv.MARGIN, y + 5, text, colour=cv.LIGHT_SOFT, anchor="ra")
+    c.keep("label", "status", c.width - cv.MARGIN - width, y + 5, width, 22, text)
     y += 34
     outcome = _dict(view.get("outcome"))
     if phase == "over" or outcome:
@@ -159,7 +181,7 @@ def _title(
     else:
         line = f"To act: {_names(list(to_act), players)}" if to_act else "Nobody to act"
         c.marker(cv.MARGIN, y + 2, 18)
-    room = cv.WIDTH - 2 * cv.MARGIN - 26
+    room = c.width - 2 * cv.MARGIN - 26
     c.label("to_act", cv.MARGIN + 26, y, line, bold=True, width=room)
     y += 25
     prompt = str(view.get("prompt") or "")
@@ -187,12 +209,12 @@ def _side(
     rows = [_list(r) for r in _list(side.get("formation"))][:3]
     halves = TEAM if shape.teams and all(len(r) % TEAM == 0 for r in rows) else 1
     acting = any(s in to_act for s in seats)
-    c.panel(cv.MARGIN, y, cv.WIDTH - 2 * cv.MARGIN, shape.side, marked=acting)
+    c.panel(cv.MARGIN, y, shape.area, shape.side, marked=acting)
     top = n == 1
     header_y = y + PAD if top else y + PAD + shape.formation + cv.GAP
     form_y = y + PAD + shape.header + cv.GAP if top else y + PAD
     text = _header(c, n, side, header_y, shape, halves, to_act, players, view)
-    c.keep("side", f"side{n}", cv.MARGIN, y, cv.WIDTH - 2 * cv.MARGIN, shape.side, *text)
+    c.keep("side", f"side{n}", cv.MARGIN, y, shape.area, shape.side, *text)
     x0 = cv.MARGIN + PAD
     if halves > 1:
         line_x = x0 + shape.half + DIVIDE / 2
@@ -225,7 +247,7 @@ def _header(
     returns the text written."""
     seats = _list(side.get("seats"))
     x = x0 = cv.MARGIN + PAD
-    right = cv.WIDTH - cv.MARGIN - PAD
+    right = cv.MARGIN + shape.area - PAD
     text: list[str] = []
     if any(s in to_act for s in seats):
         tag = "TO ACT"
@@ -258,8 +280,9 @@ def _header(
     line_y = y + LINE + 12
     for h, seat in enumerate(seats[:TEAM]):
         player = players.get(seat, {})
-        cx = x0 + h * (shape.half + DIVIDE)
-        end = cx + shape.half
+        end = x0 + h * (shape.half + DIVIDE) + shape.half
+        # from the left of the half's widest row, the pyramid's base
+        cx = end - shape.half + (shape.half - 3 * shape.space_w - 2 * cv.GAP) / 2
         name = fit(str(player.get("name", seat)), 120, "small", True)
         if seat in to_act:  # which of the two the table waits for
             c.marker(cx, line_y + 3, 13)
@@ -365,13 +388,13 @@ def _space(c: Canvas, key: str, x: float, y: float, shape: _Shape, label: str, c
     c.keep("space", key, x, y, w, h, *text)
 
 
-def _attack(c: Canvas, attack: Any, y: int) -> None:
-    """The middle of the table: the attack under way, if any, as a line."""
+def _attack(c: Canvas, attack: Any, y: int, w: int) -> None:
+    """The middle of the table (`w` wide): the attack under way, if any, as a line."""
+    x = cv.MARGIN
     if not attack:
         mid = y + BAND // 2
-        c.draw.line((cv.MARGIN + 40, mid, cv.WIDTH - cv.MARGIN - 40, mid), fill=cv.PANEL, width=2)
+        c.draw.line((x + 40, mid, x + w - 40, mid), fill=cv.PANEL, width=2)
         return
-    x, w = cv.MARGIN, cv.WIDTH - 2 * cv.MARGIN
     c.plate(x, y, w, BAND, fill=cv.CARD, edge=cv.RED, width=3)
     c.icon("sword", x + 10, y + (BAND - 20) / 2, 20, cv.RED)
     lines = wrap(f"Attack: {attack}", w - 50, lines=2, size="small")
@@ -384,16 +407,25 @@ def _attack(c: Canvas, attack: Any, y: int) -> None:
 # ------------------------------------------------------------------ markets
 
 
-def _markets(c: Canvas, markets: dict[str, Any], y: int) -> None:
-    """Both markets side by side: their face-up cards with costs, their decks' counts."""
-    column = (cv.WIDTH - 2 * cv.MARGIN - 2 * PAD - DIVIDE) / 2
+def _markets(
+    c: Canvas, markets: dict[str, Any], at: tuple[int, int], width: int, *, stacked: bool
+) -> None:
+    """Both markets from `at`, `width` wide, one under the other (`stacked`) or side by
+    side: their face-up cards with costs, their decks' counts."""
+    panel_w = width if stacked else (width - cv.GAP) // 2
+    column = panel_w - 2 * PAD
     card_h = MARKET - 2 * PAD - 26
-    c.panel(cv.MARGIN, y, cv.WIDTH - 2 * cv.MARGIN, MARKET)
     for m, (name, title, deck) in enumerate(MARKETS):
-        x = cv.MARGIN + PAD + m * (column + DIVIDE)
+        left, y = at[0], at[1]
+        if stacked:
+            y += m * (MARKET + cv.GAP)
+        else:
+            left += m * (panel_w + cv.GAP)
+        c.panel(left, y, panel_w, MARKET)
+        x = left + PAD
         cx = x + c.write(x, y + PAD, title, bold=True, size="small") + cv.GAP
-        left = markets.get(deck)
-        count = f"{left if isinstance(left, int) else '—'} in deck"
+        stock = markets.get(deck)
+        count = f"{stock if isinstance(stock, int) else '—'} in deck"
         c.keep(
             "deck",
             name,

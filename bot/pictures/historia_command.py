@@ -43,12 +43,10 @@ ERA_PHASES = ("era", "dispute", "ending")
 
 # The columns: the civilization, the three categories, the token.
 LEFT = cv.MARGIN
-RIGHT = cv.WIDTH - cv.MARGIN
 NAME_W = 200
 CAT_W = 122
 CAT_X = tuple(LEFT + NAME_W + cv.GAP + i * (CAT_W + cv.GAP) for i in range(len(CATEGORIES)))
 TOKEN_X = CAT_X[-1] + CAT_W + cv.GAP
-TOKEN_W = RIGHT - TOKEN_X
 ROW_H = 54
 ROW_GAP = 6
 MARK = 14  # a first/last mark's shape
@@ -59,10 +57,18 @@ DOWN: Colour = (64, 68, 74)  # a token out of the game
 
 def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     """The public board: the standings table with each civilization's Command token."""
+    for width in (cv.WIDTH, *cv.WIDTHS):  # the narrowest at which it is 16:9 or wider
+        picture = _drawn(view, to_act, width)
+        if cv.is_wide(picture.width, picture.height):
+            break
+    return picture
+
+
+def _drawn(view: dict[str, Any], to_act: tuple[int, ...], width: int) -> Picture:
     civs = _civs(view)
     # Tall enough for every row and power (the most each can take), and no taller: a
     # smaller canvas is quicker to fill and crop.
-    canvas = Canvas(height=320 + len(civs) * (ROW_H + ROW_GAP + 48))
+    canvas = Canvas(width=width, height=320 + len(civs) * (ROW_H + ROW_GAP + 48))
     waiting = set(to_act)
     y = _head(canvas, view, civs, waiting)
     y = _table(canvas, view, civs, waiting, y)
@@ -70,6 +76,11 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     y = _ready(canvas, view, y + 4)
     _powers(canvas, view, civs, y + cv.GAP)
     return canvas.finish()
+
+
+def _right(canvas: Canvas) -> int:
+    """The right edge of what is drawn."""
+    return canvas.width - cv.MARGIN
 
 
 # ------------------------------------------------------------------ reading the view
@@ -172,26 +183,26 @@ def _head(
     y = cv.MARGIN
     count = len(civs)
     title = f"{GAME_NAME} · {count} civilization{'s' if count != 1 else ''}"
-    title = fit(title, RIGHT - LEFT - 220, "title", True)
+    title = fit(title, _right(canvas) - LEFT - 220, "title", True)
     canvas.write(LEFT, y, title, size="title", bold=True)
     canvas.keep("label", "title", LEFT, y, text_width(title, "title", True), 30, title)
     era = where(view)
     era_w = text_width(era, "body", True)
     era_y = y + (cv.SIZES["title"] - cv.SIZES["body"]) // 2 + 1
-    canvas.write(RIGHT, era_y, era, bold=True, anchor="ra")
-    canvas.keep("label", "era", RIGHT - era_w, era_y, era_w, 22, era)
+    canvas.write(_right(canvas), era_y, era, bold=True, anchor="ra")
+    canvas.keep("label", "era", _right(canvas) - era_w, era_y, era_w, 22, era)
     y += 34
 
     number = latest_report(view)
     report = f"latest report #{number}" if number is not None else "no recent report"
     report_w = text_width(report, "small")
-    canvas.write(RIGHT, y + 2, report, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
-    canvas.keep("label", "report", RIGHT - report_w, y + 2, report_w, LINE, report)
+    canvas.write(_right(canvas), y + 2, report, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
+    canvas.keep("label", "report", _right(canvas) - report_w, y + 2, report_w, LINE, report)
 
     text = plain(str(view.get("prompt") or ""))
     if view.get("phase") == "era" and not waiting:  # its prompt repeats the Era and turn
         text = "Nobody is waited for: report the changes as you play"
-    room = RIGHT - LEFT - report_w - 2 * cv.GAP - 20
+    room = _right(canvas) - LEFT - report_w - 2 * cv.GAP - 20
     lines = wrap(text, room, bold=bool(waiting), lines=2) if text else ["—"]
     colour = cv.HIGHLIGHT if waiting else cv.LIGHT
     if waiting:
@@ -234,9 +245,9 @@ def _row(
     seat = civ.get("seat")
     out = bool(civ.get("conceded"))
     if to_act:  # the edge, the pointer in the margin and the words: not colour alone
-        canvas.panel(LEFT - 3, y - 3, RIGHT - LEFT + 6, ROW_H + 6, marked=True, radius=12)
+        canvas.panel(LEFT - 3, y - 3, _right(canvas) - LEFT + 6, ROW_H + 6, marked=True, radius=12)
         canvas.marker(1, y + ROW_H // 2 - 7, 14, cv.HIGHLIGHT, outline=cv.INK)
-    canvas.panel(LEFT, y, RIGHT - LEFT, ROW_H, fill=cv.TABLE if out else cv.PANEL)
+    canvas.panel(LEFT, y, _right(canvas) - LEFT, ROW_H, fill=cv.TABLE if out else cv.PANEL)
 
     name = fit(civ_name(civ), NAME_W - 16 - (24 if won else 0), "body", True)
     x = LEFT + 8
@@ -304,7 +315,7 @@ def _token(canvas: Canvas, view: dict[str, Any], civ: dict[str, Any], y: int) ->
     status = token.get("status")
     phase = view.get("phase")
     symbols = str(token.get("label") or "—")
-    x, top, w, h = TOKEN_X, y + 4, TOKEN_W, ROW_H - 8
+    x, top, w, h = TOKEN_X, y + 4, _right(canvas) - TOKEN_X, ROW_H - 8
     cube = None
     if civ.get("conceded"):
         fill, ink, edge, first, second = (
@@ -366,7 +377,7 @@ def _legend(canvas: Canvas, y: int) -> int:
     canvas.write(x, y, "+2", size="small", colour=cv.GOLD, bold=True)
     canvas.write(x + gold + 4, y, "Command power", size="small", colour=cv.LIGHT_SOFT)
     text = " · ".join(t for _, t in pieces) + " · +2 Command power"
-    canvas.keep("label", "legend", LEFT, y, RIGHT - LEFT, LINE, text)
+    canvas.keep("label", "legend", LEFT, y, _right(canvas) - LEFT, LINE, text)
     return y + LINE + 2
 
 
@@ -375,11 +386,11 @@ def _ready(canvas: Canvas, view: dict[str, Any], y: int) -> int:
     text = ready_text(view)
     if text is None:
         return y
-    lines = wrap(text, RIGHT - LEFT - 22)
+    lines = wrap(text, _right(canvas) - LEFT - 22)
     canvas.icon("bolt", LEFT, y + 3, 16, cv.GOLD if text.startswith("Can") else cv.LIGHT_SOFT)
     for n, line in enumerate(lines):
         canvas.write(LEFT + 22, y + n * 23, line)
-    canvas.keep("label", "ready", LEFT + 22, y, RIGHT - LEFT - 22, 23 * len(lines), *lines)
+    canvas.keep("label", "ready", LEFT + 22, y, _right(canvas) - LEFT - 22, 23 * len(lines), *lines)
     return y + 23 * len(lines)
 
 
@@ -396,11 +407,13 @@ def _powers(canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], y:
     canvas.keep("label", "powers", LEFT, y, text_width(head, "small", True), LINE, head)
     y += LINE + 2
     for i, civ in enumerate(active):
-        lines = wrap(power_line(civ), RIGHT - LEFT - 24, lines=2)
+        lines = wrap(power_line(civ), _right(canvas) - LEFT - 24, lines=2)
         _cube(canvas, LEFT + 2, y + 4)
         for n, line in enumerate(lines):
             canvas.write(LEFT + 24, y + n * 23, line)
-        canvas.keep("power", str(i), LEFT + 24, y, RIGHT - LEFT - 24, 23 * len(lines), *lines)
+        canvas.keep(
+            "power", str(i), LEFT + 24, y, _right(canvas) - LEFT - 24, 23 * len(lines), *lines
+        )
         y += 23 * len(lines) + 2
     return y
 

@@ -94,9 +94,7 @@ WORDS = {  # how a box's text names each symbol ("2 mana"), whatever the chip sh
 # The active player's field: cards side by side, the on-deck card in a column apart.
 CARD_W = 118
 CARD_GAP = 6
-PER_ROW = 5
-DECK_X = RIGHT - 12 - CARD_W  # the on-deck column (inside the panel)
-BIG_FIELD = PER_ROW * 2  # more cards than this: one line per slot
+BIG_FIELD = 10  # more field cards than this: one line per slot
 CHIPS_W = CARD_W - 8
 SLOT_FILL: Colour = (252, 250, 244)
 EMPTY_FILL: Colour = (224, 220, 208)
@@ -110,7 +108,7 @@ ROW_HEAD = 58
 CELL_H = 40
 CELL_TEXT = 20  # a cell's second line (its cost), below its name
 CELLS = 3
-CELL_W = (INNER - ROW_HEAD - (CELLS - 1) * CARD_GAP) // CELLS
+COMMONS_W = 560  # the commons' column, at the right of the players, at the least
 VALES = 4  # vales side by side, the whole width
 COMMONS = "Commons — advancements, bought with mana"
 VALES_HEADING = "Vales — bought with spirits"
@@ -412,19 +410,29 @@ def _bought(view: dict[str, Any]) -> list[str]:
     return [str(b) for b in view.get("bought") or []]
 
 
-def _field_rows(field: list[dict[str, Any]]) -> int:
-    return max(1, -(-len(field) // PER_ROW))
+def _deck_x(w: int) -> int:
+    """The on-deck card's column in the panel of the player whose turn it is."""
+    return LEFT + w - 12 - CARD_W
 
 
-def _column(player: dict[str, Any]) -> int:
+def _per_row(w: int) -> int:
+    """Field cards to a row in that panel, `w` wide (left of the on-deck card)."""
+    return max(1, (_deck_x(w) - 10 - (LEFT + 12) + CARD_GAP) // (CARD_W + CARD_GAP))
+
+
+def _field_rows(field: list[dict[str, Any]], w: int) -> int:
+    return max(1, -(-len(field) // _per_row(w)))
+
+
+def _column(player: dict[str, Any], w: int) -> int:
     """The height of the field's cards (and the on-deck card beside them)."""
     field = _field_of(player)
     if not field and not isinstance(player.get("on_deck"), dict):
         return 32
-    return _field_rows(field) * (_card_height(_look(player)) + CARD_GAP)
+    return _field_rows(field, w) * (_card_height(_look(player)) + CARD_GAP)
 
 
-def _about_lines(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
+def _about_lines(view: dict[str, Any], player: dict[str, Any], w: int) -> list[str]:
     """The line under the heading of the player whose turn it is: their leader, vales
     and Reserved advancements (two lines at most; none when there is nothing to say)."""
     parts = []
@@ -435,26 +443,32 @@ def _about_lines(view: dict[str, Any], player: dict[str, Any]) -> list[str]:
     elif view.get("phase") == "leaders":
         parts.append("choosing a leader")
     parts += _holdings(player)
-    return wrap(" · ".join(parts), INNER - 44, size="small", lines=2) if parts else []
+    return wrap(" · ".join(parts), w - 44, size="small", lines=2) if parts else []
 
 
-def _active_height(view: dict[str, Any], player: dict[str, Any]) -> int:
-    column = _column(player)
+def _active_height(view: dict[str, Any], player: dict[str, Any], w: int) -> int:
+    column = _column(player, w)
     extra = (2 * LINE + 8 if _harvesting(view) else 0) + (22 if _bought(view) else 0)
-    about = len(_about_lines(view, player)) * LINE
+    about = len(_about_lines(view, player, w)) * LINE
     return 34 + about + extra + 22 + column + 4 + 26 + 10
 
 
 def _active(
-    c: Canvas, view: dict[str, Any], player: dict[str, Any], to_act: tuple[int, ...], y: int
+    c: Canvas,
+    view: dict[str, Any],
+    player: dict[str, Any],
+    to_act: tuple[int, ...],
+    y: int,
+    w: int,
 ) -> int:
-    """The player whose turn it is, most prominently: their VP, curses and piles, their
-    leader, vales and Reserve; their field card by card, the on-deck card apart, the
-    decay gauge and the Harvest under way. Returns the bottom."""
+    """The player whose turn it is, most prominently, in a panel `w` wide: their VP,
+    curses and piles, their leader, vales and Reserve; their field card by card, the
+    on-deck card apart, the decay gauge and the Harvest under way. Returns the bottom."""
     seat = player.get("seat")
     marked = seat in to_act
-    h = _active_height(view, player)
-    c.panel(LEFT, y, INNER, h, marked=marked)
+    h = _active_height(view, player, w)
+    right, deck_x, per_row = LEFT + w, _deck_x(w), _per_row(w)
+    c.panel(LEFT, y, w, h, marked=marked)
     x0 = LEFT + 12
     x = x0
     shown: list[str] = []
@@ -477,23 +491,23 @@ def _active(
     _counts_line(c, x + text_width(heading, bold=True) + 14, y + 11, parts)
     shown += [text for *_, text in parts]
     piles = _piles_text(view, player)
-    c.write(RIGHT - 12, y + 11, piles, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
+    c.write(right - 12, y + 11, piles, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
     shown.append(piles)
     yy = y + 34
-    about = _about_lines(view, player)
+    about = _about_lines(view, player, w)
     if about:
         c.icon("crown", x0, yy + 1, 14)
     for n, line in enumerate(about):
         c.write(x0 + 20, yy + n * LINE, line, size="small")
     shown += about
-    c.keep("player", str(seat), LEFT, y, INNER, yy + len(about) * LINE - y, *shown)
+    c.keep("player", str(seat), LEFT, y, w, yy + len(about) * LINE - y, *shown)
     yy += len(about) * LINE
     if _harvesting(view):
-        yy += _harvest(c, view, player, x0, yy)
+        yy += _harvest(c, view, player, x0, yy, w)
     bought = _bought(view)
     if bought:
         text = "Bought, to sleeve: " + ", ".join(bought)
-        c.label("bought", x0, yy, text, size="small", width=INNER - 24)
+        c.label("bought", x0, yy, text, size="small", width=w - 24)
         yy += 22
     field = _field_of(player)
     look = _look(player)
@@ -501,23 +515,23 @@ def _active(
     c.write(x0, yy, many, size="small", colour=cv.LIGHT_SOFT, bold=True)
     legend = ("mv-legend",)
     c.stamp(x0 + text_width(many, "small", True) + 18, yy, (470, LINE), legend, _legend, cv.PANEL)
-    c.write(DECK_X, yy, "On deck", size="small", colour=cv.LIGHT_SOFT, bold=True)
+    c.write(deck_x, yy, "On deck", size="small", colour=cv.LIGHT_SOFT, bold=True)
     yy += 22
     ch = _card_height(look)
     for n, card in enumerate(field):
-        cx = x0 + (n % PER_ROW) * (CARD_W + CARD_GAP)
-        cy = yy + (n // PER_ROW) * (ch + CARD_GAP)
+        cx = x0 + (n % per_row) * (CARD_W + CARD_GAP)
+        cy = yy + (n // per_row) * (ch + CARD_GAP)
         _card_tile(c, "field", f"{seat}:{n}", cx, cy, card, look)
     if not field:
         c.write(x0, yy + 4, "empty", size="small", colour=cv.LIGHT_SOFT)
-    column = _column(player)
-    rule = DECK_X - 10  # the on-deck card stands apart, beyond a rule
+    column = _column(player, w)
+    rule = deck_x - 10  # the on-deck card stands apart, beyond a rule
     c.draw.line((rule, yy - 22, rule, yy + column - CARD_GAP), fill=cv.LIGHT_SOFT, width=1)
     on_deck = player.get("on_deck")
     if isinstance(on_deck, dict):
-        _card_tile(c, "ondeck", str(seat), DECK_X, yy, on_deck, look)
+        _card_tile(c, "ondeck", str(seat), deck_x, yy, on_deck, look)
     else:
-        c.write(DECK_X, yy + 4, "none", size="small", colour=cv.LIGHT_SOFT)
+        c.write(deck_x, yy + 4, "none", size="small", colour=cv.LIGHT_SOFT)
     yy += column + 4
     _decay_bar(c, view, player, x0, yy, 240, 26)
     notes = ["can't Spoil now"] if player.get("cannot_spoil") else []
@@ -526,7 +540,7 @@ def _active(
     if notes:
         c.write(x0 + 252, yy + 4, " · ".join(notes), size="small")
     note = "#7: the card's number"
-    c.write(RIGHT - 12, yy + 4, note, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
+    c.write(right - 12, yy + 4, note, size="small", colour=cv.LIGHT_SOFT, anchor="ra")
     return y + h
 
 
@@ -539,13 +553,16 @@ def _piles_text(view: dict[str, Any], player: dict[str, Any]) -> str:
     return piles
 
 
-def _harvest(c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, y: float) -> int:
-    """The Harvest under way: mana and spirits to spend, buys left. Returns its height."""
+def _harvest(
+    c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, y: float, w: int
+) -> int:
+    """The Harvest under way (in a panel `w` wide): mana and spirits to spend, buys
+    left. Returns its height."""
     pool = view.get("harvest") or {}
     c.write(x, y, "Harvest:", size="small", bold=True)
     counts = {k: _int(pool.get(k)) for k in ("mana", *SPIRITS, "guardian")}
     start = x + text_width("Harvest:", "small", True) + 8
-    _chips(c, start, y, RIGHT - 12 - start, counts, ink=cv.LIGHT, lines=1)
+    _chips(c, start, y, LEFT + w - 12 - start, counts, ink=cv.LIGHT, lines=1)
     if not _counts(counts):
         c.write(start, y, "nothing left", size="small")
     vales, buys = _int(pool.get("vale_buys_left")), _int(pool.get("buys_left"))
@@ -555,7 +572,7 @@ def _harvest(c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, 
         rest = "+1 mana from the mana token · " + rest
     c.write(x, y + LINE + 2, rest, size="small", colour=cv.LIGHT_SOFT)
     words = ", ".join(symbol_words(counts)) or "nothing left"
-    c.keep("label", "harvest", x, y, INNER - 24, 2 * LINE + 2, f"Harvest: {words}", rest)
+    c.keep("label", "harvest", x, y, w - 24, 2 * LINE + 2, f"Harvest: {words}", rest)
     return 2 * LINE + 8
 
 
@@ -774,30 +791,26 @@ def _cell(
     c.keep(kind, key, x, y, w, h, title, *words, *([detail] if detail else []))
 
 
-def _fertile(c: Canvas, x: float, y: float, commons: dict[str, Any]) -> None:
-    """The Fertile Soils left, by slot, and what one costs."""
+def _fertile(c: Canvas, x: float, y: float, commons: dict[str, Any], w: int) -> None:
+    """The Fertile Soils left, by slot, and what one costs (a cell `w` wide)."""
     soils = [s for s in commons.get("fertile_soils") or [] if isinstance(s, dict)]
-    _frame(c, x, y, CELL_W, CELL_H, FERTILE_FILL)
+    _frame(c, x, y, w, CELL_H, FERTILE_FILL)
     title = f"Fertile Soil ×{_int(commons.get('fertile'))}"
     c.icon("leaf", x + 6, y + 6, 13, cv.GREEN)
     c.write(x + 23, y + 2, title, size="small", colour=cv.INK, bold=True)
     cost = soils[0].get("cost") if soils else None
-    _chips(c, x + CELL_W - 6 - _chips_width(cost), y + 2, CELL_W, cost, lines=1)
+    _chips(c, x + w - 6 - _chips_width(cost), y + 2, w, cost, lines=1)
     left = " · ".join(f"{s.get('slot', '?')} {_int(s.get('count'))}" for s in soils)
     left = left or "none left"
-    left = fit(left, CELL_W - 12, "small")
+    left = fit(left, w - 12, "small")
     c.write(x + 6, y + CELL_TEXT, left, size="small", colour=cv.INK)
-    c.keep("offer", "fertile", x, y, CELL_W, CELL_H, title, left, *symbol_words(cost))
+    c.keep("offer", "fertile", x, y, w, CELL_H, title, left, *symbol_words(cost))
 
 
-def _row_head(c: Canvas, y: float, name: str, left: Any) -> None:
-    c.write(LEFT, y + 2, name, size="small", bold=True)
+def _row_head(c: Canvas, x: float, y: float, name: str, left: Any) -> None:
+    c.write(x, y + 2, name, size="small", bold=True)
     if left is not None:
-        c.write(LEFT, y + CELL_TEXT, f"{left} left", size="small", colour=cv.LIGHT_SOFT)
-
-
-def _cells_x(i: int) -> int:
-    return LEFT + ROW_HEAD + (i % CELLS) * (CELL_W + CARD_GAP)
+        c.write(x, y + CELL_TEXT, f"{left} left", size="small", colour=cv.LIGHT_SOFT)
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -807,42 +820,48 @@ def _dict(value: Any) -> dict[str, Any]:
 Placed = tuple[str, float, float, Any]  # what, x, y (from the section's top), its data
 
 
-def _commons_layout(view: dict[str, Any]) -> tuple[list[Placed], int]:
-    """Where the commons' headings and cells go, from the section's top; and its height
-    (to the bottom of its last cell)."""
+def _commons_layout(view: dict[str, Any], left: int, inner: int) -> tuple[list[Placed], int]:
+    """Where the commons' headings and cells go in a column `inner` wide from `left`,
+    from the section's top; and its height (to the bottom of its last cell)."""
     commons = _dict(view.get("commons"))
-    placed: list[Placed] = [("heading", LEFT, 0, ("commons", COMMONS))]
+    cell_w = (inner - ROW_HEAD - (CELLS - 1) * CARD_GAP) // CELLS
+
+    def _cells_x(i: int) -> int:
+        return left + ROW_HEAD + (i % CELLS) * (cell_w + CARD_GAP)
+
+    placed: list[Placed] = [("heading", left, 0, ("commons", COMMONS))]
     y = 24
     rows, decks = _dict(commons.get("rows")), _dict(commons.get("decks"))
     step = CELL_H + CARD_GAP
     for level in sorted(rows, key=str):
-        placed.append(("row", LEFT, y, (f"Level {level}", decks.get(level, EMPTY))))
+        placed.append(("row", left, y, (f"Level {level}", decks.get(level, EMPTY))))
         cards = list(rows.get(level) or [])
         row = int(level) if str(level).isdigit() else None
         for i, card in enumerate(cards):
             at = (_cells_x(i), y + (i // CELLS) * step)
-            size = (CELL_W, CELL_H)
+            size = (cell_w, CELL_H)
             placed.append(("offer", *at, (f"{level}:{i}", size, card, row, 1)))
         y += max(1, -(-len(cards) // CELLS)) * step
     groups = offer_groups(list(commons.get("level4") or []))
-    placed.append(("row", LEFT, y, ("Level 4", None)))
+    placed.append(("row", left, y, ("Level 4", None)))
     for n, (i, card, count) in enumerate(groups):
         at = (_cells_x(n), y + n // CELLS * step)
-        placed.append(("offer", *at, (f"4:{i}", (CELL_W, CELL_H), card, None, count)))
-    placed.append(("fertile", _cells_x(len(groups)), y + len(groups) // CELLS * step, commons))
+        placed.append(("offer", *at, (f"4:{i}", (cell_w, CELL_H), card, None, count)))
+    at = (_cells_x(len(groups)), y + len(groups) // CELLS * step)
+    placed.append(("fertile", *at, (commons, cell_w)))
     y += (len(groups) // CELLS + 1) * step + 6
-    placed.append(("heading", LEFT, y, ("vales", VALES_HEADING)))
+    placed.append(("heading", left, y, ("vales", VALES_HEADING)))
     y += 24
     vales, vale_decks = _dict(commons.get("vales")), _dict(commons.get("vale_decks"))
-    w = (INNER - (VALES - 1) * CARD_GAP) // VALES
+    w = (inner - (VALES - 1) * CARD_GAP) // VALES
     for level in sorted(vales, key=str):
         cards = list(vales.get(level) or [])
-        placed.append(("level", LEFT, y, (f"Level {level}", vale_decks.get(level, EMPTY))))
+        placed.append(("level", left, y, (f"Level {level}", vale_decks.get(level, EMPTY))))
         y += 19
         tall = any(_chips_width(_dict(v).get("cost")) > w - 10 for v in cards)
         h = CELL_H + LINE if tall else CELL_H
         for i, card in enumerate(cards):
-            at = (LEFT + (i % VALES) * (w + CARD_GAP), y + (i // VALES) * (h + CARD_GAP))
+            at = (left + (i % VALES) * (w + CARD_GAP), y + (i // VALES) * (h + CARD_GAP))
             placed.append(("vale", *at, (f"{level}:{i}", (w, h), card, None, 1)))
         y += max(1, -(-len(cards) // VALES)) * (h + CARD_GAP) + 4
     return placed, max(_bottom(item) for item in placed)
@@ -856,20 +875,21 @@ def _bottom(item: Placed) -> int:
     return round(y) + {"heading": 22, "row": CELL_TEXT + 19, "level": 19}.get(what, CELL_H + 1)
 
 
-def _commons(c: Canvas, view: dict[str, Any], top: int) -> int:
-    """The advancements and vales for sale, row by row. Returns the bottom."""
-    placed, height = _commons_layout(view)
+def _commons(c: Canvas, view: dict[str, Any], left: int, top: int, inner: int) -> int:
+    """The advancements and vales for sale, row by row, in a column `inner` wide from
+    (`left`, `top`). Returns the bottom."""
+    placed, height = _commons_layout(view, left, inner)
     for what, x, dy, data in placed:
         y = top + dy
         if what == "heading":
             c.label(data[0], x, y, data[1], bold=True)
         elif what == "row":
-            _row_head(c, y, *data)
+            _row_head(c, x, y, *data)
         elif what == "level":
             c.write(x, y, data[0], size="small", bold=True)
             c.write(x + 62, y, f"{data[1]} left", size="small", colour=cv.LIGHT_SOFT)
         elif what == "fertile":
-            _fertile(c, x, y, data)
+            _fertile(c, x, y, *data)
         else:
             key, (w, h), card, row, count = data
             if isinstance(card, dict):
@@ -1061,9 +1081,10 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], y: int) -> 
     if view.get("last_round") and view.get("phase") != "over":
         pool = ("last turn · " if solo else "last round · ") + pool
     w = text_width(pool, "small", True)
-    c.icon("star", RIGHT - w - 20, y + 9, 16)
-    c.write(RIGHT, y + 7, pool, size="small", bold=True, anchor="ra")
-    c.keep("label", "pool", RIGHT - w - 20, y + 7, w + 20, LINE, pool)
+    right = c.width - cv.MARGIN
+    c.icon("star", right - w - 20, y + 9, 16)
+    c.write(right, y + 7, pool, size="small", bold=True, anchor="ra")
+    c.keep("label", "pool", right - w - 20, y + 7, w + 20, LINE, pool)
     y += 36
     if view.get("phase") == "over":
         lines = wrap(_outcome(view), INNER, lines=2)
@@ -1093,24 +1114,45 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
         active_seat = active.get("seat")
     nemesis = view.get("nemesis") if isinstance(view.get("nemesis"), dict) else None
     # The height is worked out first: a canvas of the picture's own size needs no crop.
-    height = cv.MARGIN + _title_height(view)
-    height += _active_height(view, active) + cv.GAP if active is not None else 0
-    height += _nemesis_height(nemesis) + cv.GAP if nemesis is not None else 0
+    # The player whose turn it is heads the players' column, or spans the board above
+    # both columns (a big field), whichever makes the narrower board at 16:9.
+    rest = _nemesis_height(nemesis) + cv.GAP if nemesis is not None else 0
     others = [p for p in players if active is None or p.get("seat") != active_seat]
-    height += sum(_row_height(view, p, active_seat) + cv.GAP // 2 for p in others)
-    height += cv.GAP + _commons_layout(view)[1] + cv.MARGIN
-    c = Canvas(height=height)
+    rest += sum(_row_height(view, p, active_seat) + cv.GAP // 2 for p in others)
+    top = cv.MARGIN + _title_height(view)
+
+    def panel(width: int, across: bool) -> int:
+        return width - 2 * cv.MARGIN if across else INNER
+
+    def height(width: int, across: bool) -> int:
+        commons_h = _commons_layout(view, 0, _commons_width(width))[1]
+        head = 0  # the active panel's height (and gap) above `rest`
+        if active is not None:
+            head = _active_height(view, active, panel(width, across)) + cv.GAP
+        if across:
+            return top + head + max(rest, commons_h) + cv.MARGIN
+        return top + max(head + rest, commons_h) + cv.MARGIN
+
+    least = 2 * cv.MARGIN + INNER + 2 * cv.GAP + COMMONS_W
+    width, across = min(  # the narrower way (the players' column on a tie)
+        (cv.board_width(lambda w, a=a: height(w, a), least), a) for a in (False, True)
+    )
+    c = Canvas(width=width, height=height(width, across))
     y = _title(c, view, to_act, cv.MARGIN)
     if active is not None:
-        y = _active(c, view, active, to_act, y) + cv.GAP
+        y = _active(c, view, active, to_act, y, panel(width, across)) + cv.GAP
+    columns = y if across else top
     if nemesis is not None:
         y = _nemesis(c, nemesis, y) + cv.GAP
-    for player in players:
-        if player.get("seat") == active_seat and active is not None:
-            continue  # their panel above says it all
+    for player in others:
         y = _player_row(c, view, player, to_act, y, active_seat) + cv.GAP // 2
-    _commons(c, view, y + cv.GAP)
+    _commons(c, view, RIGHT + 2 * cv.GAP, columns, _commons_width(width))
     return c.finish()
+
+
+def _commons_width(width: int) -> int:
+    """The commons' column on a board `width` wide, at the right of the players'."""
+    return width - RIGHT - 2 * cv.GAP - cv.MARGIN
 
 
 # ---------------------------------------------------------------------- the private view

@@ -72,6 +72,7 @@ DECK_H = 34  # the deck row, where it has a line of its own
 DECK_W = 400  # the deck row on the right of a full-width header
 ZONE_LABEL_H = 20
 PILES_W = 170  # room kept for "Discard 12 · removed 3"
+AREA_W = 300  # the narrowest a player's area is drawn
 DECIDE = "TO DECIDE"  # the tag of whoever the table waits for
 FACTION_H = 46  # a Faction still to choose
 TEXT_CACHE = 2048  # short lines: a stamp is some 2 kB
@@ -192,9 +193,15 @@ def _zone_height(count: int, width: int) -> int:
     return ZONE_LABEL_H + rows * (CARD_H + CARD_GAP) + 2
 
 
+def _deck_beside(width: int) -> bool:
+    """Whether a player's area this wide has its deck beside the name (else on a row
+    of its own)."""
+    return width >= 2 * DECK_W - 40
+
+
 def _header_height(width: int, own_deck: bool) -> int:
     """A player's name, Faction and counts, and their deck's row when it has its own."""
-    return NAME_H + SUB_H + (DECK_H if own_deck and width < cv.WIDTH // 2 else 0)
+    return NAME_H + SUB_H + (DECK_H if own_deck and not _deck_beside(width) else 0)
 
 
 def _area_height(view: dict[str, Any], player: dict[str, Any], width: int, own_deck: bool) -> int:
@@ -384,15 +391,14 @@ def _zones(
     player: dict[str, Any],
     at: tuple[int, int, int],
     under: Colour,
-    war_last: bool,
 ) -> None:
-    """A player's War Zone and Command Zone, each a labelled row (or rows) of cards
-    (`war_last`: the War Zone below, facing the other side across the table)."""
+    """A player's War Zone and Command Zone, each a labelled row (or rows) of cards: the
+    War Zones at the top, level across the table."""
     x, y, w = at
     seat = _seat_key(player)
     limits = view.get("limits") if isinstance(view.get("limits"), dict) else {}
     per_row = _per_row(w)
-    for zone, field, title in reversed(ZONES) if war_last else ZONES:
+    for zone, field, title in ZONES:
         troops = _list(player.get(field))
         text = f"{title} {len(troops)}/{limits.get(zone, '?')}"
         c.label(f"{seat}:{zone}", x, y, text, bold=True, size="small")
@@ -428,7 +434,6 @@ def _player_area(
     box: tuple[int, int, int, int],
     *,
     team: dict[str, Any] | None,
-    war_last: bool = False,
 ) -> None:
     """One player's area: name and marks, Faction, counts, their own deck (`team`; a
     team's is drawn on its band) and zones."""
@@ -438,7 +443,7 @@ def _player_area(
         fill = GONE
     c.panel(x, y, w, h, fill=fill, marked=player.get("seat") in to_act)
     ix, iy, inner = x + PAD, y + PAD, w - 2 * PAD
-    wide = team is not None and w >= cv.WIDTH // 2  # the deck fits beside the name
+    wide = team is not None and _deck_beside(w)
     room = inner - (DECK_W + 10 if wide else 0)
     words = _name_line(c, view, player, to_act, (ix, iy, room), fill)
     sub = iy + NAME_H
@@ -464,21 +469,25 @@ def _player_area(
             _deck(c, view, team, ix, at, inner, under=fill)
             at += DECK_H
     if not _drafting(view):
-        _zones(c, view, player, (ix, at, inner), fill, war_last)
+        _zones(c, view, player, (ix, at, inner), fill)
     c.keep("side", f"player{_seat_key(player)}", x, y, w, h, *words)
 
 
 def _team_band(
-    c: Canvas, view: dict[str, Any], team: dict[str, Any], to_act: tuple[int, ...], y: int
-) -> int:
-    """A team of The Enemy of My Enemy: its names, Factions and shared deck, then its
-    players side by side; returns the y below it."""
+    c: Canvas,
+    view: dict[str, Any],
+    team: dict[str, Any],
+    to_act: tuple[int, ...],
+    at: tuple[int, int, int, int],
+) -> None:
+    """A team of The Enemy of My Enemy in its column (`at`: x, y, width, height): its
+    names, Factions and shared deck, then its players side by side."""
     seats = _seats(team)
     members = _members(view, team)
-    x, w = cv.MARGIN, cv.WIDTH - 2 * cv.MARGIN
-    cell_w = (w - 2 * PAD - cv.GAP) // 2
-    head = PAD + NAME_H + SUB_H
-    h = _band_height(view, team)
+    x, y, w, h = at
+    cell_w = _cell_width(w)
+    head = _band_head(w)
+    beside = _deck_beside(w)
     cells = h - head - PAD
     # the band is marked when the team decides as one (its Faction pick)
     c.panel(x, y, w, h, marked=bool(seats) and all(s in to_act for s in seats))
@@ -486,7 +495,7 @@ def _team_band(
     number = team.get("team")
     title = f"Team {number + 1}" if isinstance(number, int) else "Team"
     names = " & ".join(_words(team.get("names")) or [str(p.get("name")) for p in members])
-    heading = fit(f"{title} — {names}", inner - DECK_W - 10, "body", True)
+    heading = fit(f"{title} — {names}", inner - (DECK_W + 10) * beside, "body", True)
     c.write(ix, y + PAD, heading, bold=True)
     factions = ", ".join(_words(team.get("factions"))) or "none yet"
     text = f"Factions: {factions}"
@@ -499,12 +508,14 @@ def _team_band(
         colour=cv.LIGHT_SOFT,
         size="small",
     )
-    _deck(c, view, team, ix + inner - DECK_W, y + PAD - 2, DECK_W, under=cv.PANEL)
+    if beside:
+        _deck(c, view, team, ix + inner - DECK_W, y + PAD - 2, DECK_W, under=cv.PANEL)
+    else:  # on a row of its own under the Factions
+        _deck(c, view, team, ix, y + PAD + NAME_H + SUB_H, inner, under=cv.PANEL)
     for i, player in enumerate(members):
         box = (x + PAD + i * (cell_w + cv.GAP), y + head, cell_w, cells)
         _player_area(c, view, player, to_act, box, team=None)
     c.keep("side", f"team{number}", x, y, w, h, title, names)
-    return y + h + cv.GAP
 
 
 def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
@@ -514,13 +525,12 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
     when = f"Turn {turn}" if isinstance(turn, int) and turn > 0 else "Set-up"
     if view.get("phase") == "over":
         when = "Game over"
-    full = cv.WIDTH - 2 * cv.MARGIN
+    full = c.width - 2 * cv.MARGIN
     # the title and the prompt change with every turn: drawn, not kept as stamps
     title = f"{GAME_NAME} · {variant} · {when}"
     c.label("title", cv.MARGIN, cv.MARGIN - 2, title, size="title", bold=True, width=full)
     y = cv.MARGIN + 30
-    prompt = str(view.get("prompt") or ("Waiting for a decision" if to_act else "—"))
-    lines = wrap(prompt, full - 24, lines=2)
+    lines = _prompt_lines(view, c.width, bool(to_act))
     if to_act:
         c.marker(cv.MARGIN, y + 3, 16, cv.HIGHLIGHT)
     for n, line in enumerate(lines):
@@ -534,6 +544,12 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
         )
         y += 20
     return y + 6
+
+
+def _prompt_lines(view: dict[str, Any], width: int, deciding: bool = True) -> list[str]:
+    """What the table waits for, in at most two lines under the title."""
+    prompt = str(view.get("prompt") or ("Waiting for a decision" if deciding else "—"))
+    return wrap(prompt, width - 2 * cv.MARGIN - 24, lines=2)
 
 
 def _crown(c: Canvas, x: int, y: int) -> None:
@@ -556,7 +572,7 @@ def _skull(c: Canvas, x: int, y: int) -> None:
     c.icon("skull", x, y + 2, 15, cv.LIGHT_SOFT)
 
 
-# The legend: each mark's shape and the words for it (the last only in a roomy legend).
+# The legend: each mark's shape and the words for it (the last where there is room).
 LEGEND: tuple[tuple[Callable[[Canvas, int, int], None], str], ...] = (
     (_crown, "Alpha: whose turn"),
     (_decides, "to decide now"),
@@ -566,17 +582,15 @@ LEGEND: tuple[tuple[Callable[[Canvas, int, int], None], str], ...] = (
 )
 
 
-def _legend(c: Canvas, x: int, y: int, *, stacked: bool = False) -> None:
-    """What the marks mean: on one line, or one to a line under a heading (`stacked`)."""
-    if stacked:
-        c.write(x, y, "Legend", bold=True, size="small")
-        for n, (shape, words) in enumerate(LEGEND, start=1):
-            shape(c, x, y + 24 * n)
-            c.write(x + 20, y + 24 * n, words, colour=cv.LIGHT_SOFT, size="small")
-        return
-    for shape, words in LEGEND[:-1]:
+def _legend(c: Canvas, x: int, y: int) -> None:
+    """What the marks mean, on one line (as many as fit)."""
+    for shape, words in LEGEND:
+        used = 20 + text_width(words, "small") + 16
+        if x + used - 16 > c.width - cv.MARGIN:
+            return
         shape(c, x, y)
-        x += 20 + c.write(x + 20, y, words, colour=cv.LIGHT_SOFT, size="small") + 16
+        c.write(x + 20, y, words, colour=cv.LIGHT_SOFT, size="small")
+        x += used
 
 
 def _available(c: Canvas, view: dict[str, Any], y: int) -> int:
@@ -593,7 +607,7 @@ def _available(c: Canvas, view: dict[str, Any], y: int) -> int:
         size="small",
     )
     y += ZONE_LABEL_H
-    per_row = _per_row(cv.WIDTH - 2 * cv.MARGIN)
+    per_row = _per_row(c.width - 2 * cv.MARGIN)
     for i, faction in enumerate(factions):
         row, col = divmod(i, per_row)
         fx = cv.MARGIN + col * (CARD_W + CARD_GAP)
@@ -611,10 +625,20 @@ def _members(view: dict[str, Any], team: dict[str, Any]) -> list[dict[str, Any]]
     return [p for p in _list(view.get("players")) if p.get("seat") in seats][:2]
 
 
-def _band_height(view: dict[str, Any], team: dict[str, Any]) -> int:
-    cell_w = (cv.WIDTH - 2 * cv.MARGIN - 2 * PAD - cv.GAP) // 2
+def _cell_width(band: int) -> int:
+    """A team player's area in a band `band` wide."""
+    return (band - 2 * PAD - cv.GAP) // 2
+
+
+def _band_height(view: dict[str, Any], team: dict[str, Any], width: int) -> int:
+    cell_w = _cell_width(width)
     cells = max((_area_height(view, p, cell_w, False) for p in _members(view, team)), default=0)
-    return PAD + NAME_H + SUB_H + cells + PAD
+    return _band_head(width) + cells + PAD
+
+
+def _band_head(width: int) -> int:
+    """A team band's heading: names, Factions, and the deck's row unless beside."""
+    return PAD + NAME_H + SUB_H + (0 if _deck_beside(width) else DECK_H)
 
 
 def _own_decks(view: dict[str, Any]) -> dict[Any, dict[str, Any]]:
@@ -627,63 +651,62 @@ def _teamed(view: dict[str, Any]) -> bool:
     return any(len(_seats(t)) > 1 for t in _list(view.get("teams")))
 
 
-def _height(view: dict[str, Any]) -> int:
-    """How tall the board can be drawn, at most (the canvas is made no taller: filling
-    and encoding a picture cost by the row)."""
-    players = _list(view.get("players"))
-    own = _own_decks(view)
-    full = cv.WIDTH - 2 * cv.MARGIN
+def _sides(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """What sits side by side across the board: the teams of a team game, else the
+    players."""
+    return _list(view.get("teams")) if _teamed(view) else _list(view.get("players"))
+
+
+def _column_width(view: dict[str, Any], width: int) -> int:
+    """Each side's column on a board `width` wide."""
+    n = max(1, len(_sides(view)))
+    return (width - 2 * cv.MARGIN - (n - 1) * cv.GAP) // n
+
+
+def _side_height(view: dict[str, Any], side: dict[str, Any], column: int) -> int:
+    """How tall a side (a team's band, or a player's area) is drawn in its column."""
     if _teamed(view):
-        body = sum(_band_height(view, t) + cv.GAP for t in _list(view.get("teams")))
-    elif len(players) <= 2:
-        body = sum(_area_height(view, p, full, p.get("seat") in own) + cv.GAP for p in players)
-    else:
-        cell_w = (full - cv.GAP) // 2
-        body = sum(
-            max(_area_height(view, p, cell_w, p.get("seat") in own) for p in pair) + cv.GAP
-            for pair in (players[i : i + 2] for i in range(0, len(players), 2))
-        )
+        return _band_height(view, side, column)
+    return _area_height(view, side, column, side.get("seat") in _own_decks(view))
+
+
+def _least_width(view: dict[str, Any]) -> int:
+    """The narrowest board whose players' areas hold a name, Alpha and "TO DECIDE"."""
+    n = max(1, len(_sides(view)))
+    side = 2 * AREA_W + 2 * PAD + cv.GAP if _teamed(view) else AREA_W
+    return n * side + (n - 1) * cv.GAP + 2 * cv.MARGIN
+
+
+def _height(view: dict[str, Any], width: int) -> int:
+    """How tall the board is drawn `width` wide, at most (the canvas is made no taller:
+    filling and encoding a picture cost by the row)."""
+    column = _column_width(view, width)
+    body = max((_side_height(view, s, column) for s in _sides(view)), default=0) + cv.GAP
     factions = len(_list(view.get("available_factions")))
-    rows = math.ceil(factions / _per_row(full))
+    rows = math.ceil(factions / _per_row(width - 2 * cv.MARGIN))
     available = ZONE_LABEL_H + rows * (FACTION_H + CARD_GAP) + 4 if factions else 0
-    title = cv.MARGIN + 30 + 2 * 23 + 20 + 6
+    title = cv.MARGIN + 30 + 23 * len(_prompt_lines(view, width)) + 20 + 6
     return title + body + available + ZONE_LABEL_H + 4 + cv.MARGIN
 
 
 def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
-    """The public board: every side's deck and Troops, whose turn and decision it is."""
-    c = Canvas(height=_height(view))
+    """The public board: every side's deck and Troops side by side, whose turn and
+    decision it is."""
+    width = cv.board_width(lambda w: _height(view, w), _least_width(view))
+    c = Canvas(width=width, height=_height(view, width))
     y = _title(c, view, to_act)
-    players = _list(view.get("players"))
-    teams = _list(view.get("teams"))
     own = _own_decks(view)
-    full = cv.WIDTH - 2 * cv.MARGIN
-    stacked_legend = False
-    if _teamed(view):
-        for team in teams:
-            y = _team_band(c, view, team, to_act, y)
-    elif len(players) <= 2:
-        for n, player in enumerate(players):
-            team = own.get(player.get("seat"))
-            h = _area_height(view, player, full, team is not None)
-            # as across a table: the two War Zones face each other in the middle
-            war_last = n == 0 and len(players) == 2
-            box = (cv.MARGIN, y, full, h)
-            _player_area(c, view, player, to_act, box, team=team, war_last=war_last)
-            y += h + cv.GAP
-    else:
-        cell_w = (full - cv.GAP) // 2
-        for first in range(0, len(players), 2):
-            pair = players[first : first + 2]
-            h = max(_area_height(view, p, cell_w, p.get("seat") in own) for p in pair)
-            for i, player in enumerate(pair):
-                box = (cv.MARGIN + i * (cell_w + cv.GAP), y, cell_w, h)
-                _player_area(c, view, player, to_act, box, team=own.get(player.get("seat")))
-            if len(pair) == 1 and h >= 24 * 6:  # the empty fourth cell holds the legend
-                _legend(c, cv.MARGIN + cell_w + cv.GAP + PAD, y + PAD, stacked=True)
-                stacked_legend = True
-            y += h + cv.GAP
+    column = _column_width(view, width)
+    sides = _sides(view)
+    h = max((_side_height(view, s, column) for s in sides), default=0)
+    for n, side in enumerate(sides):
+        x = cv.MARGIN + n * (column + cv.GAP)
+        if _teamed(view):
+            _team_band(c, view, side, to_act, (x, y, column, h))
+        else:
+            team = own.get(side.get("seat"))
+            _player_area(c, view, side, to_act, (x, y, column, h), team=team)
+    y += h + cv.GAP if sides else 0
     y = _available(c, view, y)
-    if not stacked_legend:
-        _legend(c, cv.MARGIN, y)
+    _legend(c, cv.MARGIN, y)
     return c.finish()

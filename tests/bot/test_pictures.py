@@ -13,7 +13,7 @@ from PIL import Image
 
 import bot.pictures
 from bot.pictures import BOARD_FILE, HAND_FILE
-from bot.pictures.canvas import BANNER_H, RED, WIDTH
+from bot.pictures.canvas import BANNER_H, RED, WIDTH, WIDTHS
 from rules.registry import GAMES
 from tests.bot.test_moderation import admin
 from tests.bot.world import World
@@ -34,7 +34,7 @@ async def board_png(world: World) -> bytes:
 def decoded(png: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(png))
     image.load()
-    assert image.format == "PNG" and image.width == WIDTH
+    assert image.format == "PNG" and image.width in (WIDTH, *WIDTHS)
     return image
 
 

@@ -18,6 +18,7 @@ from bot.pictures.canvas import WIDTH
 from bot.pictures.command_of_nature import board, private, space_label
 from rules.command_of_nature import GAME, State
 from rules.core import SeatSpec, rng_for
+from tests.pictures import assert_wide
 from tests.pictures.golden import assert_matches_golden
 from tests.rules.test_command_of_nature_playouts import choose
 
@@ -239,6 +240,7 @@ def check_attack(picture: Picture, view: dict[str, Any]) -> None:
 
 
 def check_board(picture: Picture, view: dict[str, Any], to_act: tuple[int, ...]) -> None:
+    assert_wide(picture)
     check_spaces(picture, view)
     check_sides(picture, view, to_act)
     check_geometry(picture, view)
@@ -360,7 +362,7 @@ def test_a_view_with_missing_parts_draws_without_raising() -> None:
     ]
     for view in views:
         picture = board(view, (0,))
-        assert picture.width == WIDTH
+        assert_wide(picture)
         Image.open(io.BytesIO(picture.png)).verify()
     assert not board({}, ()).boxes("space")
 
@@ -429,7 +431,8 @@ def test_random_games_draw_every_sampled_position_matching_its_view(
         picture, view, to_act = draw(state)
         with Image.open(io.BytesIO(picture.png)) as image:
             image.load()
-            assert image.size == (WIDTH, picture.height)
+            assert image.size == (picture.width, picture.height)
+        assert_wide(picture)
         check_spaces(picture, view)
         check_sides(picture, view, to_act)
         check_markets(picture, view)

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.pictures.canvas import GAP, WIDTH, Box, Picture
+from bot.pictures.canvas import GAP, Box, Picture
 from bot.pictures.historia_command import CAT_X, board
 from rules.core import Action, IllegalAction, SeatSpec, rng_for
 from rules.historia_command import GAME, State
+from tests.pictures import assert_wide
 from tests.pictures.golden import assert_matches_golden
 from tests.rules.test_historia_command_playouts import attempt, new_match
 
@@ -166,7 +167,8 @@ def check_layout(picture: Picture, view: dict[str, Any], to_act: tuple[int, ...]
     """The picture says what the view says, each thing once, in its place."""
     image = Image.open(io.BytesIO(picture.png))
     image.load()
-    assert image.size == (WIDTH, picture.height) and picture.width == WIDTH
+    assert image.size == (picture.width, picture.height)
+    assert_wide(picture)
     for box in picture.layout:
         assert box.x >= 0 and box.y >= 0, box
         assert box.x + box.w <= picture.width and box.y + box.h <= picture.height, box
@@ -331,7 +333,7 @@ def test_a_view_missing_its_keys_draws_dashes_not_errors() -> None:
         {**view, "civs": [{"seat": 0, "token": {"status": "active"}}], "phase": "era"},
     ):
         picture = board(broken, (0,))
-        assert Image.open(io.BytesIO(picture.png)).size == (WIDTH, picture.height)
+        assert Image.open(io.BytesIO(picture.png)).size == (picture.width, picture.height)
 
 
 def test_long_names_are_cut_to_their_cell_and_a_power_is_told_whole() -> None:

@@ -16,9 +16,10 @@ import pytest
 from PIL import Image
 
 from bot.pictures import mystic_vale as mv
-from bot.pictures.canvas import MARGIN, WIDTH, Box, Picture, forget
+from bot.pictures.canvas import MARGIN, Box, Picture, forget
 from rules.core import SeatSpec, rng_for
 from rules.mystic_vale import GAME, State
+from tests.pictures import assert_wide
 from tests.pictures.golden import assert_matches_golden
 
 # variant -> players, options
@@ -108,10 +109,10 @@ def active_player(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_picture(picture: Picture) -> None:
-    """The PNG decodes at the canvas width; every box lies inside it."""
+    """The PNG decodes at the canvas size; every box lies inside it."""
     image = Image.open(io.BytesIO(picture.png))
     image.load()
-    assert image.size == (WIDTH, picture.height)
+    assert image.size == (picture.width, picture.height)
     for box in picture.layout:
         assert box.x >= 0 and box.y >= 0, box
         assert box.x + box.w <= picture.width, box
@@ -256,6 +257,7 @@ def check_nemesis(picture: Picture, view: dict[str, Any]) -> None:
 def check_board(state: State) -> Picture:
     picture, view, to_act = drawn(state)
     check_picture(picture)
+    assert_wide(picture)
     check_field(picture, view)
     check_players(picture, view, to_act)
     check_commons(picture, view)
@@ -353,15 +355,22 @@ def test_a_game_of_players_draws_no_nemesis() -> None:
     )
 
 
-def test_a_four_player_board_stays_within_a_phone_friendly_height() -> None:
-    """A typical 4-player board (a field of four cards) stays under 1350 px, some 675 px
-    at a phone's 400 px width; even a field of 20 cards under 1800."""
+def test_a_four_player_board_is_wide_with_the_commons_beside_the_players() -> None:
+    """A typical 4-player board (a field of a few cards) is 1440 px wide with the
+    commons in a column at the right of the players; a field of 20 cards spans the
+    board above both columns, and the board stays 16:9."""
     typical, view, _ = drawn(position("4p", 2, 200))
     assert len(active_player(view)["field"]) <= 5
-    assert typical.height <= 1350
+    assert typical.width == 1440
+    seat = str(active_player(view)["seat"])
+    panel, commons = typical.box("player", seat), typical.box("label", "commons")
+    assert commons.x >= panel.x + panel.w and commons.y < panel.y + panel.h
     biggest, view, _ = drawn(position("4p", 1, 239))
     assert len(active_player(view)["field"]) == 20
-    assert biggest.height <= 1800
+    seat = str(active_player(view)["seat"])
+    panel, commons = biggest.box("player", seat), biggest.box("label", "commons")
+    assert panel.w == biggest.width - 2 * MARGIN and commons.y > panel.y
+    assert_wide(biggest)
 
 
 def test_a_view_missing_its_keys_draws_dashes_not_errors() -> None:

@@ -18,10 +18,11 @@ import pytest
 from PIL import Image
 
 from bot.pictures import Box, Picture
-from bot.pictures.canvas import CARD, CARD_DIM, MARGIN, TABLE, WIDTH
+from bot.pictures.canvas import CARD, CARD_DIM, MARGIN, TABLE
 from bot.pictures.tooth_and_nail import board
 from rules.core import SeatSpec, rng_for
 from rules.tooth_and_nail import GAME, State
+from tests.pictures import assert_wide
 from tests.pictures.golden import assert_matches_golden
 
 PLAYERS = {"2p": 2, "3p": 3, "alliance": 2, "4p": 4}
@@ -141,7 +142,8 @@ def near(colour: tuple[int, int, int], wanted: tuple[int, int, int]) -> bool:
 def check_layout(view: dict[str, Any], to_act: tuple[int, ...], picture: Picture) -> None:
     """The drawing says what the view says, each thing once, where it belongs."""
     image = Image.open(io.BytesIO(picture.png)).convert("RGB")
-    assert image.size == (picture.width, picture.height) == (WIDTH, image.size[1])
+    assert image.size == (picture.width, picture.height)
+    assert_wide(picture)
     # it ends with its margin of bare table: nothing drawn was cut off at the bottom
     margin = image.crop((0, picture.height - MARGIN // 2, picture.width, picture.height))
     assert [colour for _, colour in margin.getcolors() or []] == [TABLE]
@@ -298,20 +300,20 @@ def test_whoever_must_decide_is_marked_and_the_prompt_says_so() -> None:
     assert " ".join(only(picture, "label", "prompt").text) == view["prompt"]
 
 
-def test_two_players_sit_opposite_with_their_war_zones_facing() -> None:
+def test_two_players_sit_side_by_side_with_their_war_zones_level() -> None:
     _, _, picture = drawn(play_until("2p", 2, mid_game))
-    top, bottom = only(picture, "side", "player0"), only(picture, "side", "player1")
-    assert top.y + top.h <= bottom.y and top.x == bottom.x and top.w == bottom.w
-    assert only(picture, "label", "0:command").y < only(picture, "label", "0:war").y
-    assert only(picture, "label", "1:war").y < only(picture, "label", "1:command").y
+    left, right = only(picture, "side", "player0"), only(picture, "side", "player1")
+    assert left.y == right.y and left.x + left.w <= right.x and left.w == right.w
+    assert only(picture, "label", "0:war").y == only(picture, "label", "1:war").y
+    assert only(picture, "label", "0:war").y < only(picture, "label", "0:command").y
 
 
-def test_three_players_share_a_grid_with_the_legend_in_the_fourth_cell() -> None:
+def test_three_players_sit_in_three_columns() -> None:
     _, _, picture = drawn(play_until("3p", 1, revenge_to_come))
     first, second, third = (only(picture, "side", f"player{s}") for s in range(3))
-    assert first.y == second.y and first.x < second.x and first.x + first.w <= second.x
-    assert third.x == first.x and third.y >= first.y + first.h
-    assert third.w < WIDTH // 2
+    assert first.y == second.y == third.y
+    assert first.x + first.w <= second.x and second.x + second.w <= third.x
+    assert first.w == second.w == third.w
 
 
 def test_an_eliminated_player_is_marked_out_with_the_revenge_to_come() -> None:
@@ -343,7 +345,7 @@ def test_teams_are_bands_holding_their_players_and_their_shared_deck() -> None:
     view, to_act, picture = drawn(play_until("4p", 3, team_mid_game))
     check_layout(view, to_act, picture)
     first, second = only(picture, "side", "team0"), only(picture, "side", "team1")
-    assert first.y + first.h <= second.y
+    assert first.y == second.y and first.x + first.w <= second.x
     for team, band in ((view["teams"][0], first), (view["teams"][1], second)):
         left, right = (only(picture, "side", f"player{s}") for s in team["seats"])
         assert left.y == right.y and left.x + left.w <= right.x
@@ -386,7 +388,7 @@ def test_the_draft_shows_who_chooses_the_factions_left_and_no_deck_yet(variant: 
 )
 def test_a_view_missing_keys_still_draws(view: dict[str, Any]) -> None:
     picture = board(view, (0,))
-    assert Image.open(io.BytesIO(picture.png)).size == (WIDTH, picture.height)
+    assert Image.open(io.BytesIO(picture.png)).size == (picture.width, picture.height)
 
 
 def test_a_view_with_keys_taken_out_still_draws() -> None:
