@@ -7,11 +7,13 @@ sets the scene's options with `/match option`) and Start, and play scripted move
 through `/play action:`, each chosen from the choices the command's autocomplete offers.
 The board's picture, as the bot attached it, is saved as it is (`<scene>-picture.png`).
 Headless Chromium then opens the preview page, as one player looks at the channel
-(`<scene>-board.png`; for some scenes also the message calling the decider, with its
-buttons: `<scene>-turn.png`), types `/hand` in the message box and looks at the private
-reply (`<scene>-hand.png`), then clicks its menu of actions open (`<scene>-menu.png`)
-and, for some scenes, picks a choice from it and looks at the same message updated in
-place, mid-turn (`<scene>-panel.png`).
+(`<scene>-board.png`, and the board message alone on a page 390 and 1400 px wide,
+`<scene>-board-390.png` and `-1400.png`, the picture's shown size printed; for some
+scenes also the message calling the decider, with its buttons: `<scene>-turn.png`),
+types `/hand` in the message box and looks at the private reply (`<scene>-hand.png`),
+then clicks its menu of actions open (`<scene>-menu.png`) and, for some scenes, picks a
+choice from it and looks at the same message updated in place, mid-turn
+(`<scene>-panel.png`).
 
 Deterministic (fixed seeds, fixed move preferences, simcord's virtual clock) and bounded
 in time. Needs `apt-get install -y chromium` and `.venv/bin/pip install -e '.[gallery]'`.
@@ -49,7 +51,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 INSTALL = "apt-get install -y chromium\n  .venv/bin/pip install -e '.[gallery]'"
 DEFAULT_OUT = Path(__file__).resolve().parent / "png"
 VIEWPORT = {"width": 1400, "height": 1000}
-RUN_SECONDS = 150  # the whole run, scenes and browser included
+SHOWN_AT = (390, 1400)  # page widths (a phone's, a desktop's) the board's picture is measured at
+RUN_SECONDS = 240  # the whole run, scenes and browser included
 WAIT_MS = 15_000  # any one wait on the page
 MAX_HEIGHT = 4000  # the viewport grows to show a tall message whole, up to this
 GROW_TRIES = 8  # a message's picture grows with the page (up to its own size)
@@ -445,6 +448,30 @@ async def shoot(
     await page.screenshot(path=str(path))
 
 
+async def shown_at(page: Page, message_id: int | str, path: Path, width: int) -> str:
+    """The board message as a `width` px wide page shows it, saved as a PNG of that
+    message alone; what the board's picture measures there ("400×225 px")."""
+    await page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
+    await page.wait_for_function(READY)
+    message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
+    await page.wait_for_function(IMAGES)
+    tall = await message.evaluate("(e) => e.getBoundingClientRect().height")
+    height = min(MAX_HEIGHT, max(VIEWPORT["height"], math.ceil(tall) + 240))
+    await page.set_viewport_size({"width": width, "height": height})  # the message whole
+    await page.wait_for_function(READY)
+    await message.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+    await page.mouse.move(width - 8, 56)
+    await page.evaluate(FRAMES)
+    box = await message.locator("img.embed-image").first.bounding_box()
+    if box is None:
+        raise GalleryError(f"no picture on the board at {width} px")
+    await message.screenshot(path=str(path))
+    await page.set_viewport_size(VIEWPORT)
+    await page.wait_for_function(READY)
+    await page.evaluate(FRAMES)
+    return f"{round(box['width'])}×{round(box['height'])} px"
+
+
 async def open_menu(page: Page, message_id: int | str) -> None:
     """Click a message's select menu open, so that its options show."""
     message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
@@ -526,6 +553,12 @@ async def capture_scene(
     async with page_on(sandbox, browser, NAMES[position.viewer.name]) as page:
         board = out / f"{scene.slug}-board.png"
         await shoot(page, position.board_message_id, board, block="start")
+        sizes = []
+        for width in SHOWN_AT:
+            at = out / f"{scene.slug}-board-{width}.png"
+            sizes.append(f"{await shown_at(page, position.board_message_id, at, width)} at {width}")
+            written.append(at)
+        print(f"{scene.slug}: the board's picture is shown {', '.join(sizes)} px wide pages")
         turn = out / f"{scene.slug}-turn.png"
         if scene.turn and position.turn_message_id is not None:
             await shoot(page, position.turn_message_id, turn, block="end")
