@@ -59,7 +59,7 @@ WIDTHS = (960, 1040, 1120, 1200, 1280, 1440, 1600, 1760, 1920, 2240, 2560)
 MARGIN = 16
 GAP = 8
 SIZES = {"title": 24, "body": 18, "small": 15}
-Size = Literal["title", "body", "small"]
+Size = Literal["title", "body", "small"] | int  # a named size, or pixels
 COLOURS = 64  # the PNG's palette
 COMPRESSION = 2  # zlib level: 3 is 3 % smaller and a third slower on a tall board
 SAMPLE = 4  # the palette is found on a picture this many times smaller each way
@@ -178,7 +178,7 @@ class Picture:
 @lru_cache(maxsize=TEXTS)
 def text_width(text: str, size: Size = "body", bold: bool = False) -> int:
     """How wide `text` is drawn."""
-    return math.ceil(font(SIZES[size], bold).getlength(drawable(text)))
+    return math.ceil(font(px(size), bold).getlength(drawable(text)))
 
 
 @lru_cache(maxsize=TEXTS)
@@ -222,7 +222,7 @@ def wrap(
 @lru_cache(maxsize=MASKS)
 def _mask(text: str, size: Size, bold: bool) -> tuple[Image.Image, int, int] | None:
     """A line rendered once as a mask, and its offset from the top-left anchor."""
-    face = font(SIZES[size], bold)
+    face = font(px(size), bold)
     shown = drawable(text)
     left, top, right, bottom = face.getbbox(shown)
     if right <= left or bottom <= top:
@@ -635,7 +635,7 @@ class Canvas:
     ) -> int:
         """An icon followed by a number or a few words ("♥ 3/4" drawn): returns the
         width used, with a gap after it."""
-        used = self.icon(name, x, y + 2, SIZES[size] - 2, icon_colour)
+        used = self.icon(name, x, y + 2, px(size) - 2, icon_colour)
         return (
             used
             + 3
@@ -671,7 +671,87 @@ def with_banner(picture: Picture, text: str) -> Picture:
 
 def line_height(size: Size) -> int:
     """The height a line of text takes."""
-    return round(SIZES[size] * 1.25)
+    return round(px(size) * 1.25)
+
+
+def px(size: Size) -> int:
+    """A type size in pixels."""
+    return size if isinstance(size, int) else SIZES[size]
+
+
+# ------------------------------------------------------------------ the headline
+# A board's first two lines are drawn large for its width, so that they read where the
+# rest needs a tap: on a phone, where Discord shows the picture some 270 px wide.
+
+
+def glance_sizes(width: int) -> tuple[int, int]:
+    """The headline's two type sizes on a board `width` wide (some 11 and 9 px when it is
+    shown 270 px wide)."""
+    width = min(width, GLANCE_MOST)
+    return round(width / GLANCE[0]), round(width / GLANCE[1])
+
+
+GLANCE = (24, 30)  # the board's width over each headline line's type size
+GLANCE_MOST = 1600  # wider boards (a huge field) keep the headline of this width
+
+
+def _score_rows(width: int, scores: list[str] | tuple[str, ...]) -> tuple[list[str], int]:
+    """The scores' lines (one, or two when one would need type smaller than 70 % of the
+    line's size) and the type size they are drawn at."""
+    mid = glance_sizes(width)[1]
+    room = width - 2 * MARGIN
+    rows = ["   ".join(scores)]
+    if len(scores) > 1 and text_width(rows[0], round(mid * 0.7), True) > room:
+        half = -(-len(scores) // 2)
+        rows = ["   ".join(scores[:half]), "   ".join(scores[half:])]
+    size, least = mid, round(mid * 0.7)
+    while size > least and max(text_width(r, size, True) for r in rows) > room:
+        size -= 2
+    return rows, size
+
+
+def headline_height(width: int, scores: list[str] | tuple[str, ...] = ()) -> int:
+    """How tall `headline` draws on a board `width` wide (with these scores)."""
+    big, mid = glance_sizes(width)
+    rows = len(_score_rows(width, scores)[0]) if scores else 1
+    return MARGIN + line_height(big) + rows * line_height(mid) + GAP
+
+
+def headline(
+    c: Canvas, who: str, deciding: bool, right: str, scores: list[str], short: str = ""
+) -> int:
+    """The board's first lines, large: who is to act (marked ▶ when someone decides)
+    with `right` (the turn, the round) at the right, then every side's score (on two
+    lines when there are many); `short` instead of `who` when that does not fit (a count
+    of many deciders). Recorded as the labels "glance:who", "glance:when" and
+    "glance:scores"; returns the y below."""
+    big, mid = glance_sizes(c.width)
+    x, y, right_edge = MARGIN, MARGIN - 2, c.width - MARGIN
+    when = c.label("glance:when", right_edge, y, right, size=big, colour=LIGHT_SOFT, anchor="ra")
+    if deciding:
+        c.marker(x, y + big * 0.25, round(big * 0.8))
+        x += round(big * 0.9)
+    room = when.x - GAP - x
+    if short and deciding and text_width(who, big, True) > room:
+        who = short
+    c.label("glance:who", x, y, who, size=big, bold=True, colour=HIGHLIGHT, width=room)
+    y += line_height(big)
+    rows, size = _score_rows(c.width, scores)
+    shown = []
+    for n, row in enumerate(rows):
+        line = c.fit(row, c.width - 2 * MARGIN, size, bold=True)
+        c.write(MARGIN, y + n * line_height(mid), line, size=size, bold=True)
+        shown.append(line)
+    c.keep(
+        "label",
+        "glance:scores",
+        MARGIN,
+        y,
+        c.width - 2 * MARGIN,
+        len(rows) * line_height(mid),
+        *shown,
+    )
+    return y + len(rows) * line_height(mid) + GAP
 
 
 def encode(image: Image.Image) -> bytes:

@@ -56,7 +56,6 @@ DIVIDE = 20  # between the two halves of a team's formation, and the two markets
 ROW_GAP = 5
 WIDE = 200  # a space this wide has its name beside its label
 PROMPT_LINES = 2
-TITLE = 34 + 25 + LINE * PROMPT_LINES + cv.GAP  # the title, whose decision, the prompt
 MARKET = PAD + 26 + 2 * 18 + LINE + 16 + PAD  # a market's panel
 MARKET_W = 410  # the markets' column, at the right of the formations
 BAND = 42  # the middle of the table, where an attack under way is written
@@ -121,7 +120,7 @@ class _Shape:
             body = self.table + cv.GAP + MARKET
         else:
             body = max(self.table, len(MARKETS) * (MARKET + cv.GAP))
-        self.height = TITLE + body + 2 * cv.MARGIN
+        self.height = _title_height(width) + body + cv.MARGIN
 
     @staticmethod
     def of(teams: bool) -> _Shape:
@@ -159,38 +158,60 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
 def _title(
     c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], players: dict[Any, dict[str, Any]]
 ) -> int:
-    """The title line, whose decision it is and the prompt; returns the y below."""
-    y = cv.MARGIN
-    c.label("title", cv.MARGIN, y, "Command of Nature", size="title", bold=True)
+    """The headline (whose decision it is, the turn, every Sage's health), then the game
+    and its phase, and the prompt; returns the y below."""
     phase = view.get("phase")
-    status = [VARIANTS.get(str(view.get("variant")), str(view.get("variant", "—")))]
-    if isinstance(view.get("turn"), int) and phase not in SET_UP:
-        status.append(f"turn {view['turn']}")
-    named = SET_UP.get(str(phase)) or ("Game over" if phase == "over" else "")
-    status.append(named or str(view.get("phase_name") or "—"))
-    text = " · ".join(status)
-    width = c.write(c.width - cv.MARGIN, y + 5, text, colour=cv.LIGHT_SOFT, anchor="ra")
-    c.keep("label", "status", c.width - cv.MARGIN - width, y + 5, width, 22, text)
-    y += 34
     outcome = _dict(view.get("outcome"))
     if phase == "over" or outcome:
         reason = outcome.get("reason")
-        line = f"Game over: {_names(outcome.get('winners'), players)} win"
-        line += f" ({reason})" if reason else ""
-        c.icon("star", cv.MARGIN, y + 2, 18)
+        who = f"Game over: {_names(outcome.get('winners'), players)} win"
+        who += f" ({reason})" if reason else ""
     else:
-        line = f"To act: {_names(list(to_act), players)}" if to_act else "Nobody to act"
-        c.marker(cv.MARGIN, y + 2, 18)
-    room = c.width - 2 * cv.MARGIN - 26
-    c.label("to_act", cv.MARGIN + 26, y, line, bold=True, width=room)
-    y += 25
+        who = f"{_names(list(to_act), players)} to act" if to_act else "Nobody to act"
+    turn = view.get("turn")
+    when = f"Turn {turn}" if isinstance(turn, int) and phase not in SET_UP else "Set-up"
+    short = f"{len(to_act)} players to act"
+    y = cv.headline(c, who, bool(to_act), when, _healths(view, players), short)
+    status = [VARIANTS.get(str(view.get("variant")), str(view.get("variant", "—")))]
+    if isinstance(turn, int) and phase not in SET_UP:
+        status.append(f"turn {turn}")
+    named = SET_UP.get(str(phase)) or ("Game over" if phase == "over" else "")
+    status.append(named or str(view.get("phase_name") or "—"))
+    text = "Command of Nature · " + " · ".join(status)
+    room = c.width - 2 * cv.MARGIN
+    c.label("status", cv.MARGIN, y, text, size="small", bold=True, width=room)
+    y += LINE
     prompt = str(view.get("prompt") or "")
     lines = wrap(prompt, room, lines=PROMPT_LINES, size="small") if prompt else []
     for n, line in enumerate(lines):
-        c.write(cv.MARGIN + 26, y + n * LINE, line, colour=cv.LIGHT_SOFT, size="small")
+        c.write(cv.MARGIN, y + n * LINE, line, colour=cv.LIGHT_SOFT, size="small")
     if lines:
-        c.keep("label", "prompt", cv.MARGIN + 26, y, room, LINE * len(lines), *lines)
-    return cv.MARGIN + TITLE
+        c.keep("label", "prompt", cv.MARGIN, y, room, LINE * len(lines), *lines)
+    return _title_height(c.width)
+
+
+def _title_height(width: int) -> int:
+    """The headline, the status line and the prompt's lines (the most it takes)."""
+    return cv.headline_height(width) + LINE * (1 + PROMPT_LINES) + cv.GAP
+
+
+def _healths(view: dict[str, Any], players: dict[Any, dict[str, Any]]) -> list[str]:
+    """Each player's Sage's health (a Sage that falls loses its side the game)."""
+    out = []
+    for side in _list(view.get("sides")):
+        for seat in _list(_dict(side).get("seats")):
+            player = players.get(seat, {})
+            name = str(player.get("name", seat))
+            if player.get("sage_defeated"):
+                out.append(f"{name}: Sage fallen")
+            elif not player.get("sage_name"):
+                out.append(f"{name}: no Sage yet")
+            else:
+                hp = _number(player.get("sage_hp"))
+                placed = player.get("sage_placed") is not False
+                left = _number(player.get("sage_hp_left")) if placed else hp
+                out.append(f"{name} ♥{left}/{hp}")
+    return out
 
 
 def _side(

@@ -68,7 +68,8 @@ def _drawn(view: dict[str, Any], to_act: tuple[int, ...], width: int) -> Picture
     civs = _civs(view)
     # Tall enough for every row and power (the most each can take), and no taller: a
     # smaller canvas is quicker to fill and crop.
-    canvas = Canvas(width=width, height=320 + len(civs) * (ROW_H + ROW_GAP + 48))
+    top = cv.headline_height(width, [f"{civ_name(c)}: {token_word(view, c)}" for c in civs])
+    canvas = Canvas(width=width, height=top + 320 + len(civs) * (ROW_H + ROW_GAP + 48))
     waiting = set(to_act)
     y = _head(canvas, view, civs, waiting)
     y = _table(canvas, view, civs, waiting, y)
@@ -97,6 +98,18 @@ def _dict(value: Any) -> dict[str, Any]:
 def roman(number: Any) -> str:
     """An Era's number as the game writes it."""
     return ROMANS[number - 1] if isinstance(number, int) and 0 < number <= len(ROMANS) else "?"
+
+
+def token_word(view: dict[str, Any], civ: dict[str, Any]) -> str:
+    """A civilization's Command token in a word, for the headline."""
+    status = _dict(civ.get("token")).get("status")
+    if civ.get("conceded"):
+        return "out"
+    if status in ("active", "removed"):
+        return "used"
+    if view.get("phase") == "era" and _dict(civ.get("token")).get("eligible"):
+        return "ready"
+    return "unused" if status == "available" else "—"
 
 
 def civ_name(civ: dict[str, Any]) -> str:
@@ -178,20 +191,23 @@ def plain(text: str) -> str:
 def _head(
     canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], waiting: set[int]
 ) -> int:
-    """The title line (game, table size, Era and turn) and the line of what the table
-    waits for, with the latest report's number."""
-    y = cv.MARGIN
+    """The headline (who the table waits for, the Era and turn, every civilization's
+    Command token), the title line with the latest report's number, and the line of what
+    the table waits for."""
+    names = " & ".join(civ_name(c) for c in civs if c.get("seat") in waiting)
+    if view.get("phase") == "over":
+        who = "Game over"
+    elif names:
+        who = f"{names} to act"
+    else:
+        who = "Report as you play" if view.get("phase") == "era" else "Nobody waited for"
+    tokens = [f"{civ_name(c)}: {token_word(view, c)}" for c in civs]
+    short = f"{len(waiting)} civilizations to act"
+    y = cv.headline(canvas, who, bool(waiting), where(view), tokens, short)
     count = len(civs)
     title = f"{GAME_NAME} · {count} civilization{'s' if count != 1 else ''}"
-    title = fit(title, _right(canvas) - LEFT - 220, "title", True)
-    canvas.write(LEFT, y, title, size="title", bold=True)
-    canvas.keep("label", "title", LEFT, y, text_width(title, "title", True), 30, title)
-    era = where(view)
-    era_w = text_width(era, "body", True)
-    era_y = y + (cv.SIZES["title"] - cv.SIZES["body"]) // 2 + 1
-    canvas.write(_right(canvas), era_y, era, bold=True, anchor="ra")
-    canvas.keep("label", "era", _right(canvas) - era_w, era_y, era_w, 22, era)
-    y += 34
+    canvas.label("title", LEFT, y + 2, title, size="small", bold=True)
+    y += LINE + 4
 
     number = latest_report(view)
     report = f"latest report #{number}" if number is not None else "no recent report"

@@ -1054,12 +1054,18 @@ def _track_row(c: Canvas, side: str, where: Any, spaces: list[str], space: Any) 
 # ---------------------------------------------------------------------- the board
 
 
-def _title_height(view: dict[str, Any]) -> int:
-    if view.get("phase") == "over":
-        return 36 + 24 * len(wrap(_outcome(view), INNER, lines=2)) + 8
-    return (
-        36 + 26 + LINE * len(wrap(str(view.get("prompt") or ""), INNER, size="small", lines=2)) + 8
-    )
+def _title_height(view: dict[str, Any], width: int) -> int:
+    head = cv.headline_height(width, _scores(view))
+    return head + LINE + 2 + LINE * len(_lines(view, width)) + 8
+
+
+def _scores(view: dict[str, Any]) -> list[str]:
+    """Every player's VP (and the nemesis' score), for the headline."""
+    scores = [f"{p.get('name', p.get('seat'))}: {_int(p.get('vp'))} VP" for p in _players(view)]
+    nemesis = view.get("nemesis")
+    if isinstance(nemesis, dict):
+        scores.append(f"Nemesis: {nemesis.get('score', EMPTY)}")
+    return scores
 
 
 def _outcome(view: dict[str, Any]) -> str:
@@ -1067,40 +1073,41 @@ def _outcome(view: dict[str, Any]) -> str:
     return f"Game over — {outcome.get('text') or view.get('prompt') or ''}".rstrip(" —")
 
 
-def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], y: int) -> int:
-    """The title line (variant, round, pool) and whose decision it is."""
+def _lines(view: dict[str, Any], width: int) -> list[str]:
+    """Under the headline: how the game ended, or the prompt (two lines at most)."""
+    text = _outcome(view) if view.get("phase") == "over" else str(view.get("prompt") or "")
+    return wrap(text, width - 2 * cv.MARGIN, size="small", lines=2)
+
+
+def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
+    """The headline (whose decision it is, the round, every score), the title line
+    (variant, round, pool) and the prompt; returns the y below."""
     solo = isinstance(view.get("nemesis"), dict) or view.get("variant") == "solo"
     players = _players(view)
+    over = view.get("phase") == "over"
     if solo:
-        what = f"solitaire · turn {view.get('round', EMPTY)}"
+        what, when = f"solitaire · turn {view.get('round', EMPTY)}", "Turn"
     else:
-        what = f"{len(players)} players · round {view.get('round', EMPTY)}"
-    title = f"Mystic Vale · {what}"
-    c.label("title", LEFT, y, title, size="title", bold=True)
-    pool = f"{view.get('pool', EMPTY)} VP left in the pool"
-    if view.get("last_round") and view.get("phase") != "over":
-        pool = ("last turn · " if solo else "last round · ") + pool
-    w = text_width(pool, "small", True)
-    right = c.width - cv.MARGIN
-    c.icon("star", right - w - 20, y + 9, 16)
-    c.write(right, y + 7, pool, size="small", bold=True, anchor="ra")
-    c.keep("label", "pool", right - w - 20, y + 7, w + 20, LINE, pool)
-    y += 36
-    if view.get("phase") == "over":
-        lines = wrap(_outcome(view), INNER, lines=2)
-        for n, line in enumerate(lines):
-            c.write(LEFT, y + n * 24, line, colour=cv.HIGHLIGHT)
-        c.keep("label", "decider", LEFT, y, INNER, 24 * len(lines), *lines)
-        return y + 24 * len(lines) + 8
+        what, when = f"{len(players)} players · round {view.get('round', EMPTY)}", "Round"
     names = " and ".join(_name(view, s) for s in to_act) or EMPTY
-    x = LEFT + c.tag(LEFT, y + 2, "TO ACT") + 8
-    who = fit(f"{names} to act", RIGHT - x, "body", True)
-    c.write(x, y, who, colour=cv.HIGHLIGHT, bold=True)
-    prompt = wrap(str(view.get("prompt") or ""), INNER, size="small", lines=2)
-    for n, line in enumerate(prompt):
-        c.write(LEFT, y + 26 + n * LINE, line, size="small", colour=cv.LIGHT_SOFT)
-    c.keep("label", "decider", LEFT, y, INNER, 26 + LINE * len(prompt), who, *prompt)
-    return y + 26 + LINE * len(prompt) + 8
+    who = "Game over" if over else f"{names} to act"
+    when = f"{when} {view.get('round', EMPTY)}"
+    short = f"{len(to_act)} players to act"
+    y = cv.headline(c, who, bool(to_act) and not over, when, _scores(view), short)
+    x = LEFT + c.label("title", LEFT, y, f"Mystic Vale · {what}", size="small", bold=True).w
+    pool = f"{view.get('pool', EMPTY)} VP left in the pool"
+    if view.get("last_round") and not over:
+        pool = ("last turn · " if solo else "last round · ") + pool
+    c.icon("star", x + 10, y + 2, 14)
+    c.label("pool", x + 28, y, pool, size="small", bold=True, colour=cv.GOLD)
+    y += LINE + 2
+    lines = _lines(view, c.width)
+    for n, line in enumerate(lines):
+        colour = cv.HIGHLIGHT if over else cv.LIGHT_SOFT
+        c.write(LEFT, y + n * LINE, line, size="small", colour=colour)
+    shown = (_outcome(view) if over else who, *lines)
+    c.keep("label", "decider", LEFT, y, c.width - 2 * cv.MARGIN, LINE * len(lines), *shown)
+    return y + LINE * len(lines) + 8
 
 
 def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
@@ -1119,12 +1126,12 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     rest = _nemesis_height(nemesis) + cv.GAP if nemesis is not None else 0
     others = [p for p in players if active is None or p.get("seat") != active_seat]
     rest += sum(_row_height(view, p, active_seat) + cv.GAP // 2 for p in others)
-    top = cv.MARGIN + _title_height(view)
 
     def panel(width: int, across: bool) -> int:
         return width - 2 * cv.MARGIN if across else INNER
 
     def height(width: int, across: bool) -> int:
+        top = _title_height(view, width)
         commons_h = _commons_layout(view, 0, _commons_width(width))[1]
         head = 0  # the active panel's height (and gap) above `rest`
         if active is not None:
@@ -1138,7 +1145,7 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
         (cv.board_width(lambda w, a=a: height(w, a), least), a) for a in (False, True)
     )
     c = Canvas(width=width, height=height(width, across))
-    y = _title(c, view, to_act, cv.MARGIN)
+    y = top = _title(c, view, to_act)
     if active is not None:
         y = _active(c, view, active, to_act, y, panel(width, across)) + cv.GAP
     columns = y if across else top

@@ -519,31 +519,67 @@ def _team_band(
 
 
 def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
-    """The title line, what the table waits for (marked ▶) and the goal."""
-    variant = VARIANTS.get(str(view.get("variant")), str(view.get("variant") or "—"))
+    """The headline (who decides, the turn, every side's deck), then the game and its
+    goal, and what the table waits for."""
     turn = view.get("turn")
     when = f"Turn {turn}" if isinstance(turn, int) and turn > 0 else "Set-up"
     if view.get("phase") == "over":
         when = "Game over"
+    # the headline and the prompt change with every turn: drawn, not kept as stamps
+    short = f"{len(to_act)} players to decide"
+    y = cv.headline(c, _who(view, to_act), bool(to_act), when, _scores(view), short)
     full = c.width - 2 * cv.MARGIN
-    # the title and the prompt change with every turn: drawn, not kept as stamps
-    title = f"{GAME_NAME} · {variant} · {when}"
-    c.label("title", cv.MARGIN, cv.MARGIN - 2, title, size="title", bold=True, width=full)
-    y = cv.MARGIN + 30
-    lines = _prompt_lines(view, c.width, bool(to_act))
-    if to_act:
-        c.marker(cv.MARGIN, y + 3, 16, cv.HIGHLIGHT)
-    for n, line in enumerate(lines):
-        c.write(cv.MARGIN + 24, y + n * 23, line)
-    c.keep("label", "prompt", cv.MARGIN + 24, y, full - 24, 23 * len(lines), *lines)
-    y += 23 * len(lines)
+    variant = VARIANTS.get(str(view.get("variant")), str(view.get("variant") or "—"))
+    title = f"{GAME_NAME} · {variant}"
+    x = cv.MARGIN + c.label("title", cv.MARGIN, y, title, size="small", bold=True).w
     goal = view.get("goal")
     if goal and view.get("phase") != "over":
-        c.label(
-            "goal", cv.MARGIN, y, f"Goal: {goal}", width=full, colour=cv.LIGHT_SOFT, size="small"
-        )
-        y += 20
-    return y + 6
+        text = f" · Goal: {goal}"
+        c.label("goal", x, y, text, width=full - x, colour=cv.LIGHT_SOFT, size="small")
+    y += 20
+    lines = _prompt_lines(view, c.width, bool(to_act))
+    for n, line in enumerate(lines):
+        c.write(cv.MARGIN, y + n * 23, line)
+    c.keep("label", "prompt", cv.MARGIN, y, full, 23 * len(lines), *lines)
+    return y + 23 * len(lines) + 6
+
+
+def _title_height(view: dict[str, Any], width: int) -> int:
+    head = cv.headline_height(width, _scores(view))
+    return head + 20 + 23 * len(_prompt_lines(view, width)) + 6
+
+
+def _who(view: dict[str, Any], to_act: tuple[int, ...]) -> str:
+    """The headline's first words: who decides, or who won."""
+    players = _list(view.get("players"))
+    names = {p.get("seat"): str(p.get("name") or f"Seat {_seat_key(p)}") for p in players}
+    if view.get("phase") == "over":
+        outcome = view.get("outcome") if isinstance(view.get("outcome"), dict) else {}
+        winners = [names.get(s, str(s)) for s in _words_of(outcome.get("winners"))]
+        return "Game over" + (f": {' & '.join(winners)} won" if winners else "")
+    deciders = [names.get(s, str(s)) for s in to_act]
+    return f"{' & '.join(deciders)} to decide" if deciders else "Nobody to decide"
+
+
+def _words_of(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _scores(view: dict[str, Any]) -> list[str]:
+    """Every side's deck (a deck that runs out loses), or "out"."""
+    players = {p.get("seat"): p for p in _list(view.get("players"))}
+    out = []
+    for team in _list(view.get("teams")):
+        members = [players[s] for s in _seats(team) if s in players]
+        names = " & ".join(str(p.get("name") or "?") for p in members) or "?"
+        if members and all(p.get("eliminated") for p in members):
+            out.append(f"{names}: out")
+        elif _drafting(view):
+            out.append(f"{names}: choosing")
+        else:
+            left = _int(team.get("deck"))
+            out.append(f"{names}: deck {'—' if left is None else left}")
+    return out
 
 
 def _prompt_lines(view: dict[str, Any], width: int, deciding: bool = True) -> list[str]:
@@ -685,8 +721,7 @@ def _height(view: dict[str, Any], width: int) -> int:
     factions = len(_list(view.get("available_factions")))
     rows = math.ceil(factions / _per_row(width - 2 * cv.MARGIN))
     available = ZONE_LABEL_H + rows * (FACTION_H + CARD_GAP) + 4 if factions else 0
-    title = cv.MARGIN + 30 + 23 * len(_prompt_lines(view, width)) + 20 + 6
-    return title + body + available + ZONE_LABEL_H + 4 + cv.MARGIN
+    return _title_height(view, width) + body + available + ZONE_LABEL_H + 4 + cv.MARGIN
 
 
 def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:

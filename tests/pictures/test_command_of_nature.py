@@ -18,7 +18,7 @@ from bot.pictures.canvas import WIDTH
 from bot.pictures.command_of_nature import board, private, space_label
 from rules.command_of_nature import GAME, State
 from rules.core import SeatSpec, rng_for
-from tests.pictures import assert_wide
+from tests.pictures import assert_wide, check_headline
 from tests.pictures.golden import assert_matches_golden
 from tests.rules.test_command_of_nature_playouts import choose
 
@@ -239,8 +239,20 @@ def check_attack(picture: Picture, view: dict[str, Any]) -> None:
     assert box.y + box.h < min(b.y for b in picture.boxes("space", "side0:"))
 
 
+def check_healths(picture: Picture, view: dict[str, Any], to_act: tuple[int, ...]) -> None:
+    """The headline: who acts, and each placed Sage's health by its player's name."""
+    healths = []
+    for player in view["players"]:
+        if player["sage_name"] and not player["sage_defeated"] and player["sage_placed"]:
+            healths.append(f"{player['name']} ♥{player['sage_hp_left']}/{player['sage_hp']}")
+    over = view["phase"] == "over"
+    who = ["Game over"] if over else [view["players"][s]["name"] for s in to_act]
+    check_headline(picture, who, healths)
+
+
 def check_board(picture: Picture, view: dict[str, Any], to_act: tuple[int, ...]) -> None:
     assert_wide(picture)
+    check_healths(picture, view, to_act)
     check_spaces(picture, view)
     check_sides(picture, view, to_act)
     check_geometry(picture, view)
@@ -301,10 +313,10 @@ def test_the_side_to_act_is_marked_in_words_with_its_players_sages_and_wallet(
     for state in [*known(variant), first(variant, 3, "fallen")]:
         picture, view, to_act = draw(state)
         check_sides(picture, view, to_act)
-        title = only(picture, "label", "to_act").text[0]
+        title = only(picture, "label", "glance:who").text[0]
         if to_act:
             names = [view["players"][s]["name"] for s in to_act]
-            assert title == "To act: " + " & ".join(names)
+            assert title == " & ".join(names) + " to act"
 
 
 def test_a_side_waiting_on_one_teammate_marks_that_teammate() -> None:
@@ -348,7 +360,7 @@ def test_the_title_names_the_game_turn_phase_and_at_the_end_the_winners(variant:
     picture, view, to_act = draw(first(variant, 3, "over"))
     assert not to_act
     winners = " & ".join(view["players"][s]["name"] for s in view["outcome"]["winners"])
-    assert only(picture, "label", "to_act").text[0].startswith(f"Game over: {winners} win")
+    assert only(picture, "label", "glance:who").text[0].startswith(f"Game over: {winners} win")
     assert all("TO ACT" not in b.text for b in picture.boxes("side"))
 
 
@@ -433,6 +445,7 @@ def test_random_games_draw_every_sampled_position_matching_its_view(
             image.load()
             assert image.size == (picture.width, picture.height)
         assert_wide(picture)
+        check_healths(picture, view, to_act)
         check_spaces(picture, view)
         check_sides(picture, view, to_act)
         check_markets(picture, view)

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.pictures import historia_command as hc
 from bot.pictures.canvas import GAP, Box, Picture
 from bot.pictures.historia_command import CAT_X, board
 from rules.core import Action, IllegalAction, SeatSpec, rng_for
 from rules.historia_command import GAME, State
-from tests.pictures import assert_wide
+from tests.pictures import assert_wide, check_headline
 from tests.pictures.golden import assert_matches_golden
 from tests.rules.test_historia_command_playouts import attempt, new_match
 
@@ -169,6 +170,9 @@ def check_layout(picture: Picture, view: dict[str, Any], to_act: tuple[int, ...]
     image.load()
     assert image.size == (picture.width, picture.height)
     assert_wide(picture)
+    waited = [hc.civ_name(c) for c in view["civs"] if c["seat"] in to_act]
+    tokens = [f"{hc.civ_name(c)}: {hc.token_word(view, c)}" for c in view["civs"]]
+    check_headline(picture, ["Game over"] if view["phase"] == "over" else waited, tokens)
     for box in picture.layout:
         assert box.x >= 0 and box.y >= 0, box
         assert box.x + box.w <= picture.width and box.y + box.h <= picture.height, box
@@ -248,7 +252,7 @@ def check_layout(picture: Picture, view: dict[str, Any], to_act: tuple[int, ...]
             assert f"{civ['name']} (first in {civ['token']['by']}" in text
 
     # The Era and the latest report number.
-    era = picture.box("label", "era").text[0]
+    era = picture.box("label", "glance:when").text[0]
     if view["phase"] in ("era", "dispute", "ending"):
         assert era == f"Era {view['era_name']} · turn {view['turn']} of {view['turns']}"
     report = picture.box("label", "report").text[0]
@@ -319,7 +323,7 @@ def test_the_set_up_shows_everyone_level_and_everyone_to_name(players: int) -> N
     ]
     for box in picture.boxes("cell"):
         assert box.text == ("0", "all tied")
-    assert picture.box("label", "era").text == ("Set-up",)
+    assert picture.box("label", "glance:when").text == ("Set-up",)
     assert not picture.boxes("label", "ready") and not picture.boxes("power")
 
 
@@ -361,7 +365,7 @@ def test_long_names_are_cut_to_their_cell_and_a_power_is_told_whole() -> None:
 def test_the_winner_wears_the_crown() -> None:
     picture = over(4).draw()
     assert "won" in picture.box("civ", "1").text[1]
-    assert picture.box("label", "era").text == ("Game over",)
+    assert picture.box("label", "glance:when").text == ("Game over",)
 
 
 # ------------------------------------------------------------------ random playouts

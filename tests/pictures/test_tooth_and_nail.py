@@ -22,7 +22,7 @@ from bot.pictures.canvas import CARD, CARD_DIM, MARGIN, TABLE
 from bot.pictures.tooth_and_nail import board
 from rules.core import SeatSpec, rng_for
 from rules.tooth_and_nail import GAME, State
-from tests.pictures import assert_wide
+from tests.pictures import assert_wide, check_headline
 from tests.pictures.golden import assert_matches_golden
 
 PLAYERS = {"2p": 2, "3p": 3, "alliance": 2, "4p": 4}
@@ -144,6 +144,16 @@ def check_layout(view: dict[str, Any], to_act: tuple[int, ...], picture: Picture
     image = Image.open(io.BytesIO(picture.png)).convert("RGB")
     assert image.size == (picture.width, picture.height)
     assert_wide(picture)
+    names = {p["seat"]: p["name"] for p in view["players"]}
+    decks = []
+    for team in view["teams"]:
+        side = " & ".join(names[s] for s in team["seats"])
+        if all(p["eliminated"] for p in view["players"] if p["seat"] in team["seats"]):
+            decks.append(f"{side}: out")
+        elif view["phase"] != "faction_choice":
+            decks.append(f"{side}: deck {team['deck']}")
+    over = view["phase"] == "over"
+    check_headline(picture, ["Game over"] if over else [names[s] for s in to_act], decks)
     # it ends with its margin of bare table: nothing drawn was cut off at the bottom
     margin = image.crop((0, picture.height - MARGIN // 2, picture.width, picture.height))
     assert [colour for _, colour in margin.getcolors() or []] == [TABLE]
