@@ -14,6 +14,7 @@ from PIL import Image
 import bot.pictures
 from bot.pictures import BOARD_FILE, HAND_FILE
 from bot.pictures.canvas import BANNER_H, RED, WIDTH, WIDTHS
+from bot.service.timing import HOUR
 from rules.registry import GAMES
 from tests.bot.test_moderation import admin
 from tests.bot.world import World
@@ -176,6 +177,38 @@ async def test_a_stopped_match_is_redrawn_with_nobody_to_act(world: World) -> No
     assert drawn is not None and drawn.box("label", "stopped").text == (table.stopped,)
     assert not drawn.boxes("mark", "decides")  # nobody is to act
     assert drawn.box("label", "prompt").text == (table.stopped,)  # not whose turn it was
+
+
+async def test_an_abandoned_match_is_redrawn_saying_so(world: World) -> None:
+    """A match abandoned at its deadline (the `abandon` timeout policy): the picture's
+    band says so, and nobody is marked to act."""
+    opened = await world.alice.slash(
+        world.channel,
+        "match new",
+        game="tooth-and-nail",
+        variant="2p",
+        seed=3,
+        clock="1h",
+        timeout="abandon",
+    )
+    assert opened.response is not None
+    world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
+    await world.bob.click(opened.response, label="Join")
+    await world.alice.click(opened.response, label="Start")
+    for _ in range(10):
+        if (await world.match()).status != "active":
+            break
+        await world.env.advance_time(HOUR)
+    assert (await world.match()).status == "abandoned"
+    await world.bot.publisher.idle()
+    after = decoded(await board_png(world))
+    assert after.convert("RGB").getpixel((2, 2)) == RED  # the band
+    table = await world.bot.matches.table((await world.match()).id)
+    assert table.stopped == "This match was abandoned (a player ran out of time): nobody won."
+    drawn = await world.bot.pictures.board(table.game.id, table.view or {}, (), table.stopped)
+    assert drawn is not None and drawn.box("label", "stopped").text == (table.stopped,)
+    assert drawn.box("label", "stopped").h == BANNER_H and after.height == drawn.height
+    assert not drawn.boxes("mark", "decides")
 
 
 async def test_a_conceded_match_is_redrawn_with_its_result(world: World) -> None:
