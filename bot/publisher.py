@@ -603,6 +603,9 @@ class Publisher:
                 await store.save_turn_message(match_id)
             if fits and await self._edit_turn(table, current.message_id, body, vias):
                 store.set_turn_message(dataclasses.replace(current, body=body, through=rows[-1].id))
+                # the lane's lines go on after these (see `_sent_before`), not after the
+                # ones the message was posted with
+                self._last_post[rows[0].notice.lane] = Sent(current.message_id, body)
                 return
         deciding = _deciding(table, called) if table.outcome is None else []
         tail = _joined(ping_lines(table, deciding))

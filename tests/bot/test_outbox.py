@@ -18,6 +18,7 @@ import io
 import logging
 from collections import Counter
 from collections.abc import Mapping
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -418,6 +419,36 @@ async def test_a_crash_after_a_backlog_was_posted_and_edited_posts_no_line_twice
     for line in ("alice raises amber.", "bob raises azure.", "carol raises beige."):
         assert count(world, line) == 1, line
     assert sum("The match begins!" in t for t in world.public_lines()) == 1
+    assert await undelivered(world) == []
+
+
+async def test_lines_read_back_one_by_one_are_each_told_once_when_they_read_alike(
+    world: World, create_bot: BotFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A backlog read back after a restart goes out notice by notice: the first banner is
+    edited into the start's message, and the next, whose line reads the same, is not
+    taken for it (it is looked for after the lines that message shows now, not after
+    those it was posted with), so no banner's line is lost."""
+    apply = tally.Tally.apply
+
+    def alike(self: tally.Tally, *args: Any) -> Any:  # every banner's line reads the same
+        state, events = apply(self, *args)
+        return state, [
+            e.model_copy(update={"text": "A banner goes up."}) if e.kind == "banner" else e
+            for e in events
+        ]
+
+    monkeypatch.setattr(tally.Tally, "apply", alike)
+    await world.bot.publisher.stop()
+    players = [world.alice, world.bob, world.carol, world.dave]
+    await world.start("tally", "muster", players)
+    for player, colour in zip(players, ("amber", "azure", "beige", "black"), strict=True):
+        await player.slash(world.channel, "play", action=f"banner|{colour}")
+    await world.bot.close()
+    await world.env.restart_bot(create_bot())
+    await world.bot.publisher.idle()
+    shown = [line for text in world.public_lines() for line in text.splitlines()]
+    assert shown.count("A banner goes up.") == 4
     assert await undelivered(world) == []
 
 

@@ -34,6 +34,7 @@ from bot.service.matches import MatchService
 from bot.service.store import Store
 from tests.bot.fake_discord import FakeDiscord
 from tests.bot.outside import one, outside
+from tests.bot.shard_worker import fast_clock
 
 pytestmark = pytest.mark.engines("postgresql")
 
@@ -143,7 +144,9 @@ async def test_two_processes_share_the_work_and_survive_a_kill(
 ) -> None:
     epoch = time.time()
     seed = random.randrange(2**32)
-    fake = FakeDiscord()
+    # Discord's clock is the processes' (in production both run on real time): a
+    # process taking a lane over finds what was posted before the kill by its age.
+    fake = FakeDiscord(now=fast_clock(epoch, SPEED))
     base = await fake.start()
     first_plan = plan_for([0, 1], database, base, epoch, seed, tmp_path / "first.log")
     second_plan = plan_for([2, 3], database, base, epoch, seed + 1, tmp_path / "second.log")
