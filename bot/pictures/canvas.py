@@ -684,15 +684,15 @@ def px(size: Size) -> int:
 # rest needs a tap: on a phone, where Discord shows the picture some 270 px wide.
 
 
+GLANCE = (24, 30)  # the board's width over each headline line's type size
+GLANCE_MOST = 1600  # wider boards (a huge field) keep the headline of this width
+
+
 def glance_sizes(width: int) -> tuple[int, int]:
     """The headline's two type sizes on a board `width` wide (some 11 and 9 px when it is
     shown 270 px wide)."""
     width = min(width, GLANCE_MOST)
     return round(width / GLANCE[0]), round(width / GLANCE[1])
-
-
-GLANCE = (24, 30)  # the board's width over each headline line's type size
-GLANCE_MOST = 1600  # wider boards (a huge field) keep the headline of this width
 
 
 def _score_rows(width: int, scores: list[str] | tuple[str, ...]) -> tuple[list[str], int]:

@@ -57,18 +57,22 @@ DOWN: Colour = (64, 68, 74)  # a token out of the game
 
 def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     """The public board: the standings table with each civilization's Command token."""
-    for width in (cv.WIDTH, *cv.WIDTHS):  # the narrowest at which it is 16:9 or wider
-        picture = _drawn(view, to_act, width)
-        if cv.is_wide(picture.width, picture.height):
-            break
-    return picture
+    picture = _drawn(view, to_act, cv.WIDTH)
+    if cv.is_wide(picture.width, picture.height):
+        return picture
+    # Drawn wider, only the headline grows (the rest wraps less, if anything): drawn
+    # again once, at the narrowest width at which that height is 16:9 or wider.
+    tokens = _tokens(view, _civs(view))
+    rest = picture.height - cv.headline_height(cv.WIDTH, tokens)
+    width = cv.board_width(lambda w: rest + cv.headline_height(w, tokens))
+    return _drawn(view, to_act, width)
 
 
 def _drawn(view: dict[str, Any], to_act: tuple[int, ...], width: int) -> Picture:
     civs = _civs(view)
     # Tall enough for every row and power (the most each can take), and no taller: a
     # smaller canvas is quicker to fill and crop.
-    top = cv.headline_height(width, [f"{civ_name(c)}: {token_word(view, c)}" for c in civs])
+    top = cv.headline_height(width, _tokens(view, civs))
     canvas = Canvas(width=width, height=top + 320 + len(civs) * (ROW_H + ROW_GAP + 48))
     waiting = set(to_act)
     y = _head(canvas, view, civs, waiting)
@@ -98,6 +102,11 @@ def _dict(value: Any) -> dict[str, Any]:
 def roman(number: Any) -> str:
     """An Era's number as the game writes it."""
     return ROMANS[number - 1] if isinstance(number, int) and 0 < number <= len(ROMANS) else "?"
+
+
+def _tokens(view: dict[str, Any], civs: list[dict[str, Any]]) -> list[str]:
+    """The headline's scores: each civilization's Command token in a word."""
+    return [f"{civ_name(c)}: {token_word(view, c)}" for c in civs]
 
 
 def token_word(view: dict[str, Any], civ: dict[str, Any]) -> str:

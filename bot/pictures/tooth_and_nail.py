@@ -98,14 +98,18 @@ def _drafting(view: dict[str, Any]) -> bool:
     return view.get("phase") == "faction_choice"
 
 
+def _items(value: Any) -> list[Any]:
+    """A list from the view (nothing if it is not a list)."""
+    return value if isinstance(value, list) else []
+
+
 def _seats(team: dict[str, Any]) -> list[Any]:
-    seats = team.get("seats")
-    return seats if isinstance(seats, list) else []
+    return _items(team.get("seats"))
 
 
 def _words(value: Any) -> list[str]:
     """A list of names from the view (nothing if it is not a list)."""
-    return [str(v) for v in value] if isinstance(value, list) else []
+    return [str(v) for v in _items(value)]
 
 
 def starting_deck(team: dict[str, Any], players: list[dict[str, Any]]) -> int | None:
@@ -555,14 +559,10 @@ def _who(view: dict[str, Any], to_act: tuple[int, ...]) -> str:
     names = {p.get("seat"): str(p.get("name") or f"Seat {_seat_key(p)}") for p in players}
     if view.get("phase") == "over":
         outcome = view.get("outcome") if isinstance(view.get("outcome"), dict) else {}
-        winners = [names.get(s, str(s)) for s in _words_of(outcome.get("winners"))]
+        winners = [names.get(s, str(s)) for s in _items(outcome.get("winners"))]
         return "Game over" + (f": {' & '.join(winners)} won" if winners else "")
     deciders = [names.get(s, str(s)) for s in to_act]
     return f"{' & '.join(deciders)} to decide" if deciders else "Nobody to decide"
-
-
-def _words_of(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def _scores(view: dict[str, Any]) -> list[str]:

@@ -1732,8 +1732,8 @@ class MatchService:
         if seat is None:
             return []
         wanted = typed.strip().casefold()
-        table = await self.table(match.id)
-        quick = [e.get("key") for e in (table.view or {}).get("quick") or []]
+        view = self._table(match, seats).view or {}  # worked out once per version
+        quick = [e.get("key") for e in view.get("quick") or []]
         fitting = [
             c
             for c in self._choices(self.game(match.game), match, seat.seat)

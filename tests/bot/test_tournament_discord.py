@@ -254,6 +254,8 @@ async def test_what_opening_a_tournament_refuses(world: World) -> None:
         (mona, world.channel, options, "A Swiss tournament plays 1 to 12 rounds."),
         (mona, world.channel, {**options, "variant": "3p", "rounds": 2}, "pairs two sides"),
         (mona, world.channel, {**options, "rounds": 2, "deadline": "1m"}, "a round ten minutes"),
+        # typed, not picked from the suggestions (the option is free text)
+        (mona, world.channel, {**options, "rounds": 2, "format": "ladder"}, "format is one of"),
     ]
     for who, where, given, told in cases:
         refused = await who.slash(where, "tournament new", **given)

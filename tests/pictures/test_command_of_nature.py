@@ -241,8 +241,9 @@ def check_attack(picture: Picture, view: dict[str, Any]) -> None:
 
 def check_healths(picture: Picture, view: dict[str, Any], to_act: tuple[int, ...]) -> None:
     """The headline: who acts, and each placed Sage's health by its player's name."""
-    healths = []
-    for player in view["players"]:
+    healths = []  # side by side, each side's players together
+    players = {p["seat"]: p for p in view["players"]}
+    for player in (players[s] for side in view["sides"] for s in side["seats"]):
         if player["sage_name"] and not player["sage_defeated"] and player["sage_placed"]:
             healths.append(f"{player['name']} ♥{player['sage_hp_left']}/{player['sage_hp']}")
     over = view["phase"] == "over"
