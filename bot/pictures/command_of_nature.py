@@ -39,11 +39,11 @@ from typing import Any
 
 from bot.pictures import canvas as cv
 from bot.pictures.canvas import Canvas, Colour, Picture, fit, text_width, wrap
+from bot.render.command_of_nature import SET_UP, scores, when
 
 ROWS = ("I", "II", "III")
 LETTERS = "abcdef"
 VARIANTS = {"2p": "2 players", "4p": "2 teams of 2"}
-SET_UP = {"sage_choice": "Set-up: choosing Sages", "formation": "Set-up: formations"}
 MARKETS = (
     ("elementals", "Elemental Market", "elemental_deck"),
     ("commands", "Command Market", "command_deck"),
@@ -169,9 +169,8 @@ def _title(
     else:
         who = f"{_names(list(to_act), players)} to act" if to_act else "Nobody to act"
     turn = view.get("turn")
-    when = f"Turn {turn}" if isinstance(turn, int) and phase not in SET_UP else "Set-up"
     short = f"{len(to_act)} players to act"
-    y = cv.headline(c, who, bool(to_act), when, _healths(view, players), short)
+    y = cv.headline(c, who, bool(to_act), when(view), scores(view), short)
     status = [VARIANTS.get(str(view.get("variant")), str(view.get("variant", "—")))]
     if isinstance(turn, int) and phase not in SET_UP:
         status.append(f"turn {turn}")
@@ -193,25 +192,6 @@ def _title(
 def _title_height(width: int) -> int:
     """The headline, the status line and the prompt's lines (the most it takes)."""
     return cv.headline_height(width) + LINE * (1 + PROMPT_LINES) + cv.GAP
-
-
-def _healths(view: dict[str, Any], players: dict[Any, dict[str, Any]]) -> list[str]:
-    """Each player's Sage's health (a Sage that falls loses its side the game)."""
-    out = []
-    for side in _list(view.get("sides")):
-        for seat in _list(_dict(side).get("seats")):
-            player = players.get(seat, {})
-            name = str(player.get("name", seat))
-            if player.get("sage_defeated"):
-                out.append(f"{name}: Sage fallen")
-            elif not player.get("sage_name"):
-                out.append(f"{name}: no Sage yet")
-            else:
-                hp = _number(player.get("sage_hp"))
-                placed = player.get("sage_placed") is not False
-                left = _number(player.get("sage_hp_left")) if placed else hp
-                out.append(f"{name} ♥{left}/{hp}")
-    return out
 
 
 def _side(

@@ -33,13 +33,16 @@ from bot.pictures.canvas import Canvas, Colour, Picture, fit, text_width, wrap
 from bot.render.historia_command import (
     CATEGORIES,
     CATEGORY_NAMES,
+    ERA_PHASES,
     PLACE_NAMES,
-    ROMANS,
+    civ_label,
     ready_now,
+    roman,
+    scores,
+    when,
 )
 
 GAME_NAME = "Historia: Ways of Command"
-ERA_PHASES = ("era", "dispute", "ending")
 
 # The columns: the civilization, the three categories, the token.
 LEFT = cv.MARGIN
@@ -62,7 +65,7 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
         return picture
     # Drawn wider, only the headline grows (the rest wraps less, if anything): drawn
     # again once, at the narrowest width at which that height is 16:9 or wider.
-    tokens = _tokens(view, _civs(view))
+    tokens = scores(view)
     rest = picture.height - cv.headline_height(cv.WIDTH, tokens)
     width = cv.board_width(lambda w: rest + cv.headline_height(w, tokens))
     return _drawn(view, to_act, width)
@@ -72,7 +75,7 @@ def _drawn(view: dict[str, Any], to_act: tuple[int, ...], width: int) -> Picture
     civs = _civs(view)
     # Tall enough for every row and power (the most each can take), and no taller: a
     # smaller canvas is quicker to fill and crop.
-    top = cv.headline_height(width, _tokens(view, civs))
+    top = cv.headline_height(width, scores(view))
     canvas = Canvas(width=width, height=top + 320 + len(civs) * (ROW_H + ROW_GAP + 48))
     waiting = set(to_act)
     y = _head(canvas, view, civs, waiting)
@@ -97,50 +100,6 @@ def _civs(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
-
-
-def roman(number: Any) -> str:
-    """An Era's number as the game writes it."""
-    return ROMANS[number - 1] if isinstance(number, int) and 0 < number <= len(ROMANS) else "?"
-
-
-def _tokens(view: dict[str, Any], civs: list[dict[str, Any]]) -> list[str]:
-    """The headline's scores: each civilization's Command token in a word."""
-    return [f"{civ_name(c)}: {token_word(view, c)}" for c in civs]
-
-
-def token_word(view: dict[str, Any], civ: dict[str, Any]) -> str:
-    """A civilization's Command token in a word, for the headline."""
-    status = _dict(civ.get("token")).get("status")
-    if civ.get("conceded"):
-        return "out"
-    if status in ("active", "removed"):
-        return "used"
-    if view.get("phase") == "era" and _dict(civ.get("token")).get("eligible"):
-        return "ready"
-    return "unused" if status == "available" else "—"
-
-
-def civ_name(civ: dict[str, Any]) -> str:
-    """The civilization's name, or its player's while it has none."""
-    if civ.get("named") is False or not civ.get("name"):
-        return str(civ.get("player") or f"Seat {civ.get('seat', '?')}")
-    return str(civ["name"])
-
-
-def where(view: dict[str, Any]) -> str:
-    """Where the table is in the game: the set-up, an Era and its turn, or after."""
-    phase = view.get("phase")
-    era = f"Era {view.get('era_name') or roman(view.get('era'))}"
-    if phase == "setup":
-        return "Set-up"
-    if phase in ERA_PHASES:
-        return f"{era} · turn {view.get('turn', '?')} of {view.get('turns', '?')}"
-    if phase == "final":
-        return f"After {era}"
-    if phase == "over":
-        return "Game over"
-    return era
 
 
 def latest_report(view: dict[str, Any]) -> int | None:
@@ -176,7 +135,7 @@ def ready_text(view: dict[str, Any]) -> str | None:
     if not ready:
         return "No token can be activated now"
     return "Can activate now: " + " · ".join(
-        f"{civ_name(civ)} (first in {by}, not last in {other})" for civ, by, other in ready
+        f"{civ_label(civ)} (first in {by}, not last in {other})" for civ, by, other in ready
     )
 
 
@@ -186,7 +145,7 @@ def power_line(civ: dict[str, Any]) -> str:
     source = PLACE_NAMES.get(str(token.get("cube_from")), "?")
     taken = token.get("cubes_taken")
     extra = f", {taken} cube{'s' if taken != 1 else ''} taken" if taken else ""
-    return f"{civ_name(civ)}: {token.get('power') or '?'} (cube from the {source}{extra})"
+    return f"{civ_label(civ)}: {token.get('power') or '?'} (cube from the {source}{extra})"
 
 
 def plain(text: str) -> str:
@@ -203,16 +162,15 @@ def _head(
     """The headline (who the table waits for, the Era and turn, every civilization's
     Command token), the title line with the latest report's number, and the line of what
     the table waits for."""
-    names = " & ".join(civ_name(c) for c in civs if c.get("seat") in waiting)
+    names = " & ".join(civ_label(c) for c in civs if c.get("seat") in waiting)
     if view.get("phase") == "over":
         who = "Game over"
     elif names:
         who = f"{names} to act"
     else:
         who = "Report as you play" if view.get("phase") == "era" else "Nobody waited for"
-    tokens = [f"{civ_name(c)}: {token_word(view, c)}" for c in civs]
     short = f"{len(waiting)} civilizations to act"
-    y = cv.headline(canvas, who, bool(waiting), where(view), tokens, short)
+    y = cv.headline(canvas, who, bool(waiting), when(view), scores(view), short)
     count = len(civs)
     title = f"{GAME_NAME} · {count} civilization{'s' if count != 1 else ''}"
     canvas.label("title", LEFT, y + 2, title, size="small", bold=True)
@@ -274,7 +232,7 @@ def _row(
         canvas.marker(1, y + ROW_H // 2 - 7, 14, cv.HIGHLIGHT, outline=cv.INK)
     canvas.panel(LEFT, y, _right(canvas) - LEFT, ROW_H, fill=cv.TABLE if out else cv.PANEL)
 
-    name = fit(civ_name(civ), NAME_W - 16 - (24 if won else 0), "body", True)
+    name = fit(civ_label(civ), NAME_W - 16 - (24 if won else 0), "body", True)
     x = LEFT + 8
     if won:
         canvas.icon("crown", x, y + 8, 18)

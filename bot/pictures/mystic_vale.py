@@ -54,6 +54,7 @@ from typing import Any
 
 from bot.pictures import canvas as cv
 from bot.pictures.canvas import Canvas, Colour, Picture, fit, text_width, wrap
+from bot.render.mystic_vale import scores, when
 
 EMPTY = "–"
 SLOTS = ("top", "middle", "bottom")
@@ -1055,17 +1056,8 @@ def _track_row(c: Canvas, side: str, where: Any, spaces: list[str], space: Any) 
 
 
 def _title_height(view: dict[str, Any], width: int) -> int:
-    head = cv.headline_height(width, _scores(view))
+    head = cv.headline_height(width, scores(view))
     return head + LINE + 2 + LINE * len(_lines(view, width)) + 8
-
-
-def _scores(view: dict[str, Any]) -> list[str]:
-    """Every player's VP (and the nemesis' score), for the headline."""
-    scores = [f"{p.get('name', p.get('seat'))}: {_int(p.get('vp'))} VP" for p in _players(view)]
-    nemesis = view.get("nemesis")
-    if isinstance(nemesis, dict):
-        scores.append(f"Nemesis: {nemesis.get('score', EMPTY)}")
-    return scores
 
 
 def _outcome(view: dict[str, Any]) -> str:
@@ -1086,14 +1078,13 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
     players = _players(view)
     over = view.get("phase") == "over"
     if solo:
-        what, when = f"solitaire · turn {view.get('round', EMPTY)}", "Turn"
+        what = f"solitaire · turn {view.get('round', EMPTY)}"
     else:
-        what, when = f"{len(players)} players · round {view.get('round', EMPTY)}", "Round"
+        what = f"{len(players)} players · round {view.get('round', EMPTY)}"
     names = " and ".join(_name(view, s) for s in to_act) or EMPTY
     who = "Game over" if over else f"{names} to act"
-    when = f"{when} {view.get('round', EMPTY)}"
     short = f"{len(to_act)} players to act"
-    y = cv.headline(c, who, bool(to_act) and not over, when, _scores(view), short)
+    y = cv.headline(c, who, bool(to_act) and not over, when(view), scores(view), short)
     x = LEFT + c.label("title", LEFT, y, f"Mystic Vale · {what}", size="small", bold=True).w
     pool = f"{view.get('pool', EMPTY)} VP left in the pool"
     if view.get("last_round") and not over:

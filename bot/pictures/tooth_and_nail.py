@@ -44,6 +44,7 @@ from typing import Any
 
 from bot.pictures import canvas as cv
 from bot.pictures.canvas import Canvas, Colour, Picture, fit, tag_width, text_width, wrap
+from bot.render.tooth_and_nail import scores, when
 
 GAME_NAME = "Tooth & Nail: Factions"
 VARIANTS = {
@@ -525,13 +526,9 @@ def _team_band(
 def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
     """The headline (who decides, the turn, every side's deck), then the game and its
     goal, and what the table waits for."""
-    turn = view.get("turn")
-    when = f"Turn {turn}" if isinstance(turn, int) and turn > 0 else "Set-up"
-    if view.get("phase") == "over":
-        when = "Game over"
     # the headline and the prompt change with every turn: drawn, not kept as stamps
     short = f"{len(to_act)} players to decide"
-    y = cv.headline(c, _who(view, to_act), bool(to_act), when, _scores(view), short)
+    y = cv.headline(c, _who(view, to_act), bool(to_act), when(view), scores(view), short)
     full = c.width - 2 * cv.MARGIN
     variant = VARIANTS.get(str(view.get("variant")), str(view.get("variant") or "—"))
     title = f"{GAME_NAME} · {variant}"
@@ -549,7 +546,7 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
 
 
 def _title_height(view: dict[str, Any], width: int) -> int:
-    head = cv.headline_height(width, _scores(view))
+    head = cv.headline_height(width, scores(view))
     return head + 20 + 23 * len(_prompt_lines(view, width)) + 6
 
 
@@ -563,23 +560,6 @@ def _who(view: dict[str, Any], to_act: tuple[int, ...]) -> str:
         return "Game over" + (f": {' & '.join(winners)} won" if winners else "")
     deciders = [names.get(s, str(s)) for s in to_act]
     return f"{' & '.join(deciders)} to decide" if deciders else "Nobody to decide"
-
-
-def _scores(view: dict[str, Any]) -> list[str]:
-    """Every side's deck (a deck that runs out loses), or "out"."""
-    players = {p.get("seat"): p for p in _list(view.get("players"))}
-    out = []
-    for team in _list(view.get("teams")):
-        members = [players[s] for s in _seats(team) if s in players]
-        names = " & ".join(str(p.get("name") or "?") for p in members) or "?"
-        if members and all(p.get("eliminated") for p in members):
-            out.append(f"{names}: out")
-        elif _drafting(view):
-            out.append(f"{names}: choosing")
-        else:
-            left = _int(team.get("deck"))
-            out.append(f"{names}: deck {'—' if left is None else left}")
-    return out
 
 
 def _prompt_lines(view: dict[str, Any], width: int, deciding: bool = True) -> list[str]:

@@ -106,10 +106,55 @@ def market_line(title: str, cards: list[dict[str, Any]], left: Any) -> str:
     return f"**{title}** ({left if left is not None else '?'} in the deck): {shown or 'empty'}"
 
 
+SET_UP = {"sage_choice": "Set-up: choosing Sages", "formation": "Set-up: formations"}
+
+
+def _number(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def scores(view: dict[str, Any]) -> list[str]:
+    """Each player's Sage's health, side by side (a Sage that falls loses its side the
+    game)."""
+    players = {p.get("seat"): p for p in view.get("players") or [] if isinstance(p, dict)}
+    out = []
+    for side in view.get("sides") or []:
+        seats = side.get("seats") if isinstance(side, dict) else None
+        for seat in seats if isinstance(seats, list) else []:
+            player = players.get(seat, {})
+            name = str(player.get("name", seat))
+            if player.get("sage_defeated"):
+                out.append(f"{name}: Sage fallen")
+            elif not player.get("sage_name"):
+                out.append(f"{name}: no Sage yet")
+            else:
+                hp = _number(player.get("sage_hp"))
+                placed = player.get("sage_placed") is not False
+                left = _number(player.get("sage_hp_left")) if placed else hp
+                out.append(f"{name} ♥{left}/{hp}")
+    return out
+
+
+def when(view: dict[str, Any]) -> str:
+    """The turn, the set-up, or the end."""
+    phase = view.get("phase")
+    if phase == "over":
+        return "Game over"
+    turn = view.get("turn")
+    return f"Turn {turn}" if isinstance(turn, int) and phase not in SET_UP else "Set-up"
+
+
 class CommandOfNatureRenderer(Renderer):
     """Board and private view for Command of Nature."""
 
     legend = LEGEND
+
+    def scores(self, view: dict[str, Any]) -> list[str]:
+        return scores(view)
+
+    def when(self, view: dict[str, Any]) -> str:
+        return when(view)
+
     pictured = ("hand (", "To choose from")  # the hands and the set-up choices, as cards
 
     def board_fields(self, view: dict[str, Any], to_act: tuple[int, ...]) -> list[Field]:

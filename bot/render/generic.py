@@ -69,6 +69,18 @@ class Renderer:
     # match log then shows those numbers, not the actions' (one numbering).
     numbers_lines: bool = False
 
+    def scores(self, view: dict[str, Any]) -> list[str]:
+        """Every side's score in a few words ("Ada: deck 18"), as the board's headline and
+        its summary read it (none: the game keeps no score worth a glance)."""
+        return []
+
+    def when(self, view: dict[str, Any]) -> str:
+        """Where the game is, in a word or two ("Turn 5", "Round 10", "Set-up")."""
+        turn = view.get("turn")
+        if view.get("phase") == "over":
+            return "Game over"
+        return f"Turn {turn}" if isinstance(turn, int) and not isinstance(turn, bool) else ""
+
     def private_headline(self, view: dict[str, Any]) -> str | None:
         """What a seat's private view is headed with when the game asks it nothing, but the
         game has something to tell it (None: who decides instead, or where the match is)."""

@@ -84,6 +84,49 @@ def roman(number: Any) -> str:
     return ROMANS[number - 1] if isinstance(number, int) and 0 < number <= len(ROMANS) else "?"
 
 
+ERA_PHASES = ("era", "dispute", "ending")
+
+
+def civ_label(civ: dict[str, Any]) -> str:
+    """A civilization's name, or its player's while it has none."""
+    if civ.get("named") is False or not civ.get("name"):
+        return str(civ.get("player") or f"Seat {civ.get('seat', '?')}")
+    return str(civ["name"])
+
+
+def token_word(view: dict[str, Any], civ: dict[str, Any]) -> str:
+    """A civilization's Command token in a word: ready, unused, used or out."""
+    token = civ.get("token") if isinstance(civ.get("token"), dict) else {}
+    status = token.get("status")
+    if civ.get("conceded"):
+        return "out"
+    if status in ("active", "removed"):
+        return "used"
+    if view.get("phase") == "era" and token.get("eligible"):
+        return "ready"
+    return "unused" if status == "available" else "—"
+
+
+def scores(view: dict[str, Any]) -> list[str]:
+    """Each civilization's Command token in a word ("Romans: ready")."""
+    return [f"{civ_label(c)}: {token_word(view, c)}" for c in _civs(view)]
+
+
+def when(view: dict[str, Any]) -> str:
+    """Where the table is in the game: the set-up, an Era and its turn, or after."""
+    phase = view.get("phase")
+    era = f"Era {view.get('era_name') or roman(view.get('era'))}"
+    if phase == "setup":
+        return "Set-up"
+    if phase in ERA_PHASES:
+        return f"{era} · turn {view.get('turn', '?')} of {view.get('turns', '?')}"
+    if phase == "final":
+        return f"After {era}"
+    if phase == "over":
+        return "Game over"
+    return era
+
+
 def _civs(view: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in view.get("civs") or [] if isinstance(c, dict)]
 
@@ -287,6 +330,13 @@ class HistoriaCommandRenderer(Renderer):
     """Board and private view for Historia: The Ways of Command."""
 
     legend = LEGEND
+
+    def scores(self, view: dict[str, Any]) -> list[str]:
+        return scores(view)
+
+    def when(self, view: dict[str, Any]) -> str:
+        return when(view)
+
     # A turn of a Historia table can hold many reports: its public lines are split into
     # messages of this many lines, so that the latest report and its Dispute button
     # stay at the bottom of the channel.

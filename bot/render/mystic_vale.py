@@ -160,17 +160,41 @@ def _size(fields: list[Field]) -> int:
 
 
 def _players(view: dict[str, Any]) -> list[dict[str, Any]]:
-    return [p for p in view.get("players", []) if isinstance(p, dict)]
+    return [p for p in view.get("players") or [] if isinstance(p, dict)]
 
 
 def _name(view: dict[str, Any], seat: Any) -> str:
     return next((str(p.get("name")) for p in _players(view) if p.get("seat") == seat), "?")
 
 
+def scores(view: dict[str, Any]) -> list[str]:
+    """Every player's VP (and, solitaire, the nemesis' score so far)."""
+    out = []
+    for p in _players(view):
+        vp = p.get("vp")
+        out.append(f"{p.get('name', p.get('seat'))}: {vp if isinstance(vp, int) else 0} VP")
+    nemesis = view.get("nemesis")
+    if isinstance(nemesis, dict):
+        out.append(f"Nemesis: {nemesis.get('score', '–')}")
+    return out
+
+
+def when(view: dict[str, Any]) -> str:
+    """The round (a solitaire game's turn)."""
+    solo = isinstance(view.get("nemesis"), dict) or view.get("variant") == "solo"
+    return f"{'Turn' if solo else 'Round'} {view.get('round', '–')}"
+
+
 class MysticValeRenderer(Renderer):
     """Board and private view for Mystic Vale."""
 
     legend = LEGEND
+
+    def scores(self, view: dict[str, Any]) -> list[str]:
+        return scores(view)
+
+    def when(self, view: dict[str, Any]) -> str:
+        return when(view)
 
     # ------------------------------------------------------------------ the board
 

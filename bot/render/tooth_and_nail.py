@@ -63,11 +63,11 @@ def piles(team: dict[str, Any], *, shared: bool = False) -> str:
 
 
 def _players(view: dict[str, Any]) -> list[dict[str, Any]]:
-    return [p for p in view.get("players", []) if isinstance(p, dict)]
+    return [p for p in view.get("players") or [] if isinstance(p, dict)]
 
 
 def _teams(view: dict[str, Any]) -> list[dict[str, Any]]:
-    return [t for t in view.get("teams", []) if isinstance(t, dict)]
+    return [t for t in view.get("teams") or [] if isinstance(t, dict)]
 
 
 def _team_number(team: dict[str, Any]) -> str:
@@ -92,10 +92,43 @@ def _ability(text: Any) -> str:
     return str(text or "").removeprefix(COMMAND_ABILITY)
 
 
+def scores(view: dict[str, Any]) -> list[str]:
+    """Every side's deck (a deck that runs out loses), or "out" for a side eliminated."""
+    players = {p.get("seat"): p for p in _players(view)}
+    out = []
+    for team in _teams(view):
+        seats = team.get("seats") if isinstance(team.get("seats"), list) else []
+        members = [players[s] for s in seats if isinstance(s, int) and s in players]
+        names = " & ".join(str(p.get("name") or "?") for p in members) or "?"
+        if members and all(p.get("eliminated") for p in members):
+            out.append(f"{names}: out")
+        elif _drafting(view):
+            out.append(f"{names}: choosing")
+        else:
+            left = team.get("deck")
+            shown = left if isinstance(left, int) and not isinstance(left, bool) else "—"
+            out.append(f"{names}: deck {shown}")
+    return out
+
+
+def when(view: dict[str, Any]) -> str:
+    """The turn, the set-up, or the end."""
+    if view.get("phase") == "over":
+        return "Game over"
+    turn = view.get("turn")
+    return f"Turn {turn}" if isinstance(turn, int) and turn > 0 else "Set-up"
+
+
 class ToothAndNailRenderer(Renderer):
     """Board and hand for Tooth & Nail: Factions."""
 
     legend = LEGEND
+
+    def scores(self, view: dict[str, Any]) -> list[str]:
+        return scores(view)
+
+    def when(self, view: dict[str, Any]) -> str:
+        return when(view)
 
     # ------------------------------------------------------------------ the board
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.pictures import historia_command as hc
 from bot.pictures.canvas import GAP, Box, Picture
 from bot.pictures.historia_command import CAT_X, board
+from bot.render.historia_command import civ_label, token_word
 from rules.core import Action, IllegalAction, SeatSpec, rng_for
 from rules.historia_command import GAME, State
 from tests.pictures import assert_wide, check_headline
@@ -170,8 +170,8 @@ def check_layout(picture: Picture, view: dict[str, Any], to_act: tuple[int, ...]
     image.load()
     assert image.size == (picture.width, picture.height)
     assert_wide(picture)
-    waited = [hc.civ_name(c) for c in view["civs"] if c["seat"] in to_act]
-    tokens = [f"{hc.civ_name(c)}: {hc.token_word(view, c)}" for c in view["civs"]]
+    waited = [civ_label(c) for c in view["civs"] if c["seat"] in to_act]
+    tokens = [f"{civ_label(c)}: {token_word(view, c)}" for c in view["civs"]]
     check_headline(picture, ["Game over"] if view["phase"] == "over" else waited, tokens)
     for box in picture.layout:
         assert box.x >= 0 and box.y >= 0, box
