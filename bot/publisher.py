@@ -38,8 +38,9 @@ from bot.pictures import BOARD_FILE, Picture
 from bot.render import (
     LOBBY_STARTED,
     MESSAGE_LIMIT,
-    board_embed,
     end_lines,
+    ending_of,
+    glance_embed,
     lobby_embed,
     picture_files,
     ping_lines,
@@ -61,6 +62,7 @@ from bot.ui import (
     dispute_buttons,
     lobby_view,
     private_content,
+    text_board,
     turn_view,
 )
 from rules.core.text import clip
@@ -631,32 +633,40 @@ class Publisher:
         return self.bot.get_partial_messageable(match.channel_id, guild_id=match.guild_id)
 
     async def _content(self, table: Table) -> Content:
-        """The match's message: its lobby, or its board (with the table's picture as the
-        server, or in DMs the player, chose)."""
+        """The match's message: its lobby, or its board as the server (in DMs, the
+        player) chose to see boards: its picture under a short summary, the full text
+        board a tap away; the picture alone; or the whole board as text."""
         if table.match.snapshot is None:
             return Content({"embed": lobby_embed(table), "view": lobby_view(table)})
         match_id = table.match.id
-        clocks = await self.bot.clock.status_lines(match_id, table)
-        lately = await self.bot.matches.lately(match_id)
-        picture, text = await self.board_picture(table)
-        embed = board_embed(
-            table, clocks, lately, picture=BOARD_FILE if picture else None, text=text
-        )
-        return Content({"embed": embed, "view": board_view(table)}, picture)
+        mode = await self.board_mode(table)
+        picture = await self.board_picture(table, mode)
+        if picture is None:
+            embed = await text_board(self.bot, table)
+        else:
+            clocks = await self.bot.clock.glance_lines(match_id, table)
+            lately = await self.bot.matches.lately(match_id)
+            embed = glance_embed(
+                table, clocks, lately, picture=BOARD_FILE, summary=mode != "pictures"
+            )
+        view = board_view(table, full_board=picture is not None)
+        return Content({"embed": embed, "view": view}, picture)
 
-    async def board_picture(self, table: Table) -> tuple[Picture | None, bool]:
-        """The table's picture for its board (None: the game has none, or text only was
-        chosen), and whether the board's text is shown beside it: as the server chose,
-        or in DMs the player."""
+    async def board_mode(self, table: Table) -> str:
+        """How the match's board is shown (one of PICTURE_MODES): as its server chose,
+        or in DMs its player."""
         match = table.match
         if match.guild_id is not None:
-            mode = (await self.bot.matches.store.guild_settings(match.guild_id)).board_pictures
-        else:
-            mode = await self.bot.matches.pictures_of(table.seats[0].user_id)
+            return (await self.bot.matches.store.guild_settings(match.guild_id)).board_pictures
+        return await self.bot.matches.pictures_of(table.seats[0].user_id)
+
+    async def board_picture(self, table: Table, mode: str) -> Picture | None:
+        """The table's picture for its board in this mode (None: text only, a game
+        without one, or one that could not be drawn)."""
         if mode == "text" or table.view is None:
-            return None, True
-        picture = await self.bot.pictures.board(match.game, table.view, table.to_act, table.stopped)
-        return picture, mode != "pictures" or picture is None
+            return None
+        ending = ending_of(table)
+        return await self.bot.pictures.board(table.match.game, table.view, table.to_act, ending)
 
     async def keep_open(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Reopen a thread Discord archived while its match is in play (a thread a

@@ -31,6 +31,7 @@ from discord import app_commands
 from bot.names import plain, shown_name
 from bot.pictures import HAND_FILE
 from bot.render import (
+    board_embed,
     lobby_embed,
     picture_files,
     private_embed,
@@ -478,6 +479,37 @@ class HandButton(
             await show_private(interaction, self.match_id)
 
 
+class FullBoardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"arbiter:full:(?P<match_id>[0-9]+)"
+):
+    """The board's "Full board" button, under its picture and summary: the whole text
+    board (every card in play, the legend, every clock), ephemeral."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Full board",
+                emoji="📜",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"arbiter:full:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> FullBoardButton:
+        return cls(int(match["match_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            await component_match(interaction, self, self.match_id)
+            table = await service(interaction).table(self.match_id)
+            embed = await text_board(arbiter(interaction), table)
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
 class KeepSeatButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"arbiter:keep:(?P<match_id>[0-9]+):(?P<user_id>[0-9]+)",
@@ -856,6 +888,7 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     OptionSelect,
     ConcedeButton,
     HandButton,
+    FullBoardButton,
     KeepSeatButton,
     PageButton,
     DmButton,
@@ -905,13 +938,23 @@ def option_menu(info: OptionInfo, value: str) -> list[discord.SelectOption]:
     ]
 
 
-def board_view(table: Table) -> discord.ui.View | None:
-    """The board's "My hand" button while the match is in play."""
-    if table.match.status != "active":
-        return None
+def board_view(table: Table, *, full_board: bool) -> discord.ui.View | None:
+    """The board's buttons: "My hand" while the match is in play, and "Full board" where
+    the board shows its picture and a summary (`full_board`), in play or over."""
     view = discord.ui.View(timeout=None)
-    view.add_item(HandButton(table.match.id))
-    return view
+    if table.match.status == "active":
+        view.add_item(HandButton(table.match.id))
+    if full_board:
+        view.add_item(FullBoardButton(table.match.id))
+    return view if view.children else None
+
+
+async def text_board(bot: ArbiterBot, table: Table, *, picture: str | None = None) -> discord.Embed:
+    """The whole text board of a match as it stands: its game's fields, every clock, the
+    last public lines and the legend (with `picture`, the attached picture under it)."""
+    clocks = await bot.clock.status_lines(table.match.id, table)
+    lately = await bot.matches.lately(table.match.id)
+    return board_embed(table, clocks, lately, picture=picture)
 
 
 def quick_id(match_id: int, seat: int, decisions: int, key: str) -> str:

@@ -14,7 +14,7 @@ from bot import history, ui
 from bot.names import shown_name
 from bot.permissions import is_moderator
 from bot.pictures import BOARD_FILE
-from bot.render import board_embed, lobby_embed, picture_files
+from bot.render import lobby_embed, picture_files
 from bot.replies import guard
 from bot.service.matches import MAX_SEED
 from bot.service.moderation import check_match_channel
@@ -175,17 +175,17 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             files = []
             if match.status == "lobby":
                 embed = lobby_embed(table)
-            else:
-                picture, text = await self.bot.publisher.board_picture(table)
+            else:  # the whole text board, every clock in it, over the picture
+                mode = await self.bot.publisher.board_mode(table)
+                picture = await self.bot.publisher.board_picture(table, mode)
                 shown = BOARD_FILE if picture else None
-                embed = board_embed(table, picture=shown, text=text)
+                embed = await ui.text_board(self.bot, table, picture=shown)
                 files = picture_files(picture, BOARD_FILE)
-            clocks = "\n".join(await self.bot.clock.status_lines(match.id))
             view = discord.ui.View()
             if match.board_message_id is not None:
                 view.add_item(ui.board_button(table))  # where the board stands in the channel
             await interaction.response.send_message(
-                clocks or None, embed=embed, view=view, files=files, ephemeral=True
+                embed=embed, view=view, files=files, ephemeral=True
             )
 
     @app_commands.command(

@@ -16,20 +16,30 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from bot.pictures.canvas import Box, Picture, with_banner
+from bot.pictures.canvas import Box, Picture, with_band
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BOARD_FILE", "HAND_FILE", "Box", "Picture", "PictureCache", "board", "has_board"]
+__all__ = [
+    "BOARD_FILE",
+    "HAND_FILE",
+    "Box",
+    "Ending",
+    "Picture",
+    "PictureCache",
+    "board",
+    "has_board",
+]
 
 BOARD_FILE = "board.png"  # the board embed's image: attachment://board.png
 HAND_FILE = "hand.png"  # a private view's image
 CACHED = 256  # pictures kept (a board is some 20 to 60 kB)
 
-BoardDrawer = Callable[[dict[str, Any], tuple[int, ...]], Picture]
+BoardDrawer = Callable[[dict[str, Any], tuple[int, ...], str | None], Picture]
 PrivateDrawer = Callable[[dict[str, Any]], Picture | None]
 
 
@@ -56,10 +66,31 @@ def has_board(game_id: str) -> bool:
     return game_id in _drawers()[0]
 
 
-def board(game_id: str, view: dict[str, Any], to_act: tuple[int, ...]) -> Picture | None:
-    """The game's board drawn from its public view; None for a game without one."""
+@dataclass(frozen=True)
+class Ending:
+    """How a match ended, as its picture says it: the headline's words in place of who
+    decides ("Ada won", "Stopped by a moderator"), and the band's sentence; `stopped`:
+    it ended without a result."""
+
+    headline: str
+    story: str
+    stopped: bool = False
+
+
+def board(
+    game_id: str, view: dict[str, Any], to_act: tuple[int, ...], ending: Ending | None = None
+) -> Picture | None:
+    """The game's board drawn from its public view; None for a game without one. A match
+    that ended is drawn with nobody to act, its `ending` in the headline and in a band
+    over the picture."""
     drawer = _drawers()[0].get(game_id)
-    return drawer(view, to_act) if drawer else None
+    if drawer is None:
+        return None
+    if ending is None:
+        return drawer(view, to_act, None)
+    # Whatever the view still says of turns (a match stopped mid-turn), the game is over.
+    drawn = drawer({**view, "phase": "over", "prompt": ending.story}, (), ending.headline)
+    return with_band(drawn, ending.story, stopped=ending.stopped)
 
 
 def private(game_id: str, view: dict[str, Any]) -> Picture | None:
@@ -81,20 +112,12 @@ class PictureCache:
         game_id: str,
         view: dict[str, Any],
         to_act: tuple[int, ...],
-        stopped: str | None = None,
+        ending: Ending | None = None,
     ) -> Picture | None:
-        """The board picture of this view (drawn in a worker thread unless kept); a
-        match `stopped` without a result has nobody to act and a band saying why."""
-        key = json.dumps(["board", game_id, view, to_act, stopped], sort_keys=True, default=str)
-
-        def draw() -> Picture | None:
-            if not stopped:
-                return board(game_id, view, to_act)
-            # Nobody is to act: the prompt (whose turn it was) gives way to why it stopped.
-            drawn = board(game_id, {**view, "prompt": stopped}, ())
-            return with_banner(drawn, stopped) if drawn is not None else None
-
-        return await self._get(key, draw)
+        """The board picture of this view (drawn in a worker thread unless kept), with
+        its `ending` once the match is over (see `board`)."""
+        key = json.dumps(["board", game_id, view, to_act, ending], sort_keys=True, default=str)
+        return await self._get(key, lambda: board(game_id, view, to_act, ending))
 
     async def private(self, game_id: str, view: dict[str, Any]) -> Picture | None:
         """A private view's picture (drawn in a worker thread unless kept)."""

@@ -654,19 +654,36 @@ class Canvas:
         return Picture(encode(image), self.width, height, tuple(self.boxes))
 
 
-BANNER_H = 48  # the band over a board whose match ended without a result
+def band_height(width: int, text: str) -> int:
+    """How tall `with_band` draws its band over a picture `width` wide."""
+    return _band(width, text)[2]
 
 
-def with_banner(picture: Picture, text: str) -> Picture:
-    """The picture under a band that says `text` (a match stopped: nobody is to act),
-    its boxes moved down with it."""
-    c = Canvas(picture.width, picture.height + BANNER_H, background=RED)
-    c.image.paste(Image.open(io.BytesIO(picture.png)).convert("RGB"), (0, BANNER_H))
-    shown = fit(text, picture.width - 2 * MARGIN, "title", True)
-    c.write(MARGIN, (BANNER_H - line_height("title")) / 2, shown, size="title", bold=True)
-    moved = tuple(replace(b, y=b.y + BANNER_H) for b in picture.layout)
-    banner = Box("label", "stopped", 0, 0, picture.width, BANNER_H, (text,))
-    return Picture(encode(c.image), picture.width, c.height, (banner, *moved))
+def _band(width: int, text: str) -> tuple[list[str], int, int]:
+    """The band's lines, their type size and the band's height: one line in the
+    headline's large type, or two in its smaller type when one would not hold it."""
+    big, mid = glance_sizes(width)
+    room = width - 2 * MARGIN
+    if text_width(text, big, True) <= room:
+        lines, size = [text], big
+    else:
+        lines, size = wrap(text, room, mid, lines=2, bold=True), mid
+    return lines, size, len(lines) * line_height(size) + 2 * GAP
+
+
+def with_band(picture: Picture, text: str, *, stopped: bool) -> Picture:
+    """The picture under a band that says how the match ended (`text`), in type that
+    reads where the picture is shown small: red when it `stopped` without a result,
+    gold over a result; its boxes moved down with it."""
+    lines, size, height = _band(picture.width, text)
+    c = Canvas(picture.width, picture.height + height, background=RED if stopped else GOLD)
+    c.image.paste(Image.open(io.BytesIO(picture.png)).convert("RGB"), (0, height))
+    ink = LIGHT if stopped else INK
+    for n, line in enumerate(lines):
+        c.write(MARGIN, GAP + n * line_height(size), line, size=size, bold=True, colour=ink)
+    moved = tuple(replace(b, y=b.y + height) for b in picture.layout)
+    band = Box("label", "ending", 0, 0, picture.width, height, (text,))
+    return Picture(encode(c.image), picture.width, c.height, (band, *moved))
 
 
 def line_height(size: Size) -> int:

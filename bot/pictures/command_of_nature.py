@@ -132,14 +132,15 @@ class _Shape:
         return min(shapes, key=lambda shape: shape.width)
 
 
-def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
+def board(view: dict[str, Any], to_act: tuple[int, ...], ending: str | None = None) -> Picture:
     """The public board: both formations facing each other, their headers, and the
-    markets at their right or below them."""
+    markets at their right or below them (`ending`: the headline's words once the match
+    is over)."""
     players = _players(view)
     sides = [_dict(s) for s in _list(view.get("sides"))]
     shape = _Shape.of(any(len(_list(s.get("seats"))) > 1 for s in sides))
     c = Canvas(width=shape.width, height=shape.height)
-    y = top = _title(c, view, to_act, players)
+    y = top = _title(c, view, to_act, players, ending)
     if len(sides) > 1:
         _side(c, 1, sides[1], y, shape, to_act, players, view)
     y += shape.side + cv.GAP
@@ -156,13 +157,19 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
 
 
 def _title(
-    c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], players: dict[Any, dict[str, Any]]
+    c: Canvas,
+    view: dict[str, Any],
+    to_act: tuple[int, ...],
+    players: dict[Any, dict[str, Any]],
+    ending: str | None = None,
 ) -> int:
     """The headline (whose decision it is, the turn, every Sage's health), then the game
     and its phase, and the prompt; returns the y below."""
     phase = view.get("phase")
     outcome = _dict(view.get("outcome"))
-    if phase == "over" or outcome:
+    if ending:
+        who = ending
+    elif phase == "over" or outcome:
         reason = outcome.get("reason")
         who = f"Game over: {_names(outcome.get('winners'), players)} win"
         who += f" ({reason})" if reason else ""
@@ -170,7 +177,7 @@ def _title(
         who = f"{_names(list(to_act), players)} to act" if to_act else "Nobody to act"
     turn = view.get("turn")
     short = f"{len(to_act)} players to act"
-    y = cv.headline(c, who, bool(to_act), when(view), scores(view), short)
+    y = cv.headline(c, who, bool(to_act) and not ending, when(view), scores(view), short)
     status = [VARIANTS.get(str(view.get("variant")), str(view.get("variant", "—")))]
     if isinstance(turn, int) and phase not in SET_UP:
         status.append(f"turn {turn}")

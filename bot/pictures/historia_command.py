@@ -58,9 +58,10 @@ PURPLE_DARK: Colour = (78, 52, 104)  # a face-down token: PURPLE darkened for li
 DOWN: Colour = (64, 68, 74)  # a token out of the game
 
 
-def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
-    """The public board: the standings table with each civilization's Command token."""
-    picture = _drawn(view, to_act, cv.WIDTH)
+def board(view: dict[str, Any], to_act: tuple[int, ...], ending: str | None = None) -> Picture:
+    """The public board: the standings table with each civilization's Command token
+    (`ending`: the headline's words once the match is over)."""
+    picture = _drawn(view, to_act, cv.WIDTH, ending)
     if cv.is_wide(picture.width, picture.height):
         return picture
     # Drawn wider, only the headline grows (the rest wraps less, if anything): drawn
@@ -68,17 +69,19 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
     tokens = scores(view)
     rest = picture.height - cv.headline_height(cv.WIDTH, tokens)
     width = cv.board_width(lambda w: rest + cv.headline_height(w, tokens))
-    return _drawn(view, to_act, width)
+    return _drawn(view, to_act, width, ending)
 
 
-def _drawn(view: dict[str, Any], to_act: tuple[int, ...], width: int) -> Picture:
+def _drawn(
+    view: dict[str, Any], to_act: tuple[int, ...], width: int, ending: str | None = None
+) -> Picture:
     civs = _civs(view)
     # Tall enough for every row and power (the most each can take), and no taller: a
     # smaller canvas is quicker to fill and crop.
     top = cv.headline_height(width, scores(view))
     canvas = Canvas(width=width, height=top + 320 + len(civs) * (ROW_H + ROW_GAP + 48))
     waiting = set(to_act)
-    y = _head(canvas, view, civs, waiting)
+    y = _head(canvas, view, civs, waiting, ending)
     y = _table(canvas, view, civs, waiting, y)
     y = _legend(canvas, y + cv.GAP)
     y = _ready(canvas, view, y + 4)
@@ -157,20 +160,26 @@ def plain(text: str) -> str:
 
 
 def _head(
-    canvas: Canvas, view: dict[str, Any], civs: list[dict[str, Any]], waiting: set[int]
+    canvas: Canvas,
+    view: dict[str, Any],
+    civs: list[dict[str, Any]],
+    waiting: set[int],
+    ending: str | None = None,
 ) -> int:
     """The headline (who the table waits for, the Era and turn, every civilization's
     Command token), the title line with the latest report's number, and the line of what
     the table waits for."""
     names = " & ".join(civ_label(c) for c in civs if c.get("seat") in waiting)
-    if view.get("phase") == "over":
+    if ending:
+        who = ending
+    elif view.get("phase") == "over":
         who = "Game over"
     elif names:
         who = f"{names} to act"
     else:
         who = "Report as you play" if view.get("phase") == "era" else "Nobody waited for"
     short = f"{len(waiting)} civilizations to act"
-    y = cv.headline(canvas, who, bool(waiting), when(view), scores(view), short)
+    y = cv.headline(canvas, who, bool(waiting) and not ending, when(view), scores(view), short)
     count = len(civs)
     title = f"{GAME_NAME} · {count} civilization{'s' if count != 1 else ''}"
     canvas.label("title", LEFT, y + 2, title, size="small", bold=True)

@@ -1071,7 +1071,9 @@ def _lines(view: dict[str, Any], width: int) -> list[str]:
     return wrap(text, width - 2 * cv.MARGIN, size="small", lines=2)
 
 
-def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
+def _title(
+    c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], ending: str | None = None
+) -> int:
     """The headline (whose decision it is, the round, every score), the title line
     (variant, round, pool) and the prompt; returns the y below."""
     solo = isinstance(view.get("nemesis"), dict) or view.get("variant") == "solo"
@@ -1082,7 +1084,7 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
     else:
         what = f"{len(players)} players · round {view.get('round', EMPTY)}"
     names = " and ".join(_name(view, s) for s in to_act) or EMPTY
-    who = "Game over" if over else f"{names} to act"
+    who = ending or ("Game over" if over else f"{names} to act")
     short = f"{len(to_act)} players to act"
     y = cv.headline(c, who, bool(to_act) and not over, when(view), scores(view), short)
     x = LEFT + c.label("title", LEFT, y, f"Mystic Vale · {what}", size="small", bold=True).w
@@ -1101,9 +1103,9 @@ def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
     return y + LINE * len(lines) + 8
 
 
-def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
+def board(view: dict[str, Any], to_act: tuple[int, ...], ending: str | None = None) -> Picture:
     """The public board: the player whose turn it is, the nemesis, every player, the
-    commons."""
+    commons (`ending`: the headline's words once the match is over)."""
     players = _players(view)
     active_seat = view.get("active")
     active = next((p for p in players if p.get("seat") == active_seat), None)
@@ -1136,7 +1138,7 @@ def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
         (cv.board_width(lambda w, a=a: height(w, a), least), a) for a in (False, True)
     )
     c = Canvas(width=width, height=height(width, across))
-    y = top = _title(c, view, to_act)
+    y = top = _title(c, view, to_act, ending)
     if active is not None:
         y = _active(c, view, active, to_act, y, panel(width, across)) + cv.GAP
     columns = y if across else top

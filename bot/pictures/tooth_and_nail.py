@@ -523,12 +523,15 @@ def _team_band(
     c.keep("side", f"team{number}", x, y, w, h, title, names)
 
 
-def _title(c: Canvas, view: dict[str, Any], to_act: tuple[int, ...]) -> int:
+def _title(
+    c: Canvas, view: dict[str, Any], to_act: tuple[int, ...], ending: str | None = None
+) -> int:
     """The headline (who decides, the turn, every side's deck), then the game and its
     goal, and what the table waits for."""
     # the headline and the prompt change with every turn: drawn, not kept as stamps
     short = f"{len(to_act)} players to decide"
-    y = cv.headline(c, _who(view, to_act), bool(to_act), when(view), scores(view), short)
+    who = ending or _who(view, to_act)
+    y = cv.headline(c, who, bool(to_act) and not ending, when(view), scores(view), short)
     full = c.width - 2 * cv.MARGIN
     variant = VARIANTS.get(str(view.get("variant")), str(view.get("variant") or "—"))
     title = f"{GAME_NAME} · {variant}"
@@ -704,12 +707,12 @@ def _height(view: dict[str, Any], width: int) -> int:
     return _title_height(view, width) + body + available + ZONE_LABEL_H + 4 + cv.MARGIN
 
 
-def board(view: dict[str, Any], to_act: tuple[int, ...]) -> Picture:
+def board(view: dict[str, Any], to_act: tuple[int, ...], ending: str | None = None) -> Picture:
     """The public board: every side's deck and Troops side by side, whose turn and
-    decision it is."""
+    decision it is (`ending`: the headline's words once the match is over)."""
     width = cv.board_width(lambda w: _height(view, w), _least_width(view))
     c = Canvas(width=width, height=_height(view, width))
-    y = _title(c, view, to_act)
+    y = _title(c, view, to_act, ending)
     own = _own_decks(view)
     column = _column_width(view, width)
     sides = _sides(view)

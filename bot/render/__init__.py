@@ -7,10 +7,11 @@ Each game may register a `Renderer` for its board; others get the generic one.
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import discord
 
-from bot.pictures import Picture
+from bot.pictures import Ending, Picture
 from bot.render.command_of_nature import CommandOfNatureRenderer
 from bot.render.generic import Field, Renderer, chunked_fields, clip
 from bot.render.historia_command import HistoriaCommandRenderer
@@ -41,6 +42,7 @@ COLOURS = {
 }
 
 LATELY_FIELD = "Lately"
+TO_ACT = "▶️"  # who decides, on the board
 
 __all__ = [
     "Field",
@@ -50,6 +52,8 @@ __all__ = [
     "board_embed",
     "end_line",
     "end_lines",
+    "ending_of",
+    "glance_embed",
     "lobby_embed",
     "option_lines",
     "options_footer",
@@ -234,11 +238,101 @@ def end_description(table: Table) -> str:
     return f"🏆 {winners} won{reason}."
 
 
+STOPPED_HEADLINES = {"cancelled": "Stopped by a moderator", "abandoned": "Abandoned: nobody won"}
+
+
+def ending_of(table: Table) -> Ending | None:
+    """How the match ended, as its board says it: the headline's words ("Ada won",
+    "The nemesis won", "Stopped by a moderator") and the whole sentence; None while it
+    is in play (or before it started)."""
+    if table.stopped is not None:
+        headline = STOPPED_HEADLINES.get(table.match.status, "Stopped")
+        return Ending(headline, table.stopped, stopped=True)
+    outcome = table.outcome
+    if outcome is None:
+        return None
+    winners = " and ".join(table.user_of(s).name for s in outcome.winners)
+    if outcome.against:
+        headline = f"{winners} beat the nemesis" if winners else "The nemesis won"
+    else:
+        headline = f"{winners} won" if winners else "Nobody won"
+    return Ending(headline, end_description(table).removeprefix("🏆 "))
+
+
 def picture_files(picture: Picture | None, filename: str) -> list[discord.File]:
     """A drawn picture as the file to attach under `filename` (none without one)."""
     if picture is None:
         return []
     return [discord.File(io.BytesIO(picture.png), filename=filename)]
+
+
+def shown_view(table: Table) -> tuple[dict[str, Any], tuple[int, ...]]:
+    """The public view and the deciders as the board shows them: a match that ended has
+    nobody to act, and one stopped mid-turn reads as over, saying why."""
+    view = table.view or {}
+    ending = ending_of(table)
+    if ending is None:
+        return view, table.to_act
+    if ending.stopped:
+        return {**view, "phase": "over", "prompt": ending.story}, ()
+    return view, ()
+
+
+def _mark(ending: Ending) -> str:
+    return "🛑" if ending.stopped else "🏆"
+
+
+def lately_lines(table: Table, lately: list[str] | None) -> list[str]:
+    """The last public lines as the board lists them: once the match is over, ending
+    with how it ended (said by no line of the game's when a moderator stopped it, or a
+    clock ran out)."""
+    shown = list(lately or [])
+    ending = ending_of(table)
+    if ending is not None and not any(ending.story in line for line in shown):
+        shown.append(f"{_mark(ending)} {ending.story}")
+    return shown
+
+
+def _headline(table: Table) -> str:
+    """The board's first line: how the match ended, or who decides and what is asked."""
+    ending = ending_of(table)
+    if ending is not None:
+        return f"{_mark(ending)} {ending.story}"
+    return _deciding(table)
+
+
+def _deciding(table: Table) -> str:
+    """Who decides and what they are asked (or where the match is, when nobody is)."""
+    if not table.to_act:
+        prompt = (table.view or {}).get("prompt")
+        return str(prompt) if prompt else "Nobody to decide right now."
+    waiting = _waiting(table)  # the prompt, which starts with a name; or "waiting for …"
+    return f"{TO_ACT} {_capitalised(waiting) if waiting.startswith('waiting') else waiting}"
+
+
+def _footer(table: Table, *, legend: bool) -> str:
+    """The board's footer: the match's number and turn, with the legend of the text
+    board's marks (`legend`), the options, the clock's terms, a chosen seed's warning
+    and the AI at the table."""
+    view = table.view or {}
+    footer = f"Match #{table.match.id}"
+    if isinstance(view.get("turn"), int):
+        footer += f" · turn {view['turn']}"
+    renderer = renderer_for(table.match.game)
+    if legend and renderer.legend:  # on lines of its own (a renderer may split it in several)
+        footer += f"\n{renderer.legend}"
+    options = options_footer(table)
+    if options:
+        footer += f"\n{options}"
+    if legend and table.match.status == "active":
+        footer += f"\n{clock_text(table.match.clock_seconds)}"
+    notice = seed_notice(table.match)
+    if notice:
+        footer += f"\n{notice}"
+    robots = ai_line(table)
+    if robots:
+        footer += f"\n{robots}"
+    return footer
 
 
 def board_embed(
@@ -247,52 +341,68 @@ def board_embed(
     lately: list[str] | None = None,
     *,
     picture: str | None = None,
-    text: bool = True,
 ) -> discord.Embed:
-    """The public board: whose decision it is (and by when: `clocks`, lines of the match
-    clock's status), or who won, the game's own fields and the last public lines; with
-    `picture`, the attached file of the table's picture shown as its image, and without
-    `text` the game's own fields left to that picture."""
-    view = table.view or {}
-    if table.outcome is not None:
-        description = end_description(table)
-    elif table.stopped is not None:
-        description = table.stopped
-    else:
-        prompt = view.get("prompt")
-        description = str(prompt) if prompt else f"Waiting for {_names(table, table.to_act)}."
+    """The whole text board: whose decision it is (and by when: `clocks`, lines of the
+    match clock's status) or how the match ended, the game's own fields, the last public
+    lines, and the legend of its marks; with `picture`, the attached file of the table's
+    picture shown under it."""
+    view, to_act = shown_view(table)
     embed = discord.Embed(
         title=f"{table.game.name} — {table.variant.name}",
-        description=clip(description, 4000),
+        description=clip(_headline(table), 4000),
         colour=COLOURS[table.match.status],
     )
-    footer = f"Match #{table.match.id}"
-    if isinstance(view.get("turn"), int):
-        footer += f" · turn {view['turn']}"
-    renderer = renderer_for(table.match.game)
-    if renderer.legend:  # on lines of its own (a renderer may split it in several)
-        footer += f"\n{renderer.legend}"
-    options = options_footer(table)
-    if options:
-        footer += f"\n{options}"
-    if table.match.status == "active":
-        footer += f"\n{clock_text(table.match.clock_seconds)}"
-    notice = seed_notice(table.match)
-    if notice:
-        footer += f"\n{notice}"
-    robots = ai_line(table)
-    if robots:
-        footer += f"\n{robots}"
-    embed.set_footer(text=footer)
+    embed.set_footer(text=_footer(table, legend=True))
     if picture is not None:
         embed.set_image(url=f"attachment://{picture}")
-    fields = renderer.board_fields(view, table.to_act) if text or picture is None else []
-    if lately and renderer.lately:
-        shown = "\n".join(clip(line, 300) for line in lately)
-        fields.append(Field(LATELY_FIELD, clip(shown, 1024)))
+    renderer = renderer_for(table.match.game)
+    fields = renderer.board_fields(view, to_act)
+    shown = lately_lines(table, lately)
+    if shown and renderer.lately:
+        fields.append(Field(LATELY_FIELD, clip("\n".join(clip(line, 300) for line in shown), 1024)))
     if clocks and table.match.status == "active":
         fields.append(Field("Clock", clip("\n".join(clocks), 1024)))
     return _fill(embed, fields)
+
+
+GLANCE_LATELY = 3  # the last public lines the board's summary shows
+GLANCE_LINE = 160  # characters of each, at most
+
+
+def glance_embed(
+    table: Table,
+    clocks: list[str] | None,
+    lately: list[str] | None,
+    *,
+    picture: str,
+    summary: bool = True,
+) -> discord.Embed:
+    """The board at a glance, under its picture (the attached file `picture`): who
+    decides and what is asked (or how the match ended), then with `summary` the turn and
+    every side's score, the clock (`clocks`: a line or two) and the last few public
+    lines. The whole text board is a tap away (`board_embed`)."""
+    renderer = renderer_for(table.match.game)
+    view, _ = shown_view(table)
+    ending = ending_of(table)  # said whole under Lately
+    lines = [_deciding(table) if ending is None else f"{_mark(ending)} **{ending.headline}**"]
+    if summary:
+        when = renderer.when(view) if table.outcome is None and table.stopped is None else ""
+        scores = " · ".join(renderer.scores(view))
+        lines.append(" · ".join(part for part in (f"**{when}**" if when else "", scores) if part))
+        if table.match.status == "active":
+            lines.extend(clocks or [])
+        last = lately_lines(table, lately)
+        if last:
+            lines.append(f"**{LATELY_FIELD}**")
+            lines.extend(clip(line, GLANCE_LINE) for line in last[-GLANCE_LATELY:])
+    embed = discord.Embed(
+        title=f"{table.game.name} — {table.variant.name}",
+        description=clip("\n".join(line for line in lines if line), 4000),
+        colour=COLOURS[table.match.status],
+    )
+    embed.set_image(url=f"attachment://{picture}")
+    embed.set_footer(text=_footer(table, legend=False))
+    return embed
 
 
 def _waiting(table: Table) -> str:

@@ -70,12 +70,14 @@ from bot.service.timing import (
     parse_clock,
     parse_duration,
 )
+from rules.core.text import listed
 
 log = logging.getLogger(__name__)
 
 END_SHARE = 0.1  # the second reminder comes when this share of the clock is left
 PAUSE_LIMIT = 7 * DAY  # a pause ends by itself after this long
 VACATION_BUDGET = 3 * DAY  # per player and match
+GLANCED = 2  # deadlines the board's summary names, at most (the full board has them all)
 DM_RETRY_AFTER = timedelta(hours=24)  # no DM to a player whose DMs were closed, meanwhile
 RETRY_AFTER = timedelta(minutes=5)  # a moment whose handling failed is tried again then
 
@@ -940,6 +942,32 @@ class ClockService:
             if clock.vacation_until is not None:
                 name = table.user_of(seat).name
                 lines.append(f"🏖️ {name} is away until {moment(clock.vacation_until)}.")
+        return lines
+
+    async def glance_lines(self, match_id: int, table: Table) -> list[str]:
+        """The clocks in a line or two, for the board's summary: a pause, or who decides
+        by when (the deciders due at the same moment on one line; past two moments, a
+        count of the rest, which `status_lines` gives in full)."""
+        if table.match.status != "active":
+            return []
+        pause = await self.store.pause(match_id)
+        if pause is not None:
+            return [f"⏸️ Paused, until {moment(pause.ends_at)} at most."]
+        due: dict[datetime | None, list[Deadline]] = {}
+        for d in sorted(await self.store.deadlines(match_id), key=lambda d: d.due_at):
+            due.setdefault(None if d.frozen_at is not None else d.due_at, []).append(d)
+        lines = []
+        for when, group in list(due.items())[:GLANCED]:
+            names = listed([table.user_of(d.seat).name for d in group])
+            if when is None:
+                lines.append(f"⏸️ {names}: clock frozen.")
+            else:
+                verb = "decide" if len(group) > 1 else "decides"
+                lines.append(f"⏰ {names} {verb} by {moment(when)}.")
+        rest = sum(len(group) for group in list(due.values())[GLANCED:])
+        if rest:
+            clocks = "clock" if rest == 1 else "clocks"
+            lines.append(f"⏰ {rest} more {clocks}: see the full board.")
         return lines
 
     async def _seated(self, match_id: int, user_id: int) -> tuple[Table, SeatRow]:

@@ -8,8 +8,6 @@ reads as the board labels it, its row and a letter from the left ("I", "IIa", "I
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from rules.command_of_nature import effects, table
 from rules.command_of_nature.actions import PHASE_OF, parse_pos, to_act
 from rules.command_of_nature.cards import ChooseOne, CommandCard, ElementalCard
@@ -20,6 +18,7 @@ from rules.command_of_nature.table import place
 from rules.command_of_nature.text import card_text, effect_text, faction_action_text
 from rules.command_of_nature.turn import HAND_SIZE, INTO_FORMATION_GOLD, REFRESH_GOLD, sell_price
 from rules.core import Action
+from rules.core.text import listed
 
 PHASES = {
     "daybreak": "Phase I (daybreak)",
@@ -131,16 +130,10 @@ def describe(state: State, action: Action) -> str:
             return "Finish: draw up to 5 cards"
         case "end" if a:
             cards = (_card(state, c).shown_name for c in a[0].split("+"))
-            return f"End turn, discarding {_listed(cards)}"
+            return f"End turn, discarding {listed(list(cards))}"
         case "end":
             return "End turn"
     return action.key
-
-
-def _listed(names: Iterable[str]) -> str:
-    """Names joined as a sentence lists them: "A", "A and B", "A, B and C"."""
-    names = list(names)
-    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def option_label(state: State, frame: Frame, option: str) -> str:
@@ -213,7 +206,7 @@ def _end_turn(state: State, action: Action) -> str:
         skipped.append(f"{side.ap} AP")
     if state.phase in ("daybreak", "actions", "market"):
         skipped.append("the markets")
-    head = f"Skips {_listed(skipped)} · " if skipped else ""
+    head = f"Skips {listed(skipped)} · " if skipped else ""
     if action.args:
         return f"{head}you keep the other {HAND_SIZE} cards"
     return f"{head}then draw up to {HAND_SIZE} cards"

@@ -26,6 +26,7 @@ from rules.command_of_nature.table import (
     swap_cards,
 )
 from rules.core import IllegalAction
+from rules.core.text import listed
 
 MARKET_SIZE = 3
 INTO_FORMATION_GOLD = 2  # bought Elementals may go straight into an empty space
@@ -165,8 +166,7 @@ def end_turn_now(state: State, seat: int, discards: list[str], rng: random.Rando
             player.hand.remove(card)
             player.discard.append(card)
             names.append(card_of(state, card).name)
-        listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
-        events.append(_ev("discard", f"{player.name} discards {listed}.", seat))
+        events.append(_ev("discard", f"{player.name} discards {listed(names)}.", seat))
     return events + clean_up(state, seat, rng)
 
 

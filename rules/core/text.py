@@ -21,3 +21,8 @@ def clip(text: str, limit: int) -> str:
 def plural(count: int, word: str, many: str = "") -> str:
     """ "1 card", "2 cards", "0 cards"; `many` for a word whose plural isn't `word` + s."""
     return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def listed(names: list[str]) -> str:
+    """Names as a sentence lists them: "Ada", "Ada and Basil", "Ada, Basil and Cleo"."""
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)

@@ -95,7 +95,7 @@ async def test_a_moderator_can_stop_a_match_in_play(simcord_env: simcord.Env) ->
     await moderator.slash(world.channel, "mod abort")
     assert (await world.match()).status == "cancelled"
     board = await world.board()
-    assert board.embeds[0].description == "This match was stopped by a moderator."
+    assert board.embeds[0].description == "🛑 This match was stopped by a moderator."
     assert board.components == []
     entries = await world.bot.matches.store.log_entries((await world.match()).id)
     assert [(e.user_id, e.text) for e in entries] == [
@@ -113,4 +113,4 @@ async def test_a_deleted_board_is_posted_again(simcord_env: simcord.Env) -> None
     await world.alice.slash(world.channel, "play", action="banner|amber")
     new = await world.board()
     assert new.id != old.id
-    assert new.embeds[0].description == "bob raises a banner."
+    assert new.embeds[0].description == "▶️ bob raises a banner."

@@ -181,7 +181,7 @@ async def test_a_deadline_ends_the_turn_and_is_logged(world: World) -> None:
         f"➡️ {world.bob.mention}, your turn — raise a banner"
     )
     assert "⏰ alice's time ran out." in await log_texts(world)
-    assert (await world.board()).embeds[0].description == "bob raises a banner."
+    assert (await world.board()).embeds[0].description == "▶️ bob raises a banner."
     assert await world.bot.matches.verify(match.id)
     bob = await deadline(world, 1)
     assert (bob.version, bob.clock_seconds, bob.out_of_turn) == (1, CLOCK, False)
@@ -240,7 +240,7 @@ async def test_the_abandon_policy_ends_the_match_with_no_winner(world: World) ->
     )
     board = await world.board()
     assert board.embeds[0].description == (
-        "This match was abandoned (a player ran out of time): nobody won."
+        "🛑 This match was abandoned (a player ran out of time): nobody won."
     )
     assert board.components == []
     assert await world.bot.matches.store.deadlines(match_id) == []
@@ -395,7 +395,9 @@ async def test_pause_by_agreement_freezes_every_clock_until_resumed(world: World
     nudge = await world.bob.slash(world.channel, "match nudge")
     assert answer(nudge) == "The match is paused: nobody's clock runs."
     status = await world.eve.slash(world.channel, "match status")
-    assert status.response is not None and status.response.content.startswith("⏸️ Paused")
+    assert status.response is not None and status.response.ephemeral
+    clocks = next(f.value for f in status.response.embeds[0].fields if f.name == "Clock")
+    assert (clocks or "").startswith("⏸️ Paused")
     resumed = await world.bob.slash(world.channel, "match resume")
     assert public(resumed) == f"▶️ {world.bob.mention} resumed the match: the clocks run again."
     await world.env.advance_time(40 * MINUTE - 1)  # what alice had left
@@ -497,9 +499,10 @@ async def test_an_out_of_turn_decision_gets_the_shorter_clock(world: World) -> N
     window = await deadline(world, 1)
     assert window.out_of_turn and window.clock_seconds == out_of_turn_clock(CLOCK) == 15 * MINUTE
     status = await world.eve.slash(world.channel, "match status")
-    assert status.response is not None
-    assert re.match(r"⏰ bob decides by <t:(\d+):f> \(<t:\1:R>\)", status.response.content)
-    assert status.response.content.endswith("(out of turn).")
+    assert status.response is not None and status.response.ephemeral
+    clocks = next(f.value for f in status.response.embeds[0].fields if f.name == "Clock") or ""
+    assert re.match(r"⏰ bob decides by <t:(\d+):f> \(<t:\1:R>\)", clocks)
+    assert clocks.endswith("(out of turn).")
     await world.env.advance_time(15 * MINUTE)
     lines = world.public_lines()[-1].splitlines()
     assert lines[0] == "⏰ bob's time ran out."

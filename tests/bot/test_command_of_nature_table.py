@@ -69,7 +69,7 @@ async def test_the_posted_board_and_hand_show_the_game_as_it_stands(world: World
     if state.phase == "daybreak":
         await act(world, world.alice, "phase|actions")
         state = await state_of(world)
-    board = (await world.board()).embeds[0]
+    board = await world.full_board(world.eve)
     text = board_text(board)
     check_board(text, state)
     assert "⚔ STR" in (board.footer.text or "")  # the game's own renderer drew it
@@ -107,7 +107,7 @@ async def test_a_response_window_shows_the_defender_the_incoming_attack(world: W
     ping = next(m for m in reversed(world.channel.history(viewer=world.eve)) if m.content)
     assert f"<@{world.bob.id}>, {asked}" in ping.content
     assert "Respond" in [c.label for row in ping.components for c in row.children]
-    board = board_text((await world.board()).embeds[0])
+    board = board_text(await world.full_board(world.eve))
     assert "Attack under way" in board and CON.view(state, None)["attack"] in board
     hand = await world.bob.slash(world.channel, "hand")
     assert hand.response is not None
@@ -128,7 +128,7 @@ async def test_a_team_board_shows_both_halves_and_the_team_hands(world: World) -
         offered = await player.autocomplete(world.channel, "play", "action", "")
         await act(world, player, offered[0]["value"])
     state = await state_of(world)
-    text = board_text((await world.board()).embeds[0])
+    text = board_text(await world.full_board(world.eve))
     check_board(text, state)
     for side in state.sides:
         first, second = (state.players[s].name for s in side.seats)
@@ -161,7 +161,7 @@ async def test_the_set_up_shows_what_each_choice_is_and_no_sage_in_danger(world:
     await act(world, chooser, select_options(hand.response)[0]["value"])
 
     (chooser,) = await world.to_act()
-    board = board_text((await world.board()).embeds[0])
+    board = board_text(await world.full_board(world.eve))
     assert "♥0/" not in board and "(not set up yet)" in board
     offered = await chooser.autocomplete(world.channel, "play", "action", "")
     await act(world, chooser, offered[0]["value"])  # the second Sage

@@ -126,7 +126,7 @@ async def test_play_autocomplete_filters_and_applies_then_updates_the_board(worl
     # Only whoever decides next is pinged: no @everyone, no roles.
     assert sent[-1]["allowed_mentions"] == {"parse": [], "users": [world.bob.id]}
     assert (await world.board()).id == board.id  # edited in place
-    assert (await world.board()).embeds[0].description == "bob raises a banner."
+    assert (await world.board()).embeds[0].description == "▶️ bob raises a banner."
 
     stale = await world.bob.slash(world.channel, "play", action="banner|crimson")
     assert ephemeral_text(stale) == "Someone already raised that banner."

@@ -55,7 +55,7 @@ async def test_a_menu_pick_whose_acknowledgement_fails_is_still_announced(
     ]
     assert posted[-1]["allowed_mentions"] == {"parse": [], "users": [world.bob.id]}  # pinged
     assert (await world.board()).id == board.id
-    assert (await world.board()).embeds[0].description == "bob raises a banner."
+    assert (await world.board()).embeds[0].description == "▶️ bob raises a banner."
     no_apology(world)
     assert any("after saving it" in w for w in warned(caplog))  # the answer was the edit
 
@@ -71,7 +71,7 @@ async def test_a_play_whose_private_answer_fails_is_still_announced(
     assert world.public_lines()[-1] == (
         f"alice raises amber.\n➡️ {world.bob.mention}, your turn — raise a banner"
     )
-    assert (await world.board()).embeds[0].description == "bob raises a banner."
+    assert (await world.board()).embeds[0].description == "▶️ bob raises a banner."
     no_apology(world)
     assert any("after saving it" in w for w in warned(caplog))
 

@@ -177,7 +177,8 @@ def check_board(embed: discord.Embed, state: State) -> None:
     if outcome is not None:
         assert embed.description == f"🏆 {outcome.text}"
     else:
-        assert embed.description == HC.view(state, None)["prompt"]
+        prompt = HC.view(state, None)["prompt"]
+        assert embed.description == (f"▶️ {prompt}" if HC.to_act(state) else prompt)
     _, value = field(embed, "Standings — ")
     check_standings(value, state)
     for civ in state.civs:
@@ -237,7 +238,7 @@ def check_hand(private: Any, state: State, seat: int) -> None:
 async def look(world: World, *players: simcord.MemberActor) -> State:
     """Check the posted board, and each player's /hand, against the state."""
     state = await world.state()
-    check_board((await world.board()).embeds[0], state)
+    check_board((await world.full_board(world.eve)), state)
     table = await world.bot.matches.table(world.match_id or 0)
     for player in players:
         seat = table.seat_of(player.id)
@@ -332,7 +333,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     await done(world, bob, "cubes", count=1, **{"from": "supply", "to": "used"})
     state = await look(world, alice, bob)
     assert state.civ(1).territories == ["Nile", "Attica"]
-    board = (await world.board()).embeds[0]
+    board = await world.full_board(world.eve)
     _, shared = field(board, "Shared territories")
     assert shared.startswith("⇄ **Attica** — Greeks & Egyptians")
     # A report's public line starts with its number, as the Dispute button names it.
@@ -447,7 +448,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     assert state.phase == "ending" and HC.to_act(state) == {0, 1}
     (called,) = world.posts(since)
     assert called["allowed_mentions"]["users"] == sorted([alice.id, bob.id])
-    _, ending = field((await world.board()).embeds[0], "⏳ End of Era I reported")
+    _, ending = field((await world.full_board(world.eve)), "⏳ End of Era I reported")
     assert "Waiting for: alice, bob" in ending
     assert (await report(world, alice, "turn")).startswith("The end of Era I waits for alice")
     await done(world, alice, "agree")
@@ -458,7 +459,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     assert "⏳ **End of Era I.**" in summary
     assert "Era I summary — Command: no token was activated." in summary
     assert "Era II begins, turn 1." in summary
-    board = (await world.board()).embeds[0]
+    board = await world.full_board(world.eve)
     assert not has_field(board, "Recent reports")  # the Era's reports are settled
     _, past = field(board, "Command tokens used in past Eras")
     assert past == "Era I: no token activated"
@@ -506,7 +507,7 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
         for track in ("military", "technology"):  # the +2 lapsed
             assert level(state.civ(seat), track) == state.civ(seat).levels[track]  # type: ignore[arg-type]
     assert state.phase == "final" and HC.to_act(state) == set()
-    board = (await world.board()).embeds[0]
+    board = await world.full_board(world.eve)
     assert board.description == "The last Era is over — report who won (`/historia result`)"
     _, past = field(board, "Command tokens used in past Eras")
     assert past.splitlines() == [
@@ -528,14 +529,14 @@ async def test_a_two_civilization_game_through_three_eras_to_the_result(world: W
     asked = HC.question(await world.state(), 1)
     assert asked is not None and "Greeks" in asked
     assert called["content"].splitlines()[-1] == f"➡️ {bob.mention}, {asked}"
-    _, result = field((await world.board()).embeds[0], "🏆 Result reported")
+    _, result = field((await world.full_board(world.eve)), "🏆 Result reported")
     assert "Waiting for: bob" in result
     await done(world, bob, "object")
     await done(world, bob, "result", winner="carthage")
     await done(world, alice, "agree")
     state = await world.state()
     assert state.phase == "over" and state.winners == [1]
-    check_board((await world.board()).embeds[0], state)
+    check_board((await world.full_board(world.eve)), state)
     assert world.public()[-1].content.splitlines()[-1] == (
         "🏆 The table agrees: Carthage won (bob). The channel is free for a new match."
     )
@@ -711,7 +712,7 @@ async def test_a_moderator_undoes_a_report_and_the_button_follows(world: World) 
     assert undone == "The last action is undone."
     state = await world.state()
     assert state == before and state.civ(1).levels["military"] == 0
-    check_board((await world.board()).embeds[0], state)
+    check_board((await world.full_board(world.eve)), state)
     line = world.public()[-1]
     assert line.content.startswith(f"🛡️ ↩️ {mona.mention} undid the last action: ")
     assert "Carthage: Military 0 → 5." in line.content
@@ -855,7 +856,7 @@ async def test_three_claims_on_one_shared_territory_read_as_three(world: World) 
     await done(world, bob, "command", power="command|shared|reserve")
     await done(world, carol, "level", track="technology", value=1)  # first in Technology
     await done(world, carol, "command", power="command|shared|reserve")
-    _, shared = field((await world.board()).embeds[0], "Shared territories")
+    _, shared = field((await world.full_board(world.eve)), "Shared territories")
     assert shared.splitlines()[0] == (
         "⇄ **Gaul** — Greeks, Egyptians & Persians: Greeks, Egyptians & Persians all claim "
         "it — they cancel out"
@@ -892,13 +893,13 @@ async def test_the_board_says_in_one_line_who_can_activate_now_and_why(world: Wo
     token now and by which categories, or says that none can."""
     alice, bob, carol = world.alice, world.bob, world.carol
     await named_table(world, [alice, bob, carol], ["Greeks", "Egyptians", "Persians"])
-    _, standing = field((await world.board()).embeds[0], "Standings — ")
+    _, standing = field((await world.full_board(world.eve)), "Standings — ")
     assert "🔒 **No token can be activated now** (each civilization's field says why)" in (
         standing.splitlines()
     )
     await done(world, alice, "territory add", name="Attica")
     await done(world, bob, "level", track="military", value=2)
-    _, standing = field((await world.board()).embeds[0], "Standings — ")
+    _, standing = field((await world.full_board(world.eve)), "Standings — ")
     assert (
         "✅ **Can activate now**: Greeks (first in Territory, not last in Military) · "
         "Egyptians (first in Military, not last in Technology)"
@@ -989,7 +990,7 @@ async def test_the_boards_recent_reports_are_whole_lines_never_cut(world: World)
     state = await look(world, alice, bob)
     recent = state.reports[-5:]
     assert sum(len(r.text) for r in recent) > 1024  # more than a field holds
-    _, value = field((await world.board()).embeds[0], "Recent reports")
+    _, value = field((await world.full_board(world.eve)), "Recent reports")
     assert "…" not in value
     shown = [r for r in recent if f"`#{r.number}` " in value]
     assert 0 < len(shown) < len(recent) and shown == recent[len(recent) - len(shown) :]
@@ -1013,7 +1014,7 @@ async def test_the_cubes_line_counts_the_cube_on_an_activated_token(world: World
     def cubes_of(value: str) -> str:
         return next(line for line in value.splitlines() if line.startswith("🧊 "))
 
-    _, greeks = field((await world.board()).embeds[0], "🏛️ Greeks (alice)")
+    _, greeks = field((await world.full_board(world.eve)), "🏛️ Greeks (alice)")
     assert cubes_of(greeks) == "🧊 Cubes: personal supply 9 · Command token 1"
     hand = (await alice.slash(world.channel, "hand")).response
     assert hand is not None
@@ -1029,7 +1030,7 @@ async def test_the_cubes_line_counts_the_cube_on_an_activated_token(world: World
     await done(world, alice, "era-end")
     await done(world, bob, "agree")
     state = await look(world, alice)
-    _, greeks = field((await world.board()).embeds[0], "🏛️ Greeks (alice)")
+    _, greeks = field((await world.full_board(world.eve)), "🏛️ Greeks (alice)")
     assert cubes_of(greeks) == "🧊 Cubes: personal supply 7 · Used Pool 2 · reserve 1"
     assert sum(state.civ(0).cubes.values()) == 10
 
@@ -1051,7 +1052,7 @@ async def test_reports_are_numbered_once_for_the_whole_game(world: World) -> Non
     await done(world, alice, "level", track="military", value=2)
     lines = (await turn_message(world)).content.splitlines()
     assert "`#6` 📈 Greeks: Military 0 → 2." in lines, lines
-    _, reports = field((await world.board()).embeds[0], "Recent reports")
+    _, reports = field((await world.full_board(world.eve)), "Recent reports")
     assert reports.startswith("`#6` Greeks: Military 0 → 2."), reports
     assert dispute_ids(await turn_message(world)) == [f"arbiter:dispute:{world.match_id}:2:6:0"]
     offered = await bob.autocomplete(world.channel, "historia dispute", "report", "")

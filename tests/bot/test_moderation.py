@@ -135,7 +135,7 @@ async def test_abort_ends_the_match_logs_it_and_frees_the_channel(world: World) 
     assert (await world.match()).status == "cancelled"
     assert world.public_lines()[-1] == f"🛡️ The match was aborted by {mona.mention}: nobody wins."
     board = await world.board()
-    assert board.embeds[0].description == "This match was stopped by a moderator."
+    assert board.embeds[0].description == "🛑 This match was stopped by a moderator."
     assert board.components == []
     again = await mona.slash(world.channel, "mod abort")
     assert "no open match in this channel" in answer(again)

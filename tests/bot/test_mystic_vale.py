@@ -150,7 +150,7 @@ def check_board(embed: discord.Embed, state: State) -> None:
         outcome = MV.outcome(state)
         assert outcome is not None and embed.description == f"🏆 {outcome.text}"
     else:
-        assert embed.description == public["prompt"]
+        assert embed.description == f"▶️ {public['prompt']}"
     pool = embed.fields[0].name or ""
     assert (pool.startswith("🔔 Last round") if state.last_round else "") or (
         pool.startswith(f"VP pool: {state.pool} left")
@@ -295,7 +295,7 @@ async def play_out(world: World, players: list[simcord.MemberActor]) -> dict[str
         (player,) = await world.to_act()
         seat = await seat_of(world, player)
         if move % CHECK_EVERY == 0:
-            check_board((await world.board()).embeds[0], state)
+            check_board((await world.full_board(world.eve)), state)
             fields = [c for p in state.players for c in p.field]
             ways["boards with a leader in a field"] += any(
                 state.card(c).leader is not None for c in fields
@@ -351,7 +351,7 @@ async def finish(world: World) -> None:
     state = await state_of(world)
     outcome = MV.outcome(state)
     assert outcome is not None and outcome.reason == "score"
-    check_board((await world.board()).embeds[0], state)
+    check_board((await world.full_board(world.eve)), state)
     assert any(outcome.text in line for line in world.public_lines()[-2:])
     assert await world.bot.matches.verify(world.match_id or 0)
 
@@ -370,7 +370,7 @@ async def test_a_two_player_game_with_leaders_set_in_the_lobby_to_the_end(world:
     )
     assert "**Leaders:** on" in (chosen.response or lobby).embeds[0].fields[1].value  # type: ignore[union-attr]
     await world.alice.click(lobby, label="Start")
-    board = (await world.board()).embeds[0]
+    board = await world.full_board(world.eve)
     assert "\nLeaders on\n" in (board.footer.text or "")
     # Both choose a leader from /hand, each reading their two in full.
     state = await state_of(world)
@@ -420,7 +420,7 @@ async def test_a_four_player_game_with_leaders_set_by_command_to_the_end(world: 
         await player.slash(world.channel, "play", action=offered[0]["value"])
     state = await state_of(world)
     assert state.phase == "planting"
-    board = (await world.board()).embeds[0]
+    board = await world.full_board(world.eve)
     assert "\nLeaders on\n" in (board.footer.text or "")
     check_board(board, state)
     ways = await play_out(world, players)
@@ -465,7 +465,7 @@ async def test_the_push_button_counts_the_decay_as_the_board_does_and_names_its_
     card together), and the two parts that add up to it say what they are."""
     state, planter, _ = await opening(world)
     seat = await seat_of(world, planter)
-    _, value = player_text((await world.board()).embeds[0], state.players[seat].name)
+    _, value = player_text((await world.full_board(world.eve)), state.players[seat].name)
     (decay,) = re.findall(r"\*\*Decay (\d) of 4\*\*", value)
     push = next(label for label in quick(await turn_message(world, planter)) if "Push" in label)
     shows = field_total(state, seat)
@@ -526,7 +526,7 @@ async def test_the_harvest_question_and_the_board_count_the_same_buys_left(
     assert private is not None
     asked = private.embeds[0].description or ""
     assert asked.endswith(": buy up to 1 advancement (mana), then end your Harvest**"), asked
-    harvest = field_value((await world.board()).embeds[0], "🌾")
+    harvest = field_value((await world.full_board(world.eve)), "🌾")
     assert "Buys left: 0 vales (spirits), then 1 advancement (mana)" in harvest, harvest
 
 

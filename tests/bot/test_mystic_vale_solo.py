@@ -59,8 +59,8 @@ async def test_a_solitaire_game_in_a_channel_against_a_chosen_nemesis(world: Wor
     await world.alice.click(lobby, label="Start")  # one player is enough
     assert (await world.match()).status == "active"
 
-    board = await world.board()
-    on_board = fields(board)
+    full = await world.full_board(world.eve)
+    on_board = {f.name or "": f.value or "" for f in full.fields}
     card = next(v for k, v in on_board.items() if k.startswith(f"😈 Nemesis: {SOULBANE}"))
     assert "Harvest (from ⌛3): discard 1 VP" in card and "⏳" in card
     track = next(v for k, v in on_board.items() if k.startswith("⌛ Corruption track (Easy side)"))
@@ -112,8 +112,10 @@ async def test_a_solitaire_game_in_a_direct_message_with_the_bot(world: World) -
     if state.phase == "leaders":  # leaders are on by default
         offered = await ada.autocomplete("play", "action", "")
         await ada.slash("play", action=offered[0]["value"])
-    posted = [m for m in ada.dm_channel.history(viewer=world.alice) if m.embeds]
-    assert any(f.name.startswith("😈 Nemesis:") for m in posted for f in m.embeds[0].fields)
+    board = await world.board_in(ada.dm_channel)
+    full = await ada.click(board, label="Full board")  # the whole text board, in the DM
+    assert full.response is not None and full.response.ephemeral
+    assert any(f.name.startswith("😈 Nemesis:") for f in full.response.embeds[0].fields)
 
     await play_out(world, ada)
     state = await world.state()

@@ -13,7 +13,8 @@ from PIL import Image
 
 import bot.pictures
 from bot.pictures import BOARD_FILE, HAND_FILE
-from bot.pictures.canvas import BANNER_H, RED, WIDTH, WIDTHS
+from bot.pictures.canvas import RED, WIDTH, WIDTHS, band_height
+from bot.render import ending_of, renderer_for
 from bot.service.timing import HOUR
 from rules.registry import GAMES
 from tests.bot.test_moderation import admin
@@ -66,24 +67,45 @@ async def test_every_board_carries_a_picture_of_the_table(
         assert await board_png(world) != first, "the picture did not follow the game"
 
 
+def labels(message: discord.Message) -> list[str | None]:
+    """The labels of a message's buttons."""
+    return [c.label for row in message.components for c in getattr(row, "children", [])]
+
+
 async def test_a_server_chooses_text_only_or_pictures_only(world: World) -> None:
+    """The default board is the picture under a summary, the whole text board a tap
+    away; text only puts the whole text board in the message (with the legend, no
+    picture); pictures only keeps the picture and who decides."""
     mona = admin(world)
     await world.start("command-of-nature", "2p", [world.alice, world.bob])
-    with_text = (await world.board()).embeds[0]
-    assert with_text.fields and with_text.image.url
+    board = await world.board()
+    glance = board.embeds[0]
+    assert glance.image.url and not glance.fields
+    summary = (glance.description or "").splitlines()
+    assert summary[0].startswith("▶️ ")  # who decides, then every side's Sage
+    assert summary[1] == "**Set-up** · alice: no Sage yet · bob: no Sage yet"
+    assert labels(board) == ["My hand", "Full board"]
+    renderer = renderer_for("command-of-nature")
+    assert renderer.legend not in (glance.footer.text or "")
+    full = await world.full_board(world.eve)
+    assert any("gold" in f.name for f in full.fields) and not full.image.url
+    assert renderer.legend in (full.footer.text or "")
 
     await mona.slash(world.channel, "settings pictures", mode="text")
     await take_a_turn_step(world)
     board = await world.board()
     assert not board.attachments and not board.embeds[0].image.url
     assert any(f.name.startswith("▶️") or "gold" in f.name for f in board.embeds[0].fields)
+    assert renderer.legend in (board.embeds[0].footer.text or "")
+    assert labels(board) == ["My hand"]
 
     await mona.slash(world.channel, "settings pictures", mode="pictures")
     await take_a_turn_step(world)
     board = await world.board()
     decoded(await board_png(world))
-    names = [f.name for f in board.embeds[0].fields]
-    assert not any("gold" in n for n in names), names  # the sides are in the picture
+    assert not board.embeds[0].fields
+    assert len((board.embeds[0].description or "").splitlines()) == 1  # who decides
+    assert labels(board) == ["My hand", "Full board"]
 
 
 async def test_a_player_chooses_for_their_own_view(world: World) -> None:
@@ -168,13 +190,16 @@ async def test_a_stopped_match_is_redrawn_with_nobody_to_act(world: World) -> No
     await mona.slash(world.channel, "mod abort")
     await world.bot.publisher.idle()
     board = await world.board()
-    assert board.embeds[0].description == "This match was stopped by a moderator."
+    assert board.embeds[0].description.startswith("🛑 **Stopped by a moderator**")
     after = decoded(await board_png(world))
-    assert after.height == before.height + BANNER_H
-    assert after.convert("RGB").getpixel((2, 2)) == RED  # the band
     table = await world.bot.matches.table((await world.match()).id)
-    drawn = await world.bot.pictures.board(table.game.id, table.view or {}, (), table.stopped)
-    assert drawn is not None and drawn.box("label", "stopped").text == (table.stopped,)
+    assert table.stopped is not None and after.width == before.width
+    assert after.convert("RGB").getpixel((2, 2)) == RED  # the band
+    ending = ending_of(table)
+    drawn = await world.bot.pictures.board(table.game.id, table.view or {}, (), ending)
+    assert drawn is not None and drawn.box("label", "ending").text == (table.stopped,)
+    assert drawn.box("label", "ending").h == band_height(drawn.width, table.stopped)
+    assert drawn.height == after.height
     assert not drawn.boxes("mark", "decides")  # nobody is to act
     assert drawn.box("label", "prompt").text == (table.stopped,)  # not whose turn it was
 
@@ -205,9 +230,10 @@ async def test_an_abandoned_match_is_redrawn_saying_so(world: World) -> None:
     assert after.convert("RGB").getpixel((2, 2)) == RED  # the band
     table = await world.bot.matches.table((await world.match()).id)
     assert table.stopped == "This match was abandoned (a player ran out of time): nobody won."
-    drawn = await world.bot.pictures.board(table.game.id, table.view or {}, (), table.stopped)
-    assert drawn is not None and drawn.box("label", "stopped").text == (table.stopped,)
-    assert drawn.box("label", "stopped").h == BANNER_H and after.height == drawn.height
+    drawn = await world.bot.pictures.board(table.game.id, table.view or {}, (), ending_of(table))
+    assert drawn is not None and drawn.box("label", "ending").text == (table.stopped,)
+    assert drawn.box("label", "ending").h == band_height(drawn.width, table.stopped)
+    assert after.height == drawn.height
     assert not drawn.boxes("mark", "decides")
 
 

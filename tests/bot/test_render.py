@@ -89,7 +89,7 @@ def table(view: dict[str, Any], players: int) -> Table:
 
 def test_the_board_shows_zones_drained_troops_piles_and_whose_turn() -> None:
     embed = board_embed(table(tn_view(2), 2))
-    assert embed.description == "Ann is taking their Action Step."
+    assert embed.description == "▶️ Ann is taking their Action Step."
     decks, ann, ben = embed.fields[:3]
     assert decks.name == "Decks left — a deck that runs out loses"
     assert decks.value == "Ann **40** · Ben **40**"

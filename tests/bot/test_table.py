@@ -74,9 +74,14 @@ async def test_each_game_and_variant_is_drawn_by_its_renderer_and_asks_the_decid
     players = [world.alice, world.bob, world.carol, world.dave, world.eve, world.frank]
     await world.start(game_id, variant, players[: game.variants[variant].min_players])
     table = await world.bot.matches.table(world.match_id or 0)
-    embed = (await world.board()).embeds[0]
+    # The board is its picture under a summary; the whole text board, with the legend
+    # of its marks, is one tap away.
+    glance = (await world.board()).embeds[0]
     renderer = renderer_for(game_id)
-    assert renderer.legend and renderer.legend in (embed.footer.text or "")
+    assert glance.image.url == "attachment://board.png" and not glance.fields
+    assert renderer.legend and renderer.legend not in (glance.footer.text or "")
+    embed = await world.full_board(world.eve)
+    assert renderer.legend in (embed.footer.text or "")
     drawn = [f.name for f in renderer.board_fields(table.view or {}, table.to_act)]
     assert [f.name for f in embed.fields][: len(drawn)] == drawn
 
@@ -352,8 +357,9 @@ async def test_the_board_shows_the_last_lines_and_its_deadlines_as_timestamps(
     fields = {f.name: f.value for f in (await world.board()).embeds[0].fields}
     assert fields[LATELY_FIELD] == "alice raises amber."  # the undone line is gone
     status = await world.eve.slash(world.channel, "match status")
-    assert status.response is not None
-    assert re.fullmatch(f"⏰ bob decides by {TIMESTAMP}\\.", status.response.content)
+    assert status.response is not None and status.response.ephemeral
+    fields = {f.name: f.value for f in status.response.embeds[0].fields}
+    assert re.fullmatch(f"⏰ bob decides by {TIMESTAMP}\\.", fields["Clock"] or "")
 
 
 async def test_the_end_is_told_in_the_game_s_own_words(

@@ -10,7 +10,15 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from tests.bot.world import World, buttons, menu_id, option_values, quick, turn_message
+from tests.bot.world import (
+    World,
+    buttons,
+    custom_ids,
+    menu_id,
+    option_values,
+    quick,
+    turn_message,
+)
 
 MAX_ACTIONS = 1500
 
@@ -59,9 +67,12 @@ async def test_a_two_player_game_to_a_winner_through_play_and_hand(
     first = next(m for m in world.channel.history() if m.id == board.id)
     assert "The board has moved" in (first.embeds[0].description or "")
     assert first.components == []
-    assert final.embeds[0].description == f"🏆 {table.outcome.text}"
+    glance = (final.embeds[0].description or "").splitlines()
+    assert glance[0] == f"🏆 **{winner_name} won**"
+    assert glance[-1].endswith(table.outcome.text)  # the end closes Lately
+    assert (await world.full_board(world.eve)).description == f"🏆 {table.outcome.text}"
     assert table.outcome.text.endswith(f"{winner_name} wins.")
-    assert final.components == []
+    assert custom_ids(final) == [f"arbiter:full:{match.id}"]  # no hand to open any more
     assert world.public_lines()[-1].endswith("The channel is free for a new match.")
     assert world.public_lines()[-1].count(table.outcome.text) == 1  # the end said once
     assert await world.bot.matches.verify(match.id)
@@ -74,7 +85,7 @@ async def test_a_four_player_team_game_through_the_hand_menus(simcord_env: simco
     players = [world.alice, world.bob, world.carol, world.dave]
     await world.start("tooth-and-nail", "4p", players, seed=5)
     board = await world.board()
-    shown = board.embeds[0]
+    shown = await world.full_board(world.eve)
     assert shown.title == "Tooth & Nail: Factions — The Enemy of My Enemy"
     teams = [(f.name or "").removeprefix("▶️ ") for f in shown.fields if "Team " in (f.name or "")]
     assert [t.split(" — to choose")[0] for t in teams] == [
@@ -106,7 +117,7 @@ async def test_a_four_player_team_game_through_the_hand_menus(simcord_env: simco
     assert table.outcome is not None
     winners = sorted(table.user_of(s).name for s in table.outcome.winners)
     assert winners in (["alice", "carol"], ["bob", "dave"])
-    description = (await world.board()).embeds[0].description or ""
+    description = (await world.full_board(world.eve)).description or ""
     assert description == f"🏆 {table.outcome.text}"
     assert table.outcome.text.endswith(f"{winners[0]} and {winners[1]} win.")
     assert await world.bot.matches.verify(match.id)
@@ -117,7 +128,7 @@ async def test_the_board_marks_drained_troops_and_counts(simcord_env: simcord.En
     await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=3)
     seen_drained = False
     for _ in range(200):
-        fields = (await world.board()).embeds[0].fields
+        fields = (await world.full_board(world.eve)).fields
         if any("💤" in (f.value or "") for f in fields):
             seen_drained = True
             break
@@ -143,7 +154,7 @@ async def test_every_mode_starts_and_takes_actions(
     world = World.build(simcord_env)
     players = [world.alice, world.bob, world.carol][:seats]
     await world.start("tooth-and-nail", variant, players, seed=2)
-    assert (await world.board()).embeds[0].title == f"Tooth & Nail: Factions — {title}"
+    assert (await world.full_board(world.eve)).title == f"Tooth & Nail: Factions — {title}"
     for _ in range(6):
         player = (await world.to_act())[0]
         offered = await player.autocomplete(world.channel, "play", "action", "")
@@ -159,7 +170,7 @@ async def test_the_board_footer_lays_its_legend_out_line_by_line(
     to a line, then the clock and the seed's warning; no line crams them all."""
     world = World.build(simcord_env)
     await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=11)
-    footer = (await world.board()).embeds[0].footer.text or ""
+    footer = (await world.full_board(world.eve)).footer.text or ""
     lines = footer.splitlines()
     assert lines[:3] == [
         f"Match #{world.match_id} · turn 0",

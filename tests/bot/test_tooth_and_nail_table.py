@@ -90,7 +90,7 @@ def select_options(message: Any) -> list[dict[str, Any]]:
 def check_board(embed: discord.Embed, state: State) -> None:
     """The posted board against the state: prompt, decks, players, Troops, AP, hands."""
     public = GAME.view(state, None)
-    assert embed.description == public["prompt"]
+    assert embed.description == f"▶️ {public['prompt']}"
     if state.phase == "faction_choice":
         still = next(f for f in embed.fields if (f.name or "").startswith("Factions still"))
         for faction in public["available_factions"]:
@@ -189,7 +189,7 @@ async def play_and_look(world: World, moves: int) -> State:
             if s.user_id == player.id
         )
         if move % CHECK_EVERY == 0:
-            check_board((await world.board()).embeds[0], state)
+            check_board((await world.full_board(world.eve)), state)
             private = (await player.slash(world.channel, "hand")).response
             assert private is not None and private.ephemeral
             check_hand(private, state, seat)
@@ -207,7 +207,7 @@ async def test_a_two_player_match_shows_the_table_and_the_hand_as_the_game_has_t
     await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=11)
     state = await play_and_look(world, MAX_MOVES)
     assert GAME.outcome(state) is not None, "the match should end within the moves played"
-    final = (await world.board()).embeds[0]
+    final = await world.full_board(world.eve)
     assert final.description == f"🏆 {GAME.outcome(state).text}"
     assert await world.bot.matches.verify((await world.match()).id)
 
@@ -218,17 +218,17 @@ async def test_a_four_player_match_groups_each_team_with_its_shared_deck(
     world = World.build(simcord_env)
     players = [world.alice, world.bob, world.carol, world.dave]
     await world.start("tooth-and-nail", "4p", players, seed=5)
-    board = (await world.board()).embeds[0]
+    board = await world.full_board(world.eve)
     # The draft: no decks yet, both teams named with their players.
     teams = [f.name for f in board.fields if "Team " in (f.name or "")]
     assert teams == ["Team 1 — alice & carol", "▶️ Team 2 — bob & dave — to choose a Faction now"]
     assert (
         board.description
-        == "Waiting for bob or dave to choose a Faction for their team (draft pick 1 of 6)"
+        == "▶️ Waiting for bob or dave to choose a Faction for their team (draft pick 1 of 6)"
     )
     state = await play_and_look(world, 90)
     assert state.phase in ("recharge", "action", "over")
-    board = (await world.board()).embeds[0]
+    board = await world.full_board(world.eve)
     names = [f.name or "" for f in board.fields]
     team_one = names.index("Team 1 — alice & carol")
     assert [n.removeprefix("▶️ ").split(" —")[0] for n in names[team_one + 1 : team_one + 3]] == [

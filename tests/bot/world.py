@@ -100,8 +100,12 @@ class World:
 
     async def board(self) -> discord.Message:
         """The message showing the match (its lobby, then its board)."""
+        return await self.board_in(self.channel)
+
+    async def board_in(self, channel: Any) -> discord.Message:
+        """The message showing the match in `channel` (the game channel, or a DM)."""
         match = await self.match()
-        return next(m for m in self.channel.history() if m.id == match.board_message_id)
+        return next(m for m in channel.history() if m.id == match.board_message_id)
 
     async def open(
         self, host: simcord.MemberActor, game: str, variant: str, seed: int = 7
@@ -110,6 +114,13 @@ class World:
         opened = await host.slash(self.channel, "match new", game=game, variant=variant, seed=seed)
         self.match_id = (await self.bot.matches.open_match(self.channel.id)).id
         return opened
+
+    async def full_board(self, viewer: simcord.MemberActor) -> discord.Embed:
+        """The whole text board, as `viewer` reads it with the board's **Full board**
+        button (only they see it)."""
+        shown = await viewer.click(await self.board(), label="Full board")
+        assert shown.response is not None and shown.response.ephemeral
+        return shown.response.embeds[0]
 
     async def start(
         self, game: str, variant: str, players: list[simcord.MemberActor], seed: int = 7
