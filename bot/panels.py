@@ -145,12 +145,12 @@ BACK_TO_YOU = 1500  # characters: the panel's text above its embed (Discord allo
 
 def back_to_you(pv: PrivateView) -> str:
     """The lines on top of a panel redrawn because the decision came back: everything
-    that happened since the player's own last decision, as they saw it (when that is
-    too long for the message, the oldest lines are left out and counted)."""
+    from the player's own last decision on, as they saw it (when that is too long for
+    the message, the oldest lines are left out and counted)."""
     lines = pv.since_mine or pv.recent[-1:]
     if not lines:
         return "🔔 Back to you."
-    head = "🔔 Back to you. Since your last move:"
+    head = "🔔 Back to you. From your last move on:"
     shown: list[str] = []
     for line in reversed(lines):  # the latest lines matter most
         if len("\n".join([head, line, *shown])) > BACK_TO_YOU - 40:

@@ -5,8 +5,11 @@ when the turn passes, the panel says whom the table waits for."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from bot.service.matches import saved_events
 from rules.registry import GAMES
 from tests.bot.test_command_of_nature import opening_seed
 from tests.bot.world import World, menu_id, option_values, private_followups
@@ -101,10 +104,11 @@ async def test_a_panel_comes_back_to_life_when_the_decision_returns(world: World
         m for m in world.channel.history(viewer=world.eve) if "Respond" in str(m.components)
     ]
     assert responds == []
-    # Everything since her attack, not only the last line: bob letting it through,
-    # what the attack destroyed or the damage taken, and bob's own decisions after it.
+    # Everything from her attack on, not only the last line: her attack, bob letting it
+    # through, what the attack destroyed or the damage taken, and bob's decisions after it.
     lines = panel.content.splitlines()
-    assert lines[0] == "🔔 Back to you. Since your last move:"
+    assert lines[0] == "🔔 Back to you. From your last move on:"
+    assert lines[1].startswith("• alice plays "), lines  # her attack
     assert "• bob lets the attack through." in lines
     assert len(lines) > 2 and all(line.startswith("• ") for line in lines[1:])
     table = await world.bot.matches.table(world.match_id or 0)
@@ -140,3 +144,49 @@ async def test_an_older_panel_says_it_was_replaced_when_a_newer_one_opens(world:
     assert first.content.startswith("🔁 This panel was replaced by a newer one")
     assert not first.components and not first.embeds
     assert second.embeds and not second.content.startswith("🔁")
+
+
+async def test_back_to_you_tells_the_ai_s_turn_from_its_start(world: World) -> None:
+    """Tooth & Nail against the AI: alice ends her turn with her panel open, the AI plays
+    its turn, and her panel, redrawn as the decision comes back, tells every line from
+    her move on, in order: the AI's turn, its draw and its AP (what the game did by
+    itself as her turn ended) before the AI's own moves."""
+    opened = await world.alice.slash(
+        world.channel, "match new", game="tooth-and-nail", seed=3, ai="easy"
+    )
+    assert opened.response is not None
+    world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
+    await world.alice.click(opened.response, label="Start")
+    for _ in range(20):
+        await world.bot.players.settled()
+        offered = [
+            o["value"] for o in await world.alice.autocomplete(world.channel, "play", "action", "")
+        ]
+        if "end" in offered:
+            break
+        await world.alice.slash(world.channel, "play", action=offered[0])
+    else:
+        raise AssertionError("alice never had a turn to end")
+    panel = (await world.alice.slash(world.channel, "hand")).response
+    assert panel is not None
+    await world.alice.slash(world.channel, "play", action="end")
+    await world.bot.players.settled()
+    await world.bot.panels.idle()
+    assert await world.to_act() == [world.alice]
+
+    table = await world.bot.matches.table(world.match_id)
+    seat = table.seat_of(world.alice.id)
+    assert seat is not None
+    actions = await world.bot.matches.store.actions(world.match_id)
+    ended = max(i for i, a in enumerate(actions) if a.seat == seat.seat)
+    told = [
+        e.text_for(seat.seat) for a in actions[ended:] for e in saved_events(a.events) if e.text
+    ]
+    ai = re.escape(table.user_of(1 - seat.seat).name)
+    assert told[0].startswith("alice ends their turn"), told
+    assert re.fullmatch(rf"Turn \d+: {ai} is the Alpha player\.", told[1]), told
+    assert re.fullmatch(rf"{ai} draws \d+ cards?\.", told[2]), told
+    assert re.fullmatch(rf"{ai} gains \d+ AP\.", told[3]), told
+    lines = panel.content.splitlines()
+    assert lines[0] == "🔔 Back to you. From your last move on:"
+    assert lines[1:] == [f"• {line}" for line in told]
