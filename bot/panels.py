@@ -68,6 +68,7 @@ class Panel:
 
     @property
     def editable(self) -> bool:
+        """Whether Discord still lets its answer be edited."""
         return discord.utils.utcnow() - self.interaction.created_at <= EDITABLE_FOR
 
 
