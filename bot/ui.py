@@ -760,7 +760,8 @@ async def panel_step(
     user = interaction.user.id
     in_dm = interaction.guild is None
     bot = arbiter(interaction)
-    with bot.publisher.through(interaction, match_id) as carry:
+    acting = bot.panels.acting(interaction, match_id)
+    with bot.publisher.through(interaction, match_id) as carry, acting:
         try:
             if stale is not None:
                 raise errors.StaleChoice(stale)
@@ -1144,8 +1145,8 @@ async def show_private(interaction: discord.Interaction, match_id: int) -> None:
     """Answer with the caller's private view, ephemeral."""
     pv = await service(interaction).view(match_id, interaction.user.id)
     shown = await private_content(arbiter(interaction), pv, in_dm=False, editing=False)
-    await interaction.response.send_message(ephemeral=True, **shown)
-    arbiter(interaction).panels.shown(interaction, pv)
+    sent = await interaction.response.send_message(ephemeral=True, **shown)
+    arbiter(interaction).panels.shown(interaction, pv, sent.message_id)
 
 
 def not_yours(table: Table, clicker: int, seat: int) -> str:

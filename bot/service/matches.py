@@ -455,8 +455,9 @@ class PrivateView:
     recent: list[str]
     decisions: int  # how many decisions this seat has taken: a menu built now carries it
     question: str | None = None  # what the game asks of this seat now; None: nothing
-    # The lines since this seat's own last decision, as it reads them (of the latest
-    # SINCE_MINE actions), and whether earlier ones were left out.
+    # The lines from this seat's own last decision on (its own lines, then everyone's
+    # after), as it reads them (of the latest SINCE_MINE actions), and whether earlier
+    # ones were left out.
     since_mine: list[str] = field(default_factory=list)
     more_before: bool = False
 
@@ -1686,9 +1687,11 @@ class MatchService:
             for e in saved_events(row.events)
         ]
         mine = max((i for i, row in enumerate(rows) if row.seat == seat.seat), default=None)
+        # From the seat's own last action on, its lines included: they hold what the game
+        # did by itself after the decision (the turn passed, the next player's draw).
         since = [
             text
-            for row in rows[(mine if mine is not None else -1) + 1 :]
+            for row in rows[mine or 0 :]
             for e in saved_events(row.events)
             if (text := e.text_for(seat.seat))
         ]

@@ -192,7 +192,9 @@ async def test_a_menu_its_player_has_decided_past_applies_nothing(world: World) 
     old = (await world.bob.slash(world.channel, "hand")).response
     assert old is not None
     old_menu = menu_id(old)
-    await world.bob.slash(world.channel, "play", action="banner|azure")  # Bob decides elsewhere
+    # Too old to be redrawn when Bob decides elsewhere (a fresh panel follows him).
+    await world.env.advance_time(15 * 60)
+    await world.bob.slash(world.channel, "play", action="banner|azure")
     result = await world.bob.select(old, ["banner|black"], custom_id=old_menu)
     assert result.response is not None
     assert old.content.startswith("⚠️ This menu is out of date (you have decided since")
@@ -381,10 +383,12 @@ async def test_players_deciding_at_once_do_not_spoil_each_others_menus(world: Wo
     assert (await world.match()).version == 3
 
     # Alice's turn: the same menu used twice (here, shown twice: the first panel too old
-    # to be marked as replaced when the second opens) applies once.
+    # to be marked as replaced when the second opens, the second too old to follow the
+    # first) applies once.
     first = (await world.alice.slash(world.channel, "hand")).response
     await world.env.advance_time(15 * 60)
     second = (await world.alice.slash(world.channel, "hand")).response
+    await world.env.advance_time(15 * 60)
     assert first is not None and second is not None
     assert menu_id(first) == menu_id(second) == f"arbiter:act:{world.match_id}:s1"
     play = option_values(first)[0]

@@ -90,6 +90,20 @@ class World:
         made = backend.interaction_tokens.get(parts[2])
         return made is not None and backend.interactions[made].channel_id == self.channel.id
 
+    def edits_of(self, message: Any, since: int = 0) -> list[Any]:
+        """The requests since request number `since` that edited `message` (a private
+        view) through the token of an interaction: its redraws, without a call on the
+        bot's global rate limit."""
+        backend = self.env.backend
+        edits = []
+        for r in self.env.http_requests[since:]:
+            if r.method != "PATCH" or not r.path.endswith("/messages/@original"):
+                continue
+            made = backend.interaction_tokens.get(r.path.strip("/").split("/")[2])
+            if made is not None and backend.interactions[made].message_id == message.id:
+                edits.append(r)
+        return edits
+
     def fail_posts(self, status: int, *, code: int = 0, message: str = "", times: int = 1) -> None:
         """The game channel's next public posts fail: `times` in the channel, and the next
         one through an interaction (whose failure falls back to the channel)."""
