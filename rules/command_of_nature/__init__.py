@@ -325,6 +325,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             else None
         ),
         "quick": _quick(state),
+        "responding": _responding(state),
     }
     if seat is not None:
         team = state.players[seat].team
@@ -378,6 +379,13 @@ def _quick(state: State) -> list[dict[str, str]]:
             continue
         return [{"key": action.key, "label": labels.describe(state, action), "style": "secondary"}]
     return []
+
+
+def _responding(state: State) -> list[int]:
+    """The seats answering an attack now (its response window): the line calling them
+    carries Respond; a defender's later decision (the Elemental that moves forward) doesn't."""
+    frame = state.frames[-1] if state.frames else None
+    return sorted(frame.deciders) if frame is not None and frame.kind == "respond" else []
 
 
 def _together(state: State, seat: int, faces: dict[str, dict[str, Any]]) -> dict[str, Any] | None:

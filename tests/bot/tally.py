@@ -235,6 +235,7 @@ class Tally:
             "phase": s.phase,
             "turn": s.turn,
             "to_act": to_act,
+            "responding": to_act if s.phase == "challenge" else [],  # a challenge answers a card
             "prompt": self._prompt(s),
             "players": [
                 {

@@ -6,13 +6,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import discord
 import pytest
 import simcord
 
 from bot.service.timing import out_of_turn_clock
 from rules.command_of_nature import GAME as CON
 from rules.core import SeatSpec, rng_for
-from tests.bot.world import World, custom_ids, menu_id, option_values, private_followups
+from tests.bot.world import (
+    World,
+    custom_ids,
+    menu_id,
+    option_values,
+    private_followups,
+    turn_message,
+)
 
 MAX_ACTIONS = 3000
 PREFERENCE = ("attack", "let", "fill", "choose", "sage", "formation", "summon", "phase", "done")
@@ -96,6 +104,35 @@ async def test_an_instant_played_from_the_respond_button_during_the_attackers_tu
     if chosen != "let":  # an Instant keeps the window open for more answers
         assert await world.to_act() == [world.bob]
     assert await world.bot.matches.verify(mid)
+
+
+def labels(message: discord.Message) -> list[str]:
+    return [c.label or "" for row in message.components for c in row.children]
+
+
+async def test_respond_goes_once_the_attack_is_answered_and_the_defender_decides_on(
+    world: World,
+) -> None:
+    """bob lets the attack through, Sprout falls and bob chooses which Elemental moves
+    forward: no message offers Respond any more (a newcomer saw it under that question);
+    the one asking him offers his hand."""
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=opening_seed())
+    for player, key in [
+        (world.alice, "sage|torrent"),
+        (world.bob, "sage|porella"),
+        (world.alice, "formation|riptide-tiger|coastal-coyote"),
+        (world.bob, "formation|petal-mage|botanic-fangs"),
+        (world.alice, "attack|close-strike|0.0|0.0"),
+    ]:
+        await act(world, player, key)
+    called = await turn_message(world, world.bob)
+    assert "respond?" in called.content and "Respond" in labels(called)
+    await act(world, world.bob, "let")
+    asked = await turn_message(world, world.bob)
+    question = "choose the Elemental that moves forward to fill the gap"
+    assert asked.content.endswith(f"{world.bob.mention}, {question}")
+    assert labels(asked) == ["My hand", "Board"]
+    assert not any("Respond" in labels(m) for m in world.channel.history(viewer=world.bob))
 
 
 async def test_an_unanswered_response_window_lets_the_attack_through_when_its_clock_runs_out(
