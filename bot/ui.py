@@ -1096,8 +1096,9 @@ def concede_message(table: Table, seat: SeatRow, outcome: Outcome | None) -> dic
 
 
 def done_text(result: ActResult) -> str:
-    """What the acting player reads after an action: the action and their private lines."""
-    lines = [f"✅ {result.label}", *result.private_lines()]
+    """What the acting player reads after an action: what they did (never its label
+    alone, which reads as a button) and their private lines."""
+    lines = [f"✅ {result.told}", *result.private_lines()]
     return clip("\n".join(lines), 2000)
 
 

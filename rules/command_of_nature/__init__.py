@@ -31,7 +31,7 @@ from rules.core import (
     fresh_copy,
 )
 from rules.core.rng import deal_again, rng_for
-from rules.core.text import plural
+from rules.core.text import chose, plural
 
 SUMMARY = """\
 **Goal.** Defeat the opposing Sage (a team: both opposing Sages).
@@ -149,6 +149,9 @@ class CommandOfNature:
 
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]
         return labels.describe(state, action)
+
+    def acknowledge(self, action: Action, state: State, seat: int) -> str:  # type: ignore[override]
+        return chose(labels.describe(state, action))
 
     def explain(self, action: Action, state: State, seat: int | None = None) -> str:  # type: ignore[override]
         return labels.explain(state, action, seat)

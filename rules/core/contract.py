@@ -261,6 +261,12 @@ class Game(Protocol):
         """The human label for an action, as shown in menus: never the same for two legal
         actions of one seat (positions and owners are named where names repeat)."""
 
+    def acknowledge(self, action: Action, state: BaseModel, seat: Seat) -> str:
+        """What `seat` reads once it took `action` in `state`: what happened, addressed to
+        them ("Your civilization is the Romans."; from a label alone, "You chose: End
+        turn", see `rules.core.text.chose`), never the label alone, which reads as a
+        button."""
+
     def explain(self, action: Action, state: BaseModel, seat: Seat | None = None) -> str:
         """What choosing a legal action of `seat` costs and leads to, in a few words for a
         menu option's description ("1 AP · from your hand into Row II", "removes

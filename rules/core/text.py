@@ -21,3 +21,9 @@ def clip(text: str, limit: int) -> str:
 def plural(count: int, word: str, many: str = "") -> str:
     """ "1 card", "2 cards", "0 cards"; `many` for a word whose plural isn't `word` + s."""
     return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def chose(label: str) -> str:
+    """What a player reads once an action is taken, from its menu label: "You chose:
+    End turn" (a label alone reads as a button)."""
+    return f"You chose: {label}"

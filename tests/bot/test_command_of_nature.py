@@ -185,7 +185,7 @@ async def test_a_turn_from_one_panel_ends_with_a_single_multi_select_discard(wor
     assert panel is not None and panel.ephemeral
     replies = len(private_followups(opened))
     await player.select(panel, ["draw"], custom_id=menu_id(panel))
-    assert panel.content.startswith("✅ Draw a card")
+    assert panel.content.startswith("✅ You chose: Draw a card")
     state = await world.state()
     seat = state.players.index(next(p for p in state.players if p.name == player.name))
     assert len(state.players[seat].hand) == 6 and state.phase == "actions"
@@ -200,7 +200,7 @@ async def test_a_turn_from_one_panel_ends_with_a_single_multi_select_discard(wor
     )
     chosen = together["options"][0]
     await player.select(panel, [chosen["value"]], custom_id=together["custom_id"])
-    assert panel.content.startswith(f"✅ End turn, discarding {chosen['label']}")
+    assert panel.content.startswith(f"✅ You chose: End turn, discarding {chosen['label']}")
     after = await world.state()
     assert after.active != state.active and len(after.players[seat].hand) == 5
     assert len(private_followups(opened)) == replies  # every answer was the panel itself

@@ -279,7 +279,9 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     )
     await look(world, alice, bob)
 
-    assert (await done(world, alice, "civilization", name="Greeks")) == "✅ Play Greeks"
+    assert (await done(world, alice, "civilization", name="Greeks")) == (
+        "✅ Your civilization is the Greeks."
+    )
     taken = await report(world, bob, "civilization", name="greeks")
     assert taken == "alice plays Greeks already."
     await done(world, bob, "civilization", name="Egyptians")
@@ -376,7 +378,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     assert await world.state() == state
     since = len(world.env.http_requests)
     pressed = await carol.click(message, custom_id=button)
-    assert said(pressed).startswith(f"✅ Dispute #{activation.number}: ")
+    assert said(pressed).startswith(f"✅ You disputed report #{activation.number}: ")
     state = await look(world, alice, bob, carol)
     assert state.phase == "dispute" and state.dispute is not None
     # The disputer is called; the button is gone.
@@ -680,7 +682,7 @@ async def test_forged_and_stale_dispute_buttons_change_nothing(world: World) -> 
     assert await world.state() == state
     # The genuine one works.
     clicked = await bob.click(await turn_message(world), custom_id=real.item.custom_id)
-    assert said(clicked).startswith("✅ Dispute #2")
+    assert said(clicked).startswith("✅ You disputed report #2:")
     assert (await world.state()).phase == "dispute"
 
 
@@ -694,7 +696,7 @@ async def test_a_restart_keeps_the_dispute_button_working(world: World, create_b
     await world.bot.close()
     await world.env.restart_bot(create_bot())
     clicked = await bob.click(message, custom_id=button)
-    assert said(clicked).startswith("✅ Dispute #1")
+    assert said(clicked).startswith("✅ You disputed report #1:")
     state = await world.state()
     assert state.phase == "dispute" and state.dispute is not None and state.dispute.by == 1
 
@@ -887,6 +889,55 @@ async def test_a_reporter_takes_back_their_own_report(world: World) -> None:
     assert "↩️ alice takes report #1 back." in (await turn_message(world)).content
 
 
+async def test_each_command_is_acknowledged_as_what_happened_not_as_its_label(
+    world: World,
+) -> None:
+    """A newcomer read "✅ Play Romans" as a button: each `/historia` command's private
+    answer says what happened, addressed to its player."""
+    alice, bob = world.alice, world.bob
+    await world.start(HC.id, "2p", [alice, bob])
+
+    async def told(player: simcord.MemberActor, command: str, **options: Any) -> str:
+        return await done(world, player, command, **options)
+
+    assert await told(alice, "civilization", name="Romans") == (
+        "✅ Your civilization is the Romans."
+    )
+    assert await told(bob, "civilization", name="Carthage") == "✅ Your civilization is Carthage."
+    assert await told(bob, "token", symbols="territory-military") == (
+        "✅ Your Command token shows Territory & Military."
+    )
+    assert await told(alice, "begin") == "✅ Era I has begun: report what changes as you play."
+    assert await told(alice, "territory add", name="Latium") == "✅ You hold Latium now."
+    assert await told(alice, "territory remove", name="Latium") == ("✅ You no longer hold Latium.")
+    assert await told(bob, "level", track="military", value=4) == (
+        "✅ Your Military level is 4 now."
+    )
+    assert await told(bob, "cubes", count=1, **{"from": "supply", "to": "used"}) == (
+        "✅ You moved 1 cube from your personal supply to the Used Pool."
+    )
+    assert (await told(bob, "command", power="command|military|used")).startswith(
+        "✅ You activated your Command token: +2 Military"
+    )
+    number = (await world.state()).reports[-1].number
+    assert await told(alice, "dispute", report=str(number)) == (
+        f"✅ You disputed report #{number}: the match is paused until it is settled."
+    )
+    assert await told(alice, "withdraw") == "✅ You withdrew your dispute: the report stands."
+    await done(world, alice, "territory add", name="Latium")
+    number = (await world.state()).reports[-1].number
+    assert await told(alice, "retract", report=str(number)) == f"✅ You took report #{number} back."
+    assert await told(bob, "turn") == "✅ Turn 2 of 4 has begun."
+    for _ in range(2):
+        await done(world, bob, "turn")
+    assert await told(bob, "era-end") == (
+        "✅ You reported the end of Era I: the others are asked to agree."
+    )
+    assert await told(alice, "object") == "✅ You objected: Era I goes on."
+    await done(world, bob, "era-end")
+    assert await told(alice, "agree") == "✅ You agreed that Era I is over."
+
+
 async def test_the_board_says_in_one_line_who_can_activate_now_and_why(world: World) -> None:
     """One line of the board's standings names every civilization that can activate its
     token now and by which categories, or says that none can."""
@@ -1062,7 +1113,7 @@ async def test_reports_are_numbered_once_for_the_whole_game(world: World) -> Non
     clicked = await bob.click(
         await turn_message(world), custom_id=dispute_ids(await turn_message(world))[0]
     )
-    assert said(clicked).startswith("✅ Dispute #7: ")
+    assert said(clicked).startswith("✅ You disputed report #7: ")
     await done(world, alice, "retract")
     await done(world, alice, "retract", report="6")
     state = await look(world, alice, bob)

@@ -382,7 +382,9 @@ async def test_a_two_player_game_with_leaders_set_in_the_lobby_to_the_end(world:
         for leader in state.players[seat].leader_options:
             assert pack_of(state).leader(leader).shown_name in shown
         done = await player.select(private, [option_values(private)[0]], custom_id=menu_id(private))
-        assert done.response is not None and done.response.content.startswith("✅ Choose ")
+        assert done.response is not None and done.response.content.startswith(
+            "✅ You chose: Choose "
+        )
     state = await state_of(world)
     assert all(p.leader for p in state.players)
     ways = await play_out(world, [world.alice, world.bob])

@@ -143,7 +143,10 @@ async def test_typed_words_match_in_any_order(world: World) -> None:
     offered = await world.alice.autocomplete(world.channel, "play", "action", "crimson RAISE")
     assert offered == [{"name": "Raise the crimson banner", "value": "banner|crimson"}]
     played = await world.alice.slash(world.channel, "play", action="banner  crimson")
-    assert played.response is not None and played.response.content == "✅ Raise the crimson banner"
+    assert (
+        played.response is not None
+        and played.response.content == "✅ You chose: Raise the crimson banner"
+    )
 
 
 async def test_an_action_not_possible_now_is_refused_with_the_rules_reason(world: World) -> None:
