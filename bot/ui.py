@@ -238,12 +238,24 @@ def only_choice(menu: discord.ui.Select[Any]) -> str:
 # ------------------------------------------------------------------ choices
 
 
+CHOICE_NAME = 100  # Discord: an autocomplete choice's name
+JOIN = " — "
+# Of an autocomplete name, what the detail keeps at least: its start, what the choice
+# costs ("9 mana · 3 curses", "1 AP"), always shows.
+DETAIL_LEAST = 30
+
+
 def choice_name(choice: Choice) -> str:
-    """An action as autocomplete offers it: "label — detail" when that fits in Discord's
-    100 characters, else the label."""
+    """An action as autocomplete offers it: "label — detail" in Discord's 100 characters.
+    A detail that doesn't fit is cut short at a word, never so short that what the choice
+    costs (its detail's start) is lost: the label is cut short for it if need be."""
     label, detail = plain(choice.label), plain(choice.detail)
-    named = f"{label} — {detail}" if detail else label
-    return named if len(named) <= 100 else clip(label, 100)
+    if not detail:
+        return clip(label, CHOICE_NAME)
+    if len(label) + len(JOIN) + len(detail) <= CHOICE_NAME:
+        return f"{label}{JOIN}{detail}"
+    room = max(CHOICE_NAME - len(JOIN) - len(label), DETAIL_LEAST)
+    return f"{clip(label, CHOICE_NAME - len(JOIN) - room)}{JOIN}{shorten(detail, room)}"
 
 
 OPTION_TEXT = 100  # Discord: a select option's label and description

@@ -15,7 +15,7 @@ import pytest
 import simcord
 
 from bot.render import LATELY_FIELD, RENDERERS, private_embed, renderer_for
-from bot.render.generic import Renderer
+from bot.render.generic import Renderer, clip
 from bot.service import outbox
 from bot.service.matches import ActResult, Choice, Table
 from bot.service.store import TurnMessage
@@ -127,12 +127,18 @@ async def test_menu_options_and_suggestions_say_what_a_choice_does(world: World)
     ]
 
 
-def test_a_suggestion_shows_its_detail_only_when_it_fits() -> None:
+def test_a_suggestion_shows_its_detail_cut_short_never_losing_its_cost() -> None:
     assert choice_name(Choice("k", "Play a 2", "+2 to your tally")) == "Play a 2 — +2 to your tally"
     assert choice_name(Choice("k", "Play a 2")) == "Play a 2"
-    long = Choice("k", "L" * 90, "a detail that does not fit")
-    assert choice_name(long) == "L" * 90
-    assert len(choice_name(Choice("k", "L" * 150, "d"))) == 100
+    assert choice_name(Choice("k", "L" * 150)) == clip("L" * 150, 100)
+    # A detail too long beside its label is cut short, never losing its start (the cost),
+    # the label cut short for it if need be.
+    long = Choice("k", "L" * 90, "3 mana · a detail that does not fit")
+    assert choice_name(long) == clip("L" * 90, 67) + " — 3 mana · a detail that does…"
+    cut = choice_name(Choice("k", "L" * 60, "3 mana · Shows 1 decay. " + "When played: x " * 5))
+    assert cut == "L" * 60 + " — 3 mana · Shows 1 decay. When…"
+    crowded = choice_name(Choice("k", "L" * 95, "9 mana · 3 curses · Shows 2 decay · 1 sky"))
+    assert crowded == clip("L" * 95, 67) + " — 9 mana · 3 curses · Shows 2…"
 
 
 # ------------------------------------------------------------- typed text and refusals
