@@ -133,6 +133,11 @@ async def test_respond_goes_once_the_attack_is_answered_and_the_defender_decides
     assert asked.content.endswith(f"{world.bob.mention}, {question}")
     assert labels(asked) == ["My hand", "Board"]
     assert not any("Respond" in labels(m) for m in world.channel.history(viewer=world.bob))
+    # bob's answer reads as his, not under alice's command that posted the attack
+    attack = next(m for m in world.channel.history(viewer=world.bob) if m.id == called.id)
+    assert "bob lets the attack through." not in attack.content
+    assert asked.interaction_metadata is not None
+    assert asked.interaction_metadata.user.id == world.bob.id
 
 
 async def test_an_unanswered_response_window_lets_the_attack_through_when_its_clock_runs_out(

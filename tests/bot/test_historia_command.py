@@ -889,6 +889,42 @@ async def test_a_reporter_takes_back_their_own_report(world: World) -> None:
     assert "↩️ alice takes report #1 back." in (await turn_message(world)).content
 
 
+def under_another_command(world: World, owners: dict[str, simcord.MemberActor]) -> list[str]:
+    """The public lines naming a civilization (`owners`: whose it is) that sit under a
+    command of someone else: a followup reads as "<user> used /historia"."""
+    found = []
+    for message in world.public():
+        made = message.interaction_metadata
+        for line in message.content.splitlines():
+            civs = [civ for civ in owners if civ in line]
+            if made is not None and len(civs) == 1 and owners[civs[0]].id != made.user.id:
+                found.append(f"{made.user.name}: {line}")
+    return found
+
+
+async def test_a_report_never_appears_under_another_player_s_command(world: World) -> None:
+    """Each report reads as its reporter's: another player's next command neither has it
+    edited into the message it posted nor carries it as its followup (a line that had
+    to wait goes out in the channel)."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    owners = {"Greeks": alice, "Carthage": bob}
+    for n in range(4):
+        await done(world, (alice, bob)[n % 2], "territory add", name=f"Isle {n}")
+    assert under_another_command(world, owners) == []
+    # Alice's answer and her line's delivery fail: the line waits, and bob reports.
+    world.fail_posts(502, times=2)
+    await alice.slash(world.channel, "historia territory add", name="Attica")
+    await done(world, bob, "territory add", name="Sicily")
+    await world.bot.publisher.idle()
+    assert under_another_command(world, owners) == []
+    told = "\n".join(world.public_lines())
+    assert told.count("Greeks add Attica") == 1 and told.count("Carthage adds Sicily") == 1
+    sicily = next(m for m in world.public() if "Carthage adds Sicily" in m.content)
+    assert sicily.interaction_metadata is not None
+    assert sicily.interaction_metadata.user.id == bob.id  # his own, through his command
+
+
 async def test_each_command_is_acknowledged_as_what_happened_not_as_its_label(
     world: World,
 ) -> None:
