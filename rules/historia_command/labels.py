@@ -102,6 +102,13 @@ def _describe(state: State, action: Action) -> str:
 def acknowledge(state: State, action: Action, seat: int) -> str:
     """What `seat` reads once its action is taken in `state`: what happened, addressed to
     them ("Your civilization is the Romans."), where the label reads as a button."""
+    try:
+        return _acknowledge(state, action, seat)
+    except (KeyError, IndexError, ValueError, IllegalAction):
+        return chose(describe(state, action))
+
+
+def _acknowledge(state: State, action: Action, seat: int) -> str:
     kind, args = action.kind, action.args
     if kind == "civ":
         name = reports.clean_name("|".join(args), "civilization")
