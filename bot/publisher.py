@@ -220,7 +220,13 @@ class Publisher:
     one is posted when the turn changes, when the lines would not fit, when the edit
     fails, or when someone must be called to decide, since Discord notifies no mention
     added by an edit: the new message then ends with the line calling them ("➡️ @Basil,
-    your turn — …"). Under its lines a turn message names each player deciding, with what
+    your turn — …"). A new one is posted too when the lines are not its author's: a
+    message posted as an interaction's followup reads as that player's command ("Ada
+    used /play"), so a public line never joins a message under someone else's command;
+    a player's own lines go in a followup of their own, and lines no one's command made
+    (the AI's, a clock's, a standing answer, a player's whose interaction was lost) in
+    the channel, where the bot's own messages read as nobody's (see `_adds_to`). Under
+    its lines a turn message names each player deciding, with what
     the game asks of them now (kept up to date by each edit), and notifies only those
     just called. It carries the game's quick actions for the player whose turn it is as
     buttons (see `bot.ui.QuickButton`), right under the line that calls them, where a
@@ -242,9 +248,10 @@ class Publisher:
     answered (`through`), and the delivery of that action's notice posts through its
     followups and edits the message its button is on through its answer; a message
     posted as a followup is edited through that interaction's followups while its token
-    serves (15 minutes): all outside Discord's global limit. The channel's own routes
-    serve the rest, and take over whenever an interaction's route fails or its token
-    has run out.
+    serves (15 minutes): all outside Discord's global limit. Only the interaction's own
+    action is told through it: actions delivered together go out one author at a time.
+    The channel's own routes serve the rest, and take over whenever an interaction's
+    route fails or its token has run out.
 
     The channel's routes are used at its pace (`Pace`: Discord takes about 5 messages per
     5 s in a channel), and whatever waits in a lane meanwhile goes out together
@@ -460,7 +467,8 @@ class Publisher:
         seqs = [int(r.notice.body["seq"]) for r in batch if r.notice.kind == "action"]
         # A lobby's steps and its start are number 0 (see `through`).
         seqs += [0] if notice.kind == "start" or table.match.snapshot is None else []
-        vias = [via for seq in seqs if (via := await self._via_for(match_id, seq)) is not None]
+        via_of = {seq: via for seq in seqs if (via := await self._via_for(match_id, seq))}
+        vias = list(via_of.values())
         if not all(row.progress.get("board") for row in batch):
             posted = await self._board_posted_before(table, first)
             if posted is not None:  # a crash kept its id from being saved
@@ -470,7 +478,10 @@ class Publisher:
                 await self._retire_lobby(table, vias)
                 await self._post(table, vias, first)
             else:  # the same edit again changes nothing
-                posting = [await self._posts_anew(table, row) for row in batch]
+                posting = [
+                    await self._posts_anew(table, row, _author(row, via_of), _vias(row, via_of))
+                    for row in batch
+                ]
                 await self._show(table, vias, first, posting=any(posting))
             batch = [replace(row, progress={**row.progress, "board": True}) for row in batch]
             for row in batch:
@@ -481,7 +492,8 @@ class Publisher:
                 return  # posted before a failure or a restart
             parts = ("The match begins!", seed_notice(table.match))
             lines = ["\n".join(part for part in parts if part)]
-            await self._lines(batch, table, lines, table.to_act, table.turn, False, vias)
+            author = vias[0].interaction.user.id if vias else None
+            await self._lines(batch, table, lines, table.to_act, table.turn, False, vias, author)
         elif notice.kind == "say":
             await self._say(first, table)
         else:
@@ -495,16 +507,19 @@ class Publisher:
                 if r.notice.kind == "action" and "message" not in r.progress and r.id > through
             ]
             told = await self._not_shown(table, told)
-            if not told:
-                return  # a board, or lines told before
-            # Lines of several actions read as one action's: every line in order, every
-            # player called and still deciding pinged, the turn and the end the last one's.
-            lines = [line for r in told for line in r.notice.body["lines"]]
-            called = [s for r in told for s in r.notice.body["called"] if s in table.to_act]
-            last = told[-1].notice.body
-            turn, finished = str(last["turn"]), bool(last["finished"])
-            called = tuple(dict.fromkeys(called))
-            await self._lines(told, table, lines, called, turn, finished, vias)
+            # Lines of several actions by one author read as one action's: every line in
+            # order, every player called and still deciding pinged, the turn and the end
+            # the last one's. Each author's go through their own interaction (or, made
+            # without one, in the channel): never under another player's command.
+            for run in _by_author(told, via_of):
+                lines = [line for r in run for line in r.notice.body["lines"]]
+                called = [s for r in run for s in r.notice.body["called"] if s in table.to_act]
+                last = run[-1].notice.body
+                turn, finished = str(last["turn"]), bool(last["finished"])
+                mine = [v for r in run for v in _vias(r, via_of)]
+                author = _author(run[0], via_of)
+                called = tuple(dict.fromkeys(called))
+                await self._lines(run, table, lines, called, turn, finished, mine, author)
 
     async def _not_shown(self, table: Table, rows: list[OutboxRow]) -> list[OutboxRow]:
         """The action notices of `rows` still to tell. One read back after a restart (or
@@ -530,7 +545,9 @@ class Publisher:
                 continue
             self._last_post[lane] = found
             store.note_progress(row.id, {**row.progress, "message": found.id})
-            turn = TurnMessage(table.match.id, found.id, str(body["turn"]), found.body, row.id)
+            turn = TurnMessage(
+                table.match.id, found.id, str(body["turn"]), found.body, row.id, found.author
+            )
             store.set_turn_message(turn)
         return left
 
@@ -579,10 +596,12 @@ class Publisher:
         turn: str,
         finished: bool,
         vias: list[Via],
+        author: int | None,
     ) -> None:
         """Add the public lines of `rows` to the turn's message, or post them in a new one
         that notifies the players in `called` (see the class), through `vias` where they
-        can."""
+        can. `author`: the user whose own command made them (None: nobody's, the AI's or
+        a clock's, say); they are added only to a message reading as theirs or nobody's."""
         store = self.bot.matches.store
         match_id = table.match.id
         if finished:
@@ -598,7 +617,12 @@ class Publisher:
             return
         current = await store.turn_message(match_id)
         most = renderer_for(table.match.game).turn_lines  # a long turn goes on below
-        if current is not None and current.turn == turn and not called:
+        if (
+            current is not None
+            and current.turn == turn
+            and not called
+            and _adds_to(current, table, author, vias)
+        ):
             body = _joined([current.body, *lines])
             fits = most is None or len(body.splitlines()) <= most
             if fits:
@@ -607,7 +631,8 @@ class Publisher:
                 store.set_turn_message(dataclasses.replace(current, body=body, through=rows[-1].id))
                 # the lane's lines go on after these (see `_sent_before`), not after the
                 # ones the message was posted with
-                self._last_post[rows[0].notice.lane] = Sent(current.message_id, body)
+                lane = rows[0].notice.lane
+                self._last_post[lane] = Sent(current.message_id, body, current.author)
                 return
         deciding = _deciding(table, called) if table.outcome is None else []
         tail = _joined(ping_lines(table, deciding))
@@ -617,7 +642,9 @@ class Publisher:
         text = _joined([body, tail])
         message = await self._send(rows[0], table, text, users, view=view, fixed=body, vias=vias)
         self._posted_for(rows, message.id)
-        store.set_turn_message(TurnMessage(match_id, message.id, turn, message.body, rows[-1].id))
+        store.set_turn_message(
+            TurnMessage(match_id, message.id, turn, message.body, rows[-1].id, message.author)
+        )
         await self._quick_on(table, message.id if carries_buttons(table) else None, vias)
         await self._thought(table, message.id, body, vias)
 
@@ -711,9 +738,12 @@ class Publisher:
         buried = posting and self._posted.get(table.match.id, 0) >= BURIED_AFTER
         return buried or age > OLD_AFTER
 
-    async def _posts_anew(self, table: Table, row: OutboxRow) -> bool:
-        """Whether delivering this notice posts a message (rather than editing the turn's
-        one), as far as can be told before it is delivered."""
+    async def _posts_anew(
+        self, table: Table, row: OutboxRow, author: int | None, vias: list[Via]
+    ) -> bool:
+        """Whether delivering this notice, made by `author`'s command (None: nobody's)
+        through `vias`, posts a message (rather than editing the turn's one), as far as
+        can be told before it is delivered."""
         notice = row.notice
         if notice.kind != "action":
             return notice.kind != "board"
@@ -721,7 +751,9 @@ class Publisher:
         if body["finished"] or any(s in table.to_act for s in body["called"]):
             return True
         current = await self.bot.matches.store.turn_message(table.match.id)
-        return current is None or current.turn != str(body["turn"])
+        if current is None or not _adds_to(current, table, author, vias):
+            return True
+        return current.turn != str(body["turn"])
 
     async def _retire_lobby(self, table: Table, vias: list[Via]) -> None:
         """Take the buttons off the lobby message of a match that started."""
@@ -782,7 +814,8 @@ class Publisher:
         taking the lane over) is the one message."""
         channel = self._channel(table)
         content = await self._content(table)
-        message = await self._follow_up(table, vias, content.sending)
+        followed = await self._follow_up(table, vias, content.sending)
+        message = followed[0] if followed is not None else None
         if message is None:
             nonce = board_nonce_for(row)
             try:
@@ -909,8 +942,11 @@ class Publisher:
         channel = self._channel(table)
         fields: dict[str, Any] = {"content": text, "allowed_mentions": _only(users)}
         fields |= {"view": view} if view is not None else {}
-        message = await self._follow_up(table, vias or [], lambda: fields)
-        if message is None:
+        followed = await self._follow_up(table, vias or [], lambda: fields)
+        if followed is not None:
+            message, author = followed[0], followed[1].interaction.user.id
+        else:
+            author = None
             try:
                 message = await self._open(
                     table, lambda: channel.send(nonce=nonce_for(row), **fields)
@@ -919,15 +955,15 @@ class Publisher:
                 raise classify(error) from error
         if table.match.status == "active":
             self._posted[table.match.id] = self._posted.get(table.match.id, 0) + 1
-        sent = self._last_post[lane] = Sent(message.id, "\n".join(mine))
+        sent = self._last_post[lane] = Sent(message.id, "\n".join(mine), author)
         return sent
 
     async def _follow_up(
         self, table: Table, vias: list[Via], fields: Callable[[], dict[str, Any]]
-    ) -> discord.Message | None:
+    ) -> tuple[discord.Message, Via] | None:
         """Post a public message as the followup of the latest of `vias` that posts in the
-        match's channel (which can then edit it, see `_edit`); None when none can (the
-        channel's route posts it then)."""
+        match's channel (which can then edit it, see `_edit`), and which one; None when
+        none can (the channel's route posts it then)."""
         via = next((v for v in reversed(vias) if v.posts_in(table)), None)
         if via is None:
             return None
@@ -937,7 +973,7 @@ class Publisher:
             log.info("match %s: a followup failed; posting in the channel", table.match.id)
             return None
         self._posters[message.id] = via
-        return message
+        return message, via
 
     async def _board_posted_before(self, table: Table, row: OutboxRow) -> int | None:
         """For a notice read back after a restart: a message showing this match (its
@@ -990,7 +1026,9 @@ class Publisher:
                 shown = message.content.split("\n")
                 if shown[at : at + len(lines)] == lines:
                     log.info("match %s: found a line posted before a restart", table.match.id)
-                    return Sent(message.id, "\n".join(shown[: at + len(lines)]))
+                    made = message.interaction_metadata
+                    author = made.user.id if made is not None else None
+                    return Sent(message.id, "\n".join(shown[: at + len(lines)]), author)
         except discord.HTTPException:
             log.info("match %s: could not read its channel's latest messages", table.match.id)
         return None
@@ -1031,6 +1069,7 @@ class Sent:
 
     id: int
     body: str
+    author: int | None = None  # whose command it reads as (a followup); None: nobody's
 
     @property
     def lines(self) -> int:
@@ -1071,6 +1110,46 @@ def folded(rows: list[OutboxRow]) -> list[OutboxRow]:
         if row.notice.kind == "action" and row.notice.body["finished"]:
             break
     return batch
+
+
+def _author(row: OutboxRow, via_of: dict[int, Via]) -> int | None:
+    """The user whose own command made a notice's action: the one whose interaction
+    carries it (None: none does, as for the AI's move, a clock's or a standing answer)."""
+    vias = _vias(row, via_of)
+    return vias[0].interaction.user.id if vias else None
+
+
+def _vias(row: OutboxRow, via_of: dict[int, Via]) -> list[Via]:
+    """The interaction that made a notice's action, if it carries it."""
+    via = via_of.get(int(row.notice.body.get("seq", -1)))
+    return [via] if via is not None else []
+
+
+def _adds_to(current: TurnMessage, table: Table, author: int | None, vias: list[Via]) -> bool:
+    """Whether lines made by `author`'s command (None: nobody's) through `vias` are added
+    to the turn's message rather than posted anew: never to a message reading as another
+    player's command. To a message the bot posted in the channel (nobody's), an author's
+    lines are added only through their own answer on it or when they have no followup to
+    post with: a followup of their own spends none of the global limit, an edit there
+    would."""
+    if current.author == author:
+        return True
+    if current.author is not None:
+        return False
+    return any(v.edits(current.message_id) for v in vias) or not any(
+        v.posts_in(table) for v in vias
+    )
+
+
+def _by_author(rows: list[OutboxRow], via_of: dict[int, Via]) -> list[list[OutboxRow]]:
+    """Action notices in runs of one author each, in order (see `_author`)."""
+    runs: list[list[OutboxRow]] = []
+    for row in rows:
+        if runs and _author(runs[-1][0], via_of) == _author(row, via_of):
+            runs[-1].append(row)
+        else:
+            runs.append([row])
+    return runs
 
 
 def _drop_stale(held: dict[Any, Via]) -> None:

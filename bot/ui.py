@@ -239,12 +239,24 @@ def only_choice(menu: discord.ui.Select[Any]) -> str:
 # ------------------------------------------------------------------ choices
 
 
+CHOICE_NAME = 100  # Discord: an autocomplete choice's name
+JOIN = " — "
+# Of an autocomplete name, what the detail keeps at least: its start, what the choice
+# costs ("9 mana · 3 curses", "1 AP"), always shows.
+DETAIL_LEAST = 30
+
+
 def choice_name(choice: Choice) -> str:
-    """An action as autocomplete offers it: "label — detail" when that fits in Discord's
-    100 characters, else the label."""
+    """An action as autocomplete offers it: "label — detail" in Discord's 100 characters.
+    A detail that doesn't fit is cut short at a word, never so short that what the choice
+    costs (its detail's start) is lost: the label is cut short for it if need be."""
     label, detail = plain(choice.label), plain(choice.detail)
-    named = f"{label} — {detail}" if detail else label
-    return named if len(named) <= 100 else clip(label, 100)
+    if not detail:
+        return clip(label, CHOICE_NAME)
+    if len(label) + len(JOIN) + len(detail) <= CHOICE_NAME:
+        return f"{label}{JOIN}{detail}"
+    room = max(CHOICE_NAME - len(JOIN) - len(label), DETAIL_LEAST)
+    return f"{clip(label, CHOICE_NAME - len(JOIN) - room)}{JOIN}{shorten(detail, room)}"
 
 
 OPTION_TEXT = 100  # Discord: a select option's label and description
@@ -452,7 +464,8 @@ class ConcedeButton(
 class HandButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"arbiter:hand:(?P<match_id>[0-9]+)"
 ):
-    """The board's "My hand" button: the clicker's private view, ephemeral."""
+    """The board's "My hand" button, also under a line calling a player out of turn:
+    the clicker's private view, ephemeral."""
 
     def __init__(self, match_id: int, *, respond: bool = False) -> None:
         # "Respond" under a line that opens a response window: the same private view,
@@ -1015,23 +1028,29 @@ def dispute_buttons(table: Table) -> list[DisputeButton]:
     return found[:MAX_QUICK]
 
 
+def out_of_turn(table: Table) -> set[int]:
+    """The seats deciding out of turn now (none once the match is over)."""
+    return set() if table.outcome is not None else set(table.to_act) & set(table.responders)
+
+
 def carries_buttons(table: Table) -> bool:
     """Whether the match's latest public message carries buttons that go out of date (the
-    quick actions, a Dispute button, Respond): the message that carried them before
-    loses them."""
-    responding = table.outcome is None and set(table.to_act) & set(table.responders)
-    return bool(quick_buttons(table) or dispute_buttons(table) or responding)
+    quick actions, a Dispute button, Respond or My hand for a player deciding out of
+    turn): the message that carried them before loses them."""
+    return bool(quick_buttons(table) or dispute_buttons(table) or out_of_turn(table))
 
 
 def turn_view(table: Table) -> discord.ui.View | None:
     """The components under a message calling players to decide: the game's quick actions
-    for the active player, the Dispute button of the latest report, Respond for a player
-    answering out of turn, and a link to the board."""
+    for the active player, the Dispute button of the latest report, for a player
+    deciding out of turn Respond (an attack to answer, as the game's public view says in
+    `responding`) or else My hand, and a link to the board."""
     view = discord.ui.View(timeout=None)
     for button in [*quick_buttons(table), *dispute_buttons(table)]:
         view.add_item(button)
-    if table.outcome is None and set(table.to_act) & set(table.responders):
-        view.add_item(HandButton(table.match.id, respond=True))
+    if deciding := out_of_turn(table):
+        responding = deciding & set((table.view or {}).get("responding") or [])
+        view.add_item(HandButton(table.match.id, respond=bool(responding)))
     if table.match.board_message_id is not None and table.outcome is None:
         view.add_item(board_button(table))
     return view if view.children else None
@@ -1133,8 +1152,9 @@ def concede_message(table: Table, seat: SeatRow, outcome: Outcome | None) -> dic
 
 
 def done_text(result: ActResult) -> str:
-    """What the acting player reads after an action: the action and their private lines."""
-    lines = [f"✅ {result.label}", *result.private_lines()]
+    """What the acting player reads after an action: what they did (never its label
+    alone, which reads as a button) and their private lines."""
+    lines = [f"✅ {result.told}", *result.private_lines()]
     return clip("\n".join(lines), 2000)
 
 

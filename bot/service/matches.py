@@ -406,6 +406,7 @@ class ActResult:
     events: list[Event]
     before: tuple[int, ...] = ()  # the seats to act before it
     turn_before: str | None = None  # the turn it was taken in (None: unknown)
+    told: str = ""  # what its player reads it did (`Game.acknowledge`), when they made it
 
     @property
     def called(self) -> tuple[int, ...]:
@@ -884,6 +885,7 @@ class MatchService:
                 rng = rng_for(match.seed, match.version + 1)  # the refused try may have drawn
                 new_state, events = game.apply(state, seat.seat, action, rng)
             label = game.describe(action, state)
+            told = game.acknowledge(action, state, seat.seat)
             before = self._before(match, seats)
             answers = await self._standing(game, new_state, seats)
             result = await self._commit(
@@ -900,7 +902,7 @@ class MatchService:
                 by_ai=by_ai,
             )
             await self._answer_standing(result, answers)
-        return result
+        return replace(result, told=told)
 
     # ------------------------------------------------------------- the AI
 

@@ -31,7 +31,7 @@ from rules.core import (
     fresh_copy,
 )
 from rules.core.rng import deal_again, rng_for
-from rules.core.text import plural
+from rules.core.text import chose, plural
 
 SUMMARY = """\
 **Goal.** Defeat the opposing Sage (a team: both opposing Sages).
@@ -149,6 +149,9 @@ class CommandOfNature:
 
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]
         return labels.describe(state, action)
+
+    def acknowledge(self, action: Action, state: State, seat: int) -> str:  # type: ignore[override]
+        return chose(labels.describe(state, action))
 
     def explain(self, action: Action, state: State, seat: int | None = None) -> str:  # type: ignore[override]
         return labels.explain(state, action, seat)
@@ -325,6 +328,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             else None
         ),
         "quick": _quick(state),
+        "responding": _responding(state),
     }
     if seat is not None:
         team = state.players[seat].team
@@ -378,6 +382,13 @@ def _quick(state: State) -> list[dict[str, str]]:
             continue
         return [{"key": action.key, "label": labels.describe(state, action), "style": "secondary"}]
     return []
+
+
+def _responding(state: State) -> list[int]:
+    """The seats answering an attack now (its response window): the line calling them
+    carries Respond; a defender's later decision (the Elemental that moves forward) doesn't."""
+    frame = state.frames[-1] if state.frames else None
+    return sorted(frame.deciders) if frame is not None and frame.kind == "respond" else []
 
 
 def _together(state: State, seat: int, faces: dict[str, dict[str, Any]]) -> dict[str, Any] | None:

@@ -236,6 +236,8 @@ def _run_ops_step(state: State, step: Step, rng: random.Random) -> Events:
             state.queue.pop(0)
             return []
     op = ops[step.index]
+    if isinstance(op, GainGold):
+        return _gain_gold(state, step, ops)
     if op.when is not None and not condition_holds(state, step, op.when):
         events: Events = []
     else:
@@ -243,6 +245,25 @@ def _run_ops_step(state: State, step: Step, rng: random.Random) -> Events:
     step.index += 1
     step.choices = []
     return events
+
+
+def _gain_gold(state: State, step: Step, ops: tuple[Op, ...]) -> Events:
+    """The gold ops of an effect that follow one another from `step.index` on, gained
+    as one (Geo Weasel's 1 gold, and 1 more for a Pebble): one line tells the total."""
+    amount, gains = 0, False
+    while step.index < len(ops) and isinstance(op := ops[step.index], GainGold):
+        if op.when is None or condition_holds(state, step, op.when):
+            amount += amount_of(state, step, op.amount)
+            gains = True
+        step.index += 1
+    step.choices = []
+    if not gains:
+        return []
+    side = state.side_of(step.actor)
+    gained = min(amount, state.limits["gold"] - side.gold)
+    side.gold += gained
+    name = state.players[step.actor].name
+    return [_ev("gold", f"{name}'s side gains {gained} gold.", step.actor)]
 
 
 def condition_holds(state: State, step: Step, when: Condition) -> bool:
@@ -438,13 +459,7 @@ def purpose(state: State, step: Step, op: Op) -> str:
 def run_op(state: State, step: Step, op: Op, asked: list[int], rng: random.Random) -> Events:
     """Resolve one op as far as the rules allow."""
     actor = step.actor
-    player = state.players[actor]
-    side = state.side_of(actor)
     match op:
-        case GainGold(amount=amount):
-            gained = min(amount_of(state, step, amount), state.limits["gold"] - side.gold)
-            side.gold += gained
-            return [_ev("gold", f"{player.name}'s side gains {gained} gold.", actor)]
         case Draw(amount=n):
             return draw(state, actor, n, rng)
         case AddTokens(token=token, amount=amount, target=target):

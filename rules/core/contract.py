@@ -241,11 +241,13 @@ class Game(Protocol):
     def view(self, state: BaseModel, seat: Seat | None) -> dict[str, Any]:
         """What `seat` may see (None: the public view). Hidden cards never appear.
 
-        Two entries, when present, are read by the bot: `"quick"` in the public view,
-        the active seat's choices worth a button under the line that calls it
-        (`[{"key", "label", "style"?}]`), and `"together"` in a seat's view, cards it
-        chooses together in one multi-select (`{"kind", "count", "label", "cards":
-        [{"id", "name"}]}`: the action `<kind>|<id>+<id>…`, the ids in order)."""
+        Entries read by the bot, when present: `"quick"` in the public view, the active
+        seat's choices worth a button under the line that calls it (`[{"key", "label",
+        "style"?}]`); `"responding"` in the public view, the seats answering a response
+        window (an attack on their side), whose call carries a Respond button (other
+        seats deciding out of turn get My hand); and `"together"` in a seat's view,
+        cards it chooses together in one multi-select (`{"kind", "count", "label",
+        "cards": [{"id", "name"}]}`: the action `<kind>|<id>+<id>…`, the ids in order)."""
 
     def redeal(self, state: BaseModel, seat: Seat, rng: random.Random) -> BaseModel:
         """A state `seat` can't tell from this one: every card hidden from it dealt again at
@@ -258,6 +260,12 @@ class Game(Protocol):
     def describe(self, action: Action, state: BaseModel) -> str:
         """The human label for an action, as shown in menus: never the same for two legal
         actions of one seat (positions and owners are named where names repeat)."""
+
+    def acknowledge(self, action: Action, state: BaseModel, seat: Seat) -> str:
+        """What `seat` reads once it took `action` in `state`: what happened, addressed to
+        them ("Your civilization is the Romans."; from a label alone, "You chose: End
+        turn", see `rules.core.text.chose`), never the label alone, which reads as a
+        button."""
 
     def explain(self, action: Action, state: BaseModel, seat: Seat | None = None) -> str:
         """What choosing a legal action of `seat` costs and leads to, in a few words for a

@@ -26,3 +26,9 @@ def plural(count: int, word: str, many: str = "") -> str:
 def listed(names: list[str]) -> str:
     """Names as a sentence lists them: "Ada", "Ada and Basil", "Ada, Basil and Cleo"."""
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def chose(label: str) -> str:
+    """What a player reads once an action is taken, from its menu label: "You chose:
+    End turn" (a label alone reads as a button)."""
+    return f"You chose: {label}"

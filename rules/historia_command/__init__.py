@@ -123,6 +123,9 @@ class HistoriaCommand:
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]
         return labels.describe(state, action)
 
+    def acknowledge(self, action: Action, state: State, seat: int) -> str:  # type: ignore[override]
+        return labels.acknowledge(state, action, seat)
+
     def explain(self, action: Action, state: State, seat: int | None = None) -> str:  # type: ignore[override]
         return labels.explain(state, action, seat)
 

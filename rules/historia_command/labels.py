@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules.core import Action, IllegalAction
 from rules.core.contract import NAME_LIMIT
-from rules.core.text import plural, shorten
+from rules.core.text import chose, plural, shorten
 from rules.historia_command import reports
 from rules.historia_command.actions import OPEN_KINDS, ending_text, paused_text, to_act
 from rules.historia_command.powers import (
@@ -16,6 +16,7 @@ from rules.historia_command.powers import (
 )
 from rules.historia_command.standings import (
     CATEGORY_NAMES,
+    a_people,
     civ_name,
     does,
     eligible_by,
@@ -96,6 +97,65 @@ def _describe(state: State, action: Action) -> str:
     if kind == "object":
         return "Object to the result"
     return action.key
+
+
+def acknowledge(state: State, action: Action, seat: int) -> str:
+    """What `seat` reads once its action is taken in `state`: what happened, addressed to
+    them ("Your civilization is the Romans."), where the label reads as a button."""
+    try:
+        return _acknowledge(state, action, seat)
+    except (KeyError, IndexError, ValueError, IllegalAction):
+        return chose(describe(state, action))
+
+
+def _acknowledge(state: State, action: Action, seat: int) -> str:
+    kind, args = action.kind, action.args
+    if kind == "civ":
+        name = reports.clean_name("|".join(args), "civilization")
+        return f"Your civilization is {'the ' if a_people(name) else ''}{name}."
+    if kind == "token":
+        civ = state.civ(int(args[0]))
+        whose = "Your" if civ.seat == seat else possessive(civ)
+        return f"{whose} Command token shows {reports.pair_name(reports.parse_pair(args[1]))}."
+    if kind == "begin":
+        return "Era I has begun: report what changes as you play."
+    if kind == "territory":
+        name = reports.clean_name("|".join(args[1:]), "territory")
+        return f"You hold {name} now." if args[0] == "add" else f"You no longer hold {name}."
+    if kind == "level":
+        return f"Your {CATEGORY_NAMES[args[0]]} level is {args[1]} now."  # type: ignore[index]
+    if kind == "cubes":
+        a, b = place_phrase(args[1], "your"), place_phrase(args[2], "your")  # type: ignore[arg-type]
+        count = reports.number(args[0], 1, CUBES, "A number of cubes")
+        return f"You moved {plural(count, 'cube')} from {a} to {b}."
+    if kind == "turn":
+        return f"Turn {state.turn + 1} of {TURNS} has begun."
+    if kind == "era":
+        return f"You reported the end of Era {roman(state.era)}: the others are asked to agree."
+    if kind == "command":
+        used = _describe(state, action).removeprefix("Command: ")
+        return f"You activated your Command token: {used}."
+    if kind == "dispute":
+        return f"You disputed report #{args[0]}: the match is paused until it is settled."
+    if kind == "withdraw":
+        return "You withdrew your dispute: the report stands."
+    if kind == "retract":
+        number = args[0] if args else state.dispute.report if state.dispute else ""
+        return f"You took report #{number} back." if number else "You took your report back."
+    if kind == "result":
+        won = names([state.civ(int(a)) for a in args])
+        shared = "a shared win for " if len(args) > 1 else "that "
+        verb = "" if len(args) > 1 else " won"
+        return f"You reported {shared}{won}{verb}: the others are asked to agree."
+    if kind == "agree" and state.phase == "ending":
+        return f"You agreed that Era {roman(state.era)} is over."
+    if kind == "object" and state.phase == "ending":
+        return f"You objected: Era {roman(state.era)} goes on."
+    if kind == "agree":
+        return "You agreed with the result."
+    if kind == "object":
+        return "You objected to the result: it is reported again."
+    return chose(describe(state, action))
 
 
 def explain(state: State, action: Action, seat: int | None) -> str:

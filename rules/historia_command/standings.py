@@ -37,7 +37,12 @@ def civ_name(civ: Civilization) -> str:
 
 def _plural(civ: Civilization) -> bool:
     """Whether a civilization's name is a people ("the Romans"), not a place ("Carthage")."""
-    return civ.name.endswith("s") and not civ.name.endswith("ss")
+    return a_people(civ.name)
+
+
+def a_people(name: str) -> bool:
+    """Whether a name is a people's ("Romans"), not a place's ("Carthage")."""
+    return name.endswith("s") and not name.endswith("ss")
 
 
 def does(civ: Civilization, verb: str) -> str:

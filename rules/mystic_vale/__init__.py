@@ -22,6 +22,7 @@ from rules.core import (
     resolve_options,
 )
 from rules.core.rng import deal_again, rng_for, shuffle
+from rules.core.text import chose
 from rules.mystic_vale import abilities, actions, labels
 from rules.mystic_vale.cards import DIFFICULTY, SLOTS, bundled_pack, get_pack
 from rules.mystic_vale.harvest import buys_left
@@ -222,6 +223,9 @@ class MysticVale:
 
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]
         return labels.describe(state, action)
+
+    def acknowledge(self, action: Action, state: State, seat: int) -> str:  # type: ignore[override]
+        return chose(labels.describe(state, action))
 
     def explain(self, action: Action, state: State, seat: int | None = None) -> str:  # type: ignore[override]
         return labels.explain(state, action, seat)

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from rules.core import Action, Event, IllegalAction, Outcome, SeatSpec, VariantInfo, fresh_copy
 from rules.core.contract import OptionInfo, PreferenceInfo
 from rules.core.rng import deal_again, rng_for
+from rules.core.text import chose
 from rules.tooth_and_nail import actions, labels, rules
 from rules.tooth_and_nail.cards import Faction, bundled_pack, get_pack
 from rules.tooth_and_nail.state import Player, State, Team, Troop
@@ -143,6 +144,9 @@ class ToothAndNail:
 
     def describe(self, action: Action, state: State) -> str:  # type: ignore[override]
         return labels.describe(state, action)
+
+    def acknowledge(self, action: Action, state: State, seat: int) -> str:  # type: ignore[override]
+        return chose(labels.describe(state, action))
 
     def explain(self, action: Action, state: State, seat: int | None = None) -> str:  # type: ignore[override]
         return labels.explain(state, action, seat)

@@ -29,6 +29,7 @@ from rules.core import (
     deal_again,
     shuffle,
 )
+from rules.core.text import chose
 
 COLOURS = [
     "amber", "azure", "beige", "black", "bronze", "brown", "coral", "crimson", "cyan", "gold",
@@ -235,6 +236,7 @@ class Tally:
             "phase": s.phase,
             "turn": s.turn,
             "to_act": to_act,
+            "responding": to_act if s.phase == "challenge" else [],  # a challenge answers a card
             "prompt": self._prompt(s),
             "players": [
                 {
@@ -275,6 +277,9 @@ class Tally:
         if action.kind == "challenge":
             return f"Challenge {player}'s {s.pending}"
         return f"Let {player}'s {s.pending} stand"
+
+    def acknowledge(self, action: Action, state: BaseModel, seat: int) -> str:
+        return chose(self.describe(action, state))
 
     def explain(self, action: Action, state: BaseModel, seat: int | None = None) -> str:
         s = _s(state)

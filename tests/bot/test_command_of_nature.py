@@ -6,13 +6,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import discord
 import pytest
 import simcord
 
 from bot.service.timing import out_of_turn_clock
 from rules.command_of_nature import GAME as CON
 from rules.core import SeatSpec, rng_for
-from tests.bot.world import World, custom_ids, menu_id, option_values, private_followups
+from tests.bot.world import (
+    World,
+    custom_ids,
+    menu_id,
+    option_values,
+    private_followups,
+    turn_message,
+)
 
 MAX_ACTIONS = 3000
 PREFERENCE = ("attack", "let", "fill", "choose", "sage", "formation", "summon", "phase", "done")
@@ -98,6 +106,40 @@ async def test_an_instant_played_from_the_respond_button_during_the_attackers_tu
     assert await world.bot.matches.verify(mid)
 
 
+def labels(message: discord.Message) -> list[str]:
+    return [c.label or "" for row in message.components for c in row.children]
+
+
+async def test_respond_goes_once_the_attack_is_answered_and_the_defender_decides_on(
+    world: World,
+) -> None:
+    """bob lets the attack through, Sprout falls and bob chooses which Elemental moves
+    forward: no message offers Respond any more (a newcomer saw it under that question);
+    the one asking him offers his hand."""
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=opening_seed())
+    for player, key in [
+        (world.alice, "sage|torrent"),
+        (world.bob, "sage|porella"),
+        (world.alice, "formation|riptide-tiger|coastal-coyote"),
+        (world.bob, "formation|petal-mage|botanic-fangs"),
+        (world.alice, "attack|close-strike|0.0|0.0"),
+    ]:
+        await act(world, player, key)
+    called = await turn_message(world, world.bob)
+    assert "respond?" in called.content and "Respond" in labels(called)
+    await act(world, world.bob, "let")
+    asked = await turn_message(world, world.bob)
+    question = "choose the Elemental that moves forward to fill the gap"
+    assert asked.content.endswith(f"{world.bob.mention}, {question}")
+    assert labels(asked) == ["My hand", "Board"]
+    assert not any("Respond" in labels(m) for m in world.channel.history(viewer=world.bob))
+    # bob's answer reads as his, not under alice's command that posted the attack
+    attack = next(m for m in world.channel.history(viewer=world.bob) if m.id == called.id)
+    assert "bob lets the attack through." not in attack.content
+    assert asked.interaction_metadata is not None
+    assert asked.interaction_metadata.user.id == world.bob.id
+
+
 async def test_an_unanswered_response_window_lets_the_attack_through_when_its_clock_runs_out(
     world: World,
 ) -> None:
@@ -148,7 +190,7 @@ async def test_a_turn_from_one_panel_ends_with_a_single_multi_select_discard(wor
     assert panel is not None and panel.ephemeral
     replies = len(private_followups(opened))
     await player.select(panel, ["draw"], custom_id=menu_id(panel))
-    assert panel.content.startswith("✅ Draw a card")
+    assert panel.content.startswith("✅ You chose: Draw a card")
     state = await world.state()
     seat = state.players.index(next(p for p in state.players if p.name == player.name))
     assert len(state.players[seat].hand) == 6 and state.phase == "actions"
@@ -163,7 +205,7 @@ async def test_a_turn_from_one_panel_ends_with_a_single_multi_select_discard(wor
     )
     chosen = together["options"][0]
     await player.select(panel, [chosen["value"]], custom_id=together["custom_id"])
-    assert panel.content.startswith(f"✅ End turn, discarding {chosen['label']}")
+    assert panel.content.startswith(f"✅ You chose: End turn, discarding {chosen['label']}")
     after = await world.state()
     assert after.active != state.active and len(after.players[seat].hand) == 5
     assert len(private_followups(opened)) == replies  # every answer was the panel itself

@@ -117,7 +117,7 @@ async def test_play_autocomplete_filters_and_applies_then_updates_the_board(worl
     assert await world.eve.autocomplete(world.channel, "play", "action", "") == []
 
     played = await world.alice.slash(world.channel, "play", action="banner|crimson")
-    assert ephemeral_text(played) == "✅ Raise the crimson banner"
+    assert ephemeral_text(played) == "✅ You chose: Raise the crimson banner"
     assert (
         world.public_lines()[-1]
         == f"alice raises crimson.\n➡️ {world.bob.mention}, your turn — raise a banner"
@@ -160,7 +160,7 @@ async def test_menu_pages_apply_and_refresh_the_private_message(world: World) ->
     await world.alice.click(private, label="Next")
 
     await world.alice.select(private, ["banner|white"], custom_id=menu_id(private))
-    assert private.content == "✅ Raise the white banner"
+    assert private.content == "✅ You chose: Raise the white banner"
     assert option_values(private) == []  # now it is Bob's decision
     assert private.embeds[0].description == "Not your decision now — bob raises a banner."
     assert world.public_lines()[-1].startswith("alice raises white.")
@@ -214,7 +214,7 @@ async def test_send_to_dms_puts_a_playable_copy_in_the_dms(world: World) -> None
     await world.alice.user.select(dm, ["banner|coral"], custom_id=menu_id(dm))
     assert world.public_lines()[-1].startswith("alice raises coral.")
     refreshed = world.alice.user.dm_channel.last_message
-    assert refreshed is not None and refreshed.content == "✅ Raise the coral banner"
+    assert refreshed is not None and refreshed.content == "✅ You chose: Raise the coral banner"
     assert world.bob.user.dm_channel.last_message is None
 
 
@@ -379,7 +379,7 @@ async def test_players_deciding_at_once_do_not_spoil_each_others_menus(world: Wo
     for player, colour in ((world.alice, "amber"), (world.bob, "azure")):
         menu = menus[player.name]
         await player.select(menu, [f"banner|{colour}"], custom_id=menu_id(menu))
-        assert menu.content == f"✅ Raise the {colour} banner"
+        assert menu.content == f"✅ You chose: Raise the {colour} banner"
     assert (await world.match()).version == 3
 
     # Alice's turn: the same menu used twice (here, shown twice: the first panel too old
@@ -393,7 +393,7 @@ async def test_players_deciding_at_once_do_not_spoil_each_others_menus(world: Wo
     assert menu_id(first) == menu_id(second) == f"arbiter:act:{world.match_id}:s1"
     play = option_values(first)[0]
     await world.alice.select(first, [play], custom_id=menu_id(first))
-    assert first.content.startswith("✅ Play a ")
+    assert first.content.startswith("✅ You chose: Play a ")
     await world.alice.select(second, [play], custom_id=menu_id(second))
     assert second.content.startswith("⚠️ This menu is out of date")
     assert (await world.match()).version == 4
@@ -427,9 +427,9 @@ async def test_a_menu_from_an_older_release_is_refreshed_not_applied(world: Worl
 async def test_play_accepts_a_typed_label_or_a_unique_part_of_one(world: World) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
     exact = await world.alice.slash(world.channel, "play", action="raise the CRIMSON banner")
-    assert ephemeral_text(exact) == "✅ Raise the crimson banner"
+    assert ephemeral_text(exact) == "✅ You chose: Raise the crimson banner"
     part = await world.bob.slash(world.channel, "play", action="  Azur ")
-    assert ephemeral_text(part) == "✅ Raise the azure banner"
+    assert ephemeral_text(part) == "✅ You chose: Raise the azure banner"
     assert (await world.match()).version == 2
 
     vague = await world.alice.slash(world.channel, "play", action="Play")
@@ -447,7 +447,7 @@ async def test_play_takes_a_tooth_and_nail_faction_by_its_name(world: World) -> 
     await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=11)
     (first,) = await world.to_act()
     chosen = await first.slash(world.channel, "play", action="Choose the Ostra Vulture")
-    assert ephemeral_text(chosen) == "✅ Choose the Ostra Vulture"
+    assert ephemeral_text(chosen) == "✅ You chose: Choose the Ostra Vulture"
     assert (await world.match()).version == 1
 
 

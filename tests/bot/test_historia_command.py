@@ -280,7 +280,9 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     )
     await look(world, alice, bob)
 
-    assert (await done(world, alice, "civilization", name="Greeks")) == "✅ Play Greeks"
+    assert (await done(world, alice, "civilization", name="Greeks")) == (
+        "✅ Your civilization is the Greeks."
+    )
     taken = await report(world, bob, "civilization", name="greeks")
     assert taken == "alice plays Greeks already."
     await done(world, bob, "civilization", name="Egyptians")
@@ -377,7 +379,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
     assert await world.state() == state
     since = len(world.env.http_requests)
     pressed = await carol.click(message, custom_id=button)
-    assert said(pressed).startswith(f"✅ Dispute #{activation.number}: ")
+    assert said(pressed).startswith(f"✅ You disputed report #{activation.number}: ")
     state = await look(world, alice, bob, carol)
     assert state.phase == "dispute" and state.dispute is not None
     # The disputer is called; the button is gone.
@@ -681,7 +683,7 @@ async def test_forged_and_stale_dispute_buttons_change_nothing(world: World) -> 
     assert await world.state() == state
     # The genuine one works.
     clicked = await bob.click(await turn_message(world), custom_id=real.item.custom_id)
-    assert said(clicked).startswith("✅ Dispute #2")
+    assert said(clicked).startswith("✅ You disputed report #2:")
     assert (await world.state()).phase == "dispute"
 
 
@@ -695,7 +697,7 @@ async def test_a_restart_keeps_the_dispute_button_working(world: World, create_b
     await world.bot.close()
     await world.env.restart_bot(create_bot())
     clicked = await bob.click(message, custom_id=button)
-    assert said(clicked).startswith("✅ Dispute #1")
+    assert said(clicked).startswith("✅ You disputed report #1:")
     state = await world.state()
     assert state.phase == "dispute" and state.dispute is not None and state.dispute.by == 1
 
@@ -888,6 +890,91 @@ async def test_a_reporter_takes_back_their_own_report(world: World) -> None:
     assert "↩️ alice takes report #1 back." in (await turn_message(world)).content
 
 
+def under_another_command(world: World, owners: dict[str, simcord.MemberActor]) -> list[str]:
+    """The public lines naming a civilization (`owners`: whose it is) that sit under a
+    command of someone else: a followup reads as "<user> used /historia"."""
+    found = []
+    for message in world.public():
+        made = message.interaction_metadata
+        for line in message.content.splitlines():
+            civs = [civ for civ in owners if civ in line]
+            if made is not None and len(civs) == 1 and owners[civs[0]].id != made.user.id:
+                found.append(f"{made.user.name}: {line}")
+    return found
+
+
+async def test_a_report_never_appears_under_another_player_s_command(world: World) -> None:
+    """Each report reads as its reporter's: another player's next command neither has it
+    edited into the message it posted nor carries it as its followup (a line that had
+    to wait goes out in the channel)."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    owners = {"Greeks": alice, "Carthage": bob}
+    for n in range(4):
+        await done(world, (alice, bob)[n % 2], "territory add", name=f"Isle {n}")
+    assert under_another_command(world, owners) == []
+    # Alice's answer and her line's delivery fail: the line waits, and bob reports.
+    world.fail_posts(502, times=2)
+    await alice.slash(world.channel, "historia territory add", name="Attica")
+    await done(world, bob, "territory add", name="Sicily")
+    await world.bot.publisher.idle()
+    assert under_another_command(world, owners) == []
+    told = "\n".join(world.public_lines())
+    assert told.count("Greeks add Attica") == 1 and told.count("Carthage adds Sicily") == 1
+    sicily = next(m for m in world.public() if "Carthage adds Sicily" in m.content)
+    assert sicily.interaction_metadata is not None
+    assert sicily.interaction_metadata.user.id == bob.id  # his own, through his command
+
+
+async def test_each_command_is_acknowledged_as_what_happened_not_as_its_label(
+    world: World,
+) -> None:
+    """A newcomer read "✅ Play Romans" as a button: each `/historia` command's private
+    answer says what happened, addressed to its player."""
+    alice, bob = world.alice, world.bob
+    await world.start(HC.id, "2p", [alice, bob])
+
+    async def told(player: simcord.MemberActor, command: str, **options: Any) -> str:
+        return await done(world, player, command, **options)
+
+    assert await told(alice, "civilization", name="Romans") == (
+        "✅ Your civilization is the Romans."
+    )
+    assert await told(bob, "civilization", name="Carthage") == "✅ Your civilization is Carthage."
+    assert await told(bob, "token", symbols="territory-military") == (
+        "✅ Your Command token shows Territory & Military."
+    )
+    assert await told(alice, "begin") == "✅ Era I has begun: report what changes as you play."
+    assert await told(alice, "territory add", name="Latium") == "✅ You hold Latium now."
+    assert await told(alice, "territory remove", name="Latium") == ("✅ You no longer hold Latium.")
+    assert await told(bob, "level", track="military", value=4) == (
+        "✅ Your Military level is 4 now."
+    )
+    assert await told(bob, "cubes", count=1, **{"from": "supply", "to": "used"}) == (
+        "✅ You moved 1 cube from your personal supply to the Used Pool."
+    )
+    assert (await told(bob, "command", power="command|military|used")).startswith(
+        "✅ You activated your Command token: +2 Military"
+    )
+    number = (await world.state()).reports[-1].number
+    assert await told(alice, "dispute", report=str(number)) == (
+        f"✅ You disputed report #{number}: the match is paused until it is settled."
+    )
+    assert await told(alice, "withdraw") == "✅ You withdrew your dispute: the report stands."
+    await done(world, alice, "territory add", name="Latium")
+    number = (await world.state()).reports[-1].number
+    assert await told(alice, "retract", report=str(number)) == f"✅ You took report #{number} back."
+    assert await told(bob, "turn") == "✅ Turn 2 of 4 has begun."
+    for _ in range(2):
+        await done(world, bob, "turn")
+    assert await told(bob, "era-end") == (
+        "✅ You reported the end of Era I: the others are asked to agree."
+    )
+    assert await told(alice, "object") == "✅ You objected: Era I goes on."
+    await done(world, bob, "era-end")
+    assert await told(alice, "agree") == "✅ You agreed that Era I is over."
+
+
 async def test_the_board_says_in_one_line_who_can_activate_now_and_why(world: World) -> None:
     """One line of the board's standings names every civilization that can activate its
     token now and by which categories, or says that none can."""
@@ -1063,7 +1150,7 @@ async def test_reports_are_numbered_once_for_the_whole_game(world: World) -> Non
     clicked = await bob.click(
         await turn_message(world), custom_id=dispute_ids(await turn_message(world))[0]
     )
-    assert said(clicked).startswith("✅ Dispute #7: ")
+    assert said(clicked).startswith("✅ You disputed report #7: ")
     await done(world, alice, "retract")
     await done(world, alice, "retract", report="6")
     state = await look(world, alice, bob)

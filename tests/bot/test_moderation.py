@@ -178,7 +178,7 @@ async def test_replace_hands_the_seat_and_hand_over_and_locks_out_the_old_player
     assert [f.name for f in board.fields if "carol" in (f.name or "")]  # the game knows carol
 
     played = await world.carol.slash(world.channel, "play", action="banner|azure")
-    assert answer(played) == "✅ Raise the azure banner"
+    assert answer(played) == "✅ You chose: Raise the azure banner"
     assert world.public_lines()[-1].startswith("carol raises azure.")
     match = await world.match()
     assert match.version == 3

@@ -27,6 +27,7 @@ from rules.core import Action, SeatSpec, rng_for
 from rules.mystic_vale import GAME as MV
 from rules.mystic_vale import State
 from rules.mystic_vale.cards import SLOTS
+from rules.mystic_vale.harvest import price
 from rules.mystic_vale.moves import card_label, name_of
 from rules.mystic_vale.state import CURSED_LAND
 from rules.mystic_vale.symbols import decay_count, field_total, pack_of
@@ -382,7 +383,9 @@ async def test_a_two_player_game_with_leaders_set_in_the_lobby_to_the_end(world:
         for leader in state.players[seat].leader_options:
             assert pack_of(state).leader(leader).shown_name in shown
         done = await player.select(private, [option_values(private)[0]], custom_id=menu_id(private))
-        assert done.response is not None and done.response.content.startswith("✅ Choose ")
+        assert done.response is not None and done.response.content.startswith(
+            "✅ You chose: Choose "
+        )
     state = await state_of(world)
     assert all(p.leader for p in state.players)
     ways = await play_out(world, [world.alice, world.bob])
@@ -509,6 +512,33 @@ async def test_the_harvest_menu_says_what_each_card_does_and_where_a_cut_one_is_
     assert not any("slot. Cost" in o["description"] for o in buys)
     cut = [o["description"] for o in buys if not o["description"].endswith(".")]
     assert cut and all(d.endswith("… full text: /card") for d in cut), cut
+
+
+async def test_every_buy_play_suggests_shows_its_cost_beside_its_whole_label(
+    world: World,
+) -> None:
+    """With the commons rows full, each buy `/play` suggests reads its label whole and
+    then its cost ("Buy Howlstone Cairn ✦ (level 1, bottom; level-1 row, 1 of 3)" once
+    lost its cost: with its detail it passed Discord's 100 characters)."""
+    _, planter, _ = await opening(world)
+    await planter.slash(world.channel, "play", action="stop")
+    state = await state_of(world)
+    seat = await seat_of(world, planter)
+    assert all(None not in state.commons.rows[level] for level in (1, 2))
+    offered = await planter.autocomplete(world.channel, "play", "action", "")
+    names = {o["value"]: o["name"] for o in offered}
+    buys = [a for a in MV.legal_actions(state, seat) if a.kind in ("buy", "vale")]
+    assert len(buys) >= 6 and len(offered) < 25  # every buy is offered
+    pack = pack_of(state)
+    for action in buys:
+        card = state.cards[int(action.args[0])]
+        if action.kind == "buy":
+            cost = cost_text(price(state, seat, pack.advancement(card)))
+        else:
+            cost = cost_text(pack.vale(card).cost)
+        name = names[action.key]
+        assert name.startswith(f"{MV.describe(action, state)} — {cost}"), name
+        assert len(name) <= 100
 
 
 async def test_the_harvest_question_and_the_board_count_the_same_buys_left(

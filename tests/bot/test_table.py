@@ -15,7 +15,7 @@ import pytest
 import simcord
 
 from bot.render import LATELY_FIELD, RENDERERS, private_embed, renderer_for
-from bot.render.generic import Renderer
+from bot.render.generic import Renderer, clip
 from bot.service import outbox
 from bot.service.matches import ActResult, Choice, Table
 from bot.service.store import TurnMessage
@@ -132,12 +132,18 @@ async def test_menu_options_and_suggestions_say_what_a_choice_does(world: World)
     ]
 
 
-def test_a_suggestion_shows_its_detail_only_when_it_fits() -> None:
+def test_a_suggestion_shows_its_detail_cut_short_never_losing_its_cost() -> None:
     assert choice_name(Choice("k", "Play a 2", "+2 to your tally")) == "Play a 2 — +2 to your tally"
     assert choice_name(Choice("k", "Play a 2")) == "Play a 2"
-    long = Choice("k", "L" * 90, "a detail that does not fit")
-    assert choice_name(long) == "L" * 90
-    assert len(choice_name(Choice("k", "L" * 150, "d"))) == 100
+    assert choice_name(Choice("k", "L" * 150)) == clip("L" * 150, 100)
+    # A detail too long beside its label is cut short, never losing its start (the cost),
+    # the label cut short for it if need be.
+    long = Choice("k", "L" * 90, "3 mana · a detail that does not fit")
+    assert choice_name(long) == clip("L" * 90, 67) + " — 3 mana · a detail that does…"
+    cut = choice_name(Choice("k", "L" * 60, "3 mana · Shows 1 decay. " + "When played: x " * 5))
+    assert cut == "L" * 60 + " — 3 mana · Shows 1 decay. When…"
+    crowded = choice_name(Choice("k", "L" * 95, "9 mana · 3 curses · Shows 2 decay · 1 sky"))
+    assert crowded == clip("L" * 95, 67) + " — 9 mana · 3 curses · Shows 2…"
 
 
 # ------------------------------------------------------------- typed text and refusals
@@ -148,7 +154,10 @@ async def test_typed_words_match_in_any_order(world: World) -> None:
     offered = await world.alice.autocomplete(world.channel, "play", "action", "crimson RAISE")
     assert offered == [{"name": "Raise the crimson banner", "value": "banner|crimson"}]
     played = await world.alice.slash(world.channel, "play", action="banner  crimson")
-    assert played.response is not None and played.response.content == "✅ Raise the crimson banner"
+    assert (
+        played.response is not None
+        and played.response.content == "✅ You chose: Raise the crimson banner"
+    )
 
 
 async def test_an_action_not_possible_now_is_refused_with_the_rules_reason(world: World) -> None:
@@ -210,11 +219,23 @@ async def test_a_turn_s_lines_share_one_message_and_each_player_is_pinged_once(
         )
         before = await world.bot.matches.table(world.match_id or 0)
         messages, since = len(world.public()), len(world.env.http_requests)
+        made = world.public()[-1].interaction_metadata  # whose command the message reads as
         await player.slash(world.channel, "play", action=choice["value"])
         table = await world.bot.matches.table(world.match_id or 0)
         requests = [(r.method, r.path.split("/")[1]) for r in world.env.http_requests[since:]]
         last = world.public()[-1]
         if table.to_act == before.to_act and table.turn == before.turn:  # carrying on
+            if made is not None and made.user.id != player.id:
+                # The message the other player's command posted (calling this one) is
+                # not theirs to carry these lines: a message of the player's own, which
+                # pings nobody, still outside the global limit.
+                assert len(world.public()) == messages + 1
+                assert last.interaction_metadata is not None
+                assert last.interaction_metadata.user.id == player.id
+                (sent,) = [p for p in world.posts(since) if p.get("content")]  # (a board too)
+                assert sent["allowed_mentions"] == {"parse": []}
+                assert all(path != "channels" for _, path in requests)
+                continue
             carried_on += 1
             assert len(world.public()) == messages, "a turn's lines share its message"
             # the private answer, the board and the turn's message (both edits: the
@@ -250,25 +271,29 @@ async def test_simultaneous_deciders_are_pinged_once_and_a_restart_keeps_the_mes
     await world.start("tally", "muster", players)
     (opening,) = world.posts()[-1:]
     assert opening["allowed_mentions"]["users"] == sorted(p.id for p in players)
-    first = world.public()[-1]
-    since = len(world.env.http_requests)
-    await world.carol.slash(world.channel, "play", action="banner|cyan")
-    assert world.posts(since) == []  # nobody new to call: the opening message is edited
-    assert world.public()[-1].id == first.id
-    assert world.public()[-1].content.splitlines()[-3:] == [
-        "carol raises cyan.",
-        f"➡️ {world.alice.mention}, your turn — raise a banner",
-        f"➡️ {world.bob.mention}, your turn — raise a banner",
-    ]
+    first = world.public()[-1]  # alice's Start posted it: it reads as her command
 
     await world.bot.close()
     await world.env.restart_bot(create_bot())
+    since = len(world.env.http_requests)
     await world.alice.slash(world.channel, "play", action="banner|amber")
+    assert world.posts(since) == []  # nobody new to call: her opening message is edited
     assert world.public()[-1].id == first.id  # the same message after a restart
-    assert world.public()[-1].content.splitlines()[-2:] == [
+    assert world.public()[-1].content.splitlines()[-3:] == [
         "alice raises amber.",
         f"➡️ {world.bob.mention}, your turn — raise a banner",
+        f"➡️ {world.carol.mention}, your turn — raise a banner",
     ]
+    since = len(world.env.http_requests)
+    await world.carol.slash(world.channel, "play", action="banner|cyan")
+    (own,) = world.posts(since)  # not under alice's command: carol's own, pinging nobody
+    assert own["allowed_mentions"] == {"parse": []}
+    assert own["content"].splitlines() == [
+        "carol raises cyan.",
+        f"➡️ {world.bob.mention}, your turn — raise a banner",
+    ]
+    assert (made := world.public()[-1].interaction_metadata) is not None
+    assert made.user.id == world.carol.id
     since = len(world.env.http_requests)
     await world.bob.slash(world.channel, "play", action="banner|azure")
     (called,) = world.posts(since)  # the banners are up: alice's turn, a new message

@@ -107,6 +107,24 @@ def test_is_attacked_fires_for_each_target():
     assert state.sides[enemy].gold == 2  # two twig Bruces attacked: 1 gold each
 
 
+def test_an_effect_gaining_gold_twice_is_told_as_one_gain():
+    """Geo Weasel attacked itself (a Pebble): 1 gold and 1 more, one line for the 2 (a
+    newcomer read "gains 1 gold" twice as the same line printed twice)."""
+    state, seat = in_phase("actions")
+    team = state.active
+    place(state, team, (0, 0), "splinter-stinger")
+    place(state, 1 - team, (0, 0), "geo-weasel")
+    give(state, seat, "close-strike")
+    state.sides[1 - team].gold = 0
+    events = apply_action(
+        state, seat, Action(kind="attack", args=("close-strike", "0.0", "0.0")), RNG
+    )
+    owner = state.players[state.sides[1 - team].seats[0]].name
+    gold = [e.text for e in events if e.kind == "gold"]
+    assert gold == [f"{owner}'s side gains 2 gold."]
+    assert state.sides[1 - team].gold == 2
+
+
 def test_instant_reduction_applies_to_every_target():
     """Natural Defense takes 1 off the attack's DMG: each target gets DMG - 1."""
     state, seat, *_ = double_strike_position()

@@ -1279,3 +1279,22 @@ def test_reports_check_their_words() -> None:
     assert "added or removed" in refused(state, ADA, "territory|swap|Gaul")
     state = go(state, (BASIL, "territory|add|romans 1"))
     assert state.civs[BASIL].territories[-1] == "Romans 1", "a known territory keeps its name"
+
+
+def test_the_result_is_acknowledged_as_what_the_player_did() -> None:
+    """What a player reads after reporting, agreeing with or objecting to the result: what
+    they did, not the menu's label ("Romans (Ada) won")."""
+    final = to_final(roman_table())
+    assert GAME.acknowledge(Action.from_key("result|0"), final, BASIL) == (
+        "You reported that Romans won: the others are asked to agree."
+    )
+    assert GAME.acknowledge(Action.from_key("result|0|2"), final, BASIL) == (
+        "You reported a shared win for Romans and Persians: the others are asked to agree."
+    )
+    reported = go(final, (ADA, "result|0"))
+    assert GAME.acknowledge(Action.from_key("agree"), reported, BASIL) == (
+        "You agreed with the result."
+    )
+    assert GAME.acknowledge(Action.from_key("object"), reported, BASIL) == (
+        "You objected to the result: it is reported again."
+    )

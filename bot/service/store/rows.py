@@ -87,6 +87,9 @@ class TurnMessage:
     turn: str  # the turn it belongs to (`Table.turn`)
     body: str  # its lines, without the lines naming the deciders under them
     through: int = 0  # the last outbox notice whose lines it shows
+    # The user whose command it reads as (posted as their interaction's followup); None:
+    # posted in the channel, nobody's. Only its author's lines are added to it.
+    author: int | None = None
 
 
 @dataclass(frozen=True)

@@ -828,7 +828,12 @@ class Store:
                 None
                 if row is None
                 else TurnMessage(
-                    row["match_id"], row["message_id"], row["turn"], row["body"], row["through"]
+                    row["match_id"],
+                    row["message_id"],
+                    row["turn"],
+                    row["body"],
+                    row["through"],
+                    row["author"],
                 )
             )
             return self._pending(("turn", match_id), saved)
@@ -836,10 +841,10 @@ class Store:
         return await self._memory.recall(match_id, "turn", load)
 
     _PUT_TURN = (
-        "INSERT INTO turn_messages (match_id, message_id, turn, body, through)"
-        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET"
+        "INSERT INTO turn_messages (match_id, message_id, turn, body, through, author)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET"
         " message_id = excluded.message_id, turn = excluded.turn, body = excluded.body,"
-        " through = excluded.through"
+        " through = excluded.through, author = excluded.author"
     )
 
     def set_turn_message(self, message: TurnMessage) -> None:
@@ -849,7 +854,14 @@ class Store:
         self._write_behind(
             ("turn", message.match_id),
             self._PUT_TURN,
-            (message.match_id, message.message_id, message.turn, message.body, message.through),
+            (
+                message.match_id,
+                message.message_id,
+                message.turn,
+                message.body,
+                message.through,
+                message.author,
+            ),
             message,
         )
 
