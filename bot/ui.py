@@ -42,7 +42,7 @@ from bot.replies import guard, where
 from bot.service import errors
 from bot.service.matches import AI_NAME, ActResult, Choice, MatchService, PrivateView, Table
 from bot.service.moderation import jump_url
-from bot.service.store import PICTURE_MODES, MatchRow, SeatRow
+from bot.service.store import VIEW_MODES, MatchRow, SeatRow
 from rules.core import Game, OptionError, OptionInfo, Outcome, find_option
 from rules.core.text import shorten
 
@@ -281,8 +281,17 @@ def game_choices(games: Mapping[str, Game]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=g.name, value=g.id) for g in games.values()][:25]
 
 
-PICTURE_CHOICES = [
-    app_commands.Choice(name=label, value=key) for key, label in PICTURE_MODES.items()
+BOARD_CHOICES = [  # /settings pictures (the reply says in full what the mode shows)
+    app_commands.Choice(name=name, value=key)
+    for key, name in {
+        "both": "Picture and summary (default): the whole text board one tap away",
+        "pictures": "Picture only: who decides, the whole text board one tap away",
+        "text": "Text only: the whole board in the message, no picture (screen readers)",
+    }.items()
+]
+VIEW_CHOICES = [  # /profile pictures
+    app_commands.Choice(name=clip(f"{name}: {shows}", 100), value=key)
+    for key, (name, shows) in VIEW_MODES.items()
 ]
 
 
@@ -977,20 +986,21 @@ def quick_id(match_id: int, seat: int, decisions: int, key: str) -> str:
 
 
 def quick_buttons(table: Table) -> list[QuickButton]:
-    """The buttons for the quick actions the game's public view offers its active seat
-    (`"quick": [{"key", "label", "style"?}]`) while that seat decides; none otherwise.
-    An entry whose id would not fit Discord's limit is left to the menu."""
-    seat = table.active
-    if table.match.status != "active" or table.outcome is not None or seat not in table.to_act:
+    """The buttons for the quick actions the game's public view offers
+    (`"quick": [{"key", "label", "style"?, "seat"?}]`), each for its seat (by default the
+    active one: a player answering out of turn has a `seat` of their own) while that
+    seat decides and a person plays it; none otherwise. An entry whose id would not fit
+    Discord's limit is left to the menu."""
+    if table.match.status != "active" or table.outcome is not None:
         return []
-    assert seat is not None
-    if table.user_of(seat).by_ai:
-        return []  # nobody's buttons: the AI decides
-    decisions = table.user_of(seat).decisions
     found = []
     for entry in (table.view or {}).get("quick") or []:
         if not isinstance(entry, dict) or not entry.get("key"):
             continue
+        seat = entry.get("seat", table.active)
+        if not isinstance(seat, int) or seat not in table.to_act or table.user_of(seat).by_ai:
+            continue  # not this seat's decision now, or nobody's buttons: the AI decides
+        decisions = table.user_of(seat).decisions
         key = str(entry["key"])
         if len(quick_id(table.match.id, seat, decisions, key)) > CUSTOM_ID_LIMIT or re.search(
             r"\s", key
@@ -1042,14 +1052,16 @@ def carries_buttons(table: Table) -> bool:
 
 def turn_view(table: Table) -> discord.ui.View | None:
     """The components under a message calling players to decide: the game's quick actions
-    for the active player, the Dispute button of the latest report, for a player
-    deciding out of turn Respond (an attack to answer, as the game's public view says in
-    `responding`) or else My hand, and a link to the board."""
+    for the active player, the Dispute button of the latest report, Respond for a player
+    answering an attack (as the game's public view says in `responding`) or else My hand
+    while a player decides (their panel one tap from the line that calls them), and a
+    link to the board."""
     view = discord.ui.View(timeout=None)
     for button in [*quick_buttons(table), *dispute_buttons(table)]:
         view.add_item(button)
-    if deciding := out_of_turn(table):
-        responding = deciding & set((table.view or {}).get("responding") or [])
+    people = {s for s in table.to_act if not table.user_of(s).by_ai}
+    if table.outcome is None and table.match.status == "active" and people:
+        responding = out_of_turn(table) & set((table.view or {}).get("responding") or [])
         view.add_item(HandButton(table.match.id, respond=bool(responding)))
     if table.match.board_message_id is not None and table.outcome is None:
         view.add_item(board_button(table))

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot import ui
 from bot.render.generic import clip
 from bot.replies import guard
-from bot.service.store import PICTURE_MODES
+from bot.service.store import BOARD_MODES, VIEW_MODES
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -40,7 +40,7 @@ class ProfileCog(
             text += "\nSet one with `/profile answer`."
             mode = await self.bot.matches.pictures_of(interaction.user.id)
             text += (
-                f"\n\n🖼️ **Your private views**: {PICTURE_MODES[mode]} "
+                f"\n\n🖼️ **Your private views**: {VIEW_MODES[mode][0]} "
                 "(change it with `/profile pictures`)."
             )
             await interaction.response.send_message(clip(text, 2000), ephemeral=True)
@@ -65,11 +65,16 @@ class ProfileCog(
 
     @app_commands.command(name="pictures", description="How you see your own hand and view.")
     @app_commands.describe(mode="A picture and the text, the picture only, or text only")
-    @app_commands.choices(mode=ui.PICTURE_CHOICES)
+    @app_commands.choices(mode=ui.VIEW_CHOICES)
     async def pictures(self, interaction: discord.Interaction, mode: str) -> None:
         async with guard(interaction):
             await self.bot.matches.set_pictures(interaction.user.id, mode)
-            text = f"🖼️ Your private views: **{PICTURE_MODES[mode]}**, in every match you play."
+            name, shows = VIEW_MODES[mode]
+            board = BOARD_MODES[mode][1]
+            text = (
+                f"🖼️ Your private views: **{name}** — {shows}, in every match you play.\n"
+                f"A game you play in a direct message with the bot shows its board so: {board}."
+            )
             await interaction.response.send_message(text, ephemeral=True)
 
     @answer.autocomplete("preference")

@@ -103,13 +103,13 @@ class SettingsCog(
             await self._show(interaction, changed, "Reminders saved")
 
     @app_commands.command(name="pictures", description="How the boards are shown.")
-    @app_commands.describe(mode="A picture of the table and the text, the picture only, or text")
-    @app_commands.choices(mode=ui.PICTURE_CHOICES)
+    @app_commands.describe(mode="The picture and a summary (default), the picture only, or text")
+    @app_commands.choices(mode=ui.BOARD_CHOICES)
     async def pictures(self, interaction: discord.Interaction, mode: str) -> None:
         async with guard(interaction):
             guild = await self._guild(interaction)
             changed = await self.settings.set_pictures(guild, mode)
-            await self._show(interaction, changed, "Board pictures saved")
+            await self._show(interaction, changed, "Boards saved")
 
     @app_commands.command(name="ratings", description="Which endings of a match move ratings.")
     @app_commands.describe(

@@ -656,18 +656,18 @@ class Canvas:
 
 def band_height(width: int, text: str) -> int:
     """How tall `with_band` draws its band over a picture `width` wide."""
-    return _band(width, text)[2]
+    return band_lines(width, text)[2]
 
 
-def _band(width: int, text: str) -> tuple[list[str], int, int]:
-    """The band's lines, their type size and the band's height: one line in the
-    headline's large type, or two in its smaller type when one would not hold it."""
-    big, mid = glance_sizes(width)
-    room = width - 2 * MARGIN
-    if text_width(text, big, True) <= room:
-        lines, size = [text], big
-    else:
-        lines, size = wrap(text, room, mid, lines=2, bold=True), mid
+BAND_LINES = 3  # the most lines a band's sentence takes
+
+
+def band_lines(width: int, text: str) -> tuple[list[str], int, int]:
+    """The band's lines, their type size and the band's height: the sentence in the
+    headline's large type at the picture's whole width (so that it reads where the
+    picture is shown small), on as many lines as it needs, up to BAND_LINES."""
+    size = round(width / GLANCE[0])
+    lines = wrap(text, width - 2 * MARGIN, size, lines=BAND_LINES, bold=True)
     return lines, size, len(lines) * line_height(size) + 2 * GAP
 
 
@@ -675,7 +675,7 @@ def with_band(picture: Picture, text: str, *, stopped: bool) -> Picture:
     """The picture under a band that says how the match ended (`text`), in type that
     reads where the picture is shown small: red when it `stopped` without a result,
     gold over a result; its boxes moved down with it."""
-    lines, size, height = _band(picture.width, text)
+    lines, size, height = band_lines(picture.width, text)
     c = Canvas(picture.width, picture.height + height, background=RED if stopped else GOLD)
     c.image.paste(Image.open(io.BytesIO(picture.png)).convert("RGB"), (0, height))
     ink = LIGHT if stopped else INK

@@ -153,7 +153,35 @@ def board(view: dict[str, Any], to_act: tuple[int, ...], ending: str | None = No
         _markets(c, markets, (cv.MARGIN, top + shape.table + cv.GAP), shape.area, stacked=False)
     else:
         _markets(c, markets, (cv.MARGIN + shape.area + cv.GAP, top), MARKET_W, stacked=True)
+        below = top + len(MARKETS) * (MARKET + cv.GAP)
+        if below + len(KEY) * LINE + 2 * PAD <= top + shape.table:  # room under the markets
+            _key(c, cv.MARGIN + shape.area + cv.GAP, below)
     return c.finish()
+
+
+# The key to the picture's marks, under the markets (the text board has its own).
+KEY: tuple[tuple[str, Colour | None, str], ...] = (
+    ("crown", None, "Sage: when it falls, its side loses"),
+    ("sword", cv.LIGHT_SOFT, "Strength"),
+    ("heart", cv.RED, "HP left / HP (red: damaged)"),
+    ("shield", None, "shields"),
+    ("bolt", None, "boosts"),
+    ("coin", None, "gold"),
+    ("hourglass", cv.LIGHT, "Action Points (AP)"),
+)
+
+
+def _key(c: Canvas, x: int, y: int) -> None:
+    """What the picture's marks mean, one to a line, with ✦ for the project's cards."""
+    words = [*(w for _, _, w in KEY), "✦ a card of Arbiter's own design"]
+    c.panel(x, y, MARKET_W, len(words) * LINE + 2 * PAD)
+    for n, (icon, colour, word) in enumerate(KEY):
+        line_y = y + PAD + n * LINE
+        c.icon(icon, x + PAD, line_y + 2, 14, colour)
+        c.write(x + PAD + 22, line_y, word, colour=cv.LIGHT_SOFT, size="small")
+    last = y + PAD + len(KEY) * LINE
+    c.write(x + PAD, last, words[-1], colour=cv.LIGHT_SOFT, size="small")
+    c.keep("label", "legend", x, y, MARKET_W, len(words) * LINE + 2 * PAD, *words)
 
 
 def _title(

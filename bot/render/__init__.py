@@ -21,6 +21,7 @@ from bot.service.matches import AI_NAME, ActResult, PrivateView, Table
 from bot.service.store import MatchRow, SeatRow
 from bot.service.timing import clock_text, terms_text
 from rules.core import Game, OptionInfo
+from rules.core.text import listed
 
 RENDERERS: dict[str, Renderer] = {
     "tooth-and-nail": ToothAndNailRenderer(),
@@ -251,9 +252,12 @@ def ending_of(table: Table) -> Ending | None:
     outcome = table.outcome
     if outcome is None:
         return None
-    winners = " and ".join(table.user_of(s).name for s in outcome.winners)
+    winners = listed([table.user_of(s).name for s in outcome.winners])
+    sides = {table.teams.get(s, s) for s in outcome.winners}
     if outcome.against:
         headline = f"{winners} beat the nemesis" if winners else "The nemesis won"
+    elif len(sides) > 1:
+        headline = f"{winners} share the win"  # a tie between sides
     else:
         headline = f"{winners} won" if winners else "Nobody won"
     return Ending(headline, end_description(table).removeprefix("🏆 "))

@@ -14,7 +14,7 @@ from typing import Literal
 
 from bot.service import errors, outbox
 from bot.service.matches import AI_NAME, MatchService, Table
-from bot.service.store import PICTURE_MODES, GuildSettings, Store
+from bot.service.store import BOARD_MODES, PICTURE_MODES, GuildSettings, Store
 from bot.service.timing import format_duration, parse_clock
 from league.ratings import ENDING_CHOICES, REMOVED
 from rules.core.text import clip
@@ -255,7 +255,7 @@ def settings_lines(settings: GuildSettings) -> list[str]:
         f"**Default clock:** {format_duration(settings.default_clock_seconds)} per decision",
         f"**Timeout policy:** {settings.default_timeout_policy}",
         f"**Reminders:** {settings.reminder_cadence}",
-        f"**Boards:** {PICTURE_MODES.get(settings.board_pictures, settings.board_pictures)}",
+        "**Boards:** {}: {}".format(*BOARD_MODES.get(settings.board_pictures, ("?", "?"))),
         f"**Ratings:** season {settings.season}; {rated_line(settings.rated_endings)}",
     ]
 

@@ -367,9 +367,22 @@ def _to_choose(state: State, seat: int, faces: dict[str, dict[str, Any]]) -> lis
     return []
 
 
-def _quick(state: State) -> list[dict[str, str]]:
+def _quick(state: State) -> list[dict[str, Any]]:
     """The choice worth a button under the line that calls the side whose turn it is (its
-    first seat): End turn, or in Phase IV finishing the clean-up."""
+    first seat): End turn, or in Phase IV finishing the clean-up; and for each player
+    answering an attack, letting it through (the one-tap way to pass a response)."""
+    responding = _responding(state)
+    if responding:
+        named = len(responding) > 1  # two defenders: each button says whose it is
+        return [
+            {
+                "key": "let",
+                "label": f"{state.players[s].name}: let it through" if named else "Let it through",
+                "style": "secondary",
+                "seat": s,
+            }
+            for s in responding
+        ]
     if state.phase not in TURN_PHASES or state.frames or state.queue:
         return []
     seat = state.sides[state.active].seats[0]

@@ -241,12 +241,13 @@ class Game(Protocol):
     def view(self, state: BaseModel, seat: Seat | None) -> dict[str, Any]:
         """What `seat` may see (None: the public view). Hidden cards never appear.
 
-        Entries read by the bot, when present: `"quick"` in the public view, the active
-        seat's choices worth a button under the line that calls it (`[{"key", "label",
-        "style"?}]`); `"responding"` in the public view, the seats answering a response
-        window (an attack on their side), whose call carries a Respond button (other
-        seats deciding out of turn get My hand); and `"together"` in a seat's view,
-        cards it chooses together in one multi-select (`{"kind", "count", "label",
+        Entries read by the bot, when present: `"quick"` in the public view, the choices
+        worth a button under the line that calls their seat (`[{"key", "label", "style"?,
+        "seat"?}]`: the active seat's, or `seat`'s when it decides out of turn);
+        `"responding"` in the public view, the seats answering a response window (an
+        attack on their side), whose call carries a Respond button (other seats deciding
+        out of turn get My hand); and `"together"` in a seat's view, cards it chooses
+        together in one multi-select (`{"kind", "count", "label",
         "cards": [{"id", "name"}]}`: the action `<kind>|<id>+<id>…`, the ids in order)."""
 
     def redeal(self, state: BaseModel, seat: Seat, rng: random.Random) -> BaseModel:

@@ -329,20 +329,27 @@ def _push_label(state: State, seat: int) -> str:
 
 
 def _quick(state: State) -> list[dict[str, str]]:
-    """The active seat's Planting choices worth a button (the bot shows them under the
-    line that calls the player): Push, with the Spoil risk, and Stop."""
-    if state.phase != "planting" or state.frames or state.pending:
-        return []
+    """The active seat's choices worth a button (the bot shows them under the line that
+    calls the player): in Planting, Push (with the Spoil risk) and Stop; in the Harvest,
+    ending it (a hurried player buys nothing); an ability's use, or not."""
     seat = state.active
-    legal = {a.key for a in actions.legal_actions(state, seat)}
+    if seat is None or seat not in actions.to_act(state):
+        return []
+    legal = {a.key: a for a in actions.legal_actions(state, seat)}
     quick = []
     if "push" in legal:
         risky = can_spoil(state, seat) and decay_count(state, seat) >= SPOIL_AT - 1
         label = _push_label(state, seat)
         quick.append({"key": "push", "label": label, "style": "danger" if risky else "primary"})
-    if "stop" in legal:
-        label = labels.describe(state, Action(kind="stop"))
-        quick.append({"key": "stop", "label": label, "style": "success"})
+    for key, style in (("stop", "success"), ("use", "primary"), ("skip", "secondary")):
+        if key in legal:
+            quick.append({"key": key, "label": labels.describe(state, legal[key]), "style": style})
+    if "done" in legal:
+        label = labels.describe(state, legal["done"])
+        harvest = state.harvest
+        bought = harvest is not None and (harvest.buys > 0 or harvest.vale_buys > 0)
+        label = label if bought else f"{label}, buying nothing"
+        quick.append({"key": "done", "label": label, "style": "secondary"})
     return quick
 
 

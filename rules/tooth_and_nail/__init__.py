@@ -276,18 +276,34 @@ def _team_view(state: State, team: Team) -> dict[str, Any]:
     }
 
 
+QUICK_FRAMES = ("recharge", "ready")  # the Recharge Step's decisions, as buttons too
+MOST_READY = 3  # War Zone Troops offered as buttons (the rest are in the menu)
+
+
 def _quick(state: State) -> list[dict[str, str]]:
-    """The choice worth a button under the line that calls the Alpha player: End your
-    turn, when it is theirs to take now (the one-tap way to pass)."""
+    """The choices worth a button under the line that calls the Alpha player, when they
+    are theirs to take now: in the Recharge Step, drawing or gaining an AP for a Command
+    Zone Troop, or the War Zone Troop to recharge; and ending the turn (from the
+    Recharge Step too: the one-tap way to pass)."""
     seat = state.alpha
     if seat is None or state.phase == "over" or seat not in actions.to_act(state):
         return []
-    end = Action(kind="end")
-    try:
-        actions.check(state, seat, end)
-    except IllegalAction:
+    frame = actions.top_frame(state)
+    if frame is not None and frame.kind not in QUICK_FRAMES:
         return []
-    return [{"key": end.key, "label": labels.describe(state, end), "style": "secondary"}]
+    legal = actions.legal_actions(state, seat)
+    quick = [a for a in legal if a.kind == "recharge"]
+    quick += [a for a in legal if a.kind == "ready"][:MOST_READY]
+    quick += [a for a in legal if a.kind == "end"]
+    styles = {"end": "secondary", "ready": "primary"}
+    return [
+        {
+            "key": a.key,
+            "label": labels.describe(state, a),
+            "style": styles.get(a.kind, "success" if a.args == ("draw",) else "primary"),
+        }
+        for a in quick
+    ]
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:

@@ -104,6 +104,49 @@ def open_choice(frame: Frame) -> str:
     return frame.prompt.replace("their ", "your ")
 
 
+RECHARGE_FRAMES = ("recharge", "ready")  # the Recharge Step's decisions
+
+
+def _require_end(state: State) -> None:
+    """A turn ends in the Action Step, or at once from the Recharge Step's decisions (the
+    way to pass: see `end_turn_now`)."""
+    frame = top_frame(state)
+    if frame is not None and frame.kind in RECHARGE_FRAMES and state.phase == "recharge":
+        return
+    _require_action_step(state)
+
+
+def recharge_default(state: State, seat: int) -> str | None:
+    """The War Zone Troop a turn ended from the Recharge Step recharges: the strongest
+    kind drained there (by name among equals); None when none is drained."""
+    drained = {state.cards[t.card] for t in state.players[seat].war_zone if t.drained}
+    if not drained:
+        return None
+    return max(sorted(drained), key=lambda t: troop_def(state, t).strength)
+
+
+def end_turn_now(state: State, seat: int, rng: random.Random) -> Events:
+    """End the turn from the Recharge Step: each Command Zone Troop still to count gains
+    1 AP (drawing nothing; unused AP go back as the turn ends), the War Zone Troop the
+    player would be asked for is `recharge_default`'s, and the Action Step passes at
+    once: the decisions a player in a hurry would take, as one."""
+    events: Events = []
+    while state.phase == "recharge" and state.alpha == seat:
+        frame = top_frame(state)
+        if frame is not None and frame.kind == "recharge":
+            events += recharge_choice(state, seat, "ap")
+        elif frame is not None and frame.kind == "ready":
+            chosen = recharge_default(state, seat)
+            assert chosen is not None
+            events += recharge_war_troop(state, seat, chosen)
+        elif frame is not None:
+            return events  # an effect asks something first: the turn goes on from there
+        events += run(state, rng)
+    if state.phase == "action" and state.alpha == seat and top_frame(state) is None:
+        events += end_turn(state, seat)
+    return events
+
+
 def _require_action_step(state: State) -> None:
     frame = top_frame(state)
     if frame is not None:
@@ -589,9 +632,11 @@ def _frame_candidates(state: State, seat: int, frame: Frame) -> Iterator[Action]
         case "recharge":
             yield Action(kind="recharge", args=("draw",))
             yield Action(kind="recharge", args=("ap",))
+            yield Action(kind="end")
         case "ready":
             for troop_id in sorted({state.cards[t.card] for t in player.war_zone if t.drained}):
                 yield Action(kind="ready", args=(troop_id,))
+            yield Action(kind="end")
         case "keep":
             assert frame.step is not None and frame.step.card is not None
             if hand_card(state, seat, state.cards[frame.step.card]) is not None:
@@ -742,7 +787,7 @@ def check(state: State, seat: int, action: Action) -> None:
         case "formation", 1 | 2:
             check_formation(state, seat, tuple(a[0].split(",")), a[1] if len(a) > 1 else None)
         case "end", 0:
-            _require_action_step(state)
+            _require_end(state)
         case _ if frame is None:
             raise IllegalAction("not-now", "That choice isn't open right now.")
         case _:
@@ -840,6 +885,8 @@ def apply_action(state: State, seat: int, action: Action, rng: random.Random) ->
             events = formation_attack(
                 state, seat, tuple(a[0].split(",")), a[1] if len(a) > 1 else None
             )
+        case "end" if frame is not None and frame.kind in RECHARGE_FRAMES:
+            events = end_turn_now(state, seat, rng)
         case "end":
             events = end_turn(state, seat)
         case "faction":

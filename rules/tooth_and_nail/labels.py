@@ -11,7 +11,9 @@ from __future__ import annotations
 from rules.core import Action
 from rules.tooth_and_nail.actions import (
     NO_BOOST,
+    RECHARGE_FRAMES,
     attack_targets,
+    recharge_default,
     to_act,
     top_frame,
 )
@@ -144,6 +146,8 @@ def describe(state: State, action: Action) -> str:
                 f"Formation Attack{name}{at} with {named}",
                 f"Formation Attack{at} with {named}",
             )
+        case "end" if _in_recharge(state):
+            return "End your turn now"
         case "end":
             return "End your turn"
         case "keep":
@@ -278,6 +282,8 @@ def _explain(state: State, action: Action, seat: int) -> str:
         case "end":
             nxt = next_alpha(state)
             after = f"{state.players[nxt].name}'s turn next" if nxt is not None else "turn passes"
+            if _in_recharge(state):
+                return _explain_end_now(state, seat, after)
             if player.ap:
                 return f"returns your {player.ap} unused AP · {after}"
             return after
@@ -632,3 +638,26 @@ def public_prompt(state: State) -> str:
 def low_deck(count: int) -> bool:
     """Whether a deck is close to running out."""
     return count <= LOW_DECK
+
+
+def _in_recharge(state: State) -> bool:
+    """Whether the turn's Recharge Step asks something now (a turn can end from there)."""
+    frame = top_frame(state)
+    return frame is not None and frame.kind in RECHARGE_FRAMES
+
+
+def _explain_end_now(state: State, seat: int, after: str) -> str:
+    """What ending the turn from the Recharge Step does: no more draws, the War Zone
+    Troop it recharges, the next turn."""
+    frame = top_frame(state)
+    parts = []
+    if frame is not None and frame.kind == "recharge":
+        parts.append("draws nothing more")
+    chosen = recharge_default(state, seat)
+    if chosen is not None and _drained_kinds(state, seat) > 1:
+        parts.append(f"recharges {_troop(state, chosen)} in your War Zone")
+    return " · ".join([*parts, after])
+
+
+def _drained_kinds(state: State, seat: int) -> int:
+    return len({state.cards[t.card] for t in state.players[seat].war_zone if t.drained})

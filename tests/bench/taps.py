@@ -1,23 +1,28 @@
-"""Taps: how many interactions a turn takes, played through the real bot.
+"""Taps: how many taps a turn takes, played through the real bot, counted as a newcomer
+on a phone counts them, from the message that calls them (nobody types `/hand`).
 
-Each game and variant is played under simcord the way a player on a phone plays it: a
-decision is taken with one tap on a button under the message that calls the player (a
-quick action: Mystic Vale's Push and Stop, End turn) when the button is the move wanted,
-else from the private view (`/hand`, the live panel that updates in place), one select
-of its action menu or of its multi-select (several cards chosen together), with a tap on
-**Next** for each page the wanted choice lies beyond. Opening or refreshing the panel,
-needed when it does not show the player's decision (the bot redraws it when the decision
-comes back, for as long as Discord lets it), is counted apart ("opens").
+Each game and variant is played under simcord. A decision is one tap on a button under
+the message that calls the player (a quick action: Mystic Vale's Push, Stop and the end
+of the Harvest, Tooth & Nail's Recharge Step and End your turn, Command of Nature's End
+turn) when the button is the move wanted; else it is taken on the private view (the live
+panel that updates in place): a tap to open its menu and one to pick (a tap on **Next**
+for each page the wanted choice lies beyond), or, for cards chosen together, a tap to
+open the multi-select, one per card and one to close it. The panel is opened when it
+does not show the player's decision: one tap on **My hand** (or **Respond**) under the
+message that calls them, or two (**Board**, then **My hand** on the board) when that
+message has neither. The bot redraws an open panel when the decision comes back to it
+(for as long as Discord lets it).
 
-Two players are measured: one in a hurry, who always takes the choice that moves the
-game on (End turn, stop, let an attack through, finish), and one with a sensible
-policy (a routine turn: in Command of Nature two actions and one buy, then End turn;
-in Tooth & Nail up to two plays; in Mystic Vale one push, then stop and one purchase),
-who has set the game's standing answers (`/profile answer`) once, before the match. A
-turn is the span of decisions while one player (or team) has the turn, the others'
-answers in it (a response window) included; set-up decisions are not counted. The
-players answer at once, so a panel is always fresh enough to be redrawn: a player
-coming back after 15 minutes opens it once more.
+Two players are measured. One in a hurry passes every other turn of theirs as fast as
+the game allows (End turn, Stop, the end of the Harvest, letting an attack through) and
+plays the turns between as the sensible player does, so that the turns they pass come
+with a table built up (Command Zone Troops, drained ones, a full field); only the turns
+passed are counted. The sensible player plays routine turns (in Command of Nature two
+actions and one buy, then End turn; in Tooth & Nail up to two plays; in Mystic Vale one
+push, then stop and one purchase). Both have set the game's standing answers (`/profile
+answer`) once, before the match. A turn is the span of decisions while one player (or
+team) has the turn, the others' answers in it (a response window) included; set-up
+decisions are not counted. The players answer at once.
 """
 
 from __future__ import annotations
@@ -64,10 +69,10 @@ MAX_TURNS = 60  # turns counted per match (a table in a hurry may never end one)
 
 @dataclass
 class Turn:
-    """One turn's interactions."""
+    """One turn's taps."""
 
-    decisions: int = 0  # taps and selects that took an action, and page turns to reach it
-    opens: int = 0  # `/hand` opened or refreshed to see the current decision
+    taps: int = 0  # every tap: buttons, the panel opened, a menu opened, a choice, a page
+    panel: int = 0  # decisions taken on the panel (the rest by a button)
 
 
 @dataclass
@@ -87,12 +92,12 @@ class Figures:
 
     def line(self) -> str:
         n = len(self.turns)
-        taps = [t.decisions for t in self.turns]
-        opens = [t.opens for t in self.turns]
+        taps = [t.taps for t in self.turns]
+        panel = [t.panel for t in self.turns]
         return (
             f"  {self.label:<16}{self.policy:<10}{n:>6}{median(taps) if taps else 0:>8.1f}"
-            f"{self.quantile('decisions', 0.9):>6.0f}{max(taps, default=0):>6}"
-            f"{median(opens) if opens else 0:>8.1f}{'' if self.ended else '  (not ended)':>14}"
+            f"{self.quantile('taps', 0.9):>6.0f}{max(taps, default=0):>6}"
+            f"{median(panel) if panel else 0:>8.1f}{'' if self.ended else '  (not ended)':>14}"
         )
 
 
@@ -139,6 +144,29 @@ ROUTINE = {
 }
 
 
+class Hurried:
+    """A player who passes every other turn of theirs as fast as the game allows (see
+    `hurry`) and plays the turns between as `sensible`; only the turns passed count."""
+
+    def __init__(self, game: str) -> None:
+        self.routine = sensible(game)
+        self.seen: dict[Any, bool] = {}  # turn -> passed
+        self.turns: dict[Any, int] = {}  # the active seat -> their turns so far
+
+    def passes(self, turn_id: Any) -> bool:
+        """Whether this turn is one passed in a hurry (decided when it is first seen)."""
+        if turn_id not in self.seen:
+            seat = turn_id[0] if isinstance(turn_id, tuple) else None
+            count = self.turns[seat] = self.turns.get(seat, 0) + 1
+            self.seen[turn_id] = count % 2 == 0
+        return self.seen[turn_id]
+
+    def __call__(self, choices: Choices, turn_id: Any, step: int) -> str | None:
+        if self.passes(turn_id):
+            return hurry(choices, turn_id, step)
+        return self.routine(choices, turn_id, step)
+
+
 def sensible(game: str) -> Policy:
     """A routine turn: up to N of the game's main actions, then one purchase, then on."""
     main, most, buys, most_buys = ROUTINE[game]
@@ -177,7 +205,7 @@ async def play_mode(game_id: str, variant: str, players: int, policy_name: str) 
     """Play one match of a mode to its end (or MAX_DECISIONS) and count each turn."""
     game = GAMES[game_id]
     figures = Figures(f"{game_id.split('-')[0][:8]} {variant}", policy_name)
-    policy = hurry if policy_name == "hurry" else sensible(game_id)
+    policy = Hurried(game_id) if policy_name == "hurry" else sensible(game_id)
     async with running_bot() as (env, bot):
         await _play(env, bot, game, variant, players, policy, figures)
     return figures
@@ -221,12 +249,11 @@ async def _play(
     for member in others:
         await member.click(lobby, label="Join")
     await host.click(lobby, label="Start")
-    if policy is not hurry:  # a sensible player sets the game's standing answers once
-        for member in members:
-            for preference in game.preferences:
-                await member.slash(
-                    channel, "profile answer", preference=f"{game.id}:{preference}", on=True
-                )
+    for member in members:  # each player sets the game's standing answers once
+        for preference in game.preferences:
+            await member.slash(
+                channel, "profile answer", preference=f"{game.id}:{preference}", on=True
+            )
     match_id = (await bot.matches.open_match(channel.id)).id
     by_id = {m.id: Player(m) for m in members}
     current: Any = None
@@ -238,7 +265,7 @@ async def _play(
             break
         key = (table.active, table.turn) if table.active is not None else None
         if key != current:
-            if current is not None:
+            if current is not None and counted(policy, current):
                 figures.turns.append(turn)
             current, turn = key, Turn()
             if len(figures.turns) >= MAX_TURNS:
@@ -246,8 +273,14 @@ async def _play(
         seat = table.to_act[0]
         player = by_id[table.user_of(seat).user_id]
         await decide(bot, channel, table, seat, player, policy, turn, step, current)
-    if current is not None and turn.decisions and len(figures.turns) < MAX_TURNS:
+    last = current is not None and turn.taps and len(figures.turns) < MAX_TURNS
+    if last and counted(policy, current):
         figures.turns.append(turn)
+
+
+def counted(policy: Policy, turn_id: Any) -> bool:
+    """Whether a turn counts for the policy's figures (a hurried player's passed ones)."""
+    return not isinstance(policy, Hurried) or policy.passes(turn_id)
 
 
 async def decide(
@@ -272,17 +305,16 @@ async def decide(
         menu = [k for k in menu if not k.startswith(f"{together['kind']}|")]
     choices = Choices(list(quick), menu, together, pv.view, pv.question or "")
     wanted = policy(choices, turn_id, step)
-    counted = turn.decisions
+    counted = turn.taps
     if wanted is not None and wanted in quick:
         await actor.click(quick[wanted][0], custom_id=quick[wanted][1])
-        turn.decisions += 1
+        turn.taps += 1
         return "quick"
+    turn.panel += 1
     if player.panel is None or not _shows(player.panel, menu, together):
-        if player.panel is None:
-            player.panel = (await actor.slash(channel, "hand")).response
-        else:
-            await actor.click(player.panel, label="Refresh")
-        turn.opens += 1
+        # A tap on My hand (or Respond) under the call; without one, Board then My hand.
+        turn.taps += 1 if _hand_button(channel, actor, table) else 2
+        player.panel = (await actor.slash(channel, "hand")).response
     panel = player.panel
     if wanted is None:
         assert together is not None
@@ -290,15 +322,30 @@ async def decide(
         await actor.select(
             panel, values[: together["count"]], custom_id=_select_id(panel, "together")
         )
+        turn.taps += 1 + together["count"] + 1  # open, a tap per card, close
     else:
         index = menu.index(wanted)
         for _ in range(index // PAGE_SIZE):
             await actor.click(panel, label="Next")
-            turn.decisions += 1
+            turn.taps += 1
         await actor.select(panel, [wanted], custom_id=_select_id(panel, "arbiter:act"))
-    turn.decisions += 1
-    assert turn.decisions > counted
+        turn.taps += 2  # open the menu, pick
+    assert turn.taps > counted
     return "panel"
+
+
+def _hand_button(channel: Any, actor: Any, table: Any) -> bool:
+    """Whether the latest message calling this player carries My hand (or Respond)."""
+    for message in reversed(list(channel.history(viewer=actor))[-5:]):
+        if f"<@{actor.id}>" not in (message.content or ""):
+            continue
+        ids = [
+            getattr(child, "custom_id", None) or ""
+            for row in message.components
+            for child in getattr(row, "children", [])
+        ]
+        return f"arbiter:hand:{table.match.id}" in ids
+    return False
 
 
 def _shows(panel: Any, menu: list[str], together: dict[str, Any] | None) -> bool:
@@ -360,9 +407,10 @@ async def measure_taps() -> list[Figures]:
 def taps_table(rows: list[Figures]) -> list[str]:
     """The taps section."""
     lines = [
-        "Taps per turn through the bot (a decision: a quick button, or a select on the /hand",
-        "panel, with a tap per page turned; opens: the panel opened or refreshed)",
-        f"  {'mode':<16}{'policy':<10}{'turns':>6}{'median':>8}{'p90':>6}{'max':>6}{'opens':>8}",
+        "Taps per turn through the bot, as a newcomer counts them from the message that calls",
+        "them (a button: 1; the panel opened: 1 under the call, 2 by the board; a menu: open",
+        "and pick, a tap per page; hurry: the turns passed; panel: decisions taken there)",
+        f"  {'mode':<16}{'policy':<10}{'turns':>6}{'median':>8}{'p90':>6}{'max':>6}{'panel':>8}",
     ]
     lines += [row.line() for row in rows]
     lines += [f"  {GAMES[g].name}: not measured: {why}." for g, why in NOT_MEASURED.items()]

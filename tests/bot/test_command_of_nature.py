@@ -140,6 +140,29 @@ async def test_respond_goes_once_the_attack_is_answered_and_the_defender_decides
     assert asked.interaction_metadata.user.id == world.bob.id
 
 
+async def test_a_defender_lets_the_attack_through_with_one_tap_under_the_call(
+    world: World,
+) -> None:
+    """A response window is passed like a turn: the line calling the defender carries
+    Let it through (theirs alone), beside Respond."""
+    await world.start(CON.id, "2p", [world.alice, world.bob], seed=opening_seed())
+    for player, key in [
+        (world.alice, "sage|torrent"),
+        (world.bob, "sage|porella"),
+        (world.alice, "formation|riptide-tiger|coastal-coyote"),
+        (world.bob, "formation|petal-mage|botanic-fangs"),
+        (world.alice, "attack|close-strike|0.0|0.0"),
+    ]:
+        await act(world, player, key)
+    called = await turn_message(world, world.bob)
+    assert labels(called) == ["Let it through", "Respond", "Board"]
+    refused = await world.alice.click(called, label="Let it through")
+    assert refused.response is not None and refused.response.ephemeral  # not hers
+    let = await world.bob.click(called, label="Let it through")
+    assert let.response is not None or let.followups
+    assert any("bob lets the attack through." in line for line in world.public_lines())
+
+
 async def test_an_unanswered_response_window_lets_the_attack_through_when_its_clock_runs_out(
     world: World,
 ) -> None:

@@ -67,7 +67,8 @@ async def test_settings_are_saved_shown_and_survive_a_restart(
         "**Default clock:** 3 days per decision",
         "**Timeout policy:** abandon",
         "**Reminders:** end-only",
-        "**Boards:** pictures only",
+        "**Boards:** picture only: the table's picture and who decides; the whole text board "
+        "is one tap away, under **Full board**",
         "**Ratings:** season 1; rated: matches played to the end, forfeits at a deadline, "
         "matches abandoned at a deadline (the one who left loses); not rated: concessions, "
         "a moderator's removal of a player",

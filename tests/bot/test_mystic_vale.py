@@ -640,7 +640,8 @@ async def test_a_restart_keeps_the_quick_buttons_working(world: World, create_bo
     assert not told(clicked)
     after = await state_of(world)
     assert after.phase == "harvest" and after.active == state.active
-    assert quick(await turn_message(world, planter)) == {}  # no quick action in a Harvest
+    # In the Harvest the one quick action is its end (the Stop button is gone)
+    assert list(quick(await turn_message(world, planter))) == ["End your Harvest, buying nothing"]
 
 
 async def post_button(world: World, button: QuickButton) -> discord.Message:
@@ -772,3 +773,24 @@ async def test_rules_summarises_the_game_and_its_leaders_option(world: World) ->
     assert fields["Options"].startswith(
         "**Leaders** — Leaders off / Leaders on (default: Leaders off)"
     )
+
+
+async def test_a_hurried_turn_is_stop_then_end_the_harvest_from_the_call(world: World) -> None:
+    """A player in a hurry passes a turn in two taps under the message that calls them:
+    Stop and harvest, then the end of the Harvest (buying nothing), which the same
+    message offers once they stopped; the next player is called. The call carries My
+    hand too, their panel one tap away."""
+    _, planter, other = await opening(world)
+    message = await turn_message(world, planter)
+    assert "arbiter:hand:" in " ".join(custom_ids(message))
+    stopped = await planter.click(message, custom_id=quick(message)["Stop and harvest"])
+    assert not told(stopped)
+    state = await state_of(world)
+    assert state.phase == "harvest"
+    message = await turn_message(world, planter)
+    buttons = quick(message)
+    assert "End your Harvest, buying nothing" in buttons, buttons
+    ended = await planter.click(message, custom_id=buttons["End your Harvest, buying nothing"])
+    assert not told(ended)
+    assert await world.to_act() == [other]
+    assert (await state_of(world)).active == await seat_of(world, other)

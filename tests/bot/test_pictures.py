@@ -118,7 +118,8 @@ async def test_a_player_chooses_for_their_own_view(world: World) -> None:
     assert any(f.name.startswith("Your hand") for f in shown.embeds[0].fields)
 
     said = await player.slash(world.channel, "profile pictures", mode="text")
-    assert said.response is not None and "text only" in said.response.content
+    assert said.response is not None
+    assert said.response.content.startswith("🖼️ Your private views: **text only** — your view as")
     plain = (await player.slash(world.channel, "hand")).response
     assert plain is not None and not plain.embeds[0].image.url and not plain.attachments
 

@@ -204,3 +204,48 @@ async def test_the_alpha_player_ends_their_turn_with_one_tap_under_the_call(
     assert ended.response is not None or ended.followups
     assert (await world.match()).version == before + 1
     assert await world.to_act() != [alpha]  # the turn passed
+
+
+async def test_the_recharge_step_is_taken_or_passed_with_a_tap_under_the_call(
+    simcord_env: simcord.Env,
+) -> None:
+    """With a Troop in the Command Zone the Recharge Step asks to draw or gain an AP: the
+    call carries both as buttons, and End your turn now, which passes the turn in one
+    tap (the Troop gains its AP, nothing more is drawn)."""
+    world = World.build(simcord_env)
+    match = await world.start("tooth-and-nail", "2p", [world.alice, world.bob], seed=3)
+    service = world.bot.matches
+    builder = None
+    for _ in range(40):  # the draft, one Troop into the Command Zone, the turns round
+        table = await service.table(match.id)
+        (seat,) = table.to_act
+        user = table.user_of(seat).user_id
+        if builder == user and table.view and table.view["phase"] == "recharge":
+            break
+        keys = [c.key for c in (await service.view(match.id, user)).choices]
+        play = [k for k in keys if k.startswith("play|") and k.endswith("|command")]
+        if builder is None and play:
+            builder = user
+            await service.act(match.id, user, play[0])
+            continue
+        await service.act(match.id, user, "end" if "end" in keys else keys[0])
+    else:
+        raise AssertionError("no Recharge Step with a Command Zone Troop came")
+    await world.bot.publisher.idle()
+    alpha = world.by_id(builder)
+    message = await turn_message(world, alpha)
+    buttons = quick(message)
+    assert list(buttons) == [
+        "Recharge: draw a card",
+        "Recharge: gain 1 AP",
+        "End your turn now",
+    ], buttons
+    before = await world.state()
+    me = next(p for p in before.players if p.name == alpha.name)
+    hand = len(me.hand)
+    passed = await alpha.click(message, custom_id=buttons["End your turn now"])
+    assert passed.response is not None or passed.followups
+    after = await world.state()
+    assert await world.to_act() != [alpha]  # the turn passed
+    assert len(next(p for p in after.players if p.name == alpha.name).hand) == hand
+    assert any(f"{alpha.name} ends their turn" in line for line in world.public_lines())

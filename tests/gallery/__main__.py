@@ -8,7 +8,9 @@ through `/play action:`, each chosen from the choices the command's autocomplete
 The board's picture, as the bot attached it, is saved as it is (`<scene>-picture.png`).
 Headless Chromium then opens the preview page, as one player looks at the channel
 (`<scene>-board.png`, and the board message alone on a page 390 and 1400 px wide,
-`<scene>-board-390.png` and `-1400.png`, the picture's shown size printed; for some
+`<scene>-board-390.png` and `-1400.png`, the message's height and the picture's shown
+size printed; then the whole text board its Full board button answers with,
+`<scene>-full.png`; for some
 scenes also the message calling the decider, with its buttons: `<scene>-turn.png`),
 types `/hand` in the message box and looks at the private reply (`<scene>-hand.png`),
 then clicks its menu of actions open (`<scene>-menu.png`) and, for some scenes, picks a
@@ -450,7 +452,8 @@ async def shoot(
 
 async def shown_at(page: Page, message_id: int | str, path: Path, width: int) -> str:
     """The board message as a `width` px wide page shows it, saved as a PNG of that
-    message alone; what the board's picture measures there ("400×225 px")."""
+    message alone; how tall the message is there and what its picture measures
+    ("message 612 px tall, picture 400×225 px")."""
     await page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
     await page.wait_for_function(READY)
     message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
@@ -465,11 +468,24 @@ async def shown_at(page: Page, message_id: int | str, path: Path, width: int) ->
     box = await message.locator("img.embed-image").first.bounding_box()
     if box is None:
         raise GalleryError(f"no picture on the board at {width} px")
+    tall = await message.evaluate("(e) => e.getBoundingClientRect().height")
     await message.screenshot(path=str(path))
     await page.set_viewport_size(VIEWPORT)
     await page.wait_for_function(READY)
     await page.evaluate(FRAMES)
-    return f"{round(box['width'])}×{round(box['height'])} px"
+    return f"message {round(tall)} px tall, picture {round(box['width'])}×{round(box['height'])} px"
+
+
+async def press(page: Page, message_id: int | str, label: str) -> str:
+    """Click a message's button by its label, as a person would; the id of the reply."""
+    message = page.locator(f"#channel-message-list [data-message-id='{message_id}']")
+    before = await page.evaluate(SEQUENCE)
+    await message.get_by_role("button", name=label).click()
+    action = await (await page.wait_for_function(SETTLED, arg=before)).json_value()
+    replies = [o["messageId"] for o in action.get("outcomes", []) if o.get("kind") == "response"]
+    if action.get("rejected") or not replies:
+        raise GalleryError(f"the page did not press {label}: {action}")
+    return str(replies[0])
 
 
 async def open_menu(page: Page, message_id: int | str) -> None:
@@ -553,12 +569,17 @@ async def capture_scene(
     async with page_on(sandbox, browser, NAMES[position.viewer.name]) as page:
         board = out / f"{scene.slug}-board.png"
         await shoot(page, position.board_message_id, board, block="start")
-        sizes = []
         for width in SHOWN_AT:
             at = out / f"{scene.slug}-board-{width}.png"
-            sizes.append(f"{await shown_at(page, position.board_message_id, at, width)} at {width}")
+            shown = await shown_at(page, position.board_message_id, at, width)
+            print(f"{scene.slug}: the board at {width} px: {shown}", flush=True)
             written.append(at)
-        print(f"{scene.slug}: the board's picture is shown {', '.join(sizes)} px wide pages")
+        # The whole text board, a tap away under the picture.
+        full = out / f"{scene.slug}-full.png"
+        reply = await press(page, position.board_message_id, "Full board")
+        await page.set_viewport_size(VIEWPORT)
+        await shoot(page, reply, full, block="end")
+        written.append(full)
         turn = out / f"{scene.slug}-turn.png"
         if scene.turn and position.turn_message_id is not None:
             await shoot(page, position.turn_message_id, turn, block="end")

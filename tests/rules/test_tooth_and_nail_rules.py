@@ -333,7 +333,7 @@ def test_recharge_scout_example_draw_draw_ap_for_three_command_zone_troops():
     # "Draws 1 card from his deck and gains 1 Action Point Card" came first.
     assert len(state.players[SCOUT].hand) == hand + 1 and state.players[SCOUT].ap == 1
     for choice in ("draw", "draw", "ap"):
-        assert keys(state, SCOUT) == ["recharge|draw", "recharge|ap"]
+        assert keys(state, SCOUT) == ["recharge|draw", "recharge|ap", "end"]
         state, _ = act(state, f"recharge|{choice}")
     assert state.phase == "action"
     assert len(state.players[SCOUT].hand) == hand + 3
@@ -350,7 +350,7 @@ def test_recharge_one_war_zone_troop_of_the_players_choice():
     field(state, JEB, "war", "icewind-captain", drained=True)
     state = play(state, "end")
     assert state.alpha == JEB and GAME.to_act(state) == {JEB}
-    assert keys(state, JEB) == ["ready|icewind-captain", "ready|thunderfoot"]
+    assert keys(state, JEB) == ["ready|icewind-captain", "ready|thunderfoot", "end"]
     state, events = act(state, "ready|icewind-captain")
     assert "Icewind Captain" in events[0].text
     drained = [(troop_ids(state, [t.card])[0], t.drained) for t in state.players[JEB].war_zone]
@@ -360,6 +360,37 @@ def test_recharge_one_war_zone_troop_of_the_players_choice():
         ("icewind-captain", True),
     ]
     assert state.phase == "action"
+
+
+def test_recharge_a_turn_ended_from_the_recharge_step_draws_nothing_more():
+    """Recharge Step, then "once a player has completed these 2 steps, his turn ends": a
+    player may pass from the Recharge Step in one decision. Each Command Zone Troop still
+    to count gains 1 AP (returned unused as the turn ends), the War Zone Troop recharged
+    is the strongest kind drained there, and the turn passes."""
+    state = play(drafted("3p"), "end", "end")
+    for troop_id in ("mudback-sage", "lichen-tender", "shellwright-engineer"):
+        field(state, SCOUT, "command", troop_id, drained=True)
+    field(state, SCOUT, "war", "pebblegrind-hauler", drained=True)
+    field(state, SCOUT, "war", "barkplate-sentinel", drained=True)
+    state = play(state, "end", "end", "end")
+    assert state.alpha == SCOUT and state.phase == "recharge"
+    state, _ = act(state, "recharge|draw")  # the first Troop draws; then the player passes
+    hand, deck = len(state.players[SCOUT].hand), len(state.teams[SCOUT].deck)
+    assert GAME.explain(Action(kind="end"), state, SCOUT) == (
+        "draws nothing more · recharges Barkplate Sentinel (Tech 3) in your War Zone · "
+        "Jeb's turn next"
+    )
+    assert GAME.describe(Action(kind="end"), state) == "End your turn now"
+    state, events = act(state, "end")
+    assert state.alpha != SCOUT and state.phase in ("recharge", "action")
+    assert len(state.players[SCOUT].hand) == hand and len(state.teams[SCOUT].deck) == deck
+    assert [t.drained for t in state.players[SCOUT].command_zone] == [False, False, False]
+    drained = {troop_ids(state, [t.card])[0]: t.drained for t in state.players[SCOUT].war_zone}
+    assert drained == {"pebblegrind-hauler": True, "barkplate-sentinel": False}
+    said = [e.text for e in events]
+    assert any("recharges Barkplate Sentinel" in line for line in said), said
+    assert any(line.startswith("Scout ends their turn") for line in said), said
+    assert_conserved(state)
 
 
 def test_recharge_war_zone_needs_no_choice_when_the_drained_troops_are_alike():
@@ -394,7 +425,7 @@ def test_alliance_recharge_counts_all_four_command_zone_troops():
     for troop_id in ("thunderfoot", "tuh-tusk-shaman", "icewind-captain", "red-claw-elder"):
         field(state, JEB, "command", troop_id)
     state = play(state, "end", "recharge|ap", "recharge|ap", "recharge|ap")
-    assert keys(state, JEB) == ["recharge|draw", "recharge|ap"]  # a fourth choice
+    assert keys(state, JEB) == ["recharge|draw", "recharge|ap", "end"]  # a fourth choice
     state = play(state, "recharge|ap")
     assert state.players[JEB].ap == 5 and state.phase == "action"
 
@@ -938,7 +969,7 @@ def test_3p_a_player_eliminated_in_his_own_recharge_step_hands_the_turn_on():
     field(state, JEB, "command", "thunderfoot")
     trim_deck(state, JEB, 2)
     state = play(state, "end")  # Jeb draws 1 and gains 1 AP
-    assert state.alpha == JEB and keys(state, JEB) == ["recharge|draw", "recharge|ap"]
+    assert state.alpha == JEB and keys(state, JEB) == ["recharge|draw", "recharge|ap", "end"]
     state, _ = act(state, "recharge|draw")  # his last card
     assert state.players[JEB].eliminated
     assert GAME.outcome(state) is None

@@ -3,9 +3,11 @@
 from bot.service.store.engine import MIGRATIONS_DIR, NewerSchema, migrations
 from bot.service.store.memory import MEMORY, TAIL
 from bot.service.store.rows import (
+    BOARD_MODES,
     GUILD_SETTING_FIELDS,
     OPEN,
     PICTURE_MODES,
+    VIEW_MODES,
     ActionRow,
     Clocks,
     Deadline,
@@ -34,12 +36,14 @@ from bot.service.store.rows import (
 from bot.service.store.store import ChannelBusy, Store, is_postgresql
 
 __all__ = [
+    "BOARD_MODES",
     "GUILD_SETTING_FIELDS",
     "MEMORY",
     "MIGRATIONS_DIR",
     "OPEN",
     "PICTURE_MODES",
     "TAIL",
+    "VIEW_MODES",
     "ActionRow",
     "ChannelBusy",
     "Clocks",

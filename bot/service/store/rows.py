@@ -126,6 +126,31 @@ PICTURE_MODES = {
     "pictures": "pictures only",
     "text": "text only",
 }
+# What each mode shows, on a board (a server's choice; a DM game's, its player's) and
+# on a player's own view: a name and what it holds.
+BOARD_MODES = {
+    "both": (
+        "picture and summary",
+        "the table's picture under a short summary (who decides and what is asked, the "
+        "turn, every score, the clock, the last lines); the whole text board is one tap "
+        "away, under **Full board**",
+    ),
+    "pictures": (
+        "picture only",
+        "the table's picture and who decides; the whole text board is one tap away, under "
+        "**Full board**",
+    ),
+    "text": (
+        "text only",
+        "the whole board as text in the message, every card in play and the key to its "
+        "marks, and no picture (for a screen reader)",
+    ),
+}
+VIEW_MODES = {
+    "both": ("picture and text", "your view drawn where it helps, with all of its text"),
+    "pictures": ("picture only", "your view drawn where it helps, with the text it doesn't show"),
+    "text": ("text only", "your view as text, and no picture (for a screen reader)"),
+}
 
 
 @dataclass(frozen=True)
