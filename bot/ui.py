@@ -31,6 +31,7 @@ from discord import app_commands
 from bot.names import plain, shown_name
 from bot.pictures import HAND_FILE
 from bot.render import (
+    host_left,
     lobby_embed,
     picture_files,
     private_embed,
@@ -870,7 +871,8 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def lobby_view(table: Table) -> discord.ui.View | None:
-    """The lobby's buttons while it is open (Start only once enough players have joined),
+    """The lobby's buttons while it is open (Start only once enough players have joined,
+    Join only while a seat is free),
     and under them one menu per game option, showing its value; none once it started or
     closed."""
     if table.match.status != "lobby":
@@ -880,11 +882,11 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     with_ai = table.ai_welcome
     row = 0 if options or with_ai else None  # else Discord's own layout
+    full = len(table.seats) >= table.variant.max_players
     for op in LOBBY_BUTTONS:
-        disabled = op == "start" and short
+        disabled = (op == "start" and short) or (op == "join" and full)
         view.add_item(LobbyButton(op, table.match.id, disabled=disabled, row=row))
     if with_ai:
-        full = len(table.seats) >= table.variant.max_players
         robots = any(not s.person for s in table.seats)
         for op in LOBBY_AI_BUTTONS:
             disabled = not robots if op == "no-ai" else full
@@ -1210,7 +1212,11 @@ async def lobby_step(
         elif op == "leave":
             table = await matches.leave(match_id, user.id)
             done = "You left the lobby."
-            done += " It was empty, so it closed." if not table.seats else ""
+            if host_left(table):
+                done = (
+                    "You left, and nobody else had taken a seat, so the lobby closed. "
+                    "Open a new one with `/match new`."
+                )
         elif op == "start":
             table = await matches.start(match_id, user.id)
             done = "The match has started."
@@ -1236,6 +1242,8 @@ async def _lobby_answer(
     if on_lobby_message:
         reply = interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
         await reply_after_save(interaction, reply)
+        if host_left(table):  # the message says so; the one who closed it is told too
+            await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
     else:
         await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
 
