@@ -22,7 +22,7 @@ import asyncio
 import dataclasses
 import logging
 import re
-from collections.abc import Awaitable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
@@ -275,24 +275,33 @@ PICTURE_CHOICES = [
 
 
 def variant_choices(
-    games: Mapping[str, Game], game_id: str | None, typed: str
+    games: Mapping[str, Game],
+    game_id: str | None,
+    typed: str,
+    only: Callable[[Game, str], bool] | None = None,
 ) -> list[app_commands.Choice[str]]:
     """The variants `/match new` suggests as `typed` is typed: those of the game already
     chosen, each by its name and blurb; before a game is chosen, every variant id with
-    the games that have it."""
+    the games that have it. With `only`, just the variants it accepts (a game's id and
+    a variant's)."""
     typed = typed.casefold().strip()
     game = games.get(game_id or "")
+
+    def fits(each: Game, variant: str) -> bool:
+        return only is None or only(each, variant)
+
     if game is not None:
         offered = [
             (info.id, f"{info.name} — {info.blurb}" if info.blurb else info.name)
             for info in game.variants.values()
-            if typed in f"{info.id} {info.name} {info.blurb}".casefold()
+            if typed in f"{info.id} {info.name} {info.blurb}".casefold() and fits(game, info.id)
         ]
     else:
         owners: dict[str, list[str]] = {}
         for each in games.values():
             for info in each.variants.values():
-                owners.setdefault(info.id, []).append(each.name)
+                if fits(each, info.id):
+                    owners.setdefault(info.id, []).append(each.name)
         after = " (choose the game first)"
         offered = [
             (v, f"{v} — {clip(' or '.join(names), 100 - len(v) - 3 - len(after))}{after}")
