@@ -68,7 +68,6 @@ def player_embed(
             + (f"\n  lately: {_trend(changes)}" if changes else "")
             for r, changes in ratings
         ]
-        lines.append(f"-# {EXPLAINED} Wins and losses below count every season.")
         embed.add_field(
             name=f"Ratings, season {season}", value=clip("\n".join(lines), 1024), inline=False
         )
@@ -102,11 +101,17 @@ def player_embed(
             value=clip("\n".join(lines), 1024),
             inline=False,
         )
+    # What the figures mean goes in the footer, the embed's small print (an embed shows
+    # the message's `-#` small print as it is typed).
+    notes = []
+    if ratings:
+        notes.append(f"{EXPLAINED} Matches, wins and losses count every season.")
     if versus or against_ai:
-        embed.set_footer(
-            text="Solitaire games and games with the AI count wherever they were played, "
-            "DMs included."
+        notes.append(
+            "Solitaire games and games with the AI count wherever they were played, DMs included."
         )
+    if notes:
+        embed.set_footer(text=" ".join(notes))
     return embed
 
 

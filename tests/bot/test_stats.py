@@ -81,13 +81,25 @@ async def test_stats_and_leaderboard_after_a_few_matches(world: World) -> None:
             f"{games} rated match{plural}"
         )
 
-    title, _, fields = embed_of(await alice.slash(world.channel, "stats"))
+    shown = await alice.slash(world.channel, "stats")
+    title, _, fields = embed_of(shown)
     assert title == "alice — results on this server"
     (ratings_name, ratings), *records = fields
     assert ratings_name == "Ratings, season 1"
     assert ratings.splitlines()[0] == f"**Tally**: {rated(tally_skills[alice.id], 3)}"
     assert ratings.splitlines()[2] == (
         f"**Tooth & Nail: Factions**: {rated(nail_skills[alice.id], 1)}"
+    )
+    assert "A rating is" not in ratings
+    # What a rating is, in the footer's small print: an embed shows `-#` as typed.
+    assert shown.response is not None
+    footer = shown.response.embeds[0].footer.text or ""
+    assert footer.startswith("A rating is the skill estimate less three times its uncertainty")
+    assert footer.endswith("Matches, wins and losses count every season.")
+    assert all(
+        not line.lstrip().startswith(("-#", "#"))
+        for _, value in fields
+        for line in value.splitlines()
     )
     assert records == [
         ("Tally", "3 matches · 2 wins · 1 loss · 67% won"),
