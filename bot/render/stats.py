@@ -120,12 +120,20 @@ def leaderboard_embed(
     ratings: Sequence[Rating],
     hunters: Sequence[Hunter] = (),
     *,
+    names: Mapping[int, str] | None = None,
     season: int = 1,
     current: int = 1,
 ) -> discord.Embed:
     """The best players of a game in a season, by rating; for a game with a solitaire
-    variant, its own board too: who has beaten the most opponents, and the hardest."""
-    lines = [f"**{n}.** <@{r.user_id}> — {_rating(r)}" for n, r in enumerate(ratings, start=1)]
+    variant, its own board too: who has beaten the most opponents, and the hardest.
+    Players are named by their `names` (an embed shows a mention as a name only to a
+    reader whose app has that member loaded), else mentioned."""
+    known = names or {}
+
+    def who(user_id: int) -> str:
+        return known.get(user_id) or f"<@{user_id}>"
+
+    lines = [f"**{n}.** {who(r.user_id)} — {_rating(r)}" for n, r in enumerate(ratings, start=1)]
     when = "" if season == current else " (an earlier season)"
     embed = discord.Embed(
         title=f"{game.name} — leaderboard, season {season}{when}",
@@ -138,7 +146,7 @@ def leaderboard_embed(
     embed.set_footer(text=footer)
     if hunters:
         rows = [
-            f"**{n}.** <@{h.user_id}> — {h.beaten} beaten"
+            f"**{n}.** {who(h.user_id)} — {h.beaten} beaten"
             + (f", the hardest level {h.hardest} of 4" if h.hardest else "")
             + f" · {h.wins} won of {h.games}"
             for n, h in enumerate(hunters, start=1)

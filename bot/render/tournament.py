@@ -60,7 +60,7 @@ def terms(event: Event, game: Game) -> str:
 def signup_embed(event: Event, game: Game) -> discord.Embed:
     """The sign-up: the terms, who is in, and when it closes."""
     row = event.row
-    names = [f"<@{p.user_id}>" for p in event.players]
+    names = [p.name for p in event.players]  # an embed shows few mentions as names
     embed = discord.Embed(
         title=f"🏆 {row.name} — sign-up open",
         description=f"{terms(event, game)}\nPress **Join** to play. The sign-up closes "
@@ -69,7 +69,7 @@ def signup_embed(event: Event, game: Game) -> discord.Embed:
     )
     embed.add_field(
         name=f"Signed up ({len(names)})",
-        value=clip(" ".join(names), 1024) or "Nobody yet.",
+        value=clip(", ".join(names), 1024) or "Nobody yet.",
         inline=False,
     )
     embed.set_footer(text=f"Tournament #{row.id}")
