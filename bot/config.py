@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     arbiter_ai_workers: int = 1
     # Seconds the AI waits before it acts in a channel (so its moves can be read).
     arbiter_ai_pause: float = 2.0
+    # Seconds the publisher's delivery bookkeeping may wait to be saved when no
+    # transaction takes it along.
+    arbiter_save_after: float = 300.0
     # Seconds one decision of the AI may take at most (unset: its level's own).
     arbiter_ai_think: float | None = None
     # A port for the liveness and readiness checks (/healthz, /readyz); none when unset.

@@ -84,7 +84,6 @@ MAX_WAIT = 300.0  # the longest wait between two tries
 BURIED_AFTER = 8  # messages posted under a board (about a phone's screen) before it is reposted
 OLD_AFTER = timedelta(hours=24)  # a board older than this is reposted too
 LOOK_BACK = 20  # messages searched for a send that was under way at a crash
-SAVE_AFTER = timedelta(minutes=5)  # the longest the delivery bookkeeping waits to be saved
 SAVE = "save"  # the saver's one key
 UNDELIVERED_LOG = "undelivered"  # the kind of the match-log line of a notice given up
 BOARD_MOVED = "The board has moved to the bottom of the channel"
@@ -277,8 +276,9 @@ class Publisher:
         self._pace = Pace(settings.arbiter_channel_burst, settings.arbiter_channel_every)
         self._expected: dict[int, list[asyncio.Event]] = {}  # match id -> interactions acting
         # Saves the delivery bookkeeping a transaction didn't take along (the store
-        # writes it behind: see `bot.service.store`) within SAVE_AFTER.
+        # writes it behind: see `bot.service.store`) within `arbiter_save_after`.
         self._saver = Scheduler(self._save, discord.utils.utcnow)
+        self._save_after = timedelta(seconds=settings.arbiter_save_after)
 
     # ------------------------------------------------------------ the lanes
 
@@ -317,7 +317,7 @@ class Publisher:
 
     def _save_soon(self) -> None:
         if self._saver.when(SAVE) is None:
-            self._saver.arm(SAVE, discord.utils.utcnow() + SAVE_AFTER)
+            self._saver.arm(SAVE, discord.utils.utcnow() + self._save_after)
 
     def wake(self, lane: str) -> None:
         """A lane has something new: deliver it (the store calls this after each commit)."""

@@ -32,6 +32,12 @@ from bot.app import ArbiterBot, create_bot
 from bot.config import Settings
 from rules.registry import GAMES
 
+# How long the page waits for an action to be done (simcord's default is 5 s): the moves
+# the AI makes in a row after it, each thought over and posted at the channel's pace,
+# are part of it. Past it the page says the outcome is uncertain and shows an old state.
+# Any of the bot's timers due within it is waited for too (so nothing the bot saves
+# for later waits minutes: see `sandbox_settings`).
+SETTLE_SECONDS = 30.0
 SERVER = "Arbiter Sandbox"
 BOT_NAME = "Arbiter"  # simcord names its bot user "TestBot"
 CHANNEL = "game-table"
@@ -50,11 +56,21 @@ def _listed(words: list[str]) -> str:
 
 
 SEATS = _listed([display for _, display in PLAYERS])
+# What this page can't show, and how to see a tournament through without it.
+THREADS = (
+    f"**This page shows #{CHANNEL} only**: a thread (each table of a tournament plays in "
+    "one) can't be opened here, and a link to a thread or a message (`<#…>` in the "
+    "standings, **Board**, `/mod matches`) opens Discord's own site, where this sandbox "
+    "isn't. To see a tournament through here, record each table's result as Ada with "
+    "`/tournament record player: result:`: the standings and the next round follow as "
+    "on Discord."
+)
 GAME_IDS = ", ".join(f"`{game_id}`" for game_id in GAMES)
 WELCOME = f"""\
 **Welcome to the Arbiter sandbox.** You can play every seat here: {SEATS}.
-**This page doesn't update by itself**: after Arbiter's AI or another seat moves, press \
-**Refresh preview** (top of the page) to see it.
+**This page doesn't update by itself**: an action shows what followed it once all is \
+done (the AI's moves too); for anything later (a clock's reminder), press \
+**Refresh preview** (top of the page).
 1. As Ada, type `/match new`, choose a game ({GAME_IDS}), then a variant: the menu \
 says what each one is. On this page a menu of suggestions opens once you type in the box: \
 type a space to see them all.
@@ -65,7 +81,8 @@ your cards and a menu of your moves, updated in place as you play; `/play action
 same moves as you type (a space: all of them). `/match status` says whose turn it is and \
 links to the board; `/card` shows any card's text; `/help` lists every command.
 4. Ada is this server's moderator: `/mod`, `/settings` and `/tournament new` (a whole \
-event, each pairing's match in a thread) are hers."""
+event, each pairing's match in a thread) are hers.
+{THREADS}"""
 
 
 @dataclass(frozen=True)
@@ -92,10 +109,18 @@ class Sandbox:
 
 def sandbox_settings(db_path: Path) -> Settings:
     """Settings for the sandbox bot: its own database, no token, commands synced globally,
-    and the AI thinking in a thread (simcord follows work handed to the event loop's
-    executor, not a worker process)."""
+    the AI thinking in a thread (simcord follows work handed to the event loop's
+    executor, not a worker process). The page shows an action once everything it led to
+    is done, within SETTLE_SECONDS: so the AI acts without a pause to read along by,
+    which would only be waited out, and the delivery bookkeeping is saved at once rather
+    than minutes later, a timer every action near it would wait for."""
     return Settings(
-        arbiter_db=str(db_path), discord_token=None, arbiter_guild=None, arbiter_ai_workers=0
+        arbiter_db=str(db_path),
+        discord_token=None,
+        arbiter_guild=None,
+        arbiter_ai_workers=0,
+        arbiter_ai_pause=0.0,
+        arbiter_save_after=0.0,
     )
 
 
@@ -108,7 +133,7 @@ async def open_sandbox(db_path: Path, *, port: int | None = None) -> AsyncIterat
     """
     bot = create_bot(sandbox_settings(db_path))
     try:
-        async with simcord.run(bot, check_errors=False) as env:
+        async with simcord.run(bot, check_errors=False, settle_timeout=SETTLE_SECONDS) as env:
             assert bot.user is not None
             await bot.user.edit(username=BOT_NAME)  # PATCH /users/@me, as on Discord
             guild = env.create_guild(SERVER)
@@ -138,11 +163,14 @@ def instructions(url: str) -> str:
         f"  Open {url}\n\n"
         f"You are in #{CHANNEL} with {len(PLAYERS)} players ({players});\n"
         f"switch between them with 'Viewing as' at the top of the page.\n"
-        f"The page doesn't update by itself: press 'Refresh preview' to see\n"
-        f"what the AI (or anyone not on screen) did.\n"
+        f"The page doesn't update by itself: an action shows what followed it once\n"
+        f"all is done (the AI's moves too); press 'Refresh preview' for anything later.\n"
         f"Start with /match new: a game ({', '.join(GAMES)}),\n"
         f"then a variant; join as the others, start as Ada, then take turns with /play\n"
         f"and /hand.\n"
+        f"The page shows #{CHANNEL} only: a tournament's tables play in threads it\n"
+        f"can't open (links to them lead to Discord's own site). See a tournament\n"
+        f"through by recording each table's result as Ada: /tournament record.\n"
         f"Matches live in a throwaway database, deleted when the sandbox stops.\n"
         f"Stop with Ctrl+C here, or 'End preview session' on the page."
     )

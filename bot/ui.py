@@ -22,7 +22,7 @@ import asyncio
 import dataclasses
 import logging
 import re
-from collections.abc import Awaitable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
@@ -32,6 +32,7 @@ from bot.names import plain, shown_name
 from bot.pictures import HAND_FILE
 from bot.render import (
     board_embed,
+    host_left,
     lobby_embed,
     picture_files,
     private_embed,
@@ -296,24 +297,33 @@ VIEW_CHOICES = [  # /profile pictures
 
 
 def variant_choices(
-    games: Mapping[str, Game], game_id: str | None, typed: str
+    games: Mapping[str, Game],
+    game_id: str | None,
+    typed: str,
+    only: Callable[[Game, str], bool] | None = None,
 ) -> list[app_commands.Choice[str]]:
     """The variants `/match new` suggests as `typed` is typed: those of the game already
     chosen, each by its name and blurb; before a game is chosen, every variant id with
-    the games that have it."""
+    the games that have it. With `only`, just the variants it accepts (a game's id and
+    a variant's)."""
     typed = typed.casefold().strip()
     game = games.get(game_id or "")
+
+    def fits(each: Game, variant: str) -> bool:
+        return only is None or only(each, variant)
+
     if game is not None:
         offered = [
             (info.id, f"{info.name} — {info.blurb}" if info.blurb else info.name)
             for info in game.variants.values()
-            if typed in f"{info.id} {info.name} {info.blurb}".casefold()
+            if typed in f"{info.id} {info.name} {info.blurb}".casefold() and fits(game, info.id)
         ]
     else:
         owners: dict[str, list[str]] = {}
         for each in games.values():
             for info in each.variants.values():
-                owners.setdefault(info.id, []).append(each.name)
+                if fits(each, info.id):
+                    owners.setdefault(info.id, []).append(each.name)
         after = " (choose the game first)"
         offered = [
             (v, f"{v} — {clip(' or '.join(names), 100 - len(v) - 3 - len(after))}{after}")
@@ -926,7 +936,8 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def lobby_view(table: Table) -> discord.ui.View | None:
-    """The lobby's buttons while it is open (Start only once enough players have joined),
+    """The lobby's buttons while it is open (Start only once enough players have joined,
+    Join only while a seat is free),
     and under them one menu per game option, showing its value; none once it started or
     closed."""
     if table.match.status != "lobby":
@@ -936,11 +947,11 @@ def lobby_view(table: Table) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     with_ai = table.ai_welcome
     row = 0 if options or with_ai else None  # else Discord's own layout
+    full = len(table.seats) >= table.variant.max_players
     for op in LOBBY_BUTTONS:
-        disabled = op == "start" and short
+        disabled = (op == "start" and short) or (op == "join" and full)
         view.add_item(LobbyButton(op, table.match.id, disabled=disabled, row=row))
     if with_ai:
-        full = len(table.seats) >= table.variant.max_players
         robots = any(not s.person for s in table.seats)
         for op in LOBBY_AI_BUTTONS:
             disabled = not robots if op == "no-ai" else full
@@ -1286,7 +1297,11 @@ async def lobby_step(
         elif op == "leave":
             table = await matches.leave(match_id, user.id)
             done = "You left the lobby."
-            done += " It was empty, so it closed." if not table.seats else ""
+            if host_left(table):
+                done = (
+                    "You left, and nobody else had taken a seat, so the lobby closed. "
+                    "Open a new one with `/match new`."
+                )
         elif op == "start":
             table = await matches.start(match_id, user.id)
             done = "The match has started."
@@ -1312,6 +1327,8 @@ async def _lobby_answer(
     if on_lobby_message:
         reply = interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
         await reply_after_save(interaction, reply)
+        if host_left(table):  # the message says so; the one who closed it is told too
+            await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
     else:
         await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
 

@@ -94,7 +94,15 @@ class StatsCog(commands.Cog):
             asked = await self.results.season(guild, season)
             ratings = await self.results.ratings(guild, game, asked)
             hunters = await self.results.hunters(guild, game)
+            names = await self.results.names(
+                guild, [r.user_id for r in ratings] + [h.user_id for h in hunters]
+            )
             embed = leaderboard_embed(
-                self.bot.matches.game(game), ratings, hunters, season=asked, current=current
+                self.bot.matches.game(game),
+                ratings,
+                hunters,
+                names=names,
+                season=asked,
+                current=current,
             )
             await interaction.response.send_message(embed=embed)

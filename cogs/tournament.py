@@ -18,7 +18,7 @@ from bot.replies import guard
 from bot.service import errors
 from bot.service.matches import MAX_SEED
 from bot.service.timing import parse_duration
-from bot.service.tournaments import Event
+from bot.service.tournaments import Event, pairs_two_sides
 from rules.core.text import clip
 
 if TYPE_CHECKING:
@@ -122,8 +122,11 @@ class TournamentCog(
     async def variant_suggestions(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The chosen game's variants, each with what it is."""
-        return ui.variant_choices(self.bot.matches.games, interaction.namespace.game, current)
+        """The chosen game's variants a tournament can play (two sides a game), each
+        with what it is."""
+        return ui.variant_choices(
+            self.bot.matches.games, interaction.namespace.game, current, pairs_two_sides
+        )
 
     @new.autocomplete("format")
     async def format_suggestions(

@@ -37,6 +37,11 @@ TIEBREAKS = {
     ROUND_ROBIN: ("Sonneborn-Berger", "wins"),
     ELIMINATION: ("rounds won", "points"),
 }
+RANKED_BY = {  # what the standings rank by, in order, before the seed
+    SWISS: ("points", *TIEBREAKS[SWISS]),
+    ROUND_ROBIN: ("points", *TIEBREAKS[ROUND_ROBIN]),
+    ELIMINATION: TIEBREAKS[ELIMINATION],
+}
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,13 @@ class Standing:
     losses: int
     byes: int
     dropped: bool = False
+
+
+def figures(fmt: str, standing: Standing) -> list[tuple[str, float]]:
+    """What a standing is ranked by in a format, each named, in order (see `RANKED_BY`)."""
+    named = zip(TIEBREAKS[fmt], standing.tiebreaks, strict=True)
+    values = {"points": standing.points, **dict(named)}
+    return [(name, values[name]) for name in RANKED_BY[fmt]]
 
 
 def rounds_needed(fmt: str, entrants: int, asked: int | None = None) -> int:
@@ -153,16 +165,21 @@ def standings(
 
 
 def _rounds_survived(seeds: Sequence[int], games: Sequence[Game], gone: set[int]) -> dict[int, int]:
-    """In a single elimination: how many of the rounds played to the end each entrant
-    came through (a bye, a win, a draw that sent them on as the better seed)."""
+    """In a single elimination: how many rounds each entrant came through (a bye, a win,
+    a draw that sent them on as the better seed): every round played to the end, and in
+    the round being played each game already over (a bye from the start)."""
     survived = dict.fromkeys(seeds, 0)
     played = sorted({g.round for g in games})
     for r in played:
-        if not all(g.done for g in games if g.round == r):
+        this = [g for g in games if g.round == r]
+        through = {e for e in _bracket_after(seeds, games, r, gone) if e is not None}
+        over = all(g.done for g in this)
+        if not over:  # the unplayed games' places are not known yet
+            through &= {e for g in this if g.done for e in (g.a, g.b) if e is not None}
+        for e in through:
+            survived[e] += 1
+        if not over:
             break
-        for e in _bracket_after(seeds, games, r, gone):
-            if e is not None:
-                survived[e] += 1
     return survived
 
 

@@ -55,6 +55,7 @@ __all__ = [
     "end_lines",
     "ending_of",
     "glance_embed",
+    "host_left",
     "lobby_embed",
     "option_lines",
     "options_footer",
@@ -178,7 +179,7 @@ def _lobby_text(table: Table) -> str:
         + (
             f"\nNo one else around? **🤖 Add AI** seats {AI_NAME}, easy or strong (the host"
             " only; games with the AI are not rated)."
-            if table.ai_welcome
+            if table.ai_welcome and taken < info.max_players
             else ""
         ),
     ]
@@ -188,6 +189,15 @@ def _lobby_text(table: Table) -> str:
 
 
 LOBBY_STARTED = "This match has started: follow it on the board below."  # a retired lobby
+LOBBY_LEFT = (
+    "This lobby closed: its host left and nobody else had taken a seat. "
+    "Anyone can open a new one with `/match new`."
+)
+
+
+def host_left(table: Table) -> bool:
+    """Whether a lobby closed because its host left it with no other person seated."""
+    return table.match.status == "cancelled" and not any(s.person for s in table.seats)
 
 
 def lobby_embed(table: Table) -> discord.Embed:
@@ -197,6 +207,8 @@ def lobby_embed(table: Table) -> discord.Embed:
     status = table.match.status
     if status == "lobby":
         text = _lobby_text(table)
+    elif host_left(table):
+        text = LOBBY_LEFT
     elif status == "cancelled":
         text = "This lobby was closed."
     else:

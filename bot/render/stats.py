@@ -68,7 +68,6 @@ def player_embed(
             + (f"\n  lately: {_trend(changes)}" if changes else "")
             for r, changes in ratings
         ]
-        lines.append(f"-# {EXPLAINED} Wins and losses below count every season.")
         embed.add_field(
             name=f"Ratings, season {season}", value=clip("\n".join(lines), 1024), inline=False
         )
@@ -102,11 +101,17 @@ def player_embed(
             value=clip("\n".join(lines), 1024),
             inline=False,
         )
+    # What the figures mean goes in the footer, the embed's small print (an embed shows
+    # the message's `-#` small print as it is typed).
+    notes = []
+    if ratings:
+        notes.append(f"{EXPLAINED} Matches, wins and losses count every season.")
     if versus or against_ai:
-        embed.set_footer(
-            text="Solitaire games and games with the AI count wherever they were played, "
-            "DMs included."
+        notes.append(
+            "Solitaire games and games with the AI count wherever they were played, DMs included."
         )
+    if notes:
+        embed.set_footer(text=" ".join(notes))
     return embed
 
 
@@ -115,12 +120,20 @@ def leaderboard_embed(
     ratings: Sequence[Rating],
     hunters: Sequence[Hunter] = (),
     *,
+    names: Mapping[int, str] | None = None,
     season: int = 1,
     current: int = 1,
 ) -> discord.Embed:
     """The best players of a game in a season, by rating; for a game with a solitaire
-    variant, its own board too: who has beaten the most opponents, and the hardest."""
-    lines = [f"**{n}.** <@{r.user_id}> — {_rating(r)}" for n, r in enumerate(ratings, start=1)]
+    variant, its own board too: who has beaten the most opponents, and the hardest.
+    Players are named by their `names` (an embed shows a mention as a name only to a
+    reader whose app has that member loaded), else mentioned."""
+    known = names or {}
+
+    def who(user_id: int) -> str:
+        return known.get(user_id) or f"<@{user_id}>"
+
+    lines = [f"**{n}.** {who(r.user_id)} — {_rating(r)}" for n, r in enumerate(ratings, start=1)]
     when = "" if season == current else " (an earlier season)"
     embed = discord.Embed(
         title=f"{game.name} — leaderboard, season {season}{when}",
@@ -133,7 +146,7 @@ def leaderboard_embed(
     embed.set_footer(text=footer)
     if hunters:
         rows = [
-            f"**{n}.** <@{h.user_id}> — {h.beaten} beaten"
+            f"**{n}.** {who(h.user_id)} — {h.beaten} beaten"
             + (f", the hardest level {h.hardest} of 4" if h.hardest else "")
             + f" · {h.wins} won of {h.games}"
             for n, h in enumerate(hunters, start=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.render.generic import chunked_fields
-from bot.service.store import TournamentGame
+from bot.service.store import TournamentGame, TournamentRow
 from bot.service.timing import format_duration
 from bot.service.tournaments import Event, discord_time
 from league import tournament as league
@@ -60,7 +60,7 @@ def terms(event: Event, game: Game) -> str:
 def signup_embed(event: Event, game: Game) -> discord.Embed:
     """The sign-up: the terms, who is in, and when it closes."""
     row = event.row
-    names = [f"<@{p.user_id}>" for p in event.players]
+    names = [p.name for p in event.players]  # an embed shows few mentions as names
     embed = discord.Embed(
         title=f"🏆 {row.name} — sign-up open",
         description=f"{terms(event, game)}\nPress **Join** to play. The sign-up closes "
@@ -69,7 +69,7 @@ def signup_embed(event: Event, game: Game) -> discord.Embed:
     )
     embed.add_field(
         name=f"Signed up ({len(names)})",
-        value=clip(" ".join(names), 1024) or "Nobody yet.",
+        value=clip(", ".join(names), 1024) or "Nobody yet.",
         inline=False,
     )
     embed.set_footer(text=f"Tournament #{row.id}")
@@ -92,17 +92,7 @@ def standings_embed(event: Event, game: Game) -> discord.Embed:
     lines = []
     for s in event.standings():
         gone = " *(dropped out)*" if s.dropped else ""
-        record = f"{s.wins}-{s.draws}-{s.losses}" + (f", {s.byes} bye" if s.byes else "")
-        shown = " · ".join(  # wins are in the record already
-            f"{SHORT.get(name, name)} {_points(v)}"
-            for name, v in zip(breaks, s.tiebreaks, strict=True)
-            if name != "wins"
-        )
-        lines.append(
-            f"**{s.rank}.** {event.name(s.entrant)}{gone} — **{_points(s.points)}** "
-            f"{'pt' if s.points == 1 else 'pts'} "
-            f"({record})" + (f" · {shown}" if shown else "")
-        )
+        lines.append(f"**{s.rank}.** {event.name(s.entrant)}{gone} — {standing_figures(row, s)}")
     if len(lines) > MOST_LINES:
         lines = [*lines[:MOST_LINES], f"… and {len(lines) - MOST_LINES} more."]
     empty = "Cancelled before it began." if row.status == "cancelled" else "—"
@@ -121,13 +111,50 @@ def standings_embed(event: Event, game: Game) -> discord.Embed:
         title = f"Round {row.round} — deadline {deadline}"
         for field in chunked_fields(title, tables + done):
             embed.add_field(name=field.name, value=field.value, inline=False)
-    named = [f"{b} ({SHORT[b]})" if b in SHORT else b for b in breaks]
-    order = ", then ".join(["points", *named, "seed"])
+    named = [f"{b} ({SHORT[b]})" if b in SHORT else b for b in league.RANKED_BY[row.format]]
+    order = ", then ".join([*named, "seed"])
     explained = " ".join(TIEBREAK_WORDS[b] for b in breaks if b in TIEBREAK_WORDS)
     embed.set_footer(
-        text=f"Tournament #{row.id} · ranked by {order}. A win 1, a draw ½, a bye 1. " + explained
+        text=f"Tournament #{row.id} · ranked by {order}. Points: a win 1, a draw ½, a bye 1. "
+        + explained
     )
     return embed
+
+
+def _counted(count: float, one: str, many: str) -> str:
+    return f"{_points(count)} {one if count == 1 else many}"
+
+
+def standing_figures(row: TournamentRow, standing: league.Standing) -> str:
+    """A standings line's figures, each once and named: what it is ranked by, the first
+    in bold ("**2 points** (1 win, 1 bye) · Bh 3 · SB 1"; in an elimination "**1 round
+    won** · 1 point (1 bye)"), the games as wins, draws, losses and byes beside the
+    points, and the wins left to them."""
+    games = [
+        _counted(count, one, many)
+        for count, one, many in (
+            (standing.wins, "win", "wins"),
+            (standing.draws, "draw", "draws"),
+            (standing.losses, "loss", "losses"),
+            (standing.byes, "bye", "byes"),
+        )
+        if count
+    ]
+    parts = []
+    for name, value in league.figures(row.format, standing):
+        if name == "wins":
+            continue  # in the games beside the points
+        if name == "points":
+            shown = _counted(value, "point", "points")
+        elif name == "rounds won":
+            shown = _counted(value, "round won", "rounds won")
+        else:
+            shown = f"{SHORT.get(name, name)} {_points(value)}"
+        shown = f"**{shown}**" if not parts else shown
+        if name == "points" and games:
+            shown += f" ({', '.join(games)})"
+        parts.append(shown)
+    return " · ".join(parts)
 
 
 def _table_line(event: Event, game: TournamentGame) -> str:

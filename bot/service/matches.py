@@ -716,8 +716,10 @@ class MatchService:
             return await self.table(match_id)
 
     async def leave(self, match_id: int, user_id: int) -> Table:
-        """Give up a lobby seat; the lobby closes when its last player leaves."""
-        async with self._lock(match_id):
+        """Give up a lobby seat; the lobby closes when its last person leaves (the AI
+        seated there leaves with them: it never hosts). One change, so the lobby message
+        is redrawn once it is done, never from a lobby left empty but open."""
+        async with self._change(match_id):
             table = await self.table(match_id)
             if table.seat_of(user_id) is None:
                 raise errors.NotInMatch("You are not in this lobby.")
@@ -725,7 +727,9 @@ class MatchService:
                 raise errors.NotLobby("The match has started: use `/match concede` to give up.")
             await self.store.remove_seat(match_id, user_id, notices=[outbox.board(match_id)])
             table = await self.table(match_id)
-            if not table.seats:
+            if not any(s.person for s in table.seats):
+                for robot in table.seats:
+                    await self.store.remove_seat(match_id, robot.user_id)
                 await self.store.set_status(match_id, "cancelled", only_from="lobby")
                 table = await self.table(match_id)
             return table

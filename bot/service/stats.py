@@ -18,6 +18,7 @@ never in the records and leaderboards between people.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from bot.service import errors
 from bot.service.matches import MatchService, Plan, Table
@@ -113,6 +114,10 @@ class Stats:
         season = await self.matches.store.new_season(guild_id, moderator_id)
         log.info("guild %s: season %d started by %s", guild_id, season, moderator_id)
         return season
+
+    async def names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """What the table called each of these players in their latest match here."""
+        return await self.matches.store.player_names(guild_id, list(dict.fromkeys(user_ids)))
 
     async def hunters(self, guild_id: int, game: str) -> list[Hunter]:
         """A server's best solitaire players of a game: most opponents beaten, hardest."""

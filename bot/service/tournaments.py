@@ -129,6 +129,12 @@ def side_seats(game: Game, variant: str) -> list[list[int]]:
     return list(sides.values())
 
 
+def pairs_two_sides(game: Game, variant: str) -> bool:
+    """Whether a tournament can play a variant: two sides a game (two players, or two
+    teams)."""
+    return len(side_seats(game, variant)) == 2
+
+
 class Tournaments:
     """Sign-ups, seeding, pairings, results and moderators' corrections of tournaments."""
 
@@ -183,7 +189,7 @@ class Tournaments:
         rules = self.matches.game(game)
         if variant not in rules.variants:
             raise errors.BadOption(f"{rules.name} has no variant {variant!r}.")
-        if len(side_seats(rules, variant)) != 2:
+        if not pairs_two_sides(rules, variant):
             raise errors.BadOption(
                 f"A tournament pairs two sides a game: {rules.variants[variant].name} of "
                 f"{rules.name} has more. Choose a 2-player or a two-team variant."

@@ -37,17 +37,22 @@ def answer(result: simcord.InteractionResult) -> str:
     return messages[-1].content
 
 
-def start_disabled(message: Any) -> bool:
-    """Whether the Start button of a lobby message (a response or a channel message) is
+def disabled(message: Any, label: str) -> bool:
+    """Whether the button `label` of a lobby message (a response or a channel message) is
     disabled."""
     for row in message.components:
         children = row["components"] if isinstance(row, dict) else row.children
         for child in children:
-            if isinstance(child, dict) and child.get("label") == "Start":
+            if isinstance(child, dict) and child.get("label") == label:
                 return bool(child.get("disabled", False))
-            if isinstance(child, discord.Button) and child.label == "Start":
+            if isinstance(child, discord.Button) and child.label == label:
                 return child.disabled
-    raise AssertionError("no Start button")
+    raise AssertionError(f"no {label} button")
+
+
+def start_disabled(message: Any) -> bool:
+    """Whether the Start button of a lobby message is disabled."""
+    return disabled(message, "Start")
 
 
 def description(message: Any) -> str:
@@ -160,6 +165,76 @@ async def test_a_lobby_with_room_to_spare_says_so(world: World) -> None:
     assert "Press **Join** to take a seat, or the host, **alice**" in description(lobby)
     assert not start_disabled(lobby)
     assert "needs" not in description(lobby)
+
+
+async def test_a_full_lobby_offers_no_seat(world: World) -> None:
+    opened = await world.open(world.alice, "command-of-nature", "2p")
+    lobby = opened.response
+    assert lobby is not None
+    assert "No one else around? **🤖 Add AI**" in description(lobby)
+    assert not disabled(lobby, "Join")
+
+    await world.bob.click(lobby, label="Join")
+    assert "**2 of 2 seats taken.**" in description(lobby)
+    assert "No one else around" not in description(lobby)
+    assert "Press **Join**" not in description(lobby)
+    assert disabled(lobby, "Join")
+    with pytest.raises(simcord.SetupError):
+        await world.carol.click(lobby, label="Join")
+    assert not disabled(lobby, "Leave") and not disabled(lobby, "Start")
+
+    await world.bob.slash(world.channel, "match leave")  # a seat is free again
+    board = await world.board()
+    assert not disabled(board, "Join")
+    assert "No one else around? **🤖 Add AI**" in description(board)
+
+
+async def test_a_lobby_opened_against_the_ai_is_full(world: World) -> None:
+    opened = await world.alice.slash(
+        world.channel, "match new", game="tooth-and-nail", seed=3, ai="strong"
+    )
+    lobby = opened.response
+    assert lobby is not None
+    assert "No one else around" not in description(lobby)
+    assert disabled(lobby, "Join")
+
+
+async def test_a_host_alone_who_leaves_is_told_the_lobby_closed(world: World) -> None:
+    opened = await world.open(world.alice, "command-of-nature", "2p")
+    lobby = opened.response
+    assert lobby is not None
+    left = await world.alice.click(lobby, label="Leave")
+    closed = "its host left and nobody else had taken a seat"
+    assert closed in description(lobby)
+    assert lobby.components == []  # no button left to press
+    told = answer(left)
+    assert told.startswith("You left, and nobody else had taken a seat, so the lobby closed.")
+    assert (await world.match()).status == "cancelled"
+
+    # By command, the same; and a host who leaves bob behind hands him the lobby.
+    await world.open(world.alice, "command-of-nature", "2p")
+    await world.bob.slash(world.channel, "match join")
+    assert answer(await world.alice.slash(world.channel, "match leave")) == "You left the lobby."
+    board = await world.board()
+    assert "The host, **bob**" in description(board)
+    left = await world.bob.slash(world.channel, "match leave")
+    assert answer(left).startswith("You left, and nobody else had taken a seat")
+    assert closed in description(await world.board())
+
+
+async def test_a_host_who_leaves_the_ai_alone_closes_the_lobby(world: World) -> None:
+    opened = await world.alice.slash(
+        world.channel, "match new", game="tooth-and-nail", seed=3, ai="strong"
+    )
+    lobby = opened.response
+    assert lobby is not None
+    world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
+    left = await world.alice.click(lobby, label="Leave")
+    assert answer(left).startswith("You left, and nobody else had taken a seat")
+    assert "its host left and nobody else had taken a seat" in description(lobby)
+    assert next(f for f in lobby.embeds[0].fields if f.name == "Players").value == "—"
+    assert (await world.match()).status == "cancelled"
+    assert await world.bot.matches.store.open_match_in(world.channel.id) is None
 
 
 # ---------------------------------------------------------------- concede

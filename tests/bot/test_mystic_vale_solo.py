@@ -94,7 +94,7 @@ async def test_a_solitaire_game_in_a_channel_against_a_chosen_nemesis(world: Wor
     board = await world.alice.slash(world.channel, "leaderboard", game="mystic-vale")
     assert board.response is not None
     hunters = fields(board.response)["Solitaire: the most opponents beaten, and the hardest"]
-    assert f"<@{world.alice.id}> — {int(won)} beaten" in hunters
+    assert f"**1.** alice — {int(won)} beaten" in hunters
 
 
 @pytest.mark.engines

@@ -87,3 +87,73 @@ async def test_run_sandbox_prints_the_url_and_stops_cleanly_on_ctrl_c(
     signal.raise_signal(signal.SIGINT)
     await asyncio.wait_for(running, timeout=5)
     assert "Sandbox stopped." in capsys.readouterr().err
+
+
+async def test_the_ais_moves_after_yours_are_done_when_your_action_is(tmp_path: Path) -> None:
+    """Ending your turn against the AI: its whole turn (several moves) is part of your
+    action, which the page shows once it is done. It used to outlast simcord's settle
+    time (the AI paused 2 s a move), so the page said the outcome was uncertain and
+    kept showing the AI thinking."""
+    async with open_sandbox(tmp_path / "sandbox.db") as sandbox:
+        ada = sandbox.players[0]
+        opened = await ada.slash(
+            sandbox.channel, "match new", game="tooth-and-nail", ai="strong", seed=3
+        )
+        assert opened.response is not None
+        await ada.click(opened.response, label="Start")
+        match = await sandbox.bot.matches.open_match(sandbox.channel.id)
+        faction = await ada.autocomplete(sandbox.channel, "play", "action", "")
+        await ada.slash(sandbox.channel, "play", action=faction[0]["value"])
+        offered = await ada.autocomplete(sandbox.channel, "play", "action", "end your turn")
+        before = (await sandbox.bot.matches.table(match.id)).match.version
+        await ada.slash(sandbox.channel, "play", action=offered[0]["value"])  # settles
+        table = await sandbox.bot.matches.table(match.id)
+        assert table.match.version - before >= 4  # the AI's turn, move after move
+        assert [table.user_of(s).user_id for s in table.to_act] == [ada.id]
+        last = [m.content for m in sandbox.channel.history(viewer=ada) if m.content][-1]
+        assert "is thinking" not in last and f"<@{ada.id}>" in last
+        assert not sandbox.env.errors
+
+
+async def test_a_tournament_is_seen_through_on_the_page_as_its_guide_says(
+    tmp_path: Path,
+) -> None:
+    """The page shows the game channel only; the guide says so, and how a tournament
+    goes on without its threads: Ada records each table's result. Sign-ups and
+    standings name the players (an embed shows a mention as it is typed here)."""
+    async with open_sandbox(tmp_path / "sandbox.db") as sandbox:
+        guide = next(m.content for m in sandbox.channel.history() if m.content)
+        assert f"**This page shows #{CHANNEL} only**" in guide
+        assert "record each table's result as Ada with `/tournament record" in guide
+        ada, *others = sandbox.players
+        opened = await ada.slash(
+            sandbox.channel,
+            "tournament new",
+            name="Cup",
+            game="tooth-and-nail",
+            variant="2p",
+            format="swiss",
+            rounds=2,
+        )
+        signup = opened.response
+        assert signup is not None
+        for player in others[:4]:
+            await player.click(signup, label="Join")
+        assert signup.embeds[0].fields[0].value == "Basil, Cleo, Dev, Emil"
+        await ada.slash(sandbox.channel, "tournament start")
+        desk = sandbox.bot.desk
+        (row,) = await desk.service.store.tournaments_in(sandbox.channel.id)
+        event = await desk.service.event(row.id)
+        by_id = {p.id: p for p in others}
+        for game in event.round_games():
+            winner = by_id[event.members(game.a)[0].user_id]
+            await ada.slash(sandbox.channel, "tournament record", player=winner, result="win")
+        await desk.idle()
+        event = await desk.service.event(event.row.id)
+        assert event.row.round == 2  # the next round follows
+        shown = next(m for m in sandbox.channel.history(viewer=ada) if m.id == event.row.message_id)
+        embed = shown.embeds[0]
+        assert embed.title == "🏆 Cup — round 2 of 2"
+        standings = next(f.value for f in embed.fields if f.name == "Standings")
+        assert "<@" not in standings and "**1 point** (1 win)" in standings
+        assert not sandbox.env.errors

@@ -81,13 +81,25 @@ async def test_stats_and_leaderboard_after_a_few_matches(world: World) -> None:
             f"{games} rated match{plural}"
         )
 
-    title, _, fields = embed_of(await alice.slash(world.channel, "stats"))
+    shown = await alice.slash(world.channel, "stats")
+    title, _, fields = embed_of(shown)
     assert title == "alice — results on this server"
     (ratings_name, ratings), *records = fields
     assert ratings_name == "Ratings, season 1"
     assert ratings.splitlines()[0] == f"**Tally**: {rated(tally_skills[alice.id], 3)}"
     assert ratings.splitlines()[2] == (
         f"**Tooth & Nail: Factions**: {rated(nail_skills[alice.id], 1)}"
+    )
+    assert "A rating is" not in ratings
+    # What a rating is, in the footer's small print: an embed shows `-#` as typed.
+    assert shown.response is not None
+    footer = shown.response.embeds[0].footer.text or ""
+    assert footer.startswith("A rating is the skill estimate less three times its uncertainty")
+    assert footer.endswith("Matches, wins and losses count every season.")
+    assert all(
+        not line.lstrip().startswith(("-#", "#"))
+        for _, value in fields
+        for line in value.splitlines()
     )
     assert records == [
         ("Tally", "3 matches · 2 wins · 1 loss · 67% won"),
@@ -105,8 +117,11 @@ async def test_stats_and_leaderboard_after_a_few_matches(world: World) -> None:
     assert title == "Tally — leaderboard, season 1"
     by_rating = sorted(tally_skills.items(), key=lambda item: -item[1].shown)
     games = {alice.id: 3, bob.id: 2, carol.id: 2, world.dave.id: 1}
+    # By name: an embed shows a mention as a name only where the reader's app has that
+    # member loaded (and never in the sandbox).
+    names = {m.id: m.name for m in (alice, bob, carol, world.dave)}
     assert board.splitlines() == [
-        f"**{n}.** <@{user}> — {rated(skill, games[user])}"
+        f"**{n}.** {names[user]} — {rated(skill, games[user])}"
         for n, (user, skill) in enumerate(by_rating, start=1)
     ]
     assert [user for user, _ in by_rating][:2] == [carol.id, alice.id]
@@ -259,7 +274,7 @@ async def test_ratings_through_the_bot_history_seasons_and_a_rebuild(world: Worl
         await alice.slash(world.channel, "leaderboard", game="tally", season=1)
     )
     assert title == "Tally — leaderboard, season 1 (an earlier season)"
-    assert old.splitlines()[0].startswith(f"**1.** <@{alice.id}> — **")
+    assert old.splitlines()[0].startswith("**1.** alice — **")
     refused = await alice.slash(world.channel, "leaderboard", game="tally", season=3)
     assert answer(refused) == "This server's seasons run from 1 to 2: season 3 hasn't begun."
     refused = await alice.slash(world.channel, "mod new-season")

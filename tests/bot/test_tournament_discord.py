@@ -85,7 +85,11 @@ async def test_an_8_player_swiss_of_tooth_and_nail_through_discord(
         seeding="random",
     )
     assert signup.embeds[0].title == "🏆 Winter Cup — sign-up open"
-    assert "Signed up (8)" in [f.name for f in signup.embeds[0].fields]  # shown at once
+    field = signup.embeds[0].fields[0]  # shown at once, by name
+    assert (field.name, field.value) == (
+        "Signed up (8)",
+        "alice, bob, carol, dave, eve, frank, gus, hal",
+    )
     refused = await world.alice.slash(world.channel, "tournament start")
     assert "moderator" in answer(refused).lower()
     started = await mona.slash(world.channel, "tournament start")
@@ -396,3 +400,88 @@ async def test_tournament_new_suggests_variants_and_formats_after_a_space(world:
     assert [f["value"] for f in formats] == ["swiss", "round-robin", "elimination"]
     typed = await world.alice.autocomplete(world.channel, "tournament new", "format", "robin ")
     assert [f["value"] for f in typed] == ["round-robin"]
+
+
+async def test_tournament_new_offers_only_the_variants_a_tournament_plays(world: World) -> None:
+    """Two sides a game: 2-player variants and two-team ones; never 3 or 4 players each
+    on their own, nor solitaire."""
+    tooth = await world.alice.autocomplete(
+        world.channel, "tournament new", "variant", "", game="tooth-and-nail"
+    )
+    assert [v["value"] for v in tooth] == ["2p", "alliance", "4p"]
+    vale = await world.alice.autocomplete(
+        world.channel, "tournament new", "variant", "", game="mystic-vale"
+    )
+    assert [v["value"] for v in vale] == ["2p"]
+    typed = await world.alice.autocomplete(
+        world.channel, "tournament new", "variant", "3 players", game="tooth-and-nail"
+    )
+    assert typed == []
+    unchosen = await world.alice.autocomplete(world.channel, "tournament new", "variant", "")
+    assert [v["value"] for v in unchosen] == ["2p", "alliance", "4p"]
+    assert "Mystic Vale" not in next(v["name"] for v in unchosen if v["value"] == "4p")
+    # /match new still offers every variant.
+    lobby = await world.alice.autocomplete(
+        world.channel, "match new", "variant", "", game="tooth-and-nail"
+    )
+    assert [v["value"] for v in lobby] == ["2p", "3p", "alliance", "4p"]
+
+
+def standings_lines(world: World, event: Event) -> tuple[list[str], str]:
+    """The lines of the standings message's Standings field, and its footer."""
+    shown = next(m for m in world.channel.history(viewer=world.eve) if m.id == event.row.message_id)
+    fields = {f.name: f.value for f in shown.embeds[0].fields}
+    return fields["Standings"].splitlines(), shown.embeds[0].footer.text or ""
+
+
+async def test_a_bye_reads_as_a_point_and_a_round_won_each_said_once(world: World) -> None:
+    """Three players: one sits out round 1 with a bye. In a single elimination the bye is
+    a round won at once and a point, as the footer says; every figure is named once."""
+    mona = admin(world)
+    await signed_up(
+        world,
+        mona,
+        [world.alice, world.bob, world.carol],
+        name="Knockout",
+        game="tooth-and-nail",
+        variant="2p",
+        format="elimination",
+        seeding="random",
+        seed=5,
+    )
+    await mona.slash(world.channel, "tournament start")
+    await settled(world)
+    event = await event_of(world)
+    (bye,) = [g.a for g in event.round_games() if g.b is None]
+    lines, footer = standings_lines(world, event)
+    assert "ranked by rounds won, then points, then seed." in footer
+    assert "Points: a win 1, a draw ½, a bye 1." in footer
+    assert "Rounds won: a bye, a win" in footer
+    by_name = {line.split(" — ")[0].split(" ", 1)[1]: line.split(" — ")[1] for line in lines}
+    assert by_name[event.name(bye)] == "**1 round won** · 1 point (1 bye)"
+    others = [figures for name, figures in by_name.items() if name != event.name(bye)]
+    assert others == ["**0 rounds won** · 0 points"] * 2
+    assert lines[0].startswith(f"**1.** {event.name(bye)} — ")
+
+    # Swiss: points first, the games beside them, the tie-breaks by their short names.
+    await mona.slash(world.channel, "tournament cancel")
+    await signed_up(
+        world,
+        mona,
+        [world.alice, world.bob, world.carol],
+        name="Swiss",
+        game="tooth-and-nail",
+        variant="2p",
+        format="swiss",
+        rounds=2,
+        seeding="random",
+        seed=5,
+    )
+    await mona.slash(world.channel, "tournament start")
+    await settled(world)
+    event = await event_of(world)
+    (bye,) = [g.a for g in event.round_games() if g.b is None]
+    lines, footer = standings_lines(world, event)
+    assert "ranked by points, then Buchholz (Bh), then Sonneborn-Berger (SB), then wins" in footer
+    assert lines[0] == f"**1.** {event.name(bye)} — **1 point** (1 bye) · Bh 0 · SB 0"
+    assert all(line.count("point") == 1 for line in lines)

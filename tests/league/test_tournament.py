@@ -191,3 +191,17 @@ def test_a_bye_is_a_win_and_adds_nothing_to_buchholz() -> None:
     by = {s.entrant: s for s in standings(SWISS, [1, 2, 3], games)}
     assert by[3].points == 1.0 and by[3].byes == 1 and by[3].tiebreaks[0] == 0.0
     assert by[1].tiebreaks[0] == 0.0  # B has no points
+
+
+def test_an_elimination_bye_is_a_round_won_while_the_round_is_played() -> None:
+    """Three entrants: 1 has a bye, 2 and 3 play. Before their game ends, 1 has won a
+    round (and 2 and 3 none); once 3 wins, 3 has too."""
+    seeds = [1, 2, 3]
+    assert elimination_round(seeds, [], 1) == [(1, None), (2, 3)]
+    games = [Game(1, 1, None), Game(1, 2, 3)]
+    by = {s.entrant: s for s in standings(ELIMINATION, seeds, games)}
+    assert [by[e].tiebreaks[0] for e in seeds] == [1.0, 0.0, 0.0]
+    assert by[1].points == 1.0 and by[1].rank == 1
+    games[1] = Game(1, 2, 3, LOSS)
+    by = {s.entrant: s for s in standings(ELIMINATION, seeds, games)}
+    assert [by[e].tiebreaks[0] for e in seeds] == [1.0, 0.0, 1.0]

@@ -1409,6 +1409,20 @@ class Store:
             for r in rows
         ]
 
+    async def player_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """The name each of these players was seated under in their latest recorded match
+        in a server (a player with none is left out)."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._all(
+            "SELECT r.user_id, s.display_name FROM results r"
+            " JOIN seats s ON s.match_id = r.match_id AND s.user_id = r.user_id"
+            f" WHERE r.guild_id = ? AND r.user_id IN ({marks}) ORDER BY r.match_id",
+            (guild_id, *user_ids),
+        )
+        return {r["user_id"]: r["display_name"] for r in rows}  # the latest match's last
+
     async def hunters(self, guild_id: int, game: str, *, limit: int) -> list[Hunter]:
         """A server's best solitaire players of a game: the most opponents beaten, then
         the hardest one beaten, then the most wins (games in this server only)."""
