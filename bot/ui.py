@@ -1221,6 +1221,11 @@ async def quick_step(
         raise await matches.not_in_play(table.match, mine.seat)
     if mine.seat != seat:
         raise errors.NotYourTurn(not_yours(table, mine.seat, seat))
+    pv = await matches.view(match_id, interaction.user.id)
+    narrowed = [c for c in pv.choices if c.key.startswith(f"{key}|")]
+    if pv.decisions == decisions and narrowed and key not in {c.key for c in pv.choices}:
+        await offer_privately(interaction, pv, narrowed)  # the button stands for these
+        return
     with arbiter(interaction).publisher.through(interaction, match_id) as carry:
         try:
             act = matches.act(match_id, interaction.user.id, key, decisions=decisions)
@@ -1233,6 +1238,36 @@ async def quick_step(
         if result.private_lines():
             reply = interaction.followup.send(done_text(result), ephemeral=True)
             await reply_after_save(interaction, reply)
+
+
+MOST_OFFERED = 20  # choices a quick button's private answer offers as buttons (4 rows of 5)
+
+
+async def offer_privately(
+    interaction: discord.Interaction, pv: PrivateView, choices: list[Choice]
+) -> None:
+    """Answer a quick button that stands for several choices whose names only its player
+    may read (End turn with the cards to discard): the choices as buttons in a private
+    reply, one tap each; with more than MOST_OFFERED of them, the player's panel, where
+    they are chosen together."""
+    table = pv.table
+    buttons = [
+        QuickButton(
+            table.match.id, pv.seat, pv.decisions, c.key, c.label, QUICK_STYLES["secondary"]
+        )
+        for c in choices
+        if len(quick_id(table.match.id, pv.seat, pv.decisions, c.key)) <= CUSTOM_ID_LIMIT
+        and not re.search(r"\s", c.key)
+    ]
+    if len(buttons) != len(choices) or len(buttons) > MOST_OFFERED:
+        await show_private(interaction, table.match.id)
+        return
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    question = pv.question or "choose"
+    asked = f"**{question[:1].upper()}{question[1:]}**"
+    await interaction.response.send_message(asked, view=view, ephemeral=True)
 
 
 async def dispute_step(

@@ -394,6 +394,13 @@ def _quick(state: State) -> list[dict[str, Any]]:
         except IllegalAction:
             continue
         return [{"key": action.key, "label": labels.describe(state, action), "style": "secondary"}]
+    # Above 5 cards the turn ends with cards to discard: the button stands for those
+    # choices (its player picks the cards privately; their names never go on it).
+    ends = [a for a in actions.legal_actions(state, seat) if a.kind == "end" and a.args]
+    if ends:
+        count = len(ends[0].args[0].split("+"))
+        label = f"End turn (discard {plural(count, 'card')})"
+        return [{"key": "end", "label": label, "style": "secondary"}]
     return []
 
 

@@ -7,11 +7,13 @@ of the Harvest, Tooth & Nail's Recharge Step and End your turn, Command of Natur
 turn) when the button is the move wanted; else it is taken on the private view (the live
 panel that updates in place): a tap to open its menu and one to pick (a tap on **Next**
 for each page the wanted choice lies beyond), or, for cards chosen together, a tap to
-open the multi-select, one per card and one to close it. The panel is opened when it
-does not show the player's decision: one tap on **My hand** (or **Respond**) under the
-message that calls them, or two (**Board**, then **My hand** on the board) when that
-message has neither. The bot redraws an open panel when the decision comes back to it
-(for as long as Discord lets it).
+open the multi-select, one per card and, for more than one, one to close it. A button
+that stands for several choices whose names are private (Command of Nature's End turn
+with cards to discard) answers with them as buttons only its player sees: a tap more.
+The panel is opened when it does not show the player's decision: one tap on **My
+hand** (or **Respond**) under the message that calls them, or two (**Board**, then **My
+hand** on the board) when that message has neither. The bot redraws an open panel
+when the decision comes back to it (for as long as Discord lets it).
 
 Two players are measured. One in a hurry passes every other turn of theirs as fast as
 the game allows (End turn, Stop, the end of the Harvest, letting an attack through) and
@@ -142,6 +144,9 @@ ROUTINE = {
     "tooth-and-nail": (("play", "deploy", "summon", "attack", "recruit"), 2, (), 0),
     "mystic-vale": (("push",), 1, ("buy", "vale"), 1),
 }
+# Steps a sensible player takes as they come, rather than passing them: Tooth & Nail's
+# Recharge Step (a card drawn for each Command Zone Troop, a War Zone Troop recharged).
+STEPS = ("recharge|draw", "ready|")
 
 
 class Hurried:
@@ -177,6 +182,9 @@ def sensible(game: str) -> Policy:
         offered = choices.quick + choices.menu
         if "respond" in choices.question.casefold() or any(kind(k) == "let" for k in offered):
             return hurry(choices, turn_id, step)
+        for key in offered:
+            if key.startswith(STEPS):
+                return key
         if done < most:
             for key in offered:
                 if kind(key) in main:
@@ -306,6 +314,14 @@ async def decide(
     choices = Choices(list(quick), menu, together, pv.view, pv.question or "")
     wanted = policy(choices, turn_id, step)
     counted = turn.taps
+    if wanted is not None and wanted in quick and wanted not in menu:
+        # A button standing for several choices (End turn with cards to discard): its
+        # press answers with them, privately, each a button of its own.
+        await actor.click(quick[wanted][0], custom_id=quick[wanted][1])
+        turn.taps += 1
+        quick = {k: v for k, v in _quick_buttons(channel, actor, table).items() if k in menu}
+        choices = Choices(list(quick), menu, together, pv.view, pv.question or "")
+        wanted = policy(choices, turn_id, step)
     if wanted is not None and wanted in quick:
         await actor.click(quick[wanted][0], custom_id=quick[wanted][1])
         turn.taps += 1
@@ -322,7 +338,8 @@ async def decide(
         await actor.select(
             panel, values[: together["count"]], custom_id=_select_id(panel, "together")
         )
-        turn.taps += 1 + together["count"] + 1  # open, a tap per card, close
+        count = together["count"]
+        turn.taps += 1 + count + (count > 1)  # open, a tap per card, close (one closes it)
     else:
         index = menu.index(wanted)
         for _ in range(index // PAGE_SIZE):

@@ -8,6 +8,9 @@ import random
 from bot.service.matches import MatchService
 
 MOST_MOVES = 5000  # a match still going after this many is a bug
+# Random play can wander for long (some Command of Nature team games take over 5,000
+# moves): past this many the player the match waits for concedes, which ends it.
+PATIENCE = 2000
 
 
 async def play_randomly(
@@ -17,12 +20,16 @@ async def play_randomly(
     *,
     stop_before_end: bool = False,
 ) -> None:
-    """Random legal moves (drawn from `rng`) until the match is over; with
-    `stop_before_end`, until the next move drawn would end it (it is left unplayed)."""
-    for _ in range(MOST_MOVES):
+    """Random legal moves (drawn from `rng`) until the match is over (past PATIENCE
+    moves, by concessions); with `stop_before_end`, until the next move drawn would end
+    it (it is left unplayed)."""
+    for move in range(MOST_MOVES):
         table = await matches.table(match_id)
         if table.match.status != "active":
             return
+        if move >= PATIENCE and table.to_act and not stop_before_end:
+            await matches.concede(match_id, table.user_of(min(table.to_act)).user_id)
+            continue
         game = matches.game(table.match.game)
         assert table.match.snapshot is not None
         state = game.state_model.model_validate_json(table.match.snapshot)

@@ -3,10 +3,10 @@ window answered from the Respond button or left to run out."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
-import discord
 import pytest
 import simcord
 
@@ -106,8 +106,13 @@ async def test_an_instant_played_from_the_respond_button_during_the_attackers_tu
     assert await world.bot.matches.verify(mid)
 
 
-def labels(message: discord.Message) -> list[str]:
-    return [c.label or "" for row in message.components for c in row.children]
+def labels(message: Any) -> list[str]:
+    """The labels of a message's buttons (a channel message, or an interaction's answer)."""
+    found = []
+    for row in message.components:
+        for c in row["components"] if isinstance(row, dict) else row.children:
+            found.append((c.get("label") if isinstance(c, dict) else c.label) or "")
+    return found
 
 
 async def test_respond_goes_once_the_attack_is_answered_and_the_defender_decides_on(
@@ -369,3 +374,39 @@ async def test_end_turn_is_the_first_suggestion_of_play_even_in_phase_one(
     (player, *_) = await world.to_act()
     offered = await player.autocomplete(world.channel, "play", "action", "")
     assert offered[0]["value"] == "end" and offered[0]["name"].startswith("End turn")
+
+
+async def test_end_turn_above_five_cards_asks_privately_which_to_discard(world: World) -> None:
+    """End turn is a button under the call even when the hand is above 5 cards: the
+    button names no card (the table would read them); its press answers, privately, with
+    a button for each card to discard, and one tap there ends the turn."""
+    match = await world.start(CON.id, "2p", [world.alice, world.bob], seed=3)
+    rng = random.Random(5)
+    for _ in range(400):
+        table = await world.bot.matches.table(match.id)
+        assert table.match.status == "active"
+        labels_now = [str(q.get("label")) for q in (table.view or {}).get("quick") or []]
+        if any(label.startswith("End turn (discard") for label in labels_now):
+            break
+        (seat, *_) = table.to_act
+        user = table.user_of(seat).user_id
+        keys = [c.key for c in (await world.bot.matches.view(match.id, user)).choices]
+        calm = [k for k in keys if not k.startswith(("end", "done"))] or keys
+        await world.bot.matches.act(match.id, user, rng.choice(calm))
+    else:
+        raise AssertionError("no turn came to an end above 5 cards")
+    await world.bot.publisher.idle()
+    (player,) = await world.to_act()
+    called = await turn_message(world, player)
+    (end,) = [label for label in labels(called) if label and label.startswith("End turn")]
+    assert end == "End turn (discard 1 card)"
+    asked = await player.click(called, label=end)
+    assert asked.response is not None and asked.response.ephemeral
+    offered = labels(asked.response)
+    assert offered and all(label.startswith("End turn, discarding ") for label in offered)
+    before = (await world.match()).version
+    ended = await player.click(asked.response, label=offered[0])
+    assert ended.response is not None or ended.followups
+    assert (await world.match()).version == before + 1
+    discarded = offered[0].removeprefix("End turn, discarding ")
+    assert any(f"discards {discarded}" in line for line in world.public_lines())

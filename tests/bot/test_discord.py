@@ -49,7 +49,9 @@ async def test_lobby_buttons_seat_players_and_start_posts_the_board(world: World
 
     await world.bob.click(lobby, label="Join")
     assert "2. bob" in lobby.embeds[0].fields[0].value
-    full = await world.carol.click(lobby, label="Join")
+    joins = [c for row in lobby.components for c in row["components"] if c.get("label") == "Join"]
+    assert [c.get("disabled") for c in joins] == [True]  # no seat left
+    full = await world.carol.slash(world.channel, "match join")  # as a stale lobby would
     assert ephemeral_text(full) == "This lobby is full (2 players)."
     not_host = await world.bob.click(lobby, label="Start")
     assert "Only the host" in ephemeral_text(not_host)

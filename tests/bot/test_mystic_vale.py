@@ -750,7 +750,9 @@ def _private(table: Table, state: State, seat: int) -> Any:
     return PrivateView(table, seat, MV.view(state, seat), [], [], 0, MV.question(state, seat))
 
 
-def test_the_public_view_offers_push_and_stop_only_to_a_planting_player() -> None:
+def test_the_public_view_offers_push_and_stop_then_the_end_of_the_harvest() -> None:
+    """The quick buttons follow the turn: Push and Stop in Planting, then in the Harvest
+    its end (buying nothing, until something is bought)."""
     seats = [SeatSpec(seat=0, name="a"), SeatSpec(seat=1, name="b")]
     state = MV.setup("2p", seats, {}, 7)
     assert state.phase == "planting"
@@ -758,7 +760,9 @@ def test_the_public_view_offers_push_and_stop_only_to_a_planting_player() -> Non
     assert [q["key"] for q in offered] == ["push", "stop"]
     assert offered[1]["label"] == MV.describe(Action(kind="stop"), state)
     state, _ = MV.apply(state, state.active, Action(kind="stop"), rng_for(7, 1))
-    assert MV.view(state, None)["quick"] == []
+    assert state.phase == "harvest"
+    (done,) = MV.view(state, None)["quick"]
+    assert (done["key"], done["label"]) == ("done", "End your Harvest, buying nothing")
 
 
 async def test_rules_summarises_the_game_and_its_leaders_option(world: World) -> None:
