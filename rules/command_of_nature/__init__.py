@@ -368,40 +368,45 @@ def _to_choose(state: State, seat: int, faces: dict[str, dict[str, Any]]) -> lis
 
 
 def _quick(state: State) -> list[dict[str, Any]]:
-    """The choice worth a button under the line that calls the side whose turn it is (its
-    first seat): End turn, or in Phase IV finishing the clean-up; and for each player
-    answering an attack, letting it through (the one-tap way to pass a response)."""
+    """The choices worth a button under the line that calls a player: for each player of
+    the side whose turn it is, the way to pass (End turn, or in Phase IV finishing the
+    clean-up); for each player answering an attack, letting it through. Two players'
+    buttons each say whose they are."""
     responding = _responding(state)
     if responding:
-        named = len(responding) > 1  # two defenders: each button says whose it is
-        return [
-            {
-                "key": "let",
-                "label": f"{state.players[s].name}: let it through" if named else "Let it through",
-                "style": "secondary",
-                "seat": s,
-            }
-            for s in responding
-        ]
-    if state.phase not in TURN_PHASES or state.frames or state.queue:
+        entries = [{"key": "let", "label": "Let it through", "seat": s} for s in responding]
+    elif state.phase not in TURN_PHASES or state.frames or state.queue:
         return []
-    seat = state.sides[state.active].seats[0]
-    if seat not in actions.to_act(state):
-        return []
+    else:
+        deciding = actions.to_act(state)
+        seats = [s for s in state.sides[state.active].seats if s in deciding]
+        entries = [e for s in seats if (e := _passing(state, s)) is not None]
+    named = len(entries) > 1
+    return [
+        {
+            **e,
+            "label": f"{state.players[e['seat']].name}: {e['label']}" if named else e["label"],
+            "style": "secondary",
+        }
+        for e in entries
+    ]
+
+
+def _passing(state: State, seat: int) -> dict[str, Any] | None:
+    """A seat's way to pass its part of the turn as a button: End turn or finishing the
+    clean-up; above 5 cards, End turn standing for its choices of cards to discard (its
+    player picks them privately: their names never go on the button)."""
     for action in (Action(kind="end"), Action(kind="done")):
         try:
             actions.check(state, seat, action)
         except IllegalAction:
             continue
-        return [{"key": action.key, "label": labels.describe(state, action), "style": "secondary"}]
-    # Above 5 cards the turn ends with cards to discard: the button stands for those
-    # choices (its player picks the cards privately; their names never go on it).
+        return {"key": action.key, "label": labels.describe(state, action), "seat": seat}
     ends = [a for a in actions.legal_actions(state, seat) if a.kind == "end" and a.args]
     if ends:
         count = len(ends[0].args[0].split("+"))
-        label = f"End turn (discard {plural(count, 'card')})"
-        return [{"key": "end", "label": label, "style": "secondary"}]
-    return []
+        return {"key": "end", "label": f"End turn (discard {plural(count, 'card')})", "seat": seat}
+    return None
 
 
 def _responding(state: State) -> list[int]:

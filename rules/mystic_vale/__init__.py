@@ -328,10 +328,14 @@ def _push_label(state: State, seat: int) -> str:
     return f"Push (decay {after} of {SPOIL_AT}: field {before}, on deck {after - before:+d})"
 
 
+MOST_QUICK_OPTIONS = 4  # a choice of more options is left to the menu
+
+
 def _quick(state: State) -> list[dict[str, str]]:
     """The active seat's choices worth a button (the bot shows them under the line that
     calls the player): in Planting, Push (with the Spoil risk) and Stop; in the Harvest,
-    ending it (a hurried player buys nothing); an ability's use, or not."""
+    ending it (a hurried player buys nothing); an ability's use, or not; the options of a
+    choice of a few (the field card to sleeve an advancement into, say)."""
     seat = state.active
     if seat is None or seat not in actions.to_act(state):
         return []
@@ -344,6 +348,9 @@ def _quick(state: State) -> list[dict[str, str]]:
     for key, style in (("stop", "success"), ("use", "primary"), ("skip", "secondary")):
         if key in legal:
             quick.append({"key": key, "label": labels.describe(state, legal[key]), "style": style})
+    options = [a for a in legal.values() if a.kind == "choose"]
+    if len(options) <= MOST_QUICK_OPTIONS:  # a choice of a few (public) cards: one tap each
+        quick += [{"key": a.key, "label": labels.describe(state, a)} for a in options]
     if "done" in legal:
         label = labels.describe(state, legal["done"])
         harvest = state.harvest

@@ -798,3 +798,33 @@ async def test_a_hurried_turn_is_stop_then_end_the_harvest_from_the_call(world: 
     assert not told(ended)
     assert await world.to_act() == [other]
     assert (await state_of(world)).active == await seat_of(world, other)
+
+
+def test_a_choice_of_a_few_cards_is_offered_as_buttons() -> None:
+    """A choice of up to four options the active player makes (the field card to sleeve
+    an advancement into, a free Fertile Soil) is one tap under the call: each option is a
+    quick button, as the menu names it."""
+    seats = [SeatSpec(seat=0, name="a"), SeatSpec(seat=1, name="b")]
+    rng = random.Random(3)
+    for seed in range(20):
+        state = MV.setup("2p", seats, {}, seed)
+        for n in range(600):
+            if state.phase == "over":
+                break
+            seat = sorted(MV.to_act(state))[0]
+            legal = MV.legal_actions(state, seat)
+            options = [a for a in legal if a.kind == "choose"]
+            if options and seat == state.active and len(options) <= 4:
+                quick = MV.view(state, None)["quick"]
+                assert [q["key"] for q in quick if q["key"].startswith("choose|")] == [
+                    a.key for a in options
+                ]
+                assert all(
+                    q["label"] == MV.describe(a, state)
+                    for q, a in zip(
+                        [q for q in quick if q["key"].startswith("choose|")], options, strict=True
+                    )
+                )
+                return
+            state, _ = MV.apply(state, seat, rng.choice(legal), rng_for(seed, n))
+    raise AssertionError("no choice of a few options came up")
