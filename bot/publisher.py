@@ -575,15 +575,20 @@ class Publisher:
                 lines += ping_lines(table, table.to_act)
                 ping += [table.user_of(s).user_id for s in table.to_act]
             # The latest report's Dispute button follows the line (after an undo, say);
-            # a player the table voted to the AI gets theirs to keep the seat.
+            # a player the AI plays for gets theirs to keep the seat (or take it back).
             view = turn_view(table) if dispute_buttons(table) else None
             if body.get("keep") is not None:
                 view = discord.ui.View(timeout=None)
-                view.add_item(KeepSeatButton(table.match.id, int(body["keep"])))
+                keep = KeepSeatButton(
+                    table.match.id, int(body["keep"]), back=body.get("back", False)
+                )
+                view.add_item(keep)
             text = _joined(lines)
             message = await self._send(row, table, text, ping, view=view, fixed=lines[0])
             self._posted_for([row], message.id)
-            if view is not None:
+            # A Dispute button follows the latest line; Keep my seat stays under its call
+            # while the AI plays on (a press once the seat is back is told so).
+            if view is not None and body.get("keep") is None:
                 await self._quick_on(table, message.id, [])
         store.clear_turn_message(table.match.id)
 

@@ -544,28 +544,31 @@ class FullBoardButton(
 
 class KeepSeatButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"arbiter:keep:(?P<match_id>[0-9]+):(?P<user_id>[0-9]+)",
+    template=r"arbiter:(?P<kind>keep|back):(?P<match_id>[0-9]+):(?P<user_id>[0-9]+)",
 ):
-    """Under the call telling a player the table voted their seat to the AI: theirs to
-    keep it (the AI plays nothing for them then)."""
+    """Under the call telling a player the AI plays their seat: theirs to keep it (the
+    table voted it to the AI, which has played nothing yet) or to take it back (the AI
+    stands in since their time ran out)."""
 
-    def __init__(self, match_id: int, user_id: int) -> None:
+    def __init__(self, match_id: int, user_id: int, *, back: bool = False) -> None:
+        kind = "back" if back else "keep"
         super().__init__(
             discord.ui.Button(
-                label="Keep my seat",
-                emoji="✋",
+                label="Take my seat back" if back else "Keep my seat",
+                emoji="↩️" if back else "✋",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"arbiter:keep:{match_id}:{user_id}",
+                custom_id=f"arbiter:{kind}:{match_id}:{user_id}",
             )
         )
         self.match_id = match_id
         self.user_id = user_id
+        self.back = back
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> KeepSeatButton:
-        return cls(int(match["match_id"]), int(match["user_id"]))
+        return cls(int(match["match_id"]), int(match["user_id"]), back=match["kind"] == "back")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
@@ -575,7 +578,10 @@ class KeepSeatButton(
             await service(interaction).take_back(self.match_id, self.user_id)
             await interaction.response.edit_message(view=None)
             await interaction.followup.send(
-                "✋ You keep your seat: the AI plays nothing for you.", ephemeral=True
+                "↩️ Your seat is yours again: the AI plays nothing more for you."
+                if self.back
+                else "✋ You keep your seat: the AI plays nothing for you.",
+                ephemeral=True,
             )
 
 

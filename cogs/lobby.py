@@ -82,7 +82,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 interaction.channel_id,
                 getattr(interaction.channel, "parent_id", None),
             )
-            terms = await self.bot.clock.terms(interaction.guild_id, clock, policy)
+            terms = await self.bot.clock.terms(interaction.guild_id, clock, policy, game)
             table = await self.bot.matches.new_lobby(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
@@ -92,9 +92,8 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 variant=variant,
                 seed=seed,
                 ai_level=ai,
+                terms=terms,
             )
-            await self.bot.clock.set_terms(table.match.id, terms)
-            table = await self.bot.matches.table(table.match.id)
             try:
                 sent = await interaction.response.send_message(
                     embed=lobby_embed(table), view=ui.lobby_view(table)

@@ -46,7 +46,6 @@ import contextvars
 import dataclasses
 import logging
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import ai
@@ -64,6 +63,7 @@ from bot.service.timing import (
     REMINDER_CADENCES,
     TIMEOUT_POLICIES,
     TIMEOUTS_IN_A_ROW,
+    ClockTerms,
     format_duration,
     moment,
     out_of_turn_clock,
@@ -88,14 +88,6 @@ SEAT, PAUSED, AWAY = "seat", "pause", "vacation"  # the kinds of scheduler keys
 # The match a clock action is changing in this task: its own change isn't reconciled
 # by the listener (the action reconciles it itself, holding the match's clock lock).
 _acting: contextvars.ContextVar[int | None] = contextvars.ContextVar("acting", default=None)
-
-
-@dataclass(frozen=True)
-class ClockTerms:
-    """A match's clock per decision and its timeout policy."""
-
-    clock_seconds: int
-    timeout_policy: str
 
 
 def sentence(text: str) -> str:
@@ -256,25 +248,28 @@ class ClockService:
     # ---------------------------------------------------------------- terms
 
     async def terms(
-        self, guild_id: int | None, clock: str | None, policy: str | None
+        self, guild_id: int | None, clock: str | None, policy: str | None, game: str
     ) -> ClockTerms:
-        """The clock terms a new match asks for, checked, with the server's defaults
-        for what it leaves out."""
+        """The clock terms a new match of `game` asks for, checked, with the server's
+        defaults for what it leaves out (its `ai` policy is `skip` for a game the AI
+        doesn't play)."""
         settings = await self.store.guild_settings(guild_id) if guild_id is not None else None
+        rules = self.matches.game(game)
         seconds = parse_clock(clock) if clock else None
         if seconds is None:
             seconds = settings.default_clock_seconds if settings else 86400
         if policy is None:
             policy = settings.default_timeout_policy if settings else TIMEOUT_POLICIES[0]
+            if policy == "ai" and not ai.plays(rules.id):
+                policy = "skip"
         if policy not in TIMEOUT_POLICIES:
             raise errors.BadSetting(f"The timeout policy is one of {', '.join(TIMEOUT_POLICIES)}.")
+        if policy == "ai" and not ai.plays(rules.id):
+            raise errors.BadSetting(
+                f"Arbiter doesn't play {rules.name}, so it can't play for a player whose time "
+                "runs out: choose the timeout `skip` or `abandon`."
+            )
         return ClockTerms(seconds, policy)
-
-    async def set_terms(self, match_id: int, terms: ClockTerms) -> None:
-        """Give a match its clock terms (before it starts)."""
-        await self.store.set_clock_terms(
-            match_id, clock_seconds=terms.clock_seconds, timeout_policy=terms.timeout_policy
-        )
 
     # ------------------------------------------------------------ arming
 
@@ -477,7 +472,10 @@ class ClockService:
         # In a row: no decision of the seat's own since its last timeout.
         in_a_row = clock.timeouts + 1 if clock.timeout_mark == seat.decisions else 1
         ends = in_a_row >= TIMEOUTS_IN_A_ROW
-        if match.timeout_policy == "ai" and ai.plays(match.game):
+        # The ai policy needs another person at the table: a match against the AI alone
+        # would play itself out.
+        others = [s for s in seats.values() if s.seat != seat.seat and s.person and not s.by_ai]
+        if match.timeout_policy == "ai" and ai.plays(match.game) and others:
             await self._stand_in(match, seat)
             return
         if ends and match.timeout_policy == "abandon":
@@ -507,16 +505,14 @@ class ClockService:
         """The ai policy: the AI plays for a seat whose time ran out, until its player
         acts again (unless someone acted at the last moment)."""
         line = (
-            f"⏰ {seat.name}'s time ran out: 🤖 {AI_NAME} plays for them until they are "
-            "back (any move of theirs takes the seat back)."
+            f"⏰ <@{seat.user_id}>, your time ran out: 🤖 {AI_NAME} plays for you until you "
+            "are back. Tap **Take my seat back**, or just make your next move. A match the AI "
+            "played in is not rated."
         )
+        said = outbox.say(match.id, line, ping=(seat.user_id,), keep=seat.user_id, back=True)
         try:
             await self.matches.hand_to_ai(
-                match.id,
-                seat.user_id,
-                ai.Level.STRONG,
-                version=match.version,
-                notices=[outbox.say(match.id, line)],
+                match.id, seat.user_id, ai.Level.STRONG, version=match.version, notices=[said]
             )
         except (errors.StateChanged, errors.NotActive):
             await self._tell_turns(match.id, await self._reconcile(match.id))
@@ -624,17 +620,15 @@ class ClockService:
         """A player's vote that the AI play an absent player's seat (see
         `MatchService.vote_ai`): absent means the match waits for them and at least half
         of their clock for this decision is gone, as for a nudge. The public sentence."""
-        async with self._lock(match_id):
-            table, voter = await self._seated(match_id, voter_id)
-            seat = table.seat_of(user_id)
-            if seat is not None and seat.person and not seat.by_ai and seat.seat != voter.seat:
-                await self._absent(table, seat)
+        await self._seated(match_id, voter_id)
         return await self.matches.vote_ai(
-            match_id, voter_id, user_id, starts=self.now() + VOTE_GRACE
+            match_id, voter_id, user_id, starts=self.now() + VOTE_GRACE, absent=self._absent
         )
 
     async def _absent(self, table: Table, seat: SeatRow) -> None:
-        """Refuses unless the match has waited for the seat half its clock or more."""
+        """Refuses unless the match has waited for the seat half its clock or more (with
+        the match's lock held: `table` is the match as it stands; a clock not yet set again
+        after a change is not read as it was)."""
         if await self.store.pause(table.match.id) is not None:
             raise errors.ClockRefused("The match is paused: nobody is keeping it waiting.")
         mine = [d for d in await self.store.deadlines(table.match.id) if d.seat == seat.seat]
@@ -644,6 +638,12 @@ class ClockService:
                 "player the match waits for, once half their clock is gone."
             )
         d = mine[0]
+        if d.version != table.match.version or d.decisions != seat.decisions:
+            # The match moved after its clocks were last set (a move of theirs, perhaps).
+            raise errors.StateChanged(
+                f"The match just changed: {seat.name} may be back. Look again, and vote if "
+                "they are still away."
+            )
         if d.frozen_at is not None:
             raise errors.ClockRefused(f"{seat.name} is on vacation: their clock is frozen.")
         if not half_gone(d, self.now()):

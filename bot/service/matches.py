@@ -56,7 +56,7 @@ from bot.service.store import (
     Store,
 )
 from bot.service.store.rows import when
-from bot.service.timing import TIMEOUTS_IN_A_ROW, moment
+from bot.service.timing import TIMEOUTS_IN_A_ROW, ClockTerms, moment
 from league import ratings
 from league.ratings import CONCEDED, PLAYED, TIMEOUT
 from rules.core import (
@@ -654,10 +654,12 @@ class MatchService:
         seed: int | None = None,
         options: Mapping[str, Any] | None = None,
         ai_level: str | None = None,
+        terms: ClockTerms | None = None,
     ) -> Table:
         """Open a lobby in a channel, with its creator in the first seat (and with
         `ai_level`, the AI in the second: a game against it, 2 players unless the variant
-        says otherwise, in a DM too).
+        says otherwise, in a DM too), saved with its clock `terms` in one write (None:
+        the stored defaults, a day and `skip`).
 
         A chosen `seed` is public (every shuffle can be predicted from it); without
         one a seed is drawn and kept from the players while the match is open.
@@ -691,6 +693,7 @@ class MatchService:
                 created_by=user_id,
                 host_name=name,
                 options=options,
+                terms=terms,
             )
         except ChannelBusy:
             raise errors.ChannelHasMatch() from None
@@ -959,42 +962,59 @@ class MatchService:
         *,
         version: int | None = None,
         notices: Sequence[Notice] = (),
-        agreed: bool = False,
     ) -> Table:
         """Have the AI play a player's seat for them until they act again (a moderator's
-        or the timeout policy's decision, or with `agreed` the table's vote, told by
-        `notices`); with `version`, StateChanged unless the match is still there."""
+        or the timeout policy's decision, told by `notices`); with `version`,
+        StateChanged unless the match is still there."""
         async with self._change(match_id):
             table = await self.table(match_id)
-            if table.match.status != "active":
-                raise errors.NotActive("Only a match in play can have a seat handed to the AI.")
             if version is not None and table.match.version != version:
                 raise errors.StateChanged()
             seat = table.seat_of(user_id)
             if seat is None:
                 raise errors.NotInMatch("That member doesn't play in this match.")
-            if not ai.plays(table.game.id):
-                raise errors.NoAI()
-            level = ai_level(level)
-            if not await self.store.set_seat_ai(match_id, seat.seat, level, notices=notices):
-                raise errors.StateChanged(f"{AI_NAME} already plays for {seat.name}.")
-            await self.store.add_log_entry(
-                match_id,
-                user_id=seat.user_id if agreed else None,
-                kind=AI_AGREED_LOG if agreed else AI_LOG,
-                text=f"{AI_NAME} ({level}) plays for {seat.name}"
-                + (" (the table agreed)." if agreed else "."),
-            )
-            log.info("match %s: the AI (%s) plays seat %d", match_id, level, seat.seat)
+            await self._hand_over(table, seat, level, notices, agreed=False)
             return await self.table(match_id)
 
-    async def vote_ai(self, match_id: int, voter_id: int, user_id: int, starts: datetime) -> str:
-        """A player asks that the AI play an absent player's seat (the clock service has
-        checked they are absent); once every other person at the table has asked, it
-        does (at the strong level) until that player acts again, its first move not
-        before `starts`: the player is called, and may keep their seat until then. The
-        public sentence of where the vote stands."""
-        async with self._lock(match_id):
+    async def _hand_over(
+        self, table: Table, seat: SeatRow, level: str, notices: Sequence[Notice], *, agreed: bool
+    ) -> None:
+        """Hand a seat to the AI, logged (the caller holds the lock); with `agreed`, the
+        table's vote did."""
+        match_id = table.match.id
+        if table.match.status != "active":
+            raise errors.NotActive("Only a match in play can have a seat handed to the AI.")
+        if not ai.plays(table.game.id):
+            raise errors.NoAI()
+        level = ai_level(level)
+        if not await self.store.set_seat_ai(match_id, seat.seat, level, notices=notices):
+            raise errors.StateChanged(f"{AI_NAME} already plays for {seat.name}.")
+        await self.store.add_log_entry(
+            match_id,
+            user_id=seat.user_id if agreed else None,
+            kind=AI_AGREED_LOG if agreed else AI_LOG,
+            text=f"{AI_NAME} ({level}) plays for {seat.name}"
+            + (" (the table agreed)." if agreed else "."),
+        )
+        log.info("match %s: the AI (%s) plays seat %d", match_id, level, seat.seat)
+
+    async def vote_ai(
+        self,
+        match_id: int,
+        voter_id: int,
+        user_id: int,
+        *,
+        starts: datetime,
+        absent: Callable[[Table, SeatRow], Awaitable[None]],
+    ) -> str:
+        """A player asks that the AI play an absent player's seat (`absent` refuses
+        unless they are, checked here under the match's lock, so a move of theirs either
+        comes first and ends the vote, or after it). Once every other person at the table
+        has asked in this absence (a vote counts only for it: the seat's player and
+        decision then), the AI plays the seat (at the strong level) until its player acts
+        again, its first move not before `starts`: the player is called, and may keep
+        their seat until then. The public sentence of where the vote stands."""
+        async with self._change(match_id):
             table = await self.table(match_id)
             voter, seat = table.seat_of(voter_id), table.seat_of(user_id)
             if voter is None or not voter.person:
@@ -1012,33 +1032,30 @@ class MatchService:
                 raise errors.StateChanged(f"{AI_NAME} already plays for {seat.name}.")
             if not ai.plays(table.game.id):
                 raise errors.NoAI()
-            entries = await self.store.log_entries(match_id)
-            since = max((e.id for e in entries if e.kind in AI_HANDOVERS), default=0)
-            votes = {
-                e.user_id
-                for e in entries
-                if e.kind == AI_VOTE_LOG and e.id > since and e.text == str(seat.seat)
-            } | {voter_id}
+            await absent(table, seat)
+            votes = await self.store.add_ai_vote(
+                match_id,
+                seat,
+                voter_id,
+                text=f"🗳️ {voter.name} asks that {AI_NAME} play for {seat.name}.",
+            )
             voters = [s for s in table.seats if s.person and not s.by_ai and s.seat != seat.seat]
             missing = [s.name for s in voters if s.user_id not in votes]
-            await self.store.add_log_entry(
-                match_id, user_id=voter_id, kind=AI_VOTE_LOG, text=str(seat.seat)
+            if missing:
+                return (
+                    f"🗳️ {voter.name} asks that 🤖 {AI_NAME} play for {seat.name} until they "
+                    f"are back ({len(voters) - len(missing)} of {len(voters)}; waiting for "
+                    f"{', '.join(missing)}: `/match ai player:` them too)."
+                )
+            told = outbox.say(
+                match_id,
+                f"🗳️ <@{seat.user_id}>, the table asks that 🤖 {AI_NAME} play for you until "
+                f"you are back. It makes its first move {moment(starts)} unless you keep your "
+                "seat: tap **Keep my seat**, or just make your move.",
+                ping=(seat.user_id,),
+                keep=seat.user_id,
             )
-        if missing:
-            return (
-                f"🗳️ {voter.name} asks that 🤖 {AI_NAME} play for {seat.name} until they are "
-                f"back ({len(voters) - len(missing)} of {len(voters)}; waiting for "
-                f"{', '.join(missing)}: `/match ai player:` them too)."
-            )
-        told = outbox.say(
-            match_id,
-            f"🗳️ <@{seat.user_id}>, the table asks that 🤖 {AI_NAME} play for you until "
-            f"you are back. It makes its first move {moment(starts)} unless you keep your "
-            "seat: tap **Keep my seat**, or just make your move.",
-            ping=(seat.user_id,),
-            keep=seat.user_id,
-        )
-        await self.hand_to_ai(match_id, user_id, ai.Level.STRONG, notices=[told], agreed=True)
+            await self._hand_over(table, seat, ai.Level.STRONG, [told], agreed=True)
         return (
             f"🗳️ The table agreed: 🤖 {AI_NAME} plays for {seat.name} from {moment(starts)}, "
             "unless they keep their seat (any move of theirs takes it back)."

@@ -15,7 +15,12 @@ from typing import Literal
 from bot.service import errors, outbox
 from bot.service.matches import AI_NAME, MatchService, Table
 from bot.service.store import BOARD_MODES, PICTURE_MODES, GuildSettings, Store
-from bot.service.timing import format_duration, parse_clock
+from bot.service.timing import (
+    REMINDER_CADENCES,
+    TIMEOUT_POLICIES,
+    format_duration,
+    parse_clock,
+)
 from league.ratings import ENDING_CHOICES, REMOVED
 from rules.core.text import clip
 
@@ -26,8 +31,6 @@ ENDING_WORDS = {
     "moderators": "a moderator's removal of a player",
 }
 
-TIMEOUT_POLICIES = ("skip", "abandon")
-REMINDER_CADENCES = ("half-and-end", "end-only", "off")
 MODERATOR_KIND = "moderator"  # the kind of the match-log lines written here
 
 ChannelChange = Literal["add", "remove", "clear"]
@@ -219,7 +222,8 @@ class ServerSettings:
         return await self.store.update_guild_settings(guild_id, default_clock_seconds=seconds)
 
     async def set_timeout_policy(self, guild_id: int, policy: str) -> GuildSettings:
-        """What a deadline does by default: skip the decision or abandon the match."""
+        """What a deadline does by default: skip the decision, abandon the match, or hand
+        the seat to the AI."""
         if policy not in TIMEOUT_POLICIES:
             raise errors.BadSetting(f"The timeout policy is one of {', '.join(TIMEOUT_POLICIES)}.")
         return await self.store.update_guild_settings(guild_id, default_timeout_policy=policy)

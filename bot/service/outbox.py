@@ -74,13 +74,17 @@ def say(
     ping: tuple[int, ...] = (),
     call: bool = False,
     keep: int | None = None,
+    back: bool = False,
 ) -> Notice:
     """A public line of its own (the clock's, a moderator's), notifying the users in
     `ping`; with `call`, followed by a line calling each player deciding then; with
-    `keep`, under a button for that user to keep the seat the table handed to the AI."""
+    `keep`, under a button for that user to keep the seat the table handed to the AI
+    (with `back`, to take back the seat the AI plays since their time ran out)."""
     body: dict[str, Any] = {"line": line, "ping": list(ping), "call": call}
     if keep is not None:
         body["keep"] = keep
+        if back:
+            body["back"] = True
     return Notice(match_id, "say", body)
 
 

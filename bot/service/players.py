@@ -127,12 +127,17 @@ class AIPlayers:
             if turn is None:
                 return
             pause = self.dm_pause if turn.table.match.guild_id is None else self.pause
-            if turn.not_before is not None:  # the table voted the seat: its player may keep it
-                pause = max(pause, (turn.not_before - self.now()).total_seconds())
-            await asyncio.sleep(pause)
-            turn = await self.matches.ai_turn(match_id)  # as it stands after the pause
-            if turn is None:
-                return
+            while True:
+                if turn.not_before is not None:  # the table voted the seat: its player may keep it
+                    pause = max(pause, (turn.not_before - self.now()).total_seconds())
+                await asyncio.sleep(pause)
+                turn = await self.matches.ai_turn(match_id)  # as it stands after the pause
+                if turn is None:
+                    return
+                # A vote cast again while this one slept gives its player a new grace.
+                if turn.not_before is None or turn.not_before <= self.now():
+                    break
+                pause = 0.0
             key = await self._decide(turn)
             try:
                 await self.matches.act(

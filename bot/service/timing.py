@@ -10,6 +10,8 @@ and the lobby and board, so it depends on nothing but the errors.
   (a window passes, a turn ends). After TIMEOUTS_IN_A_ROW timeouts of one seat with
   no action of its own between them, `skip` makes that seat forfeit (a game with
   elimination goes on without it), `abandon` ends the match as abandoned, no winner.
+  `ai` hands the seat to the AI at its first timeout, until its player acts again (in a
+  game the AI plays, at a table with another person; else it is `skip`).
 - Reminder cadence (per server): `half-and-end` mentions the decider when half the
   clock is gone and when a tenth is left; `end-only` only the second; `off` none.
 """
@@ -17,6 +19,7 @@ and the lobby and board, so it depends on nothing but the errors.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 
 from bot.service import errors
@@ -34,6 +37,15 @@ MIN_OUT_OF_TURN = 5 * MINUTE  # ...but never less than this
 TIMEOUT_POLICIES = ("skip", "abandon", "ai")
 TIMEOUTS_IN_A_ROW = 3  # a seat's timeouts in a row before the policy ends its part
 REMINDER_CADENCES = ("half-and-end", "end-only", "off")
+
+
+@dataclass(frozen=True)
+class ClockTerms:
+    """A match's clock per decision and its timeout policy."""
+
+    clock_seconds: int
+    timeout_policy: str
+
 
 _UNITS = {
     "s": 1,

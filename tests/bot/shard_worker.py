@@ -33,7 +33,7 @@ from typing import Any
 import discord
 
 from bot.service import errors, logs, scheduler
-from bot.service.clock import ClockTerms
+from bot.service.timing import ClockTerms
 
 CLOCK = 300  # seconds per decision, match time (the shortest clock a match may have)
 PAUSE = (0.01, 0.08)  # real seconds between a match's actions
@@ -66,11 +66,11 @@ async def open_match(bot: Any, spec: dict[str, Any], seed: int) -> int:
             game="tooth-and-nail",
             variant="2p",
             seed=seed,
+            terms=ClockTerms(CLOCK, "skip"),
         )
         match_id = table.match.id
     table = await service.table(match_id)
     if table.match.status == "lobby":
-        await bot.clock.set_terms(match_id, ClockTerms(CLOCK, "skip"))
         if table.seat_of(spec["guest"]) is None:
             await service.join(match_id, spec["guest"], f"guest{spec['guest']}")
         await service.start(match_id, spec["host"])

@@ -168,9 +168,7 @@ async def test_a_turn_message_written_while_a_transaction_commits_is_not_undone(
             await commit(group)
 
         monkeypatch.setattr(store.engine, "_commit", held)
-        terms = asyncio.create_task(
-            store.set_clock_terms(match_id, clock_seconds=600, timeout_policy="skip")
-        )
+        terms = asyncio.create_task(store.set_options(match_id, {}))
         await reached.wait()
         assert not terms.done()
         store.set_turn_message(TurnMessage(match_id, 2, "t2", "new"))

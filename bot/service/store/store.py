@@ -67,6 +67,7 @@ from bot.service.store.rows import (
     utc_now,
     when,
 )
+from bot.service.timing import DAY, ClockTerms
 from league.ratings import FRESH, Placing, Skill, counts, rate, sides
 
 log = logging.getLogger(__name__)
@@ -573,18 +574,21 @@ class Store:
         pack: str,
         seed_chosen: bool = False,
         options: dict[str, Any] | None = None,
+        terms: ClockTerms | None = None,
     ) -> MatchRow:
         """A new lobby with its creator in seat 0. Raises ChannelBusy when the channel has one.
 
-        `pack` is the card pack the match plays with: the game's setup receives it."""
+        `pack` is the card pack the match plays with: the game's setup receives it; `terms`
+        its clock (None: a day per decision, `skip`)."""
         now = self._now()
+        terms = terms or ClockTerms(DAY, "skip")
         try:
             async with self._transaction() as db:
                 row = await db.fetchone(
                     "INSERT INTO matches (guild_id, channel_id, game, variant, pack, seed,"
                     " seed_chosen, rules_version, status, created_by, options, created_at,"
-                    " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)"
-                    " RETURNING id",
+                    " updated_at, clock_seconds, timeout_policy)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         guild_id,
                         channel_id,
@@ -598,6 +602,8 @@ class Store:
                         json.dumps(options or {}),
                         now,
                         now,
+                        terms.clock_seconds,
+                        terms.timeout_policy,
                     ),
                 )
                 assert row is not None
@@ -2006,17 +2012,6 @@ class Store:
 
     # ---- clocks: match clock terms, deadlines, pauses, vacations, DM preferences
 
-    async def set_clock_terms(
-        self, match_id: int, *, clock_seconds: int, timeout_policy: str
-    ) -> None:
-        """Set a match's clock per decision and its timeout policy."""
-        async with self._transaction() as db:
-            await db.execute(
-                "UPDATE matches SET clock_seconds = ?, timeout_policy = ? WHERE id = ?",
-                (clock_seconds, timeout_policy, match_id),
-            )
-            self._forget(db, match_id)
-
     async def abandon_match(
         self,
         match_id: int,
@@ -2216,6 +2211,35 @@ class Store:
             rows = await db.fetch("SELECT seat FROM pause_votes WHERE match_id = ?", (match_id,))
         return {r["seat"] for r in rows}
 
+    async def add_ai_vote(
+        self, match_id: int, seat: SeatRow, voter_id: int, *, text: str
+    ) -> set[int]:
+        """A player votes that the AI play `seat` for its absence now (its player and
+        decision count), with `text` in the log; returns every voter of that absence (a
+        vote cast in an earlier one, or against an earlier player, is dropped)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM ai_votes WHERE match_id = ? AND seat = ?"
+                " AND (user_id <> ? OR decisions <> ?)",
+                (match_id, seat.seat, seat.user_id, seat.decisions),
+            )
+            await db.execute(
+                "INSERT INTO ai_votes (match_id, seat, voter_id, user_id, decisions)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (match_id, seat.seat, voter_id, seat.user_id, seat.decisions),
+            )
+            await db.execute(
+                "INSERT INTO match_log (match_id, version, user_id, kind, text, created_at)"
+                " SELECT id, version, CAST(? AS BIGINT), 'ai-vote', CAST(? AS TEXT),"
+                " CAST(? AS TEXT) FROM matches WHERE id = ?",
+                (voter_id, text, self._now(), match_id),
+            )
+            rows = await db.fetch(
+                "SELECT voter_id FROM ai_votes WHERE match_id = ? AND seat = ?",
+                (match_id, seat.seat),
+            )
+        return {r["voter_id"] for r in rows}
+
     async def seat_clocks(self, match_id: int) -> dict[int, SeatClock]:
         """The timeouts and vacations of a match's seats, by seat (seats never timed out
         nor away have none)."""
@@ -2268,7 +2292,7 @@ class Store:
         async with self._transaction() as db:
             await db.tx.lock_match(match_id)  # clocks: one writer of a match at a time
             self._clocks_written(match_id)
-            for table in ("deadlines", "pauses", "pause_votes"):  # fixed names
+            for table in ("deadlines", "pauses", "pause_votes", "ai_votes"):  # fixed names
                 await db.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
             await db.execute(
                 "UPDATE seat_clocks SET vacation_from = NULL, vacation_until = NULL"
