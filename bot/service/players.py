@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import secrets
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -22,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
 
 import ai
-from bot.service import errors
+from bot.service import errors, lifeline
 from bot.service.logs import about
 from bot.service.matches import AITurn, MatchService
 from bot.service.store.rows import utc_now
@@ -76,10 +77,14 @@ class AIPlayers:
         self._drop_pool()
 
     def _executor(self) -> Executor | None:
-        """The worker pool to think in, started when there is none (None: a thread)."""
+        """The worker pool to think in, started when there is none (None: a thread).
+        Its workers end with the bot's process, even one killed without a word."""
         if self.workers > 0 and self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=lifeline.follow,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
