@@ -45,7 +45,9 @@ your standing answers (the game answers for you when one applies) · **/profile 
 **/stats** · **/leaderboard** — ratings and results in this server · **/rules** `game` \
 — how a turn goes · **/help** — this list.
 **/tournament standings · log** — the channel's tournament · **/tournament drop** — leave it \
-(moderators: new · start · record · pair-again · cancel, and drop anyone).
+(moderators: new · start · record · pair-again · cancel, and drop anyone). A tournament \
+match a moderator aborts counts at once as a loss for both sides (**record** gives it \
+another result while its round is on).
 Moderators: **/mod** abort · kick · replace · ai (Arbiter plays an absent player's seat) · \
 undo · pause · resume · extend · matches · new-season · rebuild-ratings; \
 **/settings** mod-role · channels · clock · timeout · reminders · pictures · ratings · show."""

@@ -16,7 +16,9 @@ Swiss rules, as players know them:
   hasn't had one, unless the others could then only be paired with a rematch, in which
   case the next lowest; only when everyone has had a bye does someone get a second.
 
-Points: a win 1, a draw ½, a loss 0, a bye 1. Tie-breaks: Swiss — Buchholz (the points
+Points: a win 1, a draw ½, a loss 0, a bye 1. A game stopped before it had a result is a
+loss for both (0 each; in a single elimination neither goes on, so the next opponent has
+a bye, and a final stopped so leaves no champion). Tie-breaks: Swiss — Buchholz (the points
 of everyone one met), then Sonneborn-Berger (the points of the opponents one beat, and
 half of those one drew with), then wins; round robin — Sonneborn-Berger, then wins;
 single elimination — the rounds won (a bye, a win, or a draw that sent the better seed
@@ -47,12 +49,14 @@ RANKED_BY = {  # what the standings rank by, in order, before the seed
 @dataclass(frozen=True)
 class Game:
     """One pairing of a round and how it ended: `a`'s points (WIN, DRAW or LOSS; None
-    while it is being played). A bye has no `b` and is a win."""
+    while it is being played). A bye has no `b` and is a win; `both_lost`: the game was
+    stopped before it had a result, a loss for both."""
 
     round: int
     a: int
     b: int | None
     points: float | None = None
+    both_lost: bool = False
 
     @property
     def done(self) -> bool:
@@ -63,7 +67,7 @@ class Game:
         """What the game gave `entrant` (0 while unplayed)."""
         if self.b is None:
             return WIN
-        if self.points is None:
+        if self.points is None or self.both_lost:
             return 0.0
         return self.points if entrant == self.a else 1.0 - self.points
 
@@ -72,9 +76,11 @@ class Game:
         return self.b if entrant == self.a else self.a
 
     def winner(self) -> int | None:
-        """Who won it (None: a draw or not played yet)."""
+        """Who won it (None: a draw, a loss for both, or not played yet)."""
         if self.b is None:
             return self.a
+        if self.both_lost:
+            return None
         if self.points == WIN:
             return self.a
         if self.points == LOSS:
@@ -324,7 +330,8 @@ def elimination_round(
 ) -> list[Pairing]:
     """Round `round_no` of a single elimination: the first by seed in bracket order (the
     top seeds get the byes), then the winners of neighbouring games. A drawn game goes
-    to the better seed; an entrant who dropped out loses their next game unplayed."""
+    to the better seed; an entrant who dropped out loses their next game unplayed; a game
+    both lost sends nobody on (the next opponent has a bye)."""
     slots = _bracket_after(seeds, games, round_no - 1, set(dropped))
     pairs: list[Pairing] = []
     for a, b in zip(slots[::2], slots[1::2], strict=True):
@@ -335,10 +342,11 @@ def elimination_round(
     return pairs
 
 
-def champion(seeds: Sequence[int], games: Sequence[Game], dropped: Iterable[int] = ()) -> int:
-    """The winner of a finished single elimination."""
+def champion(
+    seeds: Sequence[int], games: Sequence[Game], dropped: Iterable[int] = ()
+) -> int | None:
+    """The winner of a finished single elimination (None: its final was lost by both)."""
     (winner,) = _bracket_after(seeds, games, rounds_needed(ELIMINATION, len(seeds)), set(dropped))
-    assert winner is not None
     return winner
 
 
@@ -367,10 +375,12 @@ def _advances(
     seed: dict[int, int],
     gone: set[int],
 ) -> int | None:
-    """Who goes through from one place of the bracket."""
+    """Who goes through from one place of the bracket (None: nobody)."""
     if a is None or b is None:
         return a if b is None else b
     game = played.get(frozenset((a, b)))
+    if game is not None and game.both_lost:
+        return None
     winner = game.winner() if game is not None else None
     if winner is not None:
         return winner

@@ -8,7 +8,7 @@ import discord
 from bot.render.generic import chunked_fields
 from bot.service.store import TournamentGame, TournamentRow
 from bot.service.timing import format_duration
-from bot.service.tournaments import Event, discord_time
+from bot.service.tournaments import ABORTED, Event, discord_time
 from league import tournament as league
 from rules.core import Game
 from rules.core.text import clip
@@ -99,8 +99,13 @@ def standings_embed(event: Event, game: Game) -> discord.Embed:
     for field in chunked_fields("Standings", lines, empty=empty):
         embed.add_field(name=field.name, value=field.value, inline=False)
     if row.status == "finished":
-        winner = event.standings()[0].entrant
-        embed.add_field(name="Winner", value=f"🥇 {event.name(winner)}", inline=False)
+        winner = event.winner()
+        shown = (
+            f"🥇 {event.name(winner)}"
+            if winner is not None
+            else "Nobody: the final was stopped before it had a result."
+        )
+        embed.add_field(name="Winner", value=shown, inline=False)
     elif row.status == "running":
         games = event.round_games()
         tables = [_table_line(event, g) for g in games if g.points is None and g.b is not None]
@@ -165,11 +170,17 @@ def _table_line(event: Event, game: TournamentGame) -> str:
     if game.points is None:
         return f"Table {game.board}: {a} v {b}{where}"
     result = (
-        f"{a} and {b} drew"
+        f"{a} and {b} both lost"
+        if game.how == ABORTED
+        else f"{a} and {b} drew"
         if game.points == league.DRAW
         else f"**{a}** beat {b}"
         if game.points == league.WIN
         else f"**{b}** beat {a}"
     )
-    how = {"recorded": " (recorded by a moderator)", "deadline": " (at the deadline)"}
+    how = {
+        "recorded": " (recorded by a moderator)",
+        "deadline": " (at the deadline)",
+        ABORTED: " (match stopped)",
+    }
     return f"Table {game.board}: {result}{how.get(game.how or '', '')} ✅"

@@ -13,6 +13,7 @@ The Discord side seats each pairing's match in a thread of the tournament's chan
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import secrets
@@ -30,7 +31,9 @@ from rules.core import Game, SeatSpec
 log = logging.getLogger(__name__)
 
 SEEDINGS = ("rating", "random")
-OVER = ("finished", "abandoned")  # a match's ends that decide its game
+OVER = ("finished", "abandoned", "cancelled")  # a match's ends: each decides its game
+ABORTED = "aborted"  # how a game ended whose match was stopped before it had a result
+RESULTS = ("played", "recorded", "deadline", ABORTED)  # results a round paired again would lose
 HAS_RESULT = "A game of this round has a result: it can't be paired again."
 OPEN = ("signup", "running")
 AT_DEADLINE = ("forfeit", "moderator")
@@ -65,7 +68,7 @@ class Event:
     def played(self, *, rounds_before: int | None = None) -> list[league.Game]:
         """The games as the league reads them (those of rounds before one, if given)."""
         return [
-            league.Game(g.round, g.a, g.b, g.points)
+            league.Game(g.round, g.a, g.b, g.points, both_lost=g.how == ABORTED)
             for g in self.games
             if rounds_before is None or g.round < rounds_before
         ]
@@ -78,6 +81,13 @@ class Event:
     def standings(self) -> list[league.Standing]:
         """Every entrant ranked, with the format's tie-breaks."""
         return league.standings(self.row.format, self.seeds, self.played(), self.dropped())
+
+    def winner(self) -> int | None:
+        """Who wins the tournament as it stands (None: nobody, a single elimination whose
+        final both sides lost)."""
+        if self.row.format == league.ELIMINATION:
+            return league.champion(self.seeds, self.played(), self.dropped())
+        return self.standings()[0].entrant
 
     def entrant_of(self, user_id: int) -> int | None:
         """The side a player plays for."""
@@ -412,14 +422,20 @@ class Tournaments:
 
     async def _decide_played(self, event: Event, game: TournamentGame) -> bool:
         """Decide a game by how its match ended: a side whose seats all won, won; all
-        lost, lost (a match abandoned at a deadline: the side that left lost); else a
-        draw. False for a match not over (or closed by a moderator: not played out)."""
+        lost, lost (a match abandoned at a deadline: the side that left lost, as its
+        thread is told); else a draw. A match stopped before it had a result is a loss
+        for both (`_decide_stopped`). False for a match not over, or a game decided
+        already (the tournament closes a match of its own only once its game is
+        decided, or is no game of it any more)."""
         assert game.match_id is not None
         table = await self.matches.table(game.match_id)
+        status = table.match.status
+        if status == "cancelled":
+            return await self._decide_stopped(event, game)
         mine = {s.seat for s in table.seats if event.entrant_of(s.user_id) == game.a}
-        if table.match.status == "finished" and table.outcome is not None:
+        if status == "finished" and table.outcome is not None:
             won, lost = set(table.outcome.winners), set(table.outcome.losers)
-        elif table.match.status == "abandoned":
+        elif status == "abandoned":
             results = await self.store.match_results(game.match_id)
             won = {s for s, r in results.items() if r != "loss"}
             lost = {s for s, r in results.items() if r == "loss"}
@@ -438,8 +454,38 @@ class Tournaments:
             "result",
             f"Round {game.round}, table {game.board}: {line} (match #{game.match_id}).",
         )
+        told: list[outbox.Notice] = []
+        if status == "abandoned":  # the match says nobody won: the thread learns who did
+            why = "" if points == league.DRAW else ", the side that ran out of time loses"
+            told = [outbox.say(game.match_id, f"🏆 For the tournament{why}: {line}.")]
         return await self.store.decide_game(
-            event.row.id, game.round, game.board, points, "played", [note]
+            event.row.id, game.round, game.board, points, "played", [note], notices=told
+        )
+
+    async def _decide_stopped(self, event: Event, game: TournamentGame) -> bool:
+        """A game whose match was stopped before it had a result (a moderator's abort, its
+        lobby closed) is a loss for both sides, at once, and its thread is told (in a
+        single elimination neither goes on). False in a tournament no longer running
+        (its cancelling closed the match)."""
+        assert game.match_id is not None
+        if event.row.status != "running":
+            return False
+        a, b = event.name(game.a), event.name(game.b)
+        line = (
+            "🏆 This match was stopped before it had a result, so for the tournament it "
+            f"counts as a loss for both sides, {a} and {b}."
+        )
+        if event.row.format == league.ELIMINATION:
+            line += " Neither goes on to the next round."
+        note = (
+            None,
+            "result",
+            f"Round {game.round}, table {game.board}: {a} and {b} both lost (match "
+            f"#{game.match_id} was stopped before it had a result).",
+        )
+        told = [outbox.say(game.match_id, line)]
+        return await self.store.decide_game(
+            event.row.id, game.round, game.board, league.LOSS, ABORTED, [note], notices=told
         )
 
     @staticmethod
@@ -467,8 +513,13 @@ class Tournaments:
         ):
             return event
         if row.round >= row.rounds:
-            winner = event.standings()[0].entrant
-            note = (None, "end", f"The tournament is over: {event.name(winner)} wins.")
+            winner = event.winner()
+            result = (
+                f"{event.name(winner)} wins"
+                if winner is not None
+                else "nobody wins (the final was stopped before it had a result)"
+            )
+            note = (None, "end", f"The tournament is over: {result}.")
             await self.store.end_tournament(row.id, "finished", note)
             log.info("tournament %s: finished", row.id)
             return await self.event(row.id)
@@ -527,13 +578,16 @@ class Tournaments:
             )
             await self._decide_played(event, game)
             return
-        if table is not None and table.match.status in ("lobby", "active"):
-            told = [outbox.say(table.match.id, f"{note}: the match is drawn.")]
-            await self.matches.cancel(table.match.id, 0, moderator=True, notices=told)
         line = (None, "deadline", f"Round {game.round}, table {game.board}: drawn at the deadline.")
-        await self.store.decide_game(
+        # Decided before its match is closed: a closed match of an undecided game is one
+        # stopped before it had a result (`_decide_stopped`).
+        decided = await self.store.decide_game(
             event.row.id, game.round, game.board, league.DRAW, "deadline", [line]
         )
+        if decided and table is not None and table.match.status in ("lobby", "active"):
+            told = [outbox.say(table.match.id, f"{note}: the match is drawn.")]
+            with contextlib.suppress(errors.NotActive):  # it ended at the last moment
+                await self.matches.cancel(table.match.id, 0, moderator=True, notices=told)
 
     # ------------------------------------------------------------ moderators
 
@@ -542,7 +596,9 @@ class Tournaments:
     ) -> Event:
         """A moderator records the result of a player's game this round (played
         elsewhere, or not played at all): "win", "loss" or "draw" for that player's side.
-        The game's match, if one is still open, is closed without a winner."""
+        The game's match, if one is still open, is closed without a winner. A game whose
+        match was stopped (a loss for both) may be given its result so too, while its
+        round is being played."""
         event = await self.event(tournament_id)
         entrant = event.entrant_of(user_id)
         game = next(
@@ -551,21 +607,35 @@ class Tournaments:
         )
         if event.row.status != "running" or game is None:
             raise errors.BadOption("That player has no game this round.")
-        if game.points is not None:
+        if game.points is not None and game.how != ABORTED:
             raise errors.BadOption("That game's result is in already.")
         mine = {"win": league.WIN, "draw": league.DRAW, "loss": league.LOSS}[result]
         points = mine if entrant == game.a else 1.0 - mine
-        line = f"🛡️ <@{moderator_id}> recorded this game's result: the match is closed."
-        await self._close_matches([game], moderator_id, line)
+        said = self._result_line(event, game, points)
         note = (
             moderator_id,
             "record",
-            f"<@{moderator_id}> recorded round {game.round}, "
-            f"table {game.board}: {self._result_line(event, game, points)}.",
+            f"<@{moderator_id}> recorded round {game.round}, table {game.board}: {said}.",
         )
-        await self.store.decide_game(
-            tournament_id, game.round, game.board, points, "recorded", [note]
-        )
+        told: list[outbox.Notice] = []
+        if game.how == ABORTED and game.match_id is not None:
+            line = f"🛡️ <@{moderator_id}> recorded this game's result instead: {said}."
+            told = [outbox.say(game.match_id, line)]
+        # Decided before its match is closed: a closed match of an undecided game is one
+        # stopped before it had a result (`_decide_stopped`).
+        if not await self.store.decide_game(
+            tournament_id,
+            game.round,
+            game.board,
+            points,
+            "recorded",
+            [note],
+            notices=told,
+            replacing=ABORTED,
+        ):
+            raise errors.BadOption("That game's result is in already.")
+        line = f"🛡️ <@{moderator_id}> recorded this game's result: the match is closed."
+        await self._close_matches([game], moderator_id, line)
         return await self._advance(await self.event(tournament_id), now=now)
 
     async def drop(
@@ -598,13 +668,14 @@ class Tournaments:
         start over): refused once a game of the round has a result."""
         event = await self.event(tournament_id)
         games = event.round_games()
-        if event.row.status != "running" or any(
-            g.how in ("played", "recorded", "deadline") for g in games
-        ):
+        if event.row.status != "running" or any(g.how in RESULTS for g in games):
             raise errors.BadOption(HAS_RESULT)
+        # Paired again before the old matches are closed: by then they play no game of
+        # the tournament, so closing them decides nothing.
+        paired = await self._pair(event, event.row.round, now=now, again=True)
         line = f"🛡️ <@{moderator_id}> paired round {event.row.round} again: this match is closed."
         await self._close_matches(games, moderator_id, line)
-        return await self._pair(event, event.row.round, now=now, again=True)
+        return paired
 
     async def _close_matches(
         self, games: list[TournamentGame], moderator_id: int, line: str

@@ -156,3 +156,60 @@ async def test_a_round_decided_before_a_stop_is_followed_by_the_next(
     assert (await service.event(event.row.id)).row.round == 1  # as a stop would leave it
     event = await service.resume(event.row.id, now=NOW)
     assert event.row.round == 2 and len(event.round_games()) == 2
+
+
+@pytest.mark.engines
+async def test_a_match_stopped_unheard_of_is_a_loss_for_both_never_a_deadline_draw(
+    service: Tournaments,
+) -> None:
+    """Issue 42 item 6: a moderator aborts a pairing's match and the process stops
+    before the tournament hears of it: going on from there settles it as a loss for
+    both. The same for the other pairing, whose round's deadline comes first: it used to
+    be drawn "at the deadline". Then the next round is paired."""
+    event = await signed_up(service, 4, game="tally", variant="duel", format="swiss", rounds=2)
+    event = await service.start(event.row.id, MOD, now=NOW)
+    first, second = event.round_games()
+    tables = [await service.seat(event.row.id, 1, g.board, 5000 + g.board) for g in (first, second)]
+    await service.matches.cancel(tables[0].match.id, MOD, moderator=True)
+    event = await service.resume(event.row.id, now=NOW)
+    decided = next(g for g in event.round_games(1) if g.board == first.board)
+    assert (decided.points, decided.how, event.row.round) == (league.LOSS, "aborted", 1)
+    await service.matches.cancel(tables[1].match.id, MOD, moderator=True)
+    event = await service.deadline(event.row.id, 1, now=NOW)
+    assert [(g.points, g.how) for g in event.round_games(1)] == [(league.LOSS, "aborted")] * 2
+    assert event.row.round == 2
+    table = {s.entrant: s for s in event.standings()}
+    assert all((s.points, s.losses) == (0.0, 1) for s in table.values())
+    log = [text for _, _, text in await service.store.tournament_log(event.row.id)]
+    assert not [line for line in log if "drawn" in line]
+
+
+@pytest.mark.engines
+async def test_the_tournaments_own_closings_are_never_read_as_aborts(
+    service: Tournaments,
+) -> None:
+    """A closed match of an undecided game counts as stopped (a loss for both), and the
+    tournament may hear of a closing at once (here before the closing returns, the
+    earliest it could): so a round paired again, a recorded result and a cancelled
+    tournament each decide (or unlink) the game before they close its match."""
+
+    async def heard(match_id: int) -> None:
+        await service.collect(match_id, now=NOW)
+
+    service.matches.on_change(heard)
+    event = await signed_up(service, 4, game="tally", variant="duel", format="swiss", rounds=2)
+    event = await service.start(event.row.id, MOD, now=NOW)
+    for game in event.round_games():
+        await service.seat(event.row.id, 1, game.board, 5000 + game.board)
+    event = await service.pair_again(event.row.id, MOD, now=NOW)
+    first, second = event.round_games()
+    assert (first.points, second.points, first.match_id) == (None, None, None)
+    for game in (first, second):
+        await service.seat(event.row.id, 1, game.board, 6000 + game.board)
+    player = event.members(first.a)[0].user_id
+    event = await service.record(event.row.id, MOD, player, "win", now=NOW)
+    outcome = [(league.WIN, "recorded"), (None, None)]
+    assert [(g.points, g.how) for g in event.round_games()] == outcome
+    await service.cancel(event.row.id, MOD)
+    event = await service.event(event.row.id)
+    assert [(g.points, g.how) for g in event.round_games()] == outcome

@@ -166,6 +166,32 @@ def test_a_drawn_elimination_game_sends_the_better_seed_through_in_the_standings
     assert [s.entrant for s in table] == [1, 3, 4, 2]
 
 
+def test_a_game_both_lost_gives_neither_a_point_and_counts_as_a_loss_for_each() -> None:
+    """Issue 42 item 6: a pairing whose match was stopped before it had a result."""
+    seeds = [1, 2, 3, 4]
+    games = [Game(1, 1, 2, LOSS, both_lost=True), Game(1, 3, 4, WIN)]
+    assert [g.points_of(e) for g in games[:1] for e in (1, 2)] == [0.0, 0.0]
+    assert games[0].winner() is None
+    table = {s.entrant: s for s in standings(SWISS, seeds, games)}
+    assert [(table[e].points, table[e].wins, table[e].losses) for e in (1, 2)] == [
+        (0.0, 0, 1),
+        (0.0, 0, 1),
+    ]
+    assert [s.entrant for s in standings(SWISS, seeds, games)] == [3, 4, 1, 2]  # 4: Buchholz 1
+    assert sorted(map(sorted, swiss_round(seeds, games))) == [[1, 3], [2, 4]]  # no rematch
+
+
+def test_in_an_elimination_a_game_both_lost_sends_nobody_on() -> None:
+    """The next opponent has a bye; a final both lost leaves no champion."""
+    seeds = [1, 2, 3, 4]
+    games = [Game(1, 1, 4, LOSS, both_lost=True), Game(1, 2, 3, WIN)]
+    assert elimination_round(seeds, games, 2) == [(2, None)]
+    assert champion(seeds, [*games, Game(2, 2, None)]) == 2
+    table = standings(ELIMINATION, seeds, [*games, Game(2, 2, None)])
+    assert table[0].entrant == 2 and table[0].tiebreaks[0] == 2.0
+    assert champion([1, 2], [Game(1, 1, 2, LOSS, both_lost=True)]) is None
+
+
 def test_swiss_tie_breaks_by_hand() -> None:
     """A, B, C, D over two rounds. Round 1: A beats B, C draws D. Round 2: A draws C,
     B beats D. Points: A 1.5, B 1, C 1, D 0.5. B and C tie on points; Buchholz: B met

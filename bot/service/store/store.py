@@ -1853,7 +1853,7 @@ class Store:
         unplayed = (
             " AND NOT EXISTS (SELECT 1 FROM tournament_games g"
             " WHERE g.tournament_id = tournaments.id AND g.round = ?"
-            " AND g.how IN ('played', 'recorded', 'deadline'))"
+            " AND g.how IN ('played', 'recorded', 'deadline', 'aborted'))"
         )
         async with self._transaction() as db:
             changed = await db.execute(
@@ -1905,16 +1905,23 @@ class Store:
         points: float,
         how: str,
         notes: Sequence[tuple[int | None, str, str]] = (),
+        *,
+        notices: Sequence[Notice] = (),
+        replacing: str | None = None,
     ) -> bool:
-        """A pairing's result (`a`'s points); False if it had one already."""
+        """A pairing's result (`a`'s points), with what it tells its thread; False if it
+        had one already (unless the one it had was decided the way `replacing` names)."""
+        unless = " OR how = ?" if replacing is not None else ""
         async with self._transaction() as db:
             decided = await db.execute(
                 "UPDATE tournament_games SET points = ?, how = ?"
-                " WHERE tournament_id = ? AND round = ? AND board = ? AND points IS NULL"
-                " AND b IS NOT NULL",
-                (points, how, tournament_id, round_no, board),
+                " WHERE tournament_id = ? AND round = ? AND board = ?"
+                f" AND (points IS NULL{unless}) AND b IS NOT NULL",
+                (points, how, tournament_id, round_no, board)
+                + ((replacing,) if replacing is not None else ()),
             )
             if decided:
+                await self._enqueue(db, notices)
                 await self._tournament_notes(db, tournament_id, notes)
             return bool(decided)
 
