@@ -8,7 +8,8 @@ from typing import Any
 import discord
 
 from bot.names import plain, shown_name
-from bot.pictures.canvas import drawable
+from bot.pictures.canvas import drawable, fit
+from rules.core.text import clip
 from tests.bot.world import World
 
 TRICKY = "**Bo**||x||[y](https://e.x) @everyone"
@@ -57,3 +58,21 @@ async def test_a_tricky_name_shows_literally_on_every_screen(world: World) -> No
     board = await world.board()
     assert any(escaped in t for t in texts(board))
     assert isinstance(board, discord.Message)
+
+
+def test_a_picture_draws_one_mark_for_an_emoji_sequence_it_lacks() -> None:
+    """The picture's font has no emoji: each sequence is one "?", never its parts."""
+    assert drawable("Ada 👩‍💻 👨‍👩‍👧 🇫🇷 👍🏽 1️⃣ é") == "Ada ? ? ? ? ? é"
+    assert drawable("a\n\u0301b x\u200dy") == "a \u0301b xy"  # a break is a space, even marked
+
+
+def test_a_name_cut_short_keeps_its_emoji_sequences_whole() -> None:
+    name = "Ada 👨‍👩‍👧"
+    for limit in range(1, len(name) + 2):
+        cut = clip(name, limit)
+        assert len(cut) <= limit
+        assert cut in (name, "Ada …", "Ada…", "Ad…", "A…", "…"), (limit, cut)
+    assert clip("🇫🇷🇩🇪", 3) == "🇫🇷…"  # a flag is two letters: never one of them alone
+    assert clip("🇫🇷🇩🇪", 2) == "…"
+    fitted = fit("Bo " + "👩‍💻" * 9, 60)  # a picture's line cut to its width
+    assert fitted.endswith("…") and fitted[:-1].endswith("👩‍💻"), fitted
