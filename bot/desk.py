@@ -35,6 +35,7 @@ from bot.service.scheduler import Scheduler
 from bot.service.store import TournamentGame
 from bot.service.tournaments import OVER, Event, Tournaments
 from bot.ui import ROW_IDS, arbiter
+from rules.core.text import cut
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -54,10 +55,8 @@ SIGNUP_BUTTONS = {
 
 def thread_name(event: Event, game: TournamentGame) -> str:
     """The name of a pairing's thread (how it is found again after a restart)."""
-    return plain(
-        f"{event.row.name} #{event.row.id} · R{game.round} T{game.board}: "
-        f"{event.name(game.a)} v {event.name(game.b)}"
-    )[:100]
+    name = f"{event.row.name} #{event.row.id} · R{game.round} T{game.board}: "
+    return cut(plain(f"{name}{event.name(game.a)} v {event.name(game.b)}"), 100)
 
 
 class TournamentDesk:

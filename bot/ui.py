@@ -842,7 +842,7 @@ class QuickButton(
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=clip(label or key, 80),
+                label=clip(plain(label or key), 80),
                 style=style,
                 custom_id=quick_id(match_id, seat, decisions, key),
             )
@@ -887,7 +887,7 @@ class DisputeButton(
     def __init__(self, match_id: int, era: int, number: int, seat: int, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
-                label=clip(label or f"Dispute #{number}", 80),
+                label=clip(plain(label or f"Dispute #{number}"), 80),
                 emoji="⚠️",
                 style=discord.ButtonStyle.secondary,
                 custom_id=dispute_id(match_id, era, number, seat),

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.names import plain
 from bot.render.generic import clip
 from bot.render.historia_command import territory_suggestions
 from bot.replies import guard
@@ -129,10 +130,10 @@ class HistoriaCog(
         if table is None:
             return []
         choices = await self.bot.matches.choices(interaction.channel_id, interaction.user.id)
-        return [
-            (c.key, c.label, ui.choice_name(c))
+        return [  # a suggestion shows its text as it is: names without their escapes
+            (c.key, plain(c.label), ui.choice_name(c))
             for c in choices
-            if c.key.startswith(prefix) and words_fit(current, f"{c.label} {c.key}")
+            if c.key.startswith(prefix) and words_fit(current, f"{plain(c.label)} {c.key}")
         ][:AUTOCOMPLETE_LIMIT]
 
     # ------------------------------------------------------------------ set-up

@@ -29,6 +29,7 @@ from typing import Literal
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.names import plain
+from rules.core.text import cut, graphemes
 
 Colour = tuple[int, int, int]
 
@@ -98,12 +99,19 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 
 @cache
+def _checker() -> ImageFont.FreeTypeFont:
+    """The face laid out one character at a time: a mark or an emoji part it lacks
+    shows as the empty box, not as a dotted circle or nothing."""
+    return ImageFont.truetype(str(FONTS / FACES[False]), 16, layout_engine=ImageFont.Layout.BASIC)
+
+
+@cache
 def _drawable(char: str) -> bool:
     """Whether the font has a glyph for `char` (it draws an empty box otherwise)."""
 
     def ink(c: str) -> bytes:
         image = Image.new("L", (24, 24))
-        ImageDraw.Draw(image).text((2, 2), c, font=font(16), fill=255)
+        ImageDraw.Draw(image).text((2, 2), c, font=_checker(), fill=255)
         return image.tobytes()
 
     return char.isspace() or ink(char) != ink("\uffff")
@@ -112,13 +120,19 @@ def _drawable(char: str) -> bool:
 def drawable(text: str) -> str:
     """`text` as one line the font can draw: line and paragraph breaks and other
     control characters (a display name may hold any, and the layout engine fails on
-    them) become spaces, invisible format characters go, and each character the font
-    lacks is replaced by "?"."""
+    them) become spaces, invisible format characters go, and each character as a reader
+    sees it that the font can't draw whole (an emoji, 👩‍💻 included) is one "?"."""
     text = plain(text)  # a name's markdown escapes (see bot.names)
     if text.isprintable() and text.isascii():  # the font has every printable ASCII character
         return text
-    text = "".join(_BREAKS.get(unicodedata.category(c), c) for c in text)
-    return "".join(c if _drawable(c) else MISSING for c in text)
+    return "".join(_drawn(g) for g in graphemes(text))
+
+
+def _drawn(grapheme: str) -> str:
+    """One character as a reader sees it, as the font draws it: its breaks as spaces and
+    its format characters gone, or MISSING for the whole of it if the font lacks a part."""
+    shown = "".join(_BREAKS.get(unicodedata.category(c), c) for c in grapheme)
+    return shown if all(_drawable(c) for c in shown) else MISSING
 
 
 _BREAKS = {"Cc": " ", "Zl": " ", "Zp": " ", "Cf": "", "Cs": MISSING, "Co": MISSING}
@@ -183,11 +197,11 @@ def text_width(text: str, size: Size = "body", bold: bool = False) -> int:
 
 @lru_cache(maxsize=TEXTS)
 def fit(text: str, width: float, size: Size = "body", bold: bool = False) -> str:
-    """`text`, cut with "…" to fit `width`."""
+    """`text`, cut with "…" to fit `width` (never inside an emoji sequence)."""
     if text_width(text, size, bold) <= width:
         return text
     while text and text_width(text + "…", size, bold) > width:
-        text = text[:-1]
+        text = cut(text, len(text) - 1)
     return text.rstrip() + "…"
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.names import plain
 from bot.pictures import Ending, Picture
 from bot.render.command_of_nature import CommandOfNatureRenderer
 from bot.render.generic import Field, Renderer, chunked_fields, clip
@@ -348,7 +349,7 @@ def _footer(table: Table, *, legend: bool) -> str:
     robots = ai_line(table)
     if robots:
         footer += f"\n{robots}"
-    return footer
+    return plain(footer)  # a footer shows its text as it is: names without their escapes
 
 
 def board_embed(
