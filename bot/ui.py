@@ -1232,6 +1232,13 @@ async def quick_step(
             result = await in_time(interaction, act)
         except errors.StaleChoice:
             raise errors.StaleChoice(STALE_BUTTONS) from None
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            # A private question answered: it now says what happened, its buttons gone.
+            told = edit_answer(interaction, content=done_text(result), view=None)
+            if await reply_after_save(interaction, told):
+                carry(result.table)  # its followups post the public lines
+            return
         if not interaction.response.is_done():
             await defer(interaction)
         carry(result.table)
@@ -1244,12 +1251,16 @@ MOST_OFFERED = 20  # choices a quick button's private answer offers as buttons (
 
 
 async def offer_privately(
-    interaction: discord.Interaction, pv: PrivateView, choices: list[Choice]
+    interaction: discord.Interaction,
+    pv: PrivateView,
+    choices: list[Choice],
+    question: str | None = None,
 ) -> None:
     """Answer a quick button that stands for several choices whose names only its player
-    may read (End turn with the cards to discard): the choices as buttons in a private
-    reply, one tap each; with more than MOST_OFFERED of them, the player's panel, where
-    they are chosen together."""
+    may read (End turn with the cards to discard), or a command the game answers with a
+    question (`question`: Historia's "where do the cubes come from?"): the choices as
+    buttons in a private reply, one tap each; with more than MOST_OFFERED of them, the
+    player's panel, where they are chosen together."""
     table = pv.table
     buttons = [
         QuickButton(
@@ -1265,9 +1276,10 @@ async def offer_privately(
     view = discord.ui.View(timeout=None)
     for button in buttons:
         view.add_item(button)
-    question = pv.question or "choose"
-    asked = f"**{question[:1].upper()}{question[1:]}**"
-    await interaction.response.send_message(asked, view=view, ephemeral=True)
+    if question is None:
+        asked = pv.question or "choose"
+        question = f"**{asked[:1].upper()}{asked[1:]}**"
+    await answer(interaction, content=question, view=view, ephemeral=True)
 
 
 async def dispute_step(
