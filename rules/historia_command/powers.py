@@ -277,6 +277,7 @@ def activate(
     token_short, missing = shortfall(civ, source, cubes)
     assert word == bool(token_short or missing), "checked by check_payment"
     fixed = []
+    was: Place | None = None
     if token_short:
         was = recount(civ, source)
         fixed.append(
@@ -287,6 +288,8 @@ def activate(
     civ.cubes[source] -= 1
     token = civ.token
     token.status, token.power, token.cube_from, token.era = "active", power, source, state.era
+    token.recounted = was if token_short else None
+    token.cubes_added = missing
     name = civ_name(civ)
     why = f"first in {CATEGORY_NAMES[by]}"
     text = (
@@ -332,21 +335,50 @@ def take_from_general_supply(civ: Civilization, cubes: int) -> str:
 def revoke(state: State, seat: int) -> list[Event]:
     """Take an activation back (its report retracted): the token face up again, its cube
     back where it came from, what the power gave returned (the levels' lines are the
-    caller's: see `undone_lines`). A count it corrected (`recount`) stays corrected: it
-    was the player's word of where the cubes are, not part of the activation."""
+    caller's: see `undone_lines`), and what the player's word corrected as it was made
+    back as Arbiter counted it before, said in the line: a word taken back with its
+    report leaves no cube behind."""
     civ = state.civ(seat)
     token = civ.token
     power = token.power
     assert power is not None and token.cube_from is not None
     civ.cubes[token.cube_from] += 1
+    undone = []
+    if token.recounted is not None:
+        civ.cubes[token.cube_from] -= 1
+        civ.cubes[token.recounted] += 1
+        undone.append(
+            f"the cube counted in {place_phrase(token.cube_from, their(civ))} on "
+            f"{their(civ)} word is counted in {place_phrase(token.recounted, their(civ))} again"
+        )
     if power == "cubes":  # spent since (an activation checked again): from elsewhere too
         _take_back(civ, token.cubes_taken)
+    if token.cubes_added:
+        _take_off(civ, token.cubes_added)
+        undone.append(
+            f"the {plural(token.cubes_added, 'cube')} {their(civ)} word added "
+            f"{'are' if token.cubes_added > 1 else 'is'} off {their(civ)} count"
+        )
     record = _record(state)
     entry = f"{civ_name(civ)}: {POWER_NAMES[power]}"
     if entry in record.activations:
         record.activations.remove(entry)
     token.status, token.power, token.cube_from, token.cubes_taken = "available", None, None, 0
-    return [event(f"{possessive(civ)} Command token is face up again.", seat, "command")]
+    token.recounted, token.cubes_added = None, 0
+    line = f"{possessive(civ)} Command token is face up again"
+    line += f"; {'; '.join(undone)}." if undone else "."
+    return [event(line, seat, "command")]
+
+
+def _take_off(civ: Civilization, count: int) -> None:
+    """Take `count` cubes the player's word added off the civilization's count: from the
+    general supply, where they went back, first."""
+    left = count
+    for place in (GENERAL, *COUNTED):
+        take = min(left, civ.cubes[place])
+        civ.cubes[place] -= take
+        civ.added_cubes -= take
+        left -= take
 
 
 def can_revoke(state: State, seat: int) -> bool:

@@ -925,6 +925,31 @@ def test_retracting_a_report_undoes_it() -> None:
     assert state.history[-1].activations == []
 
 
+def test_an_activation_taken_back_takes_back_what_the_players_word_corrected() -> None:
+    """An activation on the player's word is one report: taken back (disputed, or by its
+    reporter), the cubes its word counted go back to where Arbiter counted them, and the
+    ones it added to the civilization's count are taken off it, said in the line; no
+    cube is left behind, made out of nothing."""
+    base = table(territories={ADA: 3, BASIL: 2, CLEO: 1}, military={ADA: 2, BASIL: 3}, cubes=False)
+    state = go(base, (ADA, "vouch|cubes|reserve|2"))
+    assert state.civs[ADA].cubes["supply"] == 11 and state.civs[ADA].added_cubes == 2
+    state = go(state, (BASIL, f"dispute|{last_report(state)}"))
+    state, text = said(state, ADA, "retract")
+    civ = state.civs[ADA]
+    assert civ.token.status == "available" and civ.added_cubes == 0
+    assert civ.cubes == {"supply": CUBES, "bank": 0, "used": 0, "reserve": 0, "map": 0}
+    assert (
+        "Romans' Command token is face up again; the cube counted in their reserve on their "
+        "word is counted in their personal supply again; the 2 cubes their word added are "
+        "off their count."
+    ) in text
+    cubes_whole(state)
+    state = go(base, (ADA, "vouch|military|used"))
+    state, text = said(state, ADA, f"retract|{last_report(state)}")
+    assert state.civs[ADA].cubes == {"supply": CUBES, "bank": 0, "used": 0, "reserve": 0, "map": 0}
+    assert "counted in their personal supply again" in text
+
+
 def test_a_report_cannot_be_retracted_after_a_later_change_to_the_same_thing() -> None:
     """A report is taken back only while what it set still stands: not a territory lost
     since, a level reported again since, a turn followed by another, nor an activation
