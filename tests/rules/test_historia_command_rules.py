@@ -1347,7 +1347,10 @@ def test_reports_check_their_words() -> None:
     assert "level is 2 already" in refused(state, ADA, "level|military|2")
     assert "Cubes are in one of" in refused(state, ADA, "cubes|1|supply|pocket")
     assert "from one place to another" in refused(state, ADA, "cubes|1|bank|bank")
-    assert "have 2 cubes in the Bank" in refused(state, ADA, "cubes|3|bank|map")
+    assert refused(state, ADA, "cubes|3|bank|map") == (
+        "Arbiter counts 2 cubes of yours in the Bank: if your table has more there, first "
+        "report the move that put them there."
+    )
     assert "from 1 to 10" in refused(state, ADA, "cubes|0|bank|map")
     assert "hold Romans 1 already" in refused(state, ADA, "territory|add|romans 1")
     assert "don't hold Gaul" in refused(state, ADA, "territory|remove|Gaul")
