@@ -1211,7 +1211,9 @@ async def quick_step(
     """Take the quick action a button offers, for the seat it was posted for, then
     announce it as any action is: the answer is a deferred update of the message the
     button is on, which the publisher edits with the turn's lines through it. The
-    clicker reads what only they may (a card drawn, say) in a private followup."""
+    clicker reads what only they may (a card drawn, say) in a private followup. A button
+    of a private question (see `offer_privately`) turns that question into what
+    happened, its buttons gone."""
     matches = service(interaction)
     table = await matches.table(match_id)
     mine = table.seat_of(interaction.user.id)
