@@ -1306,6 +1306,7 @@ def cubes_of(value: str) -> str:
     return next(line for line in value.splitlines() if line.startswith("🧊 "))
 
 
+@pytest.mark.engines
 async def test_the_cubes_power_with_an_empty_bank_and_reserve_takes_no_cube_silently(
     world: World,
 ) -> None:
@@ -1352,6 +1353,7 @@ async def test_the_cubes_power_with_an_empty_bank_and_reserve_takes_no_cube_sile
     assert state.civ(0).added_cubes == 2 and state.civ(0).token.cube_from == "bank"
 
 
+@pytest.mark.engines
 async def test_a_cube_arbiter_counts_none_of_where_it_is_taken_is_asked_for(
     world: World,
 ) -> None:
