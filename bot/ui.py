@@ -1217,7 +1217,9 @@ async def quick_step(
     """Take the quick action a button offers, for the seat it was posted for, then
     announce it as any action is: the answer is a deferred update of the message the
     button is on, which the publisher edits with the turn's lines through it. The
-    clicker reads what only they may (a card drawn, say) in a private followup."""
+    clicker reads what only they may (a card drawn, say) in a private followup. A button
+    of a private question (see `offer_privately`) turns that question into what
+    happened, its buttons gone."""
     matches = service(interaction)
     table = await matches.table(match_id)
     mine = table.seat_of(interaction.user.id)
@@ -1238,6 +1240,13 @@ async def quick_step(
             result = await in_time(interaction, act)
         except errors.StaleChoice:
             raise errors.StaleChoice(STALE_BUTTONS) from None
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            # A private question answered: it now says what happened, its buttons gone.
+            told = edit_answer(interaction, content=done_text(result), view=None)
+            if await reply_after_save(interaction, told):
+                carry(result.table)  # its followups post the public lines
+            return
         if not interaction.response.is_done():
             await defer(interaction)
         carry(result.table)
@@ -1250,12 +1259,16 @@ MOST_OFFERED = 20  # choices a quick button's private answer offers as buttons (
 
 
 async def offer_privately(
-    interaction: discord.Interaction, pv: PrivateView, choices: list[Choice]
+    interaction: discord.Interaction,
+    pv: PrivateView,
+    choices: list[Choice],
+    question: str | None = None,
 ) -> None:
     """Answer a quick button that stands for several choices whose names only its player
-    may read (End turn with the cards to discard): the choices as buttons in a private
-    reply, one tap each; with more than MOST_OFFERED of them, the player's panel, where
-    they are chosen together."""
+    may read (End turn with the cards to discard), or a command the game answers with a
+    question (`question`: Historia's "where do the cubes come from?"): the choices as
+    buttons in a private reply, one tap each; with more than MOST_OFFERED of them, the
+    player's panel, where they are chosen together."""
     table = pv.table
     buttons = [
         QuickButton(
@@ -1271,9 +1284,10 @@ async def offer_privately(
     view = discord.ui.View(timeout=None)
     for button in buttons:
         view.add_item(button)
-    question = pv.question or "choose"
-    asked = f"**{question[:1].upper()}{question[1:]}**"
-    await interaction.response.send_message(asked, view=view, ephemeral=True)
+    if question is None:
+        asked = pv.question or "choose"
+        question = f"**{asked[:1].upper()}{asked[1:]}**"
+    await answer(interaction, content=question, view=view, ephemeral=True)
 
 
 async def dispute_step(

@@ -19,11 +19,19 @@ from discord.ext import commands
 from bot import ui
 from bot.names import plain
 from bot.render.generic import clip
-from bot.render.historia_command import territory_suggestions
+from bot.render.historia_command import (
+    ACTIVATING,
+    WHERE_FROM,
+    territory_suggestions,
+    where_from,
+    whole_label,
+)
 from bot.replies import guard
 from bot.service import errors
 from bot.service.matches import words_fit
 from bot.service.store import MatchRow
+from rules.core import IllegalAction
+from rules.historia_command.powers import NO_CUBE
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
@@ -90,10 +98,13 @@ class HistoriaCog(
         make: Callable[[Table], str] | None = None,
         typed: bool = False,
         kind: str | None = None,
+        ask: bool = False,
     ) -> None:
         """Take the action `key` (or the one `make(table)` builds) for the caller, answer
         privately, then announce it publicly (through this interaction: see
-        `Publisher.through`)."""
+        `Publisher.through`). `ask`: an activation the rules refuse for a cube Arbiter
+        counts none of where it is taken is answered with the question of where the
+        cubes come from (see `_ask_where`)."""
         async with guard(interaction):
             await ui.defer(interaction, ephemeral=True)
             match = await self._match(interaction)
@@ -102,10 +113,31 @@ class HistoriaCog(
             assert key is not None
             user = interaction.user.id
             with self.bot.publisher.through(interaction, match.id) as carry:
-                result = await self.bot.matches.act(match.id, user, key, typed=typed, kind=kind)
+                try:
+                    result = await self.bot.matches.act(match.id, user, key, typed=typed, kind=kind)
+                except IllegalAction as refused:
+                    if not ask or refused.code != NO_CUBE:
+                        raise
+                    await self._ask_where(interaction, match.id, key, refused)
+                    return
                 reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
                 if await ui.reply_after_save(interaction, reply):
                     carry(result.table)  # its followups post the report
+
+    async def _ask_where(
+        self, interaction: discord.Interaction, match_id: int, key: str, refused: IllegalAction
+    ) -> None:
+        """Ask, privately, where the cubes of an activation come from, the rules having
+        refused `key` for a cube Arbiter counts none of there: a button for the same
+        activation with its cube from each place, with Arbiter's count there (on the
+        player's word that their table has it, where Arbiter counts too few). Nothing
+        changed; with nothing to offer, the refusal stands."""
+        pv = await self.bot.matches.view(match_id, interaction.user.id)
+        offered = where_from(pv.view, key, pv.choices)
+        if not offered:
+            raise refused
+        question = f"{WHERE_FROM}\n{refused.message}"
+        await ui.offer_privately(interaction, pv, offered, question=question)
 
     async def _table(self, interaction: discord.Interaction) -> Table | None:
         """The channel's Historia match in play, for an autocomplete (None: none)."""
@@ -120,10 +152,10 @@ class HistoriaCog(
         return await self.bot.matches.table(match.id)
 
     async def _offered(
-        self, interaction: discord.Interaction, prefix: str, current: str
+        self, interaction: discord.Interaction, prefix: str | tuple[str, ...], current: str
     ) -> list[tuple[str, str, str]]:
-        """The caller's legal actions whose key starts with `prefix` and that the typed
-        words fit: (key, label, suggestion name)."""
+        """The caller's legal actions whose key starts with `prefix` (or one of them) and
+        that the typed words fit: (key, label, suggestion name)."""
         if interaction.channel_id is None:
             return []
         table = await self._table(interaction)
@@ -253,9 +285,9 @@ class HistoriaCog(
     @app_commands.command(name="command", description="Activate your Command token: pick a power.")
     @app_commands.describe(power="Offers only what your civilization may take now")
     async def activate(self, interaction: discord.Interaction, power: str) -> None:
-        if power == NOT_NOW or power.startswith(f"{NOT_NOW}|"):
-            await self._act(interaction, power)
-        else:  # typed words: the command action they name
+        if power == NOT_NOW or power.startswith(tuple(f"{k}|" for k in ACTIVATING)):
+            await self._act(interaction, power, ask=True)
+        else:  # typed words: the command action they name (never one on the player's word)
             await self._act(interaction, power, typed=True, kind="command")
 
     @activate.autocomplete("power")
@@ -264,9 +296,12 @@ class HistoriaCog(
     ) -> list[app_commands.Choice[str]]:
         """The powers (with where the token's cube comes from) the caller may take now;
         when there is none, why not."""
-        offered = await self._offered(interaction, "command|", current)
+        offered = await self._offered(interaction, tuple(f"{k}|" for k in ACTIVATING), current)
         if offered:
-            return [app_commands.Choice(name=name, value=key) for key, _, name in offered]
+            return [
+                app_commands.Choice(name=whole_label(label, name), value=key)
+                for key, label, name in offered
+            ]
         table = await self._table(interaction)
         mine = table.seat_of(interaction.user.id) if table is not None else None
         if table is None or mine is None:

@@ -24,8 +24,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.generic import FIELD_LIMIT, Field, Renderer, chunked_fields, clip
-from bot.service.matches import words_fit
+from bot.service.matches import Choice, words_fit
 from rules.core.text import plural
+from rules.historia_command.actions import VOUCH
 
 NAME_LIMIT = 256
 SUGGESTIONS = 25  # an autocomplete offers at most this many
@@ -42,6 +43,9 @@ PLACE_NAMES = {
     "map": "map",
 }
 ON_TOKEN = "Command token"  # where an activated token's cube sits
+SOURCE_PHRASES = {"bank": "the Bank", "used": "the Used Pool", "reserve": "your reserve"}
+ACTIVATING = ("command", VOUCH)  # an activation's kinds: as Arbiter counts, on one's word
+WHERE_FROM = "🧊 **Where do the cubes come from?**"
 FIRST, LAST, SHARED = "🥇", "🔻", "⇄"
 READY, BLOCKED, ACTIVE, USED = "✅", "🔒", "⚡", "▪️"
 STATUS_MARKS = {"disputed": "⚠️ disputed", "stands": "✅ stands", "retracted": "↩️ taken back"}
@@ -170,6 +174,41 @@ def territory_suggestions(view: dict[str, Any], seat: Any, typed: str) -> list[t
         offered = offered[: SUGGESTIONS - 1]
         offered.append((f"{name} — a new territory (nobody holds it)", name))
     return offered[:SUGGESTIONS]
+
+
+def where_from(view: dict[str, Any], refused: str, choices: list[Choice]) -> list[Choice]:
+    """When an activation (the key `refused`) takes a cube where Arbiter counts none, the
+    same activation (its power and cubes) with its cube from each place, among the
+    player's `choices`: as Arbiter counts the cubes, or on the player's word that their
+    table has them; each labelled, for a button, by where its cube comes from and
+    Arbiter's count there."""
+    kind, _, rest = refused.partition("|")
+    power, _, taken = rest.partition("|")
+    taken = taken.partition("|")[2]  # the cubes taken, after the place
+    if kind not in ACTIVATING or not power:
+        return []
+    cubes = (_civ(view, view.get("me")).get("cubes") or {}) if view else {}
+    offered = []
+    for choice in choices:
+        parts = choice.key.split("|")
+        if parts[0] not in ACTIVATING or len(parts) < 3:
+            continue
+        if parts[1] != power or "|".join(parts[3:]) != taken or parts[2] not in SOURCE_PHRASES:
+            continue
+        place = parts[2]
+        label = f"Its cube from {SOURCE_PHRASES[place]}"
+        if parts[0] == VOUCH:
+            label += f": my table has {'them' if taken not in ('', '0') else 'it'}"
+        label += f" (Arbiter counts {cubes.get(place, '?')})"
+        offered.append(Choice(choice.key, label, choice.detail))
+    return offered
+
+
+def whole_label(label: str, name: str) -> str:
+    """An activation as `/historia command` suggests it: its suggestion `name` (the label
+    and what it does) while the label is whole in it, else the label alone, whose end
+    says where the cube comes from and whether the player's word is taken."""
+    return name if name.startswith(label) else clip(label, 100)
 
 
 def standing_line(view: dict[str, Any], category: str) -> str:

@@ -48,7 +48,8 @@ territories held, Military and Technology levels, cubes moved, each new turn.
 **Activating.** Your token shows two of Territory, Military and Technology. You may \
 activate it when you are *strictly* first in one of them and not *strictly* last in the \
 other: a tie for first blocks it, a tie for last does not. Put a cube on it from the \
-Bank, the Used Pool or your reserve (where you say it is), and choose a power: up to 2 \
+Bank, the Used Pool or your reserve (where Arbiter counts none, on your word that your \
+table has one), and choose a power: up to 2 \
 cubes from the general supply (your reserve); score shared territories; +2 Technology; \
 +2 Military.
 **End of the Era.** Reported after turn 4, it takes effect once the others agree: the \

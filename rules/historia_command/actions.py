@@ -36,6 +36,11 @@ from rules.historia_command.state import (
 )
 
 OPEN_KINDS = frozenset({"civ", "territory", "level", "cubes"})
+# An activation taken on the player's word that their table has the cubes it takes where
+# Arbiter counts too few ("vouch|military|bank"): its own kind, so that typed words
+# naming an activation never give that word for the player.
+VOUCH = "vouch"
+ACTIVATING = ("command", VOUCH)
 REPORTS = ("territory", "level", "cubes")
 
 
@@ -63,11 +68,13 @@ def _activations() -> tuple[Action, ...]:
             counts = range(POWER_CUBES_MAX, -1, -1) if power == "cubes" else (0,)
             for n in counts:
                 args = (power, source) + ((str(n),) if power == "cubes" else ())
-                actions.append(Action(kind="command", args=args))
+                actions += [Action(kind=kind, args=args) for kind in ACTIVATING]
     return tuple(actions)
 
 
-ACTIVATIONS = _activations()  # every power with every source (and count of cubes)
+# Every power with every source (and count of cubes), each as it is taken where Arbiter
+# counts the cubes it takes, and on the player's word that their table has them.
+ACTIVATIONS = _activations()
 
 
 def candidates(state: State, seat: int) -> list[Action]:
@@ -109,10 +116,11 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     legal = []
     may_command = powers.may_activate(state, seat)
     for action in candidates(state, seat):
-        if action.kind == "command":
-            # The candidates are well formed and the player says where the cubes come
-            # from: once the token may be activated at all, each one is legal.
-            if may_command:
+        if action.kind in ACTIVATING:
+            # The candidates are well formed: once the token may be activated at all,
+            # each is legal taken as Arbiter counts the cubes (on the player's word
+            # exactly where it counts too few).
+            if may_command and needs_word(state, seat, action) == (action.kind == VOUCH):
                 legal.append(action)
             continue
         try:
@@ -193,6 +201,8 @@ def apply_action(state: State, seat: int, action: Action, only_check: bool = Fal
         return _report_era_end(state, seat, only_check)
     if kind == "command" and len(args) in (0, 2, 3):
         return _command(state, seat, args, only_check)
+    if kind == VOUCH and len(args) in (2, 3):
+        return _command(state, seat, args, only_check, word=True)
     if kind == "dispute" and len(args) == 1:
         return _dispute(state, seat, args[0], only_check)
     if kind == "withdraw" and not args:
@@ -253,7 +263,18 @@ def _era_end(state: State) -> list[Event]:
     return powers.end_of_era(state)
 
 
-def _command(state: State, seat: int, args: tuple[str, ...], only_check: bool) -> list[Event]:
+def needs_word(state: State, seat: int, action: Action) -> bool:
+    """Whether a well-formed activation takes a cube where Arbiter counts none (so that
+    the player's word is needed)."""
+    args = action.args
+    cubes = int(args[2]) if len(args) == 3 else 0
+    token_short, missing = powers.shortfall(state.civ(seat), args[1], cubes)  # type: ignore[arg-type]
+    return token_short or bool(missing)
+
+
+def _command(
+    state: State, seat: int, args: tuple[str, ...], only_check: bool, word: bool = False
+) -> list[Event]:
     if not args:  # the token, no power named: why it can't be activated, never an activation
         powers.check_token(state, seat)
         raise IllegalAction(
@@ -273,11 +294,11 @@ def _command(state: State, seat: int, args: tuple[str, ...], only_check: bool) -
         )
     chosen: Power = power  # type: ignore[assignment]
     where: Place = source  # type: ignore[assignment]
-    powers.check_activation(state, seat, chosen, where, cubes)
+    powers.check_activation(state, seat, chosen, where, cubes, word)
     if only_check:
         return []
     reached = dict(state.civ(seat).reached)
-    events = powers.activate(state, seat, chosen, where, cubes)
+    events = powers.activate(state, seat, chosen, where, cubes, word)
     return reports.record(state, seat, events, "revoke", reached)
 
 

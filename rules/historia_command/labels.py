@@ -7,12 +7,19 @@ from rules.core import Action, IllegalAction
 from rules.core.contract import NAME_LIMIT
 from rules.core.text import chose, plural, shorten
 from rules.historia_command import reports
-from rules.historia_command.actions import OPEN_KINDS, ending_text, paused_text, to_act
+from rules.historia_command.actions import (
+    OPEN_KINDS,
+    VOUCH,
+    ending_text,
+    paused_text,
+    to_act,
+)
 from rules.historia_command.powers import (
     POWER_NAMES,
     POWER_TEXTS,
     place_phrase,
     roman,
+    shortfall,
 )
 from rules.historia_command.standings import (
     CATEGORY_NAMES,
@@ -59,14 +66,8 @@ def _describe(state: State, action: Action) -> str:
         return f"Turn {state.turn + 1} of {TURNS} begins"
     if kind == "era":
         return f"End Era {roman(state.era)}"
-    if kind == "command":
-        power: Power = args[0]  # type: ignore[assignment]
-        source: Place = args[1]  # type: ignore[assignment]
-        name = POWER_NAMES[power]
-        if power == "cubes":
-            taken = plural(int(args[2]), "cube") if args[2] != "0" else "no cube"
-            name = f"Take {taken} from the general supply"
-        return f"Command: {name} (its cube from {place_phrase(source, 'your')})"
+    if kind in ("command", VOUCH):
+        return f"Command: {_activation(args, kind == VOUCH)}"
     if kind == "dispute":
         report = state.report(int(args[0]))
         what = report.text if report else ""
@@ -97,6 +98,24 @@ def _describe(state: State, action: Action) -> str:
     if kind == "object":
         return "Object to the result"
     return action.key
+
+
+def _activation(args: tuple[str, ...], word: bool = False) -> str:
+    """An activation in words: its power and where its cube comes from; with the
+    player's word, that their table has the cubes it takes ("+2 Military (its cube from
+    the Bank) — my table has it"). A label names no count: it reads the same for
+    every seat (see `explain` for what Arbiter counts)."""
+    power: Power = args[0]  # type: ignore[assignment]
+    source: Place = args[1]  # type: ignore[assignment]
+    name = POWER_NAMES[power]
+    cubes = int(args[2]) if power == "cubes" else 0
+    if power == "cubes":
+        taken = plural(cubes, "cube") if cubes else "no cube"
+        name = f"Take {taken} from the general supply"
+    text = f"{name} (its cube from {place_phrase(source, 'your')})"
+    if word:
+        text += f" — my table has {'them' if cubes else 'it'}"
+    return text
 
 
 def acknowledge(state: State, action: Action, seat: int) -> str:
@@ -132,6 +151,14 @@ def _acknowledge(state: State, action: Action, seat: int) -> str:
         return f"Turn {state.turn + 1} of {TURNS} has begun."
     if kind == "era":
         return f"You reported the end of Era {roman(state.era)}: the others are asked to agree."
+    if kind == VOUCH:
+        used = _activation(args)
+        cubes = int(args[2]) if len(args) == 3 else 0
+        missing = uncounted(state, seat, args[1], cubes)  # type: ignore[arg-type]
+        return (
+            f"You activated your Command token: {used}. Arbiter counted {missing}: its "
+            "count follows your word."
+        )
     if kind == "command":
         used = _describe(state, action).removeprefix("Command: ")
         return f"You activated your Command token: {used}."
@@ -161,11 +188,15 @@ def _acknowledge(state: State, action: Action, seat: int) -> str:
 def explain(state: State, action: Action, seat: int | None) -> str:
     """What an action leads to, for a menu option's description."""
     kind, args = action.kind, action.args
-    if kind == "command" and seat is not None:
+    if kind in ("command", VOUCH) and seat is not None:
         by = eligible_by(state, seat)
-        why = f"you are first in {CATEGORY_NAMES[by]}" if by else ""
         cubes = int(args[2]) if len(args) == 3 else 0
-        return shorten(f"{power_text(args[0], cubes)} · {why}")  # type: ignore[arg-type]
+        parts = [power_text(args[0], cubes)]  # type: ignore[arg-type]
+        if kind == VOUCH:  # first, so that it shows where the label is cut short
+            missing = uncounted(state, seat, args[1], cubes, short=True)  # type: ignore[arg-type]
+            parts.insert(0, f"Arbiter counts {missing}")
+        parts.append(f"you are first in {CATEGORY_NAMES[by]}" if by else "")
+        return shorten(" · ".join(parts))
     if kind == "territory" and seat is not None and args[0] == "remove":
         left = len(state.civ(seat).territories) - 1
         return f"you hold {left} territor{'y' if left == 1 else 'ies'} after it"
@@ -196,6 +227,21 @@ def explain(state: State, action: Action, seat: int | None) -> str:
     if kind == "object":
         return "the result is dropped: someone reports it again"
     return ""
+
+
+def uncounted(state: State, seat: int, source: Place, cubes: int, short: bool = False) -> str:
+    """What Arbiter doesn't count of what an activation takes, which the player's word
+    says their table has, after "Arbiter counts": "no cube of yours in the Bank";
+    `short`: "0 in the Bank"."""
+    token_short, missing = shortfall(state.civ(seat), source, cubes)
+    where = place_phrase(source, "your")
+    where = f"0 in {where}" if short else f"no cube of yours in {where}"
+    have = cubes - missing
+    of = f"{have} of {cubes}" if short else f"{have or 'none'} of the {cubes}"
+    supply = f"{of} in the general supply"
+    if token_short and missing:
+        return f"{where}, {supply}" if short else f"{where}, and {supply}"
+    return supply if missing else where
 
 
 def power_text(power: Power, cubes: int = 0) -> str:

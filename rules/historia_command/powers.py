@@ -34,9 +34,9 @@ POWER_CUBES_MAX = 2  # the cubes power takes up to 2 from the general supply
 # cubes wait beside the board, its reserve (a place the module names apart from the
 # Bank; see README).
 GENERAL: Place = "reserve"
-# Where cubes counted in the wrong place are found, in turn, when the table says a cube
-# came from a place Arbiter counts too few in; and where the cubes power's cubes come
-# back from.
+# Where cubes counted in the wrong place are found, in turn, when the player says their
+# table has a cube in a place Arbiter counts none in; and where the cubes power's cubes
+# come back from.
 COUNTED: tuple[Place, ...] = ("supply", "used", "bank", "reserve", "map")
 POWER_NAMES: dict[Power, str] = {
     "cubes": "Cubes from the general supply",
@@ -60,6 +60,9 @@ PLACE_NAMES: dict[Place, str] = {
     "map": "map",
 }
 SHARED_PLACES = ("bank", "used", "map")  # places on the table, not a player's own
+# The refusal of an activation taking a cube from where Arbiter counts none, without the
+# player's word: the bot answers it with the places to choose from.
+NO_CUBE = "no-cube"
 
 
 def place_phrase(place: Place, owner: str = "their") -> str:
@@ -160,11 +163,14 @@ def may_activate(state: State, seat: int) -> bool:
     )
 
 
-def check_activation(state: State, seat: int, power: Power, source: Place, cubes: int) -> None:
+def check_activation(
+    state: State, seat: int, power: Power, source: Place, cubes: int, word: bool = False
+) -> None:
     """Raise IllegalAction unless `seat` may activate its token now with this power,
-    its cube from `source`, taking `cubes` from the general supply (the cubes power)."""
+    its cube from `source`, taking `cubes` from the general supply (the cubes power);
+    `word`: the player says their table has there what Arbiter doesn't count."""
     check_token(state, seat)
-    check_payment(power, source, cubes)
+    check_payment(state.civ(seat), power, source, cubes, word)
 
 
 def check_token(state: State, seat: int) -> None:
@@ -185,10 +191,12 @@ def check_token(state: State, seat: int) -> None:
         raise IllegalAction("not-eligible", f"Your token is blocked: {why_not(state, seat)}.")
 
 
-def check_payment(power: Power, source: Place, cubes: int) -> None:
+def check_payment(civ: Civilization, power: Power, source: Place, cubes: int, word: bool) -> None:
     """Raise IllegalAction unless the token's cube comes from one of its places, and the
-    cubes power takes 0 to 2 cubes (the rest of `check_activation`). Where Arbiter
-    counts too few cubes, the player's word corrects the count (see `recount`)."""
+    cubes power takes 0 to 2 cubes (the rest of `check_activation`); and unless Arbiter
+    counts every cube the activation takes where it takes it, or else the player says
+    their table has them (`word`), never both: a cube is never taken from where
+    Arbiter counts none without the player's word."""
     if source not in SOURCES:
         raise IllegalAction(
             "bad-source", "The token's cube comes from the Bank, the Used Pool or your reserve."
@@ -200,42 +208,88 @@ def check_payment(power: Power, source: Place, cubes: int) -> None:
             )
     elif cubes:
         raise IllegalAction("cubes", "Only the cubes power takes cubes from the supply.")
+    token_short, missing = shortfall(civ, source, cubes)
+    if word and not (token_short or missing):
+        what = f"a cube of yours in {place_phrase(source, 'your')}"
+        what += " and the cubes you take" if cubes else ""
+        them = "them" if cubes else "one"
+        raise IllegalAction(
+            "counted",
+            f"Arbiter counts {what} already: activate without saying your table has {them}.",
+        )
+    if word:
+        return
+    if token_short:
+        others = ", ".join(f"{PLACE_NAMES[p]} {civ.cubes[p]}" for p in SOURCES if p != source)
+        raise IllegalAction(
+            NO_CUBE,
+            f"Arbiter counts no cube of yours in {place_phrase(source, 'your')} ({others}): "
+            "take the token's cube from another place, or say your table has one there.",
+        )
+    if missing:
+        have = available(civ, source)
+        raise IllegalAction(
+            NO_CUBE,
+            f"Arbiter counts {counted(have)} of yours in the general supply (your reserve) "
+            f"for the {cubes} you take: take fewer, or say your table has them there.",
+        )
 
 
-def recount(civ: Civilization, place: Place, count: int) -> str | None:
-    """Make `count` of the civilization's cubes counted in `place`, where its player
-    takes them from: cubes the table didn't report moving are where the player says,
-    so the shortfall comes from where Arbiter counted them (the personal supply first).
-    What was recounted, for the line (None when the count was right)."""
-    moved = []
-    for other in COUNTED:
-        short = count - civ.cubes[place]
-        if short <= 0:
-            break
-        take = 0 if other == place else min(short, civ.cubes[other])
-        if take:
-            civ.cubes[other] -= take
-            civ.cubes[place] += take
-            moved.append((take, other))
-    if not moved:
-        return None
-    counted = " and ".join(
-        f"{plural(n, 'cube')} counted in {place_phrase(p, their(civ))}" for n, p in moved
-    )
-    verb = "was" if sum(n for n, _ in moved) == 1 else "were"
-    return f"{counted} {verb} in {place_phrase(place, their(civ))}"
+def available(civ: Civilization, source: Place) -> int:
+    """The cubes Arbiter counts in the general supply for the cubes power, once the
+    token's cube is taken from `source`."""
+    held = civ.cubes[GENERAL]
+    return held - 1 if source == GENERAL and held else held
 
 
-def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -> list[Event]:
-    """Turn the token face down with a cube from `source` on it, and apply the power."""
+def shortfall(civ: Civilization, source: Place, cubes: int) -> tuple[bool, int]:
+    """What an activation takes that Arbiter doesn't count: whether it counts no cube in
+    `source` for the token, and how many of the `cubes` the cubes power takes it counts
+    no cube for in the general supply."""
+    return civ.cubes[source] == 0, max(0, cubes - available(civ, source))
+
+
+def counted(n: int) -> str:
+    """ "no cube", "1 cube", "2 cubes"."""
+    return plural(n, "cube") if n else "no cube"
+
+
+def recount(civ: Civilization, place: Place) -> Place:
+    """Count in `place` one of the civilization's cubes counted elsewhere (the personal
+    supply first), its player saying their table has it there: a cube moved that the
+    table didn't report. The place it was counted in."""
+    other = next(p for p in COUNTED if p != place and civ.cubes[p])
+    civ.cubes[other] -= 1
+    civ.cubes[place] += 1
+    return other
+
+
+def activate(
+    state: State, seat: int, power: Power, source: Place, cubes: int, word: bool = False
+) -> list[Event]:
+    """Turn the token face down with a cube from `source` on it, and apply the power.
+    With the player's `word`, what Arbiter doesn't count is where their table has it,
+    and the line says what was corrected."""
     civ = state.civ(seat)
     by = eligible_by(state, seat)
     assert by is not None
     before = {t: level(civ, t) for t in TRACKS}
-    corrected = [recount(civ, source, 1)]
+    token_short, missing = shortfall(civ, source, cubes)
+    assert word == bool(token_short or missing), "checked by check_payment"
+    fixed = []
+    was: Place | None = None
+    if token_short:
+        was = recount(civ, source)
+        fixed.append(
+            f"Arbiter counted none of {possessive(civ)} cubes in "
+            f"{place_phrase(source, their(civ))}: on {their(civ)} word, one counted in "
+            f"{place_phrase(was, their(civ))} is there"
+        )
     civ.cubes[source] -= 1
     token = civ.token
     token.status, token.power, token.cube_from, token.era = "active", power, source, state.era
+    token.recounted = was if token_short else None
+    token.cubes_added = missing
     name = civ_name(civ)
     why = f"first in {CATEGORY_NAMES[by]}"
     text = (
@@ -244,12 +298,16 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
     )
     if power == "cubes":
         text += take_from_general_supply(civ, cubes)
+        if missing:
+            fixed.append(
+                f"On {their(civ)} word, the general supply had {missing} of {possessive(civ)} "
+                f"cubes that Arbiter didn't count (added to {their(civ)} count)"
+            )
     elif power == "shared":
         shared = shared_of(state, seat)
         text += f" ({', '.join(shared)} shared now)" if shared else " (no territory shared yet)"
-    fixed = [c for c in corrected if c]
-    if fixed:  # the player's word of where the cubes came from
-        text += f". Cubes recounted: {'; '.join(fixed)}"
+    if fixed:  # the player's word of where the cubes are, said in the open
+        text += ". " + ". ".join(fixed)
     events = [event(text + ".", seat, "command")]
     _record(state).activations.append(f"{name}: {POWER_NAMES[power]}")
     for track in TRACKS:
@@ -259,44 +317,68 @@ def activate(state: State, seat: int, power: Power, source: Place, cubes: int) -
 
 def take_from_general_supply(civ: Civilization, cubes: int) -> str:
     """The cubes power: `cubes` from the general supply into the personal supply. Those
-    beyond what Arbiter counts there are taken at the player's word (the general supply
-    holds cubes of each color that Arbiter never counted): the personal supply never
-    pays for them. The words for the activation's line."""
+    beyond what Arbiter counts there are the general supply's cubes of the
+    civilization's colour that Arbiter never counted, taken on the player's word
+    (checked by `check_payment`): the personal supply never pays for them. The words for
+    the activation's line."""
     civ.token.cubes_taken = cubes
-    counted = min(cubes, civ.cubes[GENERAL])
-    civ.cubes[GENERAL] -= counted
-    civ.added_cubes += cubes - counted
+    counted_there = min(cubes, civ.cubes[GENERAL])
+    civ.cubes[GENERAL] -= counted_there
+    civ.added_cubes += cubes - counted_there
     civ.cubes["supply"] += cubes
-    text = (
+    return (
         f": {plural(cubes, 'cube')} from the general supply into {their(civ)} personal "
         f"supply (now {civ.cubes['supply']})"
     )
-    if cubes > counted:
-        text += (
-            f", {plural(cubes - counted, 'cube')} more than Arbiter counted in "
-            f"{place_phrase(GENERAL, their(civ))}: taken at {their(civ)} word"
-        )
-    return text
 
 
 def revoke(state: State, seat: int) -> list[Event]:
     """Take an activation back (its report retracted): the token face up again, its cube
     back where it came from, what the power gave returned (the levels' lines are the
-    caller's: see `undone_lines`). A count it corrected (`recount`) stays corrected: it
-    was the player's word of where the cubes are, not part of the activation."""
+    caller's: see `undone_lines`), and what the player's word corrected as it was made
+    back as Arbiter counted it before, said in the line: a word taken back with its
+    report leaves no cube behind."""
     civ = state.civ(seat)
     token = civ.token
     power = token.power
     assert power is not None and token.cube_from is not None
     civ.cubes[token.cube_from] += 1
+    undone = []
+    if token.recounted is not None:
+        civ.cubes[token.cube_from] -= 1
+        civ.cubes[token.recounted] += 1
+        undone.append(
+            f"the cube counted in {place_phrase(token.cube_from, their(civ))} on "
+            f"{their(civ)} word is counted in {place_phrase(token.recounted, their(civ))} again"
+        )
     if power == "cubes":  # spent since (an activation checked again): from elsewhere too
         _take_back(civ, token.cubes_taken)
+    if token.cubes_added:
+        _take_off(civ, token.cubes_added)
+        undone.append(
+            f"the {plural(token.cubes_added, 'cube')} {their(civ)} word added "
+            f"{'are' if token.cubes_added > 1 else 'is'} off {their(civ)} count"
+        )
     record = _record(state)
     entry = f"{civ_name(civ)}: {POWER_NAMES[power]}"
     if entry in record.activations:
         record.activations.remove(entry)
     token.status, token.power, token.cube_from, token.cubes_taken = "available", None, None, 0
-    return [event(f"{possessive(civ)} Command token is face up again.", seat, "command")]
+    token.recounted, token.cubes_added = None, 0
+    line = f"{possessive(civ)} Command token is face up again"
+    line += f"; {'; '.join(undone)}." if undone else "."
+    return [event(line, seat, "command")]
+
+
+def _take_off(civ: Civilization, count: int) -> None:
+    """Take `count` cubes the player's word added off the civilization's count: from the
+    general supply, where they went back, first."""
+    left = count
+    for place in (GENERAL, *COUNTED):
+        take = min(left, civ.cubes[place])
+        civ.cubes[place] -= take
+        civ.added_cubes -= take
+        left -= take
 
 
 def can_revoke(state: State, seat: int) -> bool:

@@ -9,6 +9,7 @@ from rules.core.text import plural
 from rules.historia_command.powers import (
     PLACE_NAMES,
     can_revoke,
+    counted,
     event,
     level_lines,
     place_phrase,
@@ -230,10 +231,11 @@ def move_cubes(
     a, b = place(source), place(to)
     if a == b:
         raise IllegalAction("same", "Cubes move from one place to another.")
-    if civ.cubes[a] < n:
+    if civ.cubes[a] < n:  # never below 0: a move the table didn't report comes first
         raise IllegalAction(
             "no-cubes",
-            f"{does(civ, 'have')} {plural(civ.cubes[a], 'cube')} in {place_phrase(a, their(civ))}.",
+            f"Arbiter counts {counted(civ.cubes[a])} of yours in {place_phrase(a, 'your')}: "
+            "if your table has more there, first report the move that put them there.",
         )
     if check:
         return [], None

@@ -43,6 +43,11 @@ class Token(BaseModel):
     cube_from: Place | None = None
     cubes_taken: int = 0  # the "cubes" power: how many went from the Bank to the supply
     era: int = 0  # the Era it was activated in
+    # What the player's word corrected as it was activated, undone if it is taken back:
+    # where the cube it counted in `cube_from` had been counted, and how many cubes the
+    # cubes power added to the civilization's count.
+    recounted: Place | None = None
+    cubes_added: int = 0
 
 
 class Civilization(BaseModel):

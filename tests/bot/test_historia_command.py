@@ -356,7 +356,7 @@ async def test_a_three_civilization_era_through_the_real_bot(world: World) -> No
 
     # The Egyptians lead Military alone: their menu offers each power, with what it does.
     offered = await bob.autocomplete(world.channel, "historia command", "power", "")
-    legal = [a.key for a in HC.legal_actions(state, 1) if a.kind == "command"]
+    legal = [a.key for a in HC.legal_actions(state, 1) if a.kind in ("command", "vouch")]
     assert [o["value"] for o in offered] == legal[:25] and legal
     military = next(o for o in offered if o["value"] == "command|military|used")
     label = HC.describe(Action.from_key("command|military|used"), state)
@@ -1034,7 +1034,9 @@ async def test_each_cubes_power_choice_is_described_with_the_cubes_its_label_nam
 ) -> None:
     """Label and description agree: in the /hand menu each choice of the cubes power is
     described with the number of cubes its label takes ("Take no cube…" is never
-    described as "up to 2 of your cubes")."""
+    described as "up to 2 of your cubes"). With no cube reported anywhere but the
+    personal supply, each is offered on the player's word, its description first saying
+    what Arbiter counts."""
     alice, bob = world.alice, world.bob
     await named_table(world, [alice, bob], ["Greeks", "Carthage"])
     await done(world, alice, "territory add", name="Attica")  # first in Territory
@@ -1046,16 +1048,26 @@ async def test_each_cubes_power_choice_is_described_with_the_cubes_its_label_nam
         for c in row["components"]
         if c["type"] == 3
         for o in c["options"]
-        if o["value"].startswith("command|cubes|")
+        if o["value"].startswith(("command|cubes|", "vouch|cubes|"))
     ]
     assert len(menu) == 9  # 0, 1 or 2 cubes, the token's cube from each of 3 places
     taken = {0: "no cube", 1: "1 cube", 2: "2 cubes"}
     for option in menu:
+        assert option["value"].startswith("vouch|"), "Arbiter counts none anywhere"
         n = int(option["value"].rsplit("|", 1)[1])
         label, detail = option["label"], option.get("description") or ""
         assert label.startswith(f"Command: Take {taken[n]} from the general supply"), label
-        assert detail.startswith(f"{taken[n]} "), (label, detail)
+        assert label.endswith(f" — my table has {'them' if n else 'it'}"), label
+        assert detail.startswith("Arbiter counts 0 in "), (label, detail)
+        assert f" · {taken[n]} " in detail, (label, detail)
         assert "up to" not in detail, (label, detail)
+
+
+def activation(state: State, seat: int, rest: str) -> str:
+    """The key of an activation (`rest`: its power, source and cubes) as the seat's menu
+    offers it: as Arbiter counts the cubes, or on the player's word."""
+    (key,) = [a.key for a in HC.legal_actions(state, seat) if a.key.endswith(f"|{rest}")]
+    return key
 
 
 async def test_the_boards_recent_reports_are_whole_lines_never_cut(world: World) -> None:
@@ -1069,7 +1081,8 @@ async def test_the_boards_recent_reports_are_whole_lines_never_cut(world: World)
     await done(world, alice, "territory add", name=land)
     # Activations whose lines say where the cubes were counted: long lines.
     for source in ("reserve", "bank", "used"):
-        await done(world, alice, "command", power=f"command|cubes|{source}|2")
+        key = activation(await world.state(), 0, f"cubes|{source}|2")
+        await done(world, alice, "command", power=key)
         if source != "used":
             number = (await world.state()).reports[-1].number
             await done(world, alice, "retract", report=str(number))
@@ -1096,7 +1109,7 @@ async def test_the_cubes_line_counts_the_cube_on_an_activated_token(world: World
     alice, bob = world.alice, world.bob
     await named_table(world, [alice, bob], ["Greeks", "Carthage"])
     await done(world, alice, "territory add", name="Attica")
-    await done(world, alice, "command", power="command|military|reserve")
+    await done(world, alice, "command", power="vouch|military|reserve")  # none counted there
 
     def cubes_of(value: str) -> str:
         return next(line for line in value.splitlines() if line.startswith("🧊 "))
@@ -1277,3 +1290,129 @@ async def test_the_refusals_met_most_fit_a_phone_and_keep_their_reason(world: Wo
         assert len(answer) <= PHONE, (len(answer), answer)
         for words in why:
             assert words in answer, (words, answer)
+
+
+def button_labels(message: Any) -> list[str]:
+    """The labels of a message's buttons."""
+    found = []
+    for row in message.components:
+        for c in row["components"] if isinstance(row, dict) else row.children:
+            found.append((c.get("label") if isinstance(c, dict) else c.label) or "")
+    return found
+
+
+def cubes_of(value: str) -> str:
+    """The cubes line of a civilization's field."""
+    return next(line for line in value.splitlines() if line.startswith("🧊 "))
+
+
+@pytest.mark.engines
+async def test_the_cubes_power_with_an_empty_bank_and_reserve_takes_no_cube_silently(
+    world: World,
+) -> None:
+    """The reviewer's table: the Greeks' cubes all in their personal supply (the Bank
+    and the reserve at 0), the token can be activated. `/historia command` offers the
+    cubes power with its cube from the Bank only on alice's word ("my table has
+    them"), never as if Arbiter counted them; typed words naming it are refused and
+    change nothing; picked, her reply, the public line and the board say in the open
+    what Arbiter didn't count: the token's cube was one counted in her personal supply
+    (10 -> 9) and the 2 cubes were in the general supply (added: 11)."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")  # first in Territory
+    _, greeks = field(await world.full_board(world.eve), "🏛️ Greeks (alice)")
+    assert cubes_of(greeks) == "🧊 Cubes: personal supply 10"
+    offered = await alice.autocomplete(world.channel, "historia command", "power", "bank")
+    values = [o["value"] for o in offered]
+    assert "command|cubes|bank|2" not in values
+    (two,) = [o for o in offered if o["value"] == "vouch|cubes|bank|2"]
+    assert two["name"] == (
+        "Command: Take 2 cubes from the general supply (its cube from the Bank) — my table has them"
+    )
+    # Typed words never give the player's word for them: refused, nothing changed.
+    version = (await world.match()).version
+    typed = await report(world, alice, "command", power="take 2 cubes bank")
+    assert "Arbiter counts no cube of yours in the Bank (Used Pool 0, reserve 0)" in typed
+    assert (await world.match()).version == version
+    told = await done(world, alice, "command", power=two["value"])
+    assert told == (
+        "✅ You activated your Command token: Take 2 cubes from the general supply (its cube "
+        "from the Bank). Arbiter counted no cube of yours in the Bank, and none of the 2 in "
+        "the general supply: its count follows your word."
+    )
+    line = (await turn_message(world)).content.splitlines()[-1]
+    assert line.endswith(
+        "2 cubes from the general supply into their personal supply (now 11). Arbiter "
+        "counted none of Greeks' cubes in the Bank: on their word, one counted in their "
+        "personal supply is there. On their word, the general supply had 2 of Greeks' cubes "
+        "that Arbiter didn't count (added to their count)."
+    ), line
+    state = await look(world, alice, bob)
+    _, greeks = field(await world.full_board(world.eve), "🏛️ Greeks (alice)")
+    assert cubes_of(greeks) == "🧊 Cubes: personal supply 11 · Command token 1"
+    assert state.civ(0).added_cubes == 2 and state.civ(0).token.cube_from == "bank"
+
+
+@pytest.mark.engines
+async def test_a_cube_arbiter_counts_none_of_where_it_is_taken_is_asked_for(
+    world: World,
+) -> None:
+    """alice picks the +2 Military suggestion she was offered while she had a cube in
+    the Bank, after reporting it moved to the Used Pool: Arbiter counts none there now.
+    Nothing is activated: she is asked, privately, where the cube comes from, a button
+    for each place with Arbiter's count there (the Bank and her reserve on her word that
+    her table has one). Her tap on the Used Pool activates the token; the question says
+    what happened, its buttons gone, and the board counts the cube on the token. bob,
+    asked the same of his empty reserve, answers that his table has one there: the line
+    says so, and his count is corrected in the open."""
+    alice, bob = world.alice, world.bob
+    await named_table(world, [alice, bob], ["Greeks", "Carthage"])
+    await done(world, alice, "territory add", name="Attica")  # first in Territory
+    await done(world, alice, "cubes", count=1, **{"from": "supply", "to": "bank"})
+    offered = await alice.autocomplete(world.channel, "historia command", "power", "military")
+    stale = next(o["value"] for o in offered if o["value"] == "command|military|bank")
+    await done(world, alice, "cubes", count=1, **{"from": "bank", "to": "used"})
+    version = (await world.match()).version
+    asked = await alice.slash(world.channel, "historia command", power=stale)
+    (question,) = answered(asked)
+    assert question.ephemeral
+    assert question.content == (
+        "🧊 **Where do the cubes come from?**\n"
+        "Arbiter counts no cube of yours in the Bank (Used Pool 1, reserve 0): take the "
+        "token's cube from another place, or say your table has one there."
+    )
+    assert button_labels(question) == [
+        "Its cube from the Bank: my table has it (Arbiter counts 0)",
+        "Its cube from the Used Pool (Arbiter counts 1)",
+        "Its cube from your reserve: my table has it (Arbiter counts 0)",
+    ]
+    assert (await world.match()).version == version, "asking changes nothing"
+    await alice.click(question, label="Its cube from the Used Pool (Arbiter counts 1)")
+    shown = next(m for m in world.channel.history(viewer=alice) if m.id == question.id)
+    assert shown.content == (
+        "✅ You activated your Command token: +2 Military (its cube from the Used Pool)."
+    )
+    assert button_labels(shown) == []
+    state = await look(world, alice, bob)
+    assert state.civ(0).token.cube_from == "used" and level(state.civ(0), "military") == 2
+    _, greeks = field(await world.full_board(world.eve), "🏛️ Greeks (alice)")
+    assert cubes_of(greeks) == "🧊 Cubes: personal supply 9 · Command token 1"
+    # bob: first in Technology, not last in Military, his reserve empty: his table has
+    # one there.
+    await done(world, bob, "level", track="technology", value=2)
+    await done(world, bob, "level", track="military", value=3)
+    asked = await bob.slash(world.channel, "historia command", power="command|technology|reserve")
+    (question,) = answered(asked)
+    mine = "Its cube from your reserve: my table has it (Arbiter counts 0)"
+    assert mine in button_labels(question)
+    await bob.click(question, label=mine)
+    lines = (await turn_message(world)).content.splitlines()
+    line = next(x for x in lines if "Carthage activates" in x)
+    assert line.endswith(
+        "a cube from its reserve on it: **+2 Technology**. Arbiter counted none of Carthage's "
+        "cubes in its reserve: on its word, one counted in its personal supply is there."
+    ), line
+    state = await look(world, alice, bob)
+    _, carthage = field(await world.full_board(world.eve), "🏛️ Carthage (bob)")
+    assert cubes_of(carthage) == "🧊 Cubes: personal supply 9 · Command token 1"
+    assert state.civ(1).token.cube_from == "reserve" and state.civ(1).added_cubes == 0

@@ -80,7 +80,7 @@ def mid_era(players: int) -> Table:
     for seat in range(2, players):
         table(seat, f"level|technology|{min(seat - 1, 3)}")(seat, "level|military|1")
         table(seat, "territory|add|Sicily")  # shared with the Greeks
-    table(0, "command|military|bank")
+    table(0, "vouch|military|bank")  # no cube reported there
     table(1, "level|military|4")  # level with the Romans' 2 + 2: not last
     return table(0, "cubes|2|supply|map")
 
@@ -348,7 +348,7 @@ def test_long_names_are_cut_to_their_cell_and_a_power_is_told_whole() -> None:
     for seat, name in enumerate((*long, "Persians", "Egyptians", "Maya")):
         table(seat, f"civ|{name}")
     table(0, "begin")(0, "territory|add|Gaul")(0, "level|military|12")
-    table(0, "command|cubes|reserve|2")
+    table(0, "vouch|cubes|reserve|2")  # none reported there
     picture = table.draw()
     check_layout(picture, table.view(), table.to_act())
     first = picture.box("civ", "0")

@@ -64,6 +64,11 @@ MALFORMED = (
     "command|gold|bank",
     "command|military|supply",
     "command|military|bank|1",
+    "vouch|military|bank|1",
+    "vouch|cubes|bank",
+    "vouch|military|table",
+    "vouch|military",
+    "vouch",
     "dispute|0",
     "dispute|x",
     "result|99",
@@ -148,7 +153,7 @@ def attempt(chooser: random.Random, state: State) -> tuple[int, str]:
         return seat, "era" if state.turn == 4 else "turn"
     if roll < MENU:  # from the seat's menu: its token when it may, now and then a dispute
         legal = [a.key for a in GAME.legal_actions(state, seat)]
-        moves = [k for k in legal if k.startswith("command|")]
+        moves = [k for k in legal if k.startswith(("command|", "vouch|"))]
         if moves and chooser.random() < 0.8:
             return seat, chooser.choice(moves)
         disputes = [k for k in legal if k.startswith("dispute|")]
@@ -260,6 +265,6 @@ def test_random_matches_end_keep_every_invariant_and_replay(players: int, chunk:
         assert again.model_dump() == state.model_dump(), f"replay differs, seed {seed}"
         assert State.model_validate(state.model_dump()) == state
         kinds |= {key.split("|")[0] for _, key in log}
-    wanted = {"civ", "begin", "territory", "level", "cubes", "command", "turn", "era"}
+    wanted = {"civ", "begin", "territory", "level", "cubes", "command", "vouch", "turn", "era"}
     wanted |= {"dispute", "withdraw", "retract", "result", "agree"}
     assert wanted <= kinds, f"never played: {wanted - kinds}"

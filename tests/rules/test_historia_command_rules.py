@@ -69,7 +69,8 @@ def keys(state: State, seat: int) -> list[str]:
 
 
 def commands(state: State, seat: int) -> list[str]:
-    return [k for k in keys(state, seat) if k.startswith("command|")]
+    """The seat's activations: as Arbiter counts the cubes, or on the player's word."""
+    return [k for k in keys(state, seat) if k.startswith(("command|", "vouch|"))]
 
 
 def named(players: int = 3, civs: list[str] | None = None) -> State:
@@ -446,30 +447,57 @@ def test_the_token_named_without_a_power_explains_and_never_activates() -> None:
     assert "command" not in keys(roman_table(), ADA)
 
 
-def test_the_first_activation_takes_its_cube_from_where_the_player_says() -> None:
-    """The token's cube comes from where the player says it does: cubes the table never
-    reported moving (all ten start in the personal supply) don't refuse the first
-    activation; the count is corrected, a cube counted elsewhere (the personal supply
-    first) having been there, and the line says so."""
+def test_the_tokens_cube_is_taken_from_where_arbiter_counts_one_or_on_the_players_word() -> None:
+    """ "Take his own cube (from the Bank, the Used Pool, or from his reserve)": a cube
+    is never taken from where Arbiter counts none without the player saying so. The
+    table reports only the cube moves it cares to (all ten start in the personal
+    supply), so where Arbiter counts none the activation is refused with Arbiter's
+    counts, changing nothing, and the menu offers it with the player's word instead
+    ("my table has it"): taken so, one cube counted elsewhere (the personal supply
+    first) is counted there, in the open; the word is refused where it isn't needed."""
     state = table(
         territories={ADA: 3, BASIL: 2, CLEO: 1}, military={ADA: 2, BASIL: 3, CLEO: 1}, cubes=False
     )
-    assert "command|military|used" in commands(state, ADA)
-    state, text = said(state, ADA, "command|military|used")
+    assert refused(state, ADA, "command|military|used") == (
+        "Arbiter counts no cube of yours in the Used Pool (Bank 0, reserve 0): take the "
+        "token's cube from another place, or say your table has one there."
+    )
+    assert "command|military|used" not in commands(state, ADA)
+    assert "vouch|military|used" in commands(state, ADA)
+    assert GAME.describe(Action.from_key("vouch|military|used"), state) == (
+        "Command: +2 Military (its cube from the Used Pool) — my table has it"
+    )
+    assert GAME.explain(Action.from_key("vouch|military|used"), state, ADA).startswith(
+        "Arbiter counts 0 in the Used Pool · +2 Military levels"
+    )
+    state, text = said(state, ADA, "vouch|military|used")
     civ = state.civs[ADA]
     assert civ.token.status == "active" and civ.token.cube_from == "used"
     assert civ.cubes == {"supply": 9, "bank": 0, "used": 0, "reserve": 0, "map": 0}
-    assert "1 cube counted in their personal supply was in the Used Pool" in text
+    assert (
+        "a cube from the Used Pool on it: **+2 Military**. Arbiter counted none of Romans' "
+        "cubes in the Used Pool: on their word, one counted in their personal supply is there."
+    ) in text
     cubes_whole(state)
     state, _ = end_era(state)
     assert state.civs[ADA].cubes == {"supply": 9, "bank": 0, "used": 1, "reserve": 0, "map": 0}
+    # Where Arbiter counts a cube, the word isn't taken: the cube is simply taken.
+    state = roman_table()
+    assert "vouch|military|used" not in commands(state, ADA)
+    assert refused(state, ADA, "vouch|military|used") == (
+        "Arbiter counts a cube of yours in the Used Pool already: activate without saying "
+        "your table has one."
+    )
 
 
 def test_the_legal_actions_offer_activation_exactly_when_allowed() -> None:
-    """When the token may be activated, every power with every source is offered (the
-    cubes power with each count it may take); otherwise none."""
+    """When the token may be activated, every power with every source is offered once (the
+    cubes power with each count it may take): as it is where Arbiter counts the cubes it
+    takes, with the player's word where it counts too few; otherwise none."""
     state = roman_table()
     offered = set(commands(state, ADA))
+    # With 2 cubes in the reserve, the token's cube from there leaves 1 for the power:
+    # taking 2 is offered with the player's word.
     assert offered == {
         *(f"command|cubes|{s}|{n}" for s in ("bank", "used", "reserve") for n in (0, 1, 2)),
         *(
@@ -477,7 +505,7 @@ def test_the_legal_actions_offer_activation_exactly_when_allowed() -> None:
             for p in ("shared", "technology", "military")
             for s in ("bank", "used", "reserve")
         ),
-    }
+    } - {"command|cubes|reserve|2"} | {"vouch|cubes|reserve|2"}
     assert commands(state, CLEO) == [], "the Persians lead neither Technology nor Territory"
 
 
@@ -495,35 +523,57 @@ def test_the_cubes_power_takes_up_to_2_cubes_from_the_general_supply() -> None:
         assert (civ.cubes["reserve"], civ.cubes["supply"], civ.cubes["bank"]) == (2 - n, 4 + n, 2)
         assert civ.token.cubes_taken == n
         assert f"{n} cube" in text and "from the general supply into their personal" in text
+        assert "word" not in text, "Arbiter counted every cube taken"
         cubes_whole(state)
     assert "from 0 to 2" in refused(roman_table(), ADA, "command|cubes|used|3")
     state = go(roman_table(), (ADA, "cubes|2|bank|map"))
     state = go(state, (ADA, "command|cubes|used|2"))
     assert state.civs[ADA].cubes == {"supply": 6, "bank": 0, "used": 1, "reserve": 0, "map": 2}
-    # The token's own cube from the reserve leaves one there: the second is taken at the
-    # player's word, never out of the personal supply.
-    state, text = said(roman_table(), ADA, "command|cubes|reserve|2")
-    assert state.civs[ADA].cubes == {"supply": 6, "bank": 2, "used": 2, "reserve": 0, "map": 0}
-    assert "1 cube more than Arbiter counted in their reserve: taken at their word" in text
-    cubes_whole(state)
 
 
-def test_the_cubes_power_adds_cubes_when_none_are_counted_in_the_general_supply() -> None:
-    """The cubes power with the default set-up (all 10 cubes in the personal supply,
-    none counted in the general supply): the player's word is taken, the 2 cubes are
-    added (10 -> 9 for the token's cube, then 11), never drained from the personal
-    supply; at the end of the Era they go back to the general supply (9 again)."""
+def test_the_cubes_power_takes_cubes_arbiter_doesnt_count_only_on_the_players_word() -> None:
+    """The cubes power never makes a cube out of nothing, nor takes one from a place the
+    rule doesn't name: with the reserve and the Bank at 0 (all ten cubes counted in the
+    personal supply), "2 cubes, the token's cube from the Bank" is refused with
+    Arbiter's counts and changes nothing; the menu offers it with the player's word
+    ("my table has them"), and taken so, each cube Arbiter didn't count is said in the
+    open: the token's cube was one counted in the personal supply (10 -> 9), and the 2
+    cubes were in the general supply beyond Arbiter's count (added: 11). At the end of
+    the Era they go back to the general supply (9 again)."""
     state = table(territories={ADA: 3, BASIL: 2, CLEO: 1}, military={ADA: 2, BASIL: 3}, cubes=False)
-    assert state.civs[ADA].cubes["supply"] == CUBES and state.civs[ADA].cubes["reserve"] == 0
-    state, text = said(state, ADA, "command|cubes|bank|2")
+    civ = state.civs[ADA]
+    assert (civ.cubes["supply"], civ.cubes["bank"], civ.cubes["reserve"]) == (CUBES, 0, 0)
+    assert "Arbiter counts no cube of yours in the Bank (Used Pool 0, reserve 0)" in refused(
+        state, ADA, "command|cubes|bank|2"
+    )
+    assert "command|cubes|bank|2" not in commands(state, ADA)
+    assert "vouch|cubes|bank|2" in commands(state, ADA)
+    state, text = said(state, ADA, "vouch|cubes|bank|2")
     civ = state.civs[ADA]
     assert civ.cubes["supply"] == 11 and civ.added_cubes == 2
     assert "2 cubes from the general supply into their personal supply (now 11)" in text
-    assert "2 cubes more than Arbiter counted in their reserve: taken at their word" in text
+    assert (
+        "Arbiter counted none of Romans' cubes in the Bank: on their word, one counted in "
+        "their personal supply is there. On their word, the general supply had 2 of Romans' "
+        "cubes that Arbiter didn't count (added to their count)."
+    ) in text
     cubes_whole(state)
     state, _ = end_era(state)
     civ = state.civs[ADA]
     assert civ.cubes["supply"] == 9 and civ.cubes["reserve"] == 2
+    cubes_whole(state)
+    # The token's cube from the reserve leaves one of its 2 there for the power: taking
+    # 2 needs the player's word for the second, never out of the personal supply.
+    state = roman_table()
+    assert refused(state, ADA, "command|cubes|reserve|2") == (
+        "Arbiter counts 1 cube of yours in the general supply (your reserve) for the 2 you "
+        "take: take fewer, or say your table has them there."
+    )
+    assert "command|cubes|reserve|1" in commands(state, ADA)
+    state, text = said(state, ADA, "vouch|cubes|reserve|2")
+    assert state.civs[ADA].cubes == {"supply": 6, "bank": 2, "used": 2, "reserve": 0, "map": 0}
+    assert "the general supply had 1 of Romans' cubes that Arbiter didn't count" in text
+    assert "Arbiter counted none" not in text, "a cube was counted in the reserve"
     cubes_whole(state)
 
 
@@ -873,6 +923,31 @@ def test_retracting_a_report_undoes_it() -> None:
         "map": 0,
     }
     assert state.history[-1].activations == []
+
+
+def test_an_activation_taken_back_takes_back_what_the_players_word_corrected() -> None:
+    """An activation on the player's word is one report: taken back (disputed, or by its
+    reporter), the cubes its word counted go back to where Arbiter counted them, and the
+    ones it added to the civilization's count are taken off it, said in the line; no
+    cube is left behind, made out of nothing."""
+    base = table(territories={ADA: 3, BASIL: 2, CLEO: 1}, military={ADA: 2, BASIL: 3}, cubes=False)
+    state = go(base, (ADA, "vouch|cubes|reserve|2"))
+    assert state.civs[ADA].cubes["supply"] == 11 and state.civs[ADA].added_cubes == 2
+    state = go(state, (BASIL, f"dispute|{last_report(state)}"))
+    state, text = said(state, ADA, "retract")
+    civ = state.civs[ADA]
+    assert civ.token.status == "available" and civ.added_cubes == 0
+    assert civ.cubes == {"supply": CUBES, "bank": 0, "used": 0, "reserve": 0, "map": 0}
+    assert (
+        "Romans' Command token is face up again; the cube counted in their reserve on their "
+        "word is counted in their personal supply again; the 2 cubes their word added are "
+        "off their count."
+    ) in text
+    cubes_whole(state)
+    state = go(base, (ADA, "vouch|military|used"))
+    state, text = said(state, ADA, f"retract|{last_report(state)}")
+    assert state.civs[ADA].cubes == {"supply": CUBES, "bank": 0, "used": 0, "reserve": 0, "map": 0}
+    assert "counted in their personal supply again" in text
 
 
 def test_a_report_cannot_be_retracted_after_a_later_change_to_the_same_thing() -> None:
@@ -1272,7 +1347,10 @@ def test_reports_check_their_words() -> None:
     assert "level is 2 already" in refused(state, ADA, "level|military|2")
     assert "Cubes are in one of" in refused(state, ADA, "cubes|1|supply|pocket")
     assert "from one place to another" in refused(state, ADA, "cubes|1|bank|bank")
-    assert "have 2 cubes in the Bank" in refused(state, ADA, "cubes|3|bank|map")
+    assert refused(state, ADA, "cubes|3|bank|map") == (
+        "Arbiter counts 2 cubes of yours in the Bank: if your table has more there, first "
+        "report the move that put them there."
+    )
     assert "from 1 to 10" in refused(state, ADA, "cubes|0|bank|map")
     assert "hold Romans 1 already" in refused(state, ADA, "territory|add|romans 1")
     assert "don't hold Gaul" in refused(state, ADA, "territory|remove|Gaul")

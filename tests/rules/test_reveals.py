@@ -116,8 +116,8 @@ ACTION_KINDS: dict[str, frozenset[str]] = {
     ),
     "historia-command": frozenset(
         {
-            *("civ", "token", "begin", "territory", "level", "cubes", "command", "dispute"),
-            *("turn", "era", "withdraw", "retract", "result", "agree", "object"),
+            *("civ", "token", "begin", "territory", "level", "cubes", "command", "vouch"),
+            *("dispute", "turn", "era", "withdraw", "retract", "result", "agree", "object"),
         }
     ),
 }
