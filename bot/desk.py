@@ -178,6 +178,12 @@ class TournamentDesk:
         now = discord.utils.utcnow()
         try:
             event = await self.service.event(tournament_id)
+            row = event.row
+            # A moment armed earlier may wake after its tournament moved on (its round
+            # over early, another process's change): it acts only if still due.
+            due = {"signup": row.signup_until, "round": row.round_ends}.get(kind)
+            if kind != "show" and (due is None or now < datetime.fromisoformat(due)):
+                kind = "show"  # not due (any more): only settled, which arms it again
             if kind == "signup" and event.row.status == "signup":
                 try:
                     await self.service.start(tournament_id, None, now=now)

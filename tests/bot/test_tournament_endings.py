@@ -277,3 +277,24 @@ async def test_a_moderator_records_another_result_for_an_aborted_pairing(world: 
     assert shown[b].startswith("**0 points** (1 loss)")
     again = await mona.slash(world.channel, "tournament record", player=loser, result="win")
     assert answer(again) == "That game's result is in already."
+
+
+@pytest.mark.engines
+async def test_a_round_moment_that_wakes_before_its_deadline_leaves_the_round_alone(
+    world: World,
+) -> None:
+    """A moment armed for an earlier state of the tournament (a round that ended early,
+    another process's change) wakes while the round has days to go: it looks again and
+    leaves the round's matches playing, armed again for the real deadline."""
+    mona = admin(world)
+    event = await started(world, mona, [world.alice, world.bob], format="swiss", rounds=1)
+    assert event.row.round_ends is not None
+    world.bot.desk._scheduler.arm(("round", event.row.id), world.env.now())
+    await world.env.advance_time(60)
+    await settled(world)
+    after = await event_of(world)
+    assert after.row.status == "running"
+    assert all(g.points is None for g in after.round_games())
+    await world.env.advance_time(3 * DAY)  # the real deadline: its rule applies
+    await settled(world)
+    assert all(g.points is not None for g in (await event_of(world)).round_games())
