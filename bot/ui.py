@@ -41,6 +41,7 @@ from bot.render import (
 from bot.render.generic import clip
 from bot.replies import guard, where
 from bot.service import errors
+from bot.service.hints import Hints
 from bot.service.matches import AI_NAME, ActResult, Choice, MatchService, PrivateView, Table
 from bot.service.moderation import jump_url
 from bot.service.store import VIEW_MODES, MatchRow, SeatRow
@@ -663,6 +664,45 @@ class DmButton(
             )
 
 
+class HintButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"arbiter:hint:(?P<match_id>[0-9]+)"
+):
+    """The "Hint" button on a private view of a match that is never rated: what the
+    strong AI would play in the clicker's place, answered privately."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Hint",
+                emoji="💡",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"arbiter:hint:{match_id}",
+                row=1,
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HintButton:
+        return cls(int(match["match_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            await component_match(interaction, self, self.match_id, in_dm=True)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await give_hint(interaction, self.match_id)
+
+
+async def give_hint(interaction: discord.Interaction, match_id: int) -> None:
+    """Answer a deferred interaction, privately, with the caller's hint (see
+    `bot.service.hints`)."""
+    bot = arbiter(interaction)
+    text = await Hints(bot.matches, bot.players).ask(match_id, interaction.user.id)
+    await interaction.followup.send(text, ephemeral=True)
+
+
 class ActionSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"arbiter:act:(?P<match_id>[0-9]+):(?P<mark>s?)(?P<count>[0-9]+)",
@@ -931,6 +971,7 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     KeepSeatButton,
     PageButton,
     DmButton,
+    HintButton,
     ActionSelect,
     TogetherSelect,
     QuickButton,
@@ -1139,6 +1180,8 @@ def private_message(
     view.add_item(PageButton(match.id, page, "refresh"))
     if not in_dm:
         view.add_item(DmButton(match.id))
+    if pv.choices and pv.table.hints:
+        view.add_item(HintButton(match.id))
     if together is not None:
         view.add_item(together)
     return {"embed": private_embed(pv, picture=picture, text=text), "view": view}

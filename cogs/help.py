@@ -27,6 +27,8 @@ choices, updated in place as you play; **Send to my DMs** keeps a copy you can p
 **/card** `name` — any card's full text.
 **/play** `action` — take an action: type some of its words, in any order, and pick \
 from your legal actions (or type one's name in full).
+**/hint** (or **💡 Hint** on your panel) — what Arbiter would play in your place, only \
+for you; in a match that isn't rated (against Arbiter, solitaire, or marked practice).
 **/historia** — a Historia table reports what it plays (The Ways of Command): \
 `civilization` · `token` · `begin` · `territory add|remove` · `level` · `cubes` · `turn` · \
 `era-end` · `command` (activate your token) · `dispute` (or **Dispute** under a report) · \
@@ -49,7 +51,8 @@ your standing answers (the game answers for you when one applies) · **/profile 
 match a moderator aborts counts at once as a loss for both sides (**record** gives it \
 another result while its round is on).
 Moderators: **/mod** abort · kick · replace · ai (Arbiter plays an absent player's seat) · \
-undo · pause · resume · extend · matches · new-season · rebuild-ratings; \
+undo · pause · resume · extend · practice (not rated, hints allowed) · matches · \
+new-season · rebuild-ratings; \
 **/settings** mod-role · channels · clock · timeout · reminders · pictures · ratings · show."""
 
 

@@ -107,6 +107,22 @@ class ModerationCog(
             )
             await self._finish(interaction, done.line)
 
+    @app_commands.command(
+        name="practice", description="Mark this match as practice: not rated, hints allowed."
+    )
+    @app_commands.describe(on="True: a practice match (players may ask /hint); False: rated again")
+    async def practice(self, interaction: discord.Interaction, on: bool = True) -> None:
+        async with guard(interaction):
+            match = await self._begin(interaction)
+            user = interaction.user
+            await self.moderation.practice(match.id, user.id, shown_name(user.display_name), on=on)
+            await self._finish(
+                interaction,
+                "This match is practice now: it won't be rated, and players may ask `/hint`."
+                if on
+                else "This match is no longer practice.",
+            )
+
     @app_commands.command(name="undo", description="Take back the last game action.")
     @app_commands.describe(force="Undo even an action that revealed hidden cards or drew at random")
     async def undo(self, interaction: discord.Interaction, force: bool = False) -> None:

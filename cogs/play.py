@@ -45,6 +45,17 @@ class PlayCog(commands.Cog):
                 if await ui.reply_after_save(interaction, reply):
                     carry(result.table)  # its followups post the public lines
 
+    @app_commands.command(
+        name="hint", description="What Arbiter would play in your place (unrated matches)."
+    )
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+    async def hint(self, interaction: discord.Interaction) -> None:
+        async with guard(interaction):
+            assert interaction.channel_id is not None
+            await ui.defer(interaction, ephemeral=True)  # the AI thinks for a while
+            match = await self.bot.matches.open_match(interaction.channel_id)
+            await ui.give_hint(interaction, match.id)
+
     @play.autocomplete("action")
     async def play_choices(
         self, interaction: discord.Interaction, current: str

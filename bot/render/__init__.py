@@ -349,6 +349,8 @@ def _footer(table: Table, *, legend: bool) -> str:
     robots = ai_line(table)
     if robots:
         footer += f"\n{robots}"
+    if table.match.practice:
+        footer += "\n🎓 Practice match: not rated; /hint suggests a move"
     return plain(footer)  # a footer shows its text as it is: names without their escapes
 
 

@@ -341,6 +341,23 @@ class Table:
         """Whether the AI plays (or played) a seat of this match."""
         return any(s.by_ai or s.ai_played or not s.person for s in self.seats)
 
+    @property
+    def never_rated(self) -> bool:
+        """Whether the match can never be rated, so its players may ask for hints: the
+        AI plays (or played) in it, a solitaire game, a game in a DM, or a moderator
+        marked it as practice."""
+        return (
+            self.match.practice
+            or self.with_ai
+            or self.match.guild_id is None
+            or self.variant.max_players == 1
+        )
+
+    @property
+    def hints(self) -> bool:
+        """Whether its players may ask for a hint: a game the AI plays, never rated."""
+        return ai.plays(self.game.id) and self.never_rated
+
     def results(self, *, ending: str = PLAYED, leaver: int | None = None) -> Results | None:
         """How each seat counts, as this table shows the match ended (its result, side
         and place; recorded with the change that ended it and rated from there); None
@@ -952,6 +969,34 @@ class MatchService:
             await self.store.remove_seat(
                 match_id, robots[-1].user_id, notices=[outbox.board(match_id)]
             )
+            return await self.table(match_id)
+
+    async def set_practice(
+        self,
+        match_id: int,
+        on: bool,
+        *,
+        user_id: int,
+        kind: str,
+        text: str,
+        notices: Sequence[Notice],
+    ) -> Table:
+        """Mark an open match as practice (never rated; hints allowed) or not, with a line
+        in its log (`kind`, `text`) and what to tell the table; StateChanged when it
+        already is so."""
+        async with self._change(match_id):
+            table = await self.table(match_id)
+            if table.match.status not in ("lobby", "active"):
+                raise errors.NotActive("Only a lobby or a match in play can be marked.")
+            marked = await self.store.set_practice(
+                match_id, on, user_id=user_id, kind=kind, text=text, notices=notices
+            )
+            if not marked:
+                raise errors.StateChanged(
+                    "This match is already marked as practice."
+                    if on
+                    else "This match isn't marked as practice."
+                )
             return await self.table(match_id)
 
     async def hand_to_ai(

@@ -167,6 +167,23 @@ class Moderation:
         await self._log(match_id, moderator_id, f"{moderator} (moderator): {line}")
         return Done(table, line)
 
+    async def practice(self, match_id: int, moderator_id: int, moderator: str, *, on: bool) -> Done:
+        """Mark the match as practice (never rated; its players may ask `/hint`), or not."""
+        if on:
+            line = (
+                f"🎓 <@{moderator_id}> marked this match as practice: it won't be rated, "
+                "and each player may ask for a hint with `/hint`."
+            )
+            said = f"{moderator} (moderator) marked the match as practice."
+        else:
+            line = f"🛡️ <@{moderator_id}> took the practice mark off this match: no more hints."
+            said = f"{moderator} (moderator) took the practice mark off the match."
+        notices = [outbox.say(match_id, line), outbox.board(match_id)]
+        table = await self.matches.set_practice(
+            match_id, on, user_id=moderator_id, kind=MODERATOR_KIND, text=said, notices=notices
+        )
+        return Done(table, line)
+
     async def undo(self, match_id: int, moderator_id: int, moderator: str, *, force: bool) -> Done:
         """Take back the last game action still in effect (see MatchService.undo)."""
         undone = await self.matches.undo(match_id, moderator_id, force=force)

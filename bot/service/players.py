@@ -21,6 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
+from typing import TypeVar
 
 import ai
 from bot.service import errors, lifeline
@@ -30,6 +31,8 @@ from bot.service.store.rows import utc_now
 from rules.core import IllegalAction
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 PAUSE = 2.0  # seconds the AI waits before it acts in a channel, so its moves can be read
 DM_PAUSE = 0.7  # and in a direct message, where one person plays against it
@@ -178,6 +181,26 @@ class AIPlayers:
             )
             self._drop_pool()
         return await loop.run_in_executor(None, fallback, *args)
+
+    async def run(self, work: Callable[..., T], *args: object) -> T:
+        """Run `work(*args)` (a module-level function) where the AI thinks, by the
+        deadline: in the worker pool (a dead worker is replaced once) or a thread. A
+        worker that hangs past the deadline is ended: TimeoutError."""
+        try:
+            return await self._run_by_deadline(work, *args)
+        except BrokenProcessPool:
+            log.warning("the AI's worker process died: a new one thinks")
+            self._drop_pool()
+            return await self._run_by_deadline(work, *args)
+
+    async def _run_by_deadline(self, work: Callable[..., T], *args: object) -> T:
+        thinking = asyncio.get_running_loop().run_in_executor(self._executor(), work, *args)
+        try:
+            return await asyncio.wait_for(thinking, self.deadline)
+        except TimeoutError:
+            log.warning("the AI's worker took longer than %s s: a new one thinks", self.deadline)
+            self._drop_pool()
+            raise
 
     async def _think(self, args: tuple[str, str, int, str, int, float | None]) -> str:
         """`ai.decide_saved` in the worker pool (or a thread), by the deadline."""

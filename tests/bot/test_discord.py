@@ -324,7 +324,7 @@ async def test_help_and_rules(world: World) -> None:
         await world.eve.slash(world.channel, "rules", game="chess")
     # In DMs: help, the rules, and what a solitaire game played there needs.
     in_dms = sorted(world.eve.user.available_commands())
-    assert in_dms[:4] == ["card", "hand", "help", "match ai"]
+    assert in_dms[:5] == ["card", "hand", "help", "hint", "match ai"]
     assert "rules" in in_dms and "play" in in_dms
     assert not any(c.startswith(("mod ", "settings", "stats", "leaderboard")) for c in in_dms)
     in_dm = await world.eve.user.slash("rules", game="tooth-and-nail")

@@ -33,6 +33,7 @@ from bot.ui import (
     DmButton,
     FullBoardButton,
     HandButton,
+    HintButton,
     KeepSeatButton,
     LobbyButton,
     OptionSelect,
@@ -51,7 +52,8 @@ HUGE = "9" * 78  # far beyond SQLite's integers (SQLite raised OverflowError)
 FEWEST_DIGITS = 20  # a forged number shortened to fit the id is still beyond any row id
 NO_MATCH = "999999"  # a match id in range that names no match
 NO_SEAT = "99"  # a seat in range that the match doesn't have
-DM_CARRIED = {PageButton, ActionSelect, TogetherSelect}  # a private view sent to DMs carries these
+# A private view sent to DMs carries these.
+DM_CARRIED = {PageButton, ActionSelect, TogetherSelect, HintButton}
 ONE_CHOICE = "Pick exactly one choice from this menu, so nothing happened."
 
 
@@ -125,6 +127,7 @@ async def samples(tables: Tables) -> dict[type[Item], Sample]:
         KeepSeatButton: Sample(KeepSeatButton(game.match.id, play.bob.id), play, play.bob),
         PageButton: Sample(PageButton(game.match.id, 0, "next"), play, play.bob),
         DmButton: Sample(DmButton(game.match.id), play, play.bob),
+        HintButton: Sample(HintButton(game.match.id), play, decider),
         ActionSelect: Sample(
             ActionSelect(game.match.id, pv.decisions, menu),
             play,

@@ -74,6 +74,8 @@ MOD_COMMANDS: list[tuple[str, dict[str, object]]] = [
     ("mod matches", {}),
     ("mod new-season", {}),
     ("mod rebuild-ratings", {}),
+    ("mod practice", {}),
+    ("mod practice", {"on": False}),
 ]
 
 
@@ -101,6 +103,7 @@ async def test_every_mod_command_is_refused_to_a_non_moderator(world: World) -> 
         "mod matches",
         "mod new-season",
         "mod pause",
+        "mod practice",
         "mod rebuild-ratings",
         "mod replace",
         "mod resume",

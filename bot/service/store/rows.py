@@ -41,6 +41,7 @@ class MatchRow:
     updated_at: str
     clock_seconds: int = 86400  # the clock per decision (out of turn: see bot.durations)
     timeout_policy: str = "skip"  # what N timeouts in a row lead to (see bot.service.clock)
+    practice: bool = False  # a moderator marked it practice: never rated, hints allowed
 
 
 @dataclass(frozen=True)
@@ -504,6 +505,7 @@ def match_row(row: Row) -> MatchRow:
         updated_at=row["updated_at"],
         clock_seconds=row["clock_seconds"],
         timeout_policy=row["timeout_policy"],
+        practice=bool(row["practice"]),
     )
 
 

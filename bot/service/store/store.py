@@ -705,6 +705,35 @@ class Store:
                 await self._enqueue(db, notices)
             return changed == 1
 
+    async def set_practice(
+        self,
+        match_id: int,
+        practice: bool,
+        *,
+        user_id: int,
+        kind: str,
+        text: str,
+        notices: Sequence[Notice] = (),
+    ) -> bool:
+        """Mark a lobby or a match in play as practice (never rated), or not, with a line
+        in its log; False when it isn't open or already is so."""
+        async with self._transaction() as db:
+            changed = await db.execute(
+                "UPDATE matches SET practice = ?, updated_at = ?"
+                " WHERE id = ? AND practice <> ? AND status IN ('lobby', 'active')",
+                (int(practice), self._now(), match_id, int(practice)),
+            )
+            if changed == 1:
+                await db.execute(
+                    "INSERT INTO match_log (match_id, version, user_id, kind, text, created_at)"
+                    " SELECT id, version, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT),"
+                    " CAST(? AS TEXT) FROM matches WHERE id = ?",
+                    (user_id, kind, text, self._now(), match_id),
+                )
+                self._forget(db, match_id)
+                await self._enqueue(db, notices)
+            return changed == 1
+
     async def start_match(
         self,
         match_id: int,
@@ -1500,13 +1529,19 @@ class Store:
         another process meanwhile) is left as it is. `held`: the rated endings, read
         under the server's lock this transaction already holds."""
         first = await db.fetchone(
-            "SELECT guild_id, with_ai, opponent FROM results WHERE match_id = ? LIMIT 1",
+            "SELECT r.guild_id, r.with_ai, r.opponent, m.practice FROM results r"
+            " JOIN matches m ON m.id = r.match_id WHERE r.match_id = ? LIMIT 1",
             (match_id,),
         )
         if first is None:
             return
         guild_id = first["guild_id"]
-        rateable = guild_id is not None and not first["with_ai"] and first["opponent"] is None
+        rateable = (
+            guild_id is not None
+            and not first["with_ai"]
+            and first["opponent"] is None
+            and not first["practice"]  # a practice match is never rated
+        )
         rated_endings: frozenset[str] = held or frozenset()
         if rateable and held is None:
             _, rated_endings = await self._lock_league(db, guild_id)
