@@ -9,7 +9,7 @@ here and stored per server.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.service import errors, outbox
@@ -176,7 +176,11 @@ class Moderation:
             )
             said = f"{moderator} (moderator) marked the match as practice."
         else:
-            line = f"🛡️ <@{moderator_id}> took the practice mark off this match: no more hints."
+            line = f"🛡️ <@{moderator_id}> took the practice mark off this match."
+            table = await self.matches.table(match_id)
+            unmarked = replace(table, match=replace(table.match, practice=False))
+            if not unmarked.never_rated:  # else the AI plays in it, or it is solitaire
+                line += " It will be rated, and hints are off."
             said = f"{moderator} (moderator) took the practice mark off the match."
         notices = [outbox.say(match_id, line), outbox.board(match_id)]
         table = await self.matches.set_practice(

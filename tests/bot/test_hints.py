@@ -140,6 +140,11 @@ async def test_no_hint_in_a_rated_match_until_a_moderator_marks_it_practice(worl
 
     # Taken off again: hints are refused again.
     await mona.slash(world.channel, "mod practice", on=False)
+    await world.bot.publisher.idle()
+    assert world.public_lines()[-1] == (
+        f"🛡️ {mona.mention} took the practice mark off this match. "
+        "It will be rated, and hints are off."
+    )
     assert reply_of(await decider.slash(world.channel, "hint")) == RATED.format(ai=AI_NAME)
 
 
