@@ -49,6 +49,7 @@ class Hint:
     runner_up: str | None = None
     runner_up_chance: float | None = None
     legal: int = 1  # how many legal choices there were
+    weighed: bool = False  # its search tried the choices (else a judge's instinct chose)
 
 
 class _Tallying(Search):
@@ -101,6 +102,7 @@ def hint_for(
         runner,
         means.get(runner) if runner else None,
         legal=len(legal),
+        weighed=search.playouts > 0,
     )
 
 
@@ -116,7 +118,9 @@ def hint_text(hint: Hint, labels: dict[str, str]) -> str:
         return f"💡 You have one move here: **{move}**."
     line = f"💡 {AI_NAME} would play: **{move}**"
     if hint.chance is None:
-        return line + " (its usual choice here: it didn't need to weigh the others)."
+        return line + (
+            "." if hint.weighed else " (its usual choice here: no need to weigh others)."
+        )
     line += f" (you'd win about {percent(hint.chance)} of the games it tried from there)."
     if hint.runner_up is None or hint.runner_up_chance is None:
         return line

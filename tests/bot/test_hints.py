@@ -14,7 +14,7 @@ import pytest
 import simcord
 
 from ai import Budget
-from bot.service.hints import RATED, hint_for
+from bot.service.hints import RATED, Hint, hint_for, hint_text
 from bot.service.matches import AI_NAME
 from rules.registry import GAMES
 from rules.tooth_and_nail.rules import card_name
@@ -191,6 +191,34 @@ async def test_a_hint_in_a_solitaire_game(world: World) -> None:
     assert text.startswith("💡 "), text
     labels = await my_labels(world, world.alice)
     assert all(move in labels for move in named_moves(text))
+
+
+async def test_a_hint_in_a_solitaire_game_in_a_direct_message(world: World) -> None:
+    ada = world.alice.user
+    opened = await ada.slash("match new", game="mystic-vale", seed=5)  # solo by default
+    assert opened.response is not None
+    world.match_id = (await world.bot.matches.open_match(ada.dm_channel.id)).id
+    await ada.click(opened.response, label="Start")
+    text = reply_of(await ada.slash("hint"))
+    assert text.startswith("💡 "), text
+    panel = (await ada.slash("hand")).response
+    assert panel is not None and "Hint" in button_labels(panel)
+    assert reply_of(await ada.click(panel, label="Hint")).startswith("💡 ")
+
+
+def test_a_hint_in_words() -> None:
+    labels = {"a": "Attack with Thunderfoot", "b": "End your turn", "c": "Play a Troop"}
+    assert hint_text(Hint("a", 0.62, "b", 0.55, legal=3, weighed=True), labels) == (
+        f"💡 {AI_NAME} would play: **Attack with Thunderfoot** (you'd win about 62 % of the "
+        "games it tried from there).\nNext best: **End your turn** (about 55 %)."
+    )
+    close = hint_text(Hint("a", 0.62, "b", 0.61, legal=3, weighed=True), labels)
+    assert close.endswith("(about 61 %). The two are close.")
+    assert hint_text(Hint("c", legal=3), labels) == (
+        f"💡 {AI_NAME} would play: **Play a Troop** (its usual choice here: no need to weigh "
+        "others)."
+    )
+    assert hint_text(Hint("b"), labels) == "💡 You have one move here: **End your turn**."
 
 
 def test_a_hint_is_the_same_whatever_the_cards_the_asker_cannot_see() -> None:
