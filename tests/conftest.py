@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,12 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.harness import fast_settle
+
+# Some machines set PYTHONDONTWRITEBYTECODE: then every process the tests start (a bot
+# killed and started again, an AI worker, each test runner) compiles the whole bot anew,
+# about 2 s each. The tests keep compiled modules, as Python does by default.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 if TYPE_CHECKING:
     from bot.app import ArbiterBot
