@@ -5,8 +5,9 @@ The `/play` sections: each game's cost beside a do-nothing bot, early against la
 in long matches, and 1 against many open matches. A quick run: `--plays 60
 --engine-seconds 0.5 --sqlite-seconds 0.5 --deadlines 1000 --long-matches 1
 --crowd-actions 0`; `--only play` runs just the `/play` sections, `--taps` just the taps a
-turn takes through the bot, `--ai` just the AI's strength and conduct (`--ai-games 4
---ai-workers 1` for a quick look; the full measure of issue 43 is in tests/bench/ai.py)."""
+turn takes through the bot, `--ai` just the AI's strength and conduct
+(`--ai-games 4 --ai-workers 1 --ai-against baseline` for a quick look; the full measure
+of issue 43 is in tests/bench/ai.py)."""
 
 from __future__ import annotations
 

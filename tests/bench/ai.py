@@ -12,10 +12,12 @@ MAX_ACTIONS counts as half a win. Games run in one process per core; each decisi
 timed in its own process, so the figures are those of one core.
 
 The full measure of issue 43 (100 games per 2-player variant against the baseline and
-against greedy; with 2 free cores about 3 hours, most of it Mystic Vale and Command of
-Nature, whose games run 300-700 decisions of up to 0.8 s each):
+against greedy): about 7 hours with both of 2 free cores, most of it Command of Nature
+and Mystic Vale, whose games run 300-600 actions of up to 0.8 s each (one game against
+the baseline, both seats thinking, took 3½ minutes in Command of Nature, 1½ in Mystic
+Vale and under half a minute in Tooth & Nail, in one process):
 `python -m tests.bench --ai --ai-games 100 --ai-against baseline --ai-against greedy`.
-A quick look: `--ai-games 4 --ai-workers 1` (a few minutes per game)."""
+A quick look: `--ai-games 4 --ai-workers 1 --ai-against baseline` (about 20 minutes)."""
 
 from __future__ import annotations
 
