@@ -5,8 +5,9 @@ The `/play` sections: each game's cost beside a do-nothing bot, early against la
 in long matches, and 1 against many open matches. A quick run: `--plays 60
 --engine-seconds 0.5 --sqlite-seconds 0.5 --deadlines 1000 --long-matches 1
 --crowd-actions 0`; `--only play` runs just the `/play` sections, `--taps` just the taps a
-turn takes through the bot, `--ai` just the AI's strength (`--ai-games 20` for a quick
-look)."""
+turn takes through the bot, `--ai` just the AI's strength and conduct
+(`--ai-games 4 --ai-workers 1 --ai-against baseline` for a quick look; the full measure
+of issue 43 is in tests/bench/ai.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.bench.ai import OPPONENTS, VARIANTS_2P, ai_row, ai_table, measure_ai
+from tests.bench.ai import (
+    OPPONENTS,
+    VARIANTS_2P,
+    ai_row,
+    ai_table,
+    behaviour_table,
+    measure_ai,
+)
 from tests.bench.calls import calls_table, measure_calls
 from tests.bench.concurrency import concurrency_table, measure_concurrency
 from tests.bench.creation import creation_table, measure_creation
@@ -315,9 +323,11 @@ async def run(args: argparse.Namespace) -> None:
             args.ai_games,
             tuple(m for ms in args.ai_game or [VARIANTS_2P] for m in ms),
             tuple(args.ai_against or OPPONENTS),
+            workers=args.ai_workers,
             done=lambda p: print(f"done:{ai_row(p)}", flush=True),
         )
         show("", *ai_table(pairings, time.perf_counter() - begun))
+        show("", *behaviour_table(pairings), load_line())
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as tmp:
         if "play" in only:
             await play_sections(args, Path(tmp))
@@ -444,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
         choices=("postgresql",),
         help="only the stores: SQLite in one process, this engine in 1, 2 and 4",
     )
-    add("--ai", action="store_true", help="only the AI's strength (as --only ai)")
+    add("--ai", action="store_true", help="only the AI's strength and conduct (as --only ai)")
     add("--ai-games", type=int, default=200, help="AI games per game and opponent (200)")
     add(
         "--ai-game",
@@ -453,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the AI's strength at this game (game-id) or variant (game-id:variant)",
     )
     add("--ai-against", action="append", choices=OPPONENTS, help="only against this opponent")
+    add("--ai-workers", type=int, default=0, help="processes for AI games (0: one per core)")
     add("--engine-seconds", type=float, default=5.0, help="per mode (5)")
     add("--plays", type=int, default=400, help="timed /play calls per bot and game (400)")
     add("--warmup", type=int, default=20, help="untimed /play calls first (20)")

@@ -1,11 +1,23 @@
-"""The AI's strength: in each 2-player variant of each game it plays, the strong AI
-against uniform random play, against a one-ply greedy policy written here, and against
-the easy AI, with win rates, their 95 % (Wilson) intervals and the strong AI's time per
-decision.
+"""The AI's strength and conduct: in each 2-player variant of each game it plays, the
+strong AI against uniform random play, against a one-ply greedy policy written here,
+against the easy AI and against the baseline (the strong AI of b3a8efc, kept in
+`tests.bench.baseline_ai`), with win rates, their 95 % (Wilson) intervals and the strong
+AI's time per decision; then, per game and AI level (strong, and easy and baseline from
+the games they played), how person-like its moves are (`tests.bench.behaviour`:
+self-undoing moves, empty moves and wasted turns per 100 turns of its side), its think
+time (median, p95, max, with the machine's load) and its playouts per decision.
 
 Seats alternate (the strong AI sits first in half the games); a game still going after
 MAX_ACTIONS counts as half a win. Games run in one process per core; each decision is
-timed in its own process, so the figures are those of one core."""
+timed in its own process, so the figures are those of one core.
+
+The full measure of issue 43 (100 games per 2-player variant against the baseline and
+against greedy): about 7 hours with both of 2 free cores, most of it Command of Nature
+and Mystic Vale, whose games run 300-600 actions of up to 0.8 s each (one game against
+the baseline, both seats thinking, took 3½ minutes in Command of Nature, 1½ in Mystic
+Vale and under half a minute in Tooth & Nail, in one process):
+`python -m tests.bench --ai --ai-games 100 --ai-against baseline --ai-against greedy`.
+A quick look: `--ai-games 4 --ai-workers 1 --ai-against baseline` (about 20 minutes)."""
 
 from __future__ import annotations
 
@@ -28,6 +40,8 @@ from rules.mystic_vale import State as ValeState
 from rules.mystic_vale.scoring import score as vale_score
 from rules.registry import GAMES
 from rules.tooth_and_nail import State as NailState
+from tests.bench import baseline_ai
+from tests.bench.behaviour import Conduct, Watch
 
 
 def two_player(game_id: str) -> tuple[tuple[str, str], ...]:
@@ -37,8 +51,13 @@ def two_player(game_id: str) -> tuple[tuple[str, str], ...]:
 
 
 VARIANTS_2P = tuple(mode for game_id in ai.JUDGES for mode in two_player(game_id))
-OPPONENTS = ("random", "greedy", "easy")
-GOALS = {"random": 0.95, "greedy": 0.65, "easy": 0.75}
+OPPONENTS = ("random", "greedy", "easy", "baseline")
+# The strong AI's win rate to reach; against the baseline it depends on the game (issue 43).
+GOALS = {"random": 0.95, "greedy": 0.95, "easy": 0.75}
+BASELINE_GOALS = {"command-of-nature": 0.6, "mystic-vale": 0.6, "tooth-and-nail": 0.5}
+# Behaviour goals (issue 43): per 100 turns, and the strong level's think time.
+MOST_WASTED = 3.0
+THINK_P95, THINK_MAX = 1.0, 1.5
 MAX_ACTIONS = 3000
 Z95 = 1.96
 
@@ -104,45 +123,124 @@ def easy(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -
     return ai.decide(game, state, seat, Level.EASY, seed=n)
 
 
-POLICIES: dict[str, Policy] = {"random": uniform, "greedy": greedy, "easy": easy}
+def baseline(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -> Action:
+    """The strong AI as it was at b3a8efc (`tests.bench.baseline_ai`)."""
+    return baseline_ai.decide(game, state, seat, baseline_ai.Level.STRONG, seed=n)
+
+
+POLICIES: dict[str, Policy] = {
+    "random": uniform,
+    "greedy": greedy,
+    "easy": easy,
+    "baseline": baseline,
+}
+# The opponents that are AI levels, whose conduct is measured too: the module deciding.
+AI_OPPONENTS = {"easy": ai, "baseline": baseline_ai}
+
+# The hook for playouts per decision: the searches of `ai` and of the baseline count the
+# tries of one decision in `Search.playouts`, which `decide` does not return, so the bench
+# reads it off each search it makes (`count_playouts`). A search that no longer has the
+# attribute reports nothing, and the table says "n/a".
+PLAYOUTS = "playouts"
+_last_playouts: list[int | None] = [None]
+
+
+def count_playouts(module: object) -> None:
+    """Have `module.decide` (ai or the baseline) leave the playouts of each decision it
+    searched in `_last_playouts` (None when it searched none or can't say)."""
+    search = getattr(module, "Search", None)
+    if search is None or getattr(search, "bench_counts", False):
+        return
+
+    class Counted(search):  # type: ignore[misc, valid-type]
+        bench_counts = True
+
+        def best(self, legal: list[Action]) -> Action:
+            _last_playouts[0] = None
+            chosen = super().best(legal)
+            _last_playouts[0] = getattr(self, PLAYOUTS, None)
+            return chosen
+
+    module.Search = Counted  # type: ignore[attr-defined]
+
+
+def strong(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -> Action:
+    """The strong AI being measured."""
+    return ai.decide(game, state, seat, Level.STRONG, seed=n)
+
+
+def timed(
+    policy: Policy,
+    game: Game,
+    state: BaseModel,
+    seat: int,
+    legal: list[Action],
+    n: int,
+    conduct: Conduct,
+) -> Action:
+    """An AI's decision, its time and playouts booked to `conduct` when it had a choice."""
+    _last_playouts[0] = None
+    started = time.perf_counter()
+    action = policy(game, state, seat, legal, n)
+    if len(legal) > 1:
+        conduct.times.append(time.perf_counter() - started)
+        if _last_playouts[0] is not None:
+            conduct.playouts.append(_last_playouts[0])
+    return action
 
 
 @dataclass
 class Result:
-    """One game's result for the strong AI: 1 won, 0 lost, ½ unfinished or shared."""
+    """One game's result for the strong AI: 1 won, 0 lost, ½ unfinished or shared; and
+    the conduct of each AI level that played (strong, and the opponent if an AI)."""
 
     won: float
     actions: int
-    decisions: list[float]
+    conduct: dict[str, Conduct]
+
+    @property
+    def decisions(self) -> list[float]:
+        """The strong AI's seconds per decision with a choice."""
+        return self.conduct["strong"].times
 
 
 def play(game_id: str, variant: str, opponent: str, seed: int) -> Result:
     """One 2-player game of the strong AI against `opponent`, seats by seed."""
+    for module in (ai, baseline_ai):
+        count_playouts(module)
     game = GAMES[game_id]
-    strong = seed % 2
+    first = seed % 2
     seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(2)]
     state = game.setup(variant, seats, {}, seed)
     policy = POLICIES[opponent]
-    times: list[float] = []
+    conduct = {"strong": Conduct()}
+    if opponent in AI_OPPONENTS:
+        conduct[opponent] = Conduct()
+    watch = Watch(game)
     n = 0
     while game.outcome(state) is None and n < MAX_ACTIONS:
         seat = sorted(game.to_act(state))[0]
         legal = game.legal_actions(state, seat)
-        if seat == strong:
-            started = time.perf_counter()
-            action = ai.decide(game, state, seat, Level.STRONG, seed=seed * 10_000 + n)
-            if len(legal) > 1:
-                times.append(time.perf_counter() - started)
+        key = seed * 10_000 + n
+        if seat == first:
+            mine = conduct["strong"]
+            action = timed(strong, game, state, seat, legal, key, mine)
+        elif opponent in AI_OPPONENTS:
+            mine = conduct[opponent]
+            action = timed(policy, game, state, seat, legal, key, mine)
         else:
-            action = policy(game, state, seat, legal, seed * 10_000 + n)
-        state, _ = game.apply(state, seat, action, rng_for(seed, n))
+            mine = None
+            action = policy(game, state, seat, legal, key)
+        after, _ = game.apply(state, seat, action, rng_for(seed, n))
+        watch.move(state, seat, action, after, mine)
+        state = after
         n += 1
     outcome = game.outcome(state)
     if outcome is None:
-        return Result(0.5, n, times)
-    won = strong in outcome.winners
-    lost = strong in outcome.losers
-    return Result(1.0 if won and not lost else 0.0 if lost else 0.5, n, times)
+        return Result(0.5, n, conduct)
+    won = first in outcome.winners
+    lost = first in outcome.losers
+    return Result(1.0 if won and not lost else 0.0 if lost else 0.5, n, conduct)
 
 
 def _play(task: tuple[str, str, str, int]) -> tuple[str, str, str, Result]:
@@ -160,6 +258,13 @@ class Pairing:
     results: list[Result] = field(default_factory=list)
 
     @property
+    def goal(self) -> float:
+        """The win rate the strong AI should reach in this pairing."""
+        if self.opponent == "baseline":
+            return BASELINE_GOALS[self.game_id]
+        return GOALS[self.opponent]
+
+    @property
     def rate(self) -> float:
         return sum(r.won for r in self.results) / len(self.results)
 
@@ -172,8 +277,13 @@ class Pairing:
         return max(0.0, centre - half), min(1.0, centre + half)
 
     def percentile(self, q: float) -> float:
-        times = sorted(t for r in self.results for t in r.decisions)
-        return times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
+        return percentile([t for r in self.results for t in r.decisions], q)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The value at rank `q` (0 to 1) of these, by nearest rank (0 for none)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 def measure_ai(
@@ -211,10 +321,66 @@ def ai_table(rows: list[Pairing], seconds: float) -> list[str]:
     return lines
 
 
+LEVELS = ("strong", "easy", "baseline")
+
+
+def conduct_of(rows: list[Pairing]) -> dict[tuple[str, str], tuple[int, Conduct]]:
+    """Each game's and AI level's conduct over the games it played: (games, conduct)."""
+    found: dict[tuple[str, str], tuple[int, Conduct]] = {}
+    for pairing in rows:
+        for result in pairing.results:
+            for level, conduct in result.conduct.items():
+                games, total = found.get((pairing.game_id, level), (0, Conduct()))
+                total.add(conduct)
+                found[pairing.game_id, level] = (games + 1, total)
+    return found
+
+
+def behaviour_table(rows: list[Pairing]) -> list[str]:
+    """The conduct section: per game and AI level, the moves a person would not make
+    and the time and playouts a decision took."""
+    lines = [
+        "AI conduct per game and level, over every game it played above (per 100 turns of"
+        " its side; see tests/bench/behaviour.py)",
+        f"  goals: 0 self-undoing and 0 empty moves, ≤ {MOST_WASTED:g} wasted turns; strong"
+        f" think time p95 ≤ {THINK_P95 * 1000:.0f} ms, max ≤ {THINK_MAX * 1000:.0f} ms",
+        f"  {'game':<19}{'level':<10}{'games':>6}{'turns':>7}{'moves':>7}{'undoing':>9}"
+        f"{'empty':>7}{'wasted':>8}{'choices':>9}{'p50 ms':>8}{'p95 ms':>8}{'max ms':>8}"
+        f"{'playouts':>10}{'met':>5}",
+    ]
+    found = conduct_of(rows)
+    for game_id in dict.fromkeys(r.game_id for r in rows):
+        for level in LEVELS:
+            if (game_id, level) in found:
+                games, conduct = found[game_id, level]
+                lines.append(behaviour_row(game_id, level, games, conduct))
+    lines.append(
+        "  (undoing, empty, wasted: per 100 turns; choices: decisions with more than one"
+        " legal action, timed; playouts: mean per timed decision, n/a if the search does"
+        f" not report Search.{PLAYOUTS})"
+    )
+    return lines
+
+
+def behaviour_row(game_id: str, level: str, games: int, c: Conduct) -> str:
+    """One game's and level's line of the conduct section."""
+    undoing, empty, wasted = (c.per_100_turns(n) for n in (c.self_undoing, c.empty, c.wasted))
+    p50, p95, most = (percentile(c.times, q) for q in (0.5, 0.95, 1.0))
+    playouts = f"{sum(c.playouts) / len(c.playouts):.0f}" if c.playouts else "n/a"
+    met = undoing == 0 and empty == 0 and wasted <= MOST_WASTED
+    if level == "strong":
+        met = met and p95 <= THINK_P95 and most <= THINK_MAX
+    return (
+        f"  {game_id:<19}{level:<10}{games:>6}{c.turns:>7}{c.moves:>7}{undoing:>9.1f}"
+        f"{empty:>7.1f}{wasted:>8.1f}{len(c.times):>9}{p50 * 1000:>8.0f}{p95 * 1000:>8.0f}"
+        f"{most * 1000:>8.0f}{playouts:>10}{'yes' if met else 'no':>5}"
+    )
+
+
 def ai_row(r: Pairing) -> str:
     """One pairing's line of the strength section."""
     low, high = r.interval()
-    goal = GOALS[r.opponent]
+    goal = r.goal
     met = "yes" if r.rate >= goal else "no"
     actions = sum(x.actions for x in r.results) / len(r.results)
     return (

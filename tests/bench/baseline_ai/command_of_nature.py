@@ -1,0 +1,155 @@
+"""Command of Nature as an AI player reckons it: a side loses with its Sage, so a Sage's
+HP left counts most, less the DMG the enemy may bring at it next turn (which depends on
+the rows: an Attack Command reaches by distance, and far more of them reach Row I than
+Row III); then the Elementals standing (their HP, STR and tokens), the levels earned by
+defeating them, gold, and the cards a player owns to fight with (Attack Commands above
+all: a side without them can never win)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from rules.command_of_nature.cards import CommandCard, get_pack
+from rules.command_of_nature.combat import attack_reaches
+from rules.command_of_nature.formation import ROWS, Pos
+from rules.command_of_nature.setup import card_of
+from rules.command_of_nature.state import Side, State
+from rules.command_of_nature.table import elemental_def, is_sage
+from tests.bench.baseline_ai.judges import Judge
+
+SAGE_HP = 2.0  # each HP a Sage has left
+HP = 0.35  # each HP another Elemental has left (and each shield, anywhere)
+STR = 0.45  # each point of an Elemental's STR, boosts included
+STANDING = 1.0  # an Elemental in the formation at all
+LEVEL = 0.9
+GOLD = 0.15
+CARD = 0.12  # each point of cost of the cards a player owns beyond the Sage pack
+ATTACK = 0.6  # each Attack Command a side owns, up to ENOUGH_ATTACKS
+ENOUGH_ATTACKS = 8
+OWNED = 0.25  # each card a side owns, up to ENOUGH_CARDS
+ENOUGH_CARDS = 15
+# The share of an enemy's STR (boosts included) a Sage may expect to take from it next
+# turn when every Attack Command reaches it (a hand holds a few Commands, 4 AP).
+THREAT = 1.5
+
+
+class CommandOfNatureNovice(Judge):
+    """The practice opponent: it counts what stands, not where it stands."""
+
+    weights: ClassVar[dict[str, float]] = {
+        "attack": 5.0,
+        "summon": 3.0,
+        "play": 2.0,
+        "instant": 1.5,
+        "buy": 2.0,
+        "faction": 2.0,
+        "daybreak": 3.0,
+        "swap": 0.2,
+        "draw": 0.4,
+        "refresh": 0.1,
+        "sell": 0.2,
+        "phase": 0.3,
+        "end": 0.3,
+        "done": 0.3,
+    }
+    scale = 6.0
+
+    def score(self, state: BaseModel, seat: int) -> float:
+        assert isinstance(state, State)
+        mine = state.side_of(seat)
+        others = [s for s in state.sides if s.team != mine.team]
+        return _strength(state, mine) - sum(_strength(state, s) for s in others) / len(others)
+
+
+class CommandOfNatureJudge(CommandOfNatureNovice):
+    """The novice's reckoning, and the Sages' danger: where each Sage stands against the
+    enemy's attackers."""
+
+    novice: Judge = CommandOfNatureNovice()
+
+    def score(self, state: BaseModel, seat: int) -> float:
+        assert isinstance(state, State)
+        mine = state.side_of(seat)
+        others = [s for s in state.sides if s.team != mine.team]
+        danger = sum(sage_danger(state, s, mine) for s in others) / len(others)
+        danger -= sum(sage_danger(state, mine, s) for s in others) / len(others)
+        arsenal = _arsenal(state, mine) - sum(_arsenal(state, s) for s in others) / len(others)
+        return super().score(state, seat) - SAGE_HP * danger + arsenal
+
+
+def _arsenal(state: State, side: Side) -> float:
+    """What a side's cards are worth to fight with, whatever they cost: without Attack
+    Commands a side can never win (selling them all is a stalemate at best)."""
+    attacks = owned = 0
+    for seat in side.seats:
+        player = state.players[seat]
+        for card in (*player.hand, *player.deck, *player.discard):
+            definition = card_of(state, card)
+            owned += 1
+            attacks += isinstance(definition, CommandCard) and definition.type == "attack"
+    return ATTACK * min(attacks, ENOUGH_ATTACKS) + OWNED * min(owned, ENOUGH_CARDS)
+
+
+@cache
+def reach(pack: str) -> dict[tuple[int, int], float]:
+    """For an attacker's row and a target's row, the share of the Attack Commands (by
+    copies) that let the one hit the other."""
+    commands = [c for c in get_pack(pack).commands() if c.attack is not None]
+    copies = [max(1, c.copies + c.pack_copies) for c in commands]
+    total = sum(copies)
+    return {
+        (a, t): sum(
+            n for c, n in zip(commands, copies, strict=True) if attack_reaches(c, (a, 0), (t, 0))
+        )
+        / total
+        for a in range(ROWS)
+        for t in range(ROWS)
+    }
+
+
+def sage_danger(state: State, attackers: Side, defenders: Side) -> float:
+    """The DMG the `attackers`' side may bring at the `defenders`' Sages next turn."""
+    shares = reach(state.pack)
+    sages: list[Pos] = []
+    blows: list[tuple[int, int]] = []
+    for pos in defenders.formation.occupied():
+        elemental = defenders.formation.at(pos)
+        if elemental is not None and is_sage(state, elemental.card):
+            sages.append(pos)
+    if not sages:
+        return 0.0
+    for pos in attackers.formation.occupied():
+        elemental = attackers.formation.at(pos)
+        assert elemental is not None
+        blows.append((pos[0], elemental_def(state, elemental.card).strength + elemental.boosts))
+    total = 0.0
+    for sage in sages:
+        shields = defenders.formation.at(sage).shields  # type: ignore[union-attr]
+        hits = sorted((shares[row, sage[0]] * power for row, power in blows), reverse=True)
+        total += max(0.0, THREAT * sum(hits[:2]) - 0.5 * shields)
+    return total
+
+
+def _strength(state: State, side: Side) -> float:
+    """A side's standing: its formation, levels, gold and bought cards."""
+    total = GOLD * side.gold
+    for pos in side.formation.occupied():
+        elemental = side.formation.at(pos)
+        assert elemental is not None
+        definition = elemental_def(state, elemental.card)
+        left = max(0, definition.hp - elemental.damage) + elemental.shields
+        if definition.kind == "sage":
+            total += SAGE_HP * left
+        else:
+            total += STANDING + HP * left + STR * (definition.strength + elemental.boosts)
+    for seat in side.seats:
+        player = state.players[seat]
+        total += LEVEL * player.level
+        for card in (*player.hand, *player.deck, *player.discard):
+            definition = card_of(state, card)
+            if not definition.in_sage_pack:
+                total += CARD * definition.cost
+    return total

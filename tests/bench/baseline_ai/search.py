@@ -1,0 +1,217 @@
+"""How an AI seat decides: from its own view only, it imagines the cards it can't see
+(`Game.redeal`), tries each of its choices in a few such worlds, plays the rest of the
+turn out with a quick policy and judges where each choice leads with its game's
+heuristics (`ai.judges`).
+
+Why determinization: the three games hide cards the same simple way (hands, deck
+orders, market decks), their engines are exact and fast, and a whole turn is a chain of
+small decisions whose worth shows only at its end. Sampling a few complete worlds
+consistent with the seat's view and searching each as if it were open is the known
+strong baseline for such card games (Perfect Information Monte Carlo); its known flaw,
+acting as if it would learn the hidden cards, matters little when the search ends with
+the turn. Every world is drawn from the sorted unseen cards and a seed the view can
+know, so two states a seat can't tell apart lead it to the same decision.
+
+Search is spent where choices matter: a judge may settle a decision alone
+(`Judge.instinct`), stop a playout once the rest of the turn hardly changes its worth
+(`Judge.settled`) and play it out from hunches that need no list of legal actions
+(`Judge.hunch`); and a search stops early once one choice leads every other by several
+standard errors of its tries (at once when tries never vary: nothing hidden bears on
+the choice).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from rules.core import Action, Game, IllegalAction, Seat, rng_for
+from tests.bench.baseline_ai.judges import Judge
+
+EXPLORE = 0.4  # UCB1's exploration weight, on values in [0, 1]
+DEPTH = 80  # actions a playout may run before it is judged where it stands
+SURE = 3.0  # a leader this many standard errors ahead of every other choice is the choice
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one decision may spend: tries of a choice in a world (`playouts`), worlds
+    imagined (`worlds`), and time (`seconds`: None for no limit, so that a decision
+    depends only on its inputs)."""
+
+    playouts: int
+    worlds: int
+    per_choice: int
+    seconds: float | None = None
+
+
+@dataclass
+class Tally:
+    """One choice's record in a search."""
+
+    action: Action
+    tries: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.tries if self.tries else 0.0
+
+    def add(self, value: float) -> None:
+        self.tries += 1
+        self.total += value
+        self.squares += value * value
+
+    @property
+    def error(self) -> float:
+        """The squared standard error of the mean."""
+        if self.tries < 2:
+            return math.inf
+        spread = max(0.0, self.squares / self.tries - self.mean**2)
+        return spread / (self.tries - 1)
+
+
+Clock = Callable[[], float]
+
+
+class Search:
+    """One decision of `seat` in `state`, searched as `Budget` allows."""
+
+    def __init__(
+        self,
+        game: Game,
+        judge: Judge,
+        state: BaseModel,
+        seat: Seat,
+        seed: int,
+        budget: Budget,
+        clock: Clock = time.perf_counter,
+    ) -> None:
+        self.game = game
+        self.judge = judge
+        self.state = state
+        self.seat = seat
+        self.team = game.team_of(state, seat)
+        self.budget = budget
+        self.seed = seed
+        self.clock = clock
+        self.rng = random.Random(f"ai:{seed}")
+        self.worlds: list[BaseModel] = []
+        self.playouts = 0
+
+    def best(self, legal: list[Action]) -> Action:
+        """The legal action whose tries judged best (the first legal one on a tie)."""
+        if len(legal) == 1:
+            return legal[0]
+        started = self.clock()
+        world = self._world(0)
+        hint = self.judge.instinct(self.game, world, self.seat, legal)
+        if hint is not None:
+            return hint
+        shortlist = self.judge.shortlist(self.game, world, self.seat, legal)
+        tallies = [Tally(action) for action in shortlist]
+        if len(tallies) == 1:
+            return tallies[0].action
+        wanted = min(self.budget.playouts, self.budget.per_choice * len(tallies))
+        while self.playouts < wanted:
+            late = self.budget.seconds is not None and self.playouts >= len(tallies)
+            if late and self.clock() - started > self.budget.seconds:
+                break
+            tally = self._next(tallies)
+            tally.add(self._try(tally.action, tally.tries))
+            self.playouts += 1
+            if settled(tallies, self.judge.sure_after):
+                break
+        return max(tallies, key=lambda t: (t.mean, t.tries)).action
+
+    def _next(self, tallies: list[Tally]) -> Tally:
+        """The choice to try next: each once, then by UCB1."""
+        for tally in tallies:
+            if not tally.tries:
+                return tally
+        log_n = math.log(self.playouts)
+        return max(tallies, key=lambda t: t.mean + EXPLORE * math.sqrt(log_n / t.tries))
+
+    def _world(self, n: int) -> BaseModel:
+        """The `n`th imagined world (of `budget.worlds`, reused in turn), drawn lazily."""
+        n %= self.budget.worlds
+        while len(self.worlds) <= n:
+            self.worlds.append(self.game.redeal(self.state, self.seat, self.rng))
+        return self.worlds[n]
+
+    def _try(self, action: Action, n: int) -> float:
+        """Play `action` in world n, the turn out with the quick policy, and judge it.
+
+        The kth try of every choice meets the same world and the same luck, so choices
+        are compared on equal terms."""
+        luck = rng_for(self.seed, n)
+        try:
+            state, _ = self.game.apply(self._world(n), self.seat, action, luck)
+        except IllegalAction:  # pragma: no cover - legal in the seat's view is legal in any world
+            return 0.0
+        return self.judge.value(self.game, self.play_out(state, luck), self.seat)
+
+    def play_out(self, state: BaseModel, luck: random.Random) -> BaseModel:
+        """Play on with the quick policy until the turn under way ends (or the game, or
+        the judge calls it settled)."""
+        turn = turn_of(self.game, state, self.seat, self.team)
+        for _ in range(DEPTH):
+            if self.game.outcome(state) is not None:
+                break
+            if self.judge.settled(self.game, state, self.seat):
+                break
+            if turn_of(self.game, state, self.seat, self.team) != turn:
+                break
+            deciders = sorted(self.game.to_act(state))
+            if not deciders:
+                break
+            who = deciders[0]
+            after = self._hunch(state, who, luck)
+            if after is None:
+                legal = self.game.legal_actions(state, who)
+                if not legal:
+                    break
+                action = self.judge.quick(self.game, state, who, legal, luck)
+                after, _ = self.game.apply(state, who, action, luck)
+            state = after
+        return state
+
+    def _hunch(self, state: BaseModel, who: Seat, luck: random.Random) -> BaseModel | None:
+        """The state after the first of the judge's hunches that is legal, if any."""
+        for action in self.judge.hunch(self.game, state, who, luck) or ():
+            try:
+                after, _ = self.game.apply(state, who, action, luck)
+            except IllegalAction:
+                continue
+            return after
+        return None
+
+
+def settled(tallies: list[Tally], least: int) -> bool:
+    """Whether more tries would hardly change the choice: every choice tried a few times
+    (`least`) and the leader ahead of each other by SURE standard errors (at once when the tries
+    never vary, as when nothing hidden or random bears on the choice)."""
+    if any(t.tries < least for t in tallies):
+        return False
+    leader = max(tallies, key=lambda t: t.mean)
+    for other in tallies:
+        if other is not leader:
+            gap = leader.mean - other.mean
+            if gap < SURE * math.sqrt(leader.error + other.error):
+                return False
+    return True
+
+
+def turn_of(game: Game, state: BaseModel, seat: Seat, team: int) -> tuple[int, int]:
+    """Whose turn it is, as far as a playout cares: the active team, or during set-up
+    whether `seat` still has something to decide."""
+    active = game.active_seat(state)
+    if active is None:
+        return (-1, int(seat in game.to_act(state)))
+    return (game.team_of(state, active), 0)

@@ -1,0 +1,97 @@
+"""Tooth & Nail as an AI player reckons it: a deck is a life total (a side whose deck
+runs out loses), a hand is what it will play, Troops are damage to come (War Zone)
+and cards or Action Points every Recharge (Command Zone)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from rules.core import Action, Game, Seat
+from rules.tooth_and_nail.rules import card_def
+from rules.tooth_and_nail.state import State, Team
+from tests.bench.baseline_ai.judges import Judge
+
+# What each thing is worth, in cards of deck.
+HAND = 0.45
+WAR_TROOP = 0.8  # and its strength on top
+STRENGTH = 0.6
+COMMAND_TROOP = 1.3
+AP = 0.25
+# The Factions best first for a race: damage straight to the deck (Scorchmane Riders),
+# discard piles back under the deck (Loamshell Wardens), drains and recharges for tempo
+# (Quillspark Tinkerers); searching one's own deck and drawing cost lives.
+FACTIONS = {
+    name: rank
+    for rank, name in enumerate(
+        (
+            "scorchmane-riders",
+            "loamshell-wardens",
+            "quillspark-tinkerers",
+            "marauders",
+            "ostra-vulture",
+            "skitterwen-brood",
+        )
+    )
+}
+
+
+class ToothAndNailNovice(Judge):
+    """The practice opponent: it counts Troops, not when they can attack."""
+
+    weights: ClassVar[dict[str, float]] = {
+        "end": 0.15,
+        "attack": 4.0,
+        "formation": 4.0,
+        "play": 2.0,
+        "ability": 1.5,
+    }
+    scale = 4.0
+
+    def score(self, state: BaseModel, seat: Seat) -> float:
+        assert isinstance(state, State)
+        mine = state.team_of(seat)
+        others = [t for t in state.teams if t.team != mine.team and _alive(state, t)]
+        if not others:
+            return 0.0
+        return _strength(state, mine) - sum(_strength(state, t) for t in others) / len(others)
+
+    def weight(self, state: BaseModel, seat: Seat, action: Action) -> float:
+        assert isinstance(state, State)
+        if action.kind == "recharge":  # draw while the deck is long, AP once it runs short
+            short = len(state.team_of(seat).deck) < 8
+            return 3.0 if (action.args[0] == "ap") == short else 1.0
+        return super().weight(state, seat, action)
+
+
+class ToothAndNailJudge(ToothAndNailNovice):
+    """The novice's reckoning, with a Faction chosen for the race."""
+
+    novice: Judge = ToothAndNailNovice()
+
+    def instinct(
+        self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]
+    ) -> Action | None:
+        factions = [a for a in legal if a.kind == "faction"]
+        if factions:
+            return min(factions, key=lambda a: FACTIONS.get(a.args[0], len(FACTIONS)))
+        return None
+
+
+def _alive(state: State, team: Team) -> bool:
+    return any(not state.players[s].eliminated for s in team.seats)
+
+
+def _strength(state: State, team: Team) -> float:
+    """A side's standing in cards of deck: its deck, and what its players hold."""
+    total = float(len(team.deck))
+    for seat in team.seats:
+        player = state.players[seat]
+        if player.eliminated:
+            continue
+        total += HAND * len(player.hand) + AP * player.ap
+        total += COMMAND_TROOP * len(player.command_zone)
+        for troop in player.war_zone:
+            total += WAR_TROOP + STRENGTH * card_def(state, troop.card).strength
+    return total
