@@ -13,11 +13,11 @@ from pydantic import BaseModel
 
 import ai
 from ai import BUDGETS, Budget, Level
-from ai.command_of_nature import ALWAYS, CommandOfNatureJudge, aimless
+from ai.command_of_nature import ALWAYS, CommandOfNatureJudge
 from ai.judges import Judge
 from ai.search import Search
 from rules.command_of_nature import State
-from rules.core import Action, Game, Seat
+from rules.core import Game, Seat
 from rules.registry import GAMES
 
 GAME = GAMES["command-of-nature"]
@@ -71,18 +71,20 @@ def _position(state: State) -> str:
     ).model_dump_json()
 
 
-def test_a_plain_swap_the_ai_would_make_is_never_undone_by_another():
-    """Every plain swap the AI would consider climbs, so its reverse never does."""
+def test_a_swap_the_ai_searches_is_never_undone_by_one_it_searches_next():
+    """A plain swap is searched only when it climbs, so its reverse never is: the AI
+    can't swap back and forth within a turn."""
+    judge = CommandOfNatureJudge()
     for name in ("con-2p-swap-back.json", "con-2p-noop-swaps.json"):
         state, seat = position(name)
         state.sides[state.active].ap = 4
-        for action in GAME.legal_actions(state, seat):
-            if action.kind != "swap" or aimless(GAME, state, seat, action):
+        for action in judge.shortlist(GAME, state, seat, GAME.legal_actions(state, seat)):
+            if action.kind != "swap":
                 continue
             after, _ = GAME.apply(state, seat, action, random.Random(0))
             assert isinstance(after, State)
-            back = Action(kind="swap", args=action.args)
-            assert aimless(GAME, after, seat, back), (name, action.key)
+            searched = judge.shortlist(GAME, after, seat, GAME.legal_actions(after, seat))
+            assert action not in searched, (name, action.key)
 
 
 def test_the_shortlist_always_keeps_attacks_commands_and_buys():
