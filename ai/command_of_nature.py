@@ -89,18 +89,24 @@ class CommandOfNatureJudge(CommandOfNatureNovice):
         self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]
     ) -> list[Action]:
         """The choices worth searching: never a swap that only rearranges the formation
-        without improving it (see `aimless`); attacks, Commands and buys always; of the
-        rest, the ones that look best once what they set off has resolved (`glance`),
-        moving on first among equals."""
+        without improving it (see `aimless`); every attack, Command and buy (each card
+        at least in the form that looks best); then the ones that look best once what
+        they set off has resolved (`glance`), moving on first among equals."""
         assert isinstance(world, State)
         legal = [a for a in legal if not aimless(game, world, seat, a)] or legal
         if len(legal) <= SHORTLIST:
             return legal
-        kept = [a for a in legal if a.kind in ALWAYS]
-        others = [a for a in legal if a.kind not in ALWAYS]
-        worth = {a.key: self.glance(game, world, seat, a) for a in others}
-        others.sort(key=lambda a: (-worth[a.key], a.kind not in PROGRESS))
-        return kept + others[: max(0, SHORTLIST - len(kept))] if others else kept
+        worth = {a.key: self.glance(game, world, seat, a) for a in legal}
+        ranked = sorted(legal, key=lambda a: (-worth[a.key], a.kind not in PROGRESS))
+        kept: dict[str, Action] = {}
+        cards: set[tuple[str, str]] = set()
+        for action in ranked:
+            if action.kind in ALWAYS and (card := _card(action)) not in cards:
+                cards.add(card)
+                kept[action.key] = action
+        for action in ranked[: max(0, SHORTLIST - len(kept))]:
+            kept.setdefault(action.key, action)
+        return [a for a in ranked if a.key in kept]
 
     def glance(self, game: Game, world: BaseModel, seat: Seat, action: Action) -> float:
         """A choice's worth once it has played out: an attack with its DMG landed (the
@@ -119,6 +125,11 @@ class CommandOfNatureJudge(CommandOfNatureNovice):
             move = let[0] if let else self.quick(game, state, who, legal, luck)
             state, _ = game.apply(state, who, move, luck)
         return self.value(game, state, seat)
+
+
+def _card(action: Action) -> tuple[str, str]:
+    """The kind of an attack, Command or buy and the card it plays or buys."""
+    return (action.kind, action.args[1] if action.kind == "buy" else action.args[0])
 
 
 def aimless(game: Game, state: State, seat: Seat, action: Action) -> bool:
