@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from ai.command_of_nature import CommandOfNatureJudge
 from ai.judges import Judge
 from ai.mystic_vale import MysticValeJudge
-from ai.search import Budget, Search
+from ai.search import Budget, Decision, Search
 from ai.tooth_and_nail import ToothAndNailJudge
 from rules.core import Action, Game, Seat
 from rules.registry import GAMES
@@ -80,6 +80,18 @@ def decide(
     """The AI's choice for `seat`, one of `game.legal_actions(state, seat)` (which must
     not be empty). The same view, level, seed and budget without a time limit give the
     same choice, whatever the hidden cards are."""
+    return deliberate(game, state, seat, level, seed, budget).action
+
+
+def deliberate(
+    game: Game,
+    state: BaseModel,
+    seat: Seat,
+    level: Level = Level.STRONG,
+    seed: int = 0,
+    budget: Budget | None = None,
+) -> Decision:
+    """`decide`, with what the decision cost: its playouts, choices searched and time."""
     legal = game.legal_actions(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has nothing to decide")
@@ -87,7 +99,7 @@ def decide(
     if level == Level.EASY and judge.novice is not None:
         judge = judge.novice
     search = Search(game, judge, state, seat, seed, budget or BUDGETS[level])
-    return search.best(legal)
+    return search.decide(legal)
 
 
 __all__ = [
@@ -95,9 +107,11 @@ __all__ = [
     "JUDGES",
     "LEVEL_NAMES",
     "Budget",
+    "Decision",
     "Level",
     "decide",
     "decide_saved",
+    "deliberate",
     "first_legal_saved",
     "plays",
 ]

@@ -7,18 +7,21 @@ all: a side without them can never win)."""
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from typing import ClassVar
 
 from pydantic import BaseModel
 
-from ai.judges import Judge
+from ai.judges import SHORTLIST, Judge
+from ai.search import PROGRESS
 from rules.command_of_nature.cards import CommandCard, get_pack
 from rules.command_of_nature.combat import attack_reaches
 from rules.command_of_nature.formation import ROWS, Pos
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import Side, State
 from rules.command_of_nature.table import elemental_def, is_sage
+from rules.core import Action, Game, Seat
 
 SAGE_HP = 2.0  # each HP a Sage has left
 HP = 0.35  # each HP another Elemental has left (and each shield, anywhere)
@@ -34,6 +37,9 @@ ENOUGH_CARDS = 15
 # The share of an enemy's STR (boosts included) a Sage may expect to take from it next
 # turn when every Attack Command reaches it (a hand holds a few Commands, 4 AP).
 THREAT = 1.5
+# What a shortlist always searches, however it ranks them: attacks, Commands, buys.
+ALWAYS = frozenset({"attack", "play", "buy"})
+LOOK = 40  # the most steps a glance plays on to see an attack land
 
 
 class CommandOfNatureNovice(Judge):
@@ -78,6 +84,102 @@ class CommandOfNatureJudge(CommandOfNatureNovice):
         danger -= sum(sage_danger(state, mine, s) for s in others) / len(others)
         arsenal = _arsenal(state, mine) - sum(_arsenal(state, s) for s in others) / len(others)
         return super().score(state, seat) - SAGE_HP * danger + arsenal
+
+    def shortlist(
+        self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]
+    ) -> list[Action]:
+        """The choices worth searching: never a swap that only rearranges the formation
+        without improving it (see `aimless`); every attack, Command and buy (each card
+        at least in the form that looks best); then the ones that look best once what
+        they set off has resolved (`glance`), moving on first among equals."""
+        assert isinstance(world, State)
+        legal = [a for a in legal if not aimless(game, world, seat, a)] or legal
+        if len(legal) <= SHORTLIST:
+            return legal
+        worth = {a.key: self.glance(game, world, seat, a) for a in legal}
+        ranked = sorted(legal, key=lambda a: (-worth[a.key], a.kind not in PROGRESS))
+        kept: dict[str, Action] = {}
+        cards: set[tuple[str, str]] = set()
+        for action in ranked:
+            if action.kind in ALWAYS and (card := _card(action)) not in cards:
+                cards.add(card)
+                kept[action.key] = action
+        for action in ranked[: max(0, SHORTLIST - len(kept))]:
+            kept.setdefault(action.key, action)
+        return [a for a in ranked if a.key in kept]
+
+    def glance(self, game: Game, world: BaseModel, seat: Seat, action: Action) -> float:
+        """A choice's worth once it has played out: an attack with its DMG landed (the
+        defenders let it through), a Command with its effect resolved."""
+        luck = random.Random(0)
+        state, _ = game.apply(world, seat, action, luck)
+        for _ in range(LOOK):
+            assert isinstance(state, State)
+            if not (state.frames or state.queue or state.attack) or game.outcome(state):
+                break
+            who = sorted(game.to_act(state))[0]
+            legal = game.legal_actions(state, who)
+            if not legal:
+                break
+            let = [a for a in legal if a.kind == "let"]
+            move = let[0] if let else self.quick(game, state, who, legal, luck)
+            state, _ = game.apply(state, who, move, luck)
+        return self.value(game, state, seat)
+
+
+def _card(action: Action) -> tuple[str, str]:
+    """The kind of an attack, Command or buy and the card it plays or buys."""
+    return (action.kind, action.args[1] if action.kind == "buy" else action.args[0])
+
+
+def aimless(game: Game, state: State, seat: Seat, action: Action) -> bool:
+    """Whether `action` is a swap that only rearranges the seat's formation (nothing else
+    changes but the AP it costs) and does not raise `arrangement`: such swaps could
+    undo each other within a turn, or change nothing at all (twins), so the AI makes a
+    plain swap only when it climbs; an arrangement never comes back by climbing."""
+    if action.kind != "swap":
+        return False
+    after, _ = game.apply(state, seat, action, random.Random(0))
+    assert isinstance(after, State)
+    if _rest(after) != _rest(state):
+        return False  # something was set off: not a plain rearrangement
+    return arrangement(after, seat) <= arrangement(state, seat)
+
+
+def _rest(state: State) -> dict[str, object]:
+    """Everything of a state but the formations' arrangement and the AP."""
+    dump = state.model_dump(exclude={"sides": {"__all__": {"formation", "ap"}}})
+    dump["elementals_in_play"] = sorted(
+        (side.team, e.card, e.owner, e.damage, e.shields, e.boosts)
+        for side in state.sides
+        for pos in side.formation.occupied()
+        if (e := side.formation.at(pos)) is not None
+    )
+    return dump
+
+
+def arrangement(state: State, seat: Seat) -> tuple[float, tuple[tuple[object, ...], ...]]:
+    """How well a seat's side stands arranged, from what every seat sees: the Sages'
+    danger both ways (as `score` counts it), then, among arrangements alike in that,
+    a fixed order of the formation (so that a plain swap can only go one way)."""
+    mine = state.side_of(seat)
+    others = [s for s in state.sides if s.team != mine.team]
+    danger = sum(sage_danger(state, s, mine) - sage_danger(state, mine, s) for s in others)
+    order = tuple(
+        ("",)
+        if (e := mine.formation.at(pos)) is None
+        else (
+            state.cards[e.card],
+            e.owner,
+            e.damage,
+            e.shields,
+            e.boosts,
+            e.card in mine.attacked,
+            e.card in mine.daybreak,
+        )
+        for pos in mine.formation.positions()
+    )
+    return (round(-danger / len(others), 9), order)
 
 
 def _arsenal(state: State, side: Side) -> float:

@@ -36,6 +36,9 @@ from rules.core import Action, Game, IllegalAction, Seat, rng_for
 EXPLORE = 0.4  # UCB1's exploration weight, on values in [0, 1]
 DEPTH = 80  # actions a playout may run before it is judged where it stands
 SURE = 3.0  # a leader this many standard errors ahead of every other choice is the choice
+# Actions that move the game on (the phase, the turn): what a tie goes to, so that a
+# choice that changes nothing never wins by being listed first.
+PROGRESS = frozenset({"end", "phase", "done"})
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,17 @@ class Tally:
 Clock = Callable[[], float]
 
 
+@dataclass(frozen=True)
+class Decision:
+    """What a search chose and what it spent: playouts run, choices searched (0 when
+    the decision needed no search) and seconds taken."""
+
+    action: Action
+    playouts: int = 0
+    choices: int = 0
+    seconds: float = 0.0
+
+
 class Search:
     """One decision of `seat` in `state`, searched as `Budget` allows."""
 
@@ -106,29 +120,42 @@ class Search:
         self.playouts = 0
 
     def best(self, legal: list[Action]) -> Action:
-        """The legal action whose tries judged best (the first legal one on a tie)."""
-        if len(legal) == 1:
-            return legal[0]
+        """The legal action whose tries judged best (see `decide`)."""
+        return self.decide(legal).action
+
+    def decide(self, legal: list[Action]) -> Decision:
+        """The legal action whose tries judged best, and what finding it cost: on a tie,
+        one that moves the game on (`PROGRESS`), then the more tried, then the first
+        shortlisted. The clock is looked at before every try: past `budget.seconds`
+        the choice is made from the tries so far (the shortlist's first if none)."""
         started = self.clock()
+
+        def done(action: Action, choices: int = 0) -> Decision:
+            return Decision(action, self.playouts, choices, self.clock() - started)
+
+        if len(legal) == 1:
+            return done(legal[0])
         world = self._world(0)
         hint = self.judge.instinct(self.game, world, self.seat, legal)
         if hint is not None:
-            return hint
+            return done(hint)
         shortlist = self.judge.shortlist(self.game, world, self.seat, legal)
         tallies = [Tally(action) for action in shortlist]
         if len(tallies) == 1:
-            return tallies[0].action
+            return done(tallies[0].action, 1)
         wanted = min(self.budget.playouts, self.budget.per_choice * len(tallies))
+        limit = self.budget.seconds
         while self.playouts < wanted:
-            late = self.budget.seconds is not None and self.playouts >= len(tallies)
-            if late and self.clock() - started > self.budget.seconds:
+            if limit is not None and self.clock() - started > limit:
                 break
             tally = self._next(tallies)
             tally.add(self._try(tally.action, tally.tries))
             self.playouts += 1
             if settled(tallies, self.judge.sure_after):
                 break
-        return max(tallies, key=lambda t: (t.mean, t.tries)).action
+        tried = [t for t in tallies if t.tries] or tallies[:1]
+        best = max(tried, key=lambda t: (t.mean, t.action.kind in PROGRESS, t.tries))
+        return done(best.action, len(tallies))
 
     def _next(self, tallies: list[Tally]) -> Tally:
         """The choice to try next: each once, then by UCB1."""

@@ -26,6 +26,7 @@ from rules.command_of_nature.table import (
     swap_cards,
 )
 from rules.core import IllegalAction
+from rules.core.contract import fresh_copy
 from rules.core.text import listed
 
 MARKET_SIZE = 3
@@ -230,6 +231,34 @@ def check_swap(state: State, seat: int, a: Pos, b: Pos) -> None:
         raise IllegalAction("not-connected", "Only two connected Elementals can swap places.")
     if side.ap < 1:
         raise IllegalAction("no-ap", "Your side has no Action Point left this turn.")
+    if _twins(state, side, a, b) and not _swap_triggers(state, a, b):
+        raise IllegalAction(
+            "twins", "Those two Elementals are alike: swapping them would change nothing."
+        )
+
+
+def _twins(state: State, side: Side, a: Pos, b: Pos) -> bool:
+    """Whether two Elementals can't be told apart: the same card, owner and tokens, and
+    alike in what they did this turn (attacked, daybreak used)."""
+    first, second = side.formation.at(a), side.formation.at(b)
+    if first is None or second is None or state.cards[first.card] != state.cards[second.card]:
+        return False
+    if first.model_dump(exclude={"card"}) != second.model_dump(exclude={"card"}):
+        return False
+    return all(
+        (first.card in cards) == (second.card in cards) for cards in (side.attacked, side.daybreak)
+    )
+
+
+def _swap_triggers(state: State, a: Pos, b: Pos) -> bool:
+    """Whether swapping the Elementals at `a` and `b` (of the active side) sets off any
+    effect: only an Elemental entering another row can."""
+    if a[0] == b[0]:
+        return False
+    probe = fresh_copy(state)
+    side = active_side(probe)
+    swap_cards(probe, side.formation.at(a).card, side.formation.at(b).card)  # type: ignore[union-attr]
+    return probe.queue != state.queue
 
 
 def swap_elementals(state: State, seat: int, a: Pos, b: Pos) -> Events:

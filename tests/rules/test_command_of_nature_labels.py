@@ -24,6 +24,7 @@ def test_two_choices_never_share_a_label_even_when_the_names_repeat():
         state.sides[team].formation.put(pos, None)
     for pos in ((0, 0), (1, 0), (1, 1), (2, 1)):
         place(state, team, pos, "timber")
+    state.sides[team].formation.at((1, 1)).damage = 1  # type: ignore[union-attr]
     legal = legal_actions(state, seat)
     labels = [GAME.describe(a, state) for a in legal]
     assert len(set(labels)) == len(labels)

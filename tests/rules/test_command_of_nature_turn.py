@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.command_of_nature import GAME, table, turn
+from rules.command_of_nature.formation import Elemental
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import State
 from rules.core import Action, IllegalAction, rng_for
@@ -86,9 +87,9 @@ def test_only_connected_elementals_swap():
     """Standard actions: "Swap the positions of 2 connected Elementals"."""
     state, seat = in_phase("actions")
     formation = state.sides[state.active].formation
-    front, behind = formation.at((0, 0)), formation.at((1, 1))
-    turn.swap_elementals(state, seat, (0, 0), (1, 1))
-    assert formation.at((0, 0)) == behind and formation.at((1, 1)) == front
+    front, behind = formation.at((1, 1)), formation.at((2, 1))  # Timber and the Sage
+    turn.swap_elementals(state, seat, (1, 1), (2, 1))
+    assert formation.at((1, 1)) == behind and formation.at((2, 1)) == front
     with pytest.raises(IllegalAction, match="connected"):
         turn.swap_elementals(state, seat, (0, 0), (2, 2))
 
@@ -350,3 +351,42 @@ def test_in_a_team_end_turn_leaves_the_partner_their_own_clean_up():
     assert "end" not in keys(after, partner) and "done" in keys(after, partner)
     final, _ = act(after, partner, "done")
     assert final.active == 1 - state.active
+
+
+def _twins(state: State, card_id: str, spaces: list[tuple[int, int]]) -> None:
+    """Put Elementals of one card, alike in every token, at `spaces` of the active side."""
+    formation = state.sides[state.active].formation
+    owner = first_seat(state)
+    for pos in spaces:
+        state.cards.append(card_id)
+        formation.put(pos, Elemental(card=len(state.cards) - 1, owner=owner))
+
+
+def _swaps(state: State, seat: int) -> set[str]:
+    return {a.key for a in GAME.legal_actions(state, seat) if a.kind == "swap"}
+
+
+def test_swapping_two_alike_elementals_that_would_change_nothing_is_not_offered():
+    """Standard actions: swap 2 connected Elementals. Two of one card with the same
+    tokens trading places, where no effect is set off, changes nothing but the AP: it is
+    not offered, and asked for it is refused in words."""
+    state, seat = in_phase("actions")
+    _twins(state, "cobble", [(1, 0), (1, 1), (2, 0)])
+    swaps = _swaps(state, seat)
+    assert "swap|1.0|1.1" not in swaps  # one row
+    assert "swap|1.0|2.0" not in swaps  # two rows, nothing enters_row
+    with pytest.raises(IllegalAction, match="alike"):
+        GAME.apply(state, seat, Action(kind="swap", args=("1.0", "1.1")), rng_for(1, 1))
+
+
+def test_swapping_alike_elementals_is_offered_when_it_matters():
+    """A swap of two alike Elementals is offered when one has attacked this turn (the
+    other could attack from its space) or when entering a row sets an effect off."""
+    state, seat = in_phase("actions")
+    _twins(state, "cobble", [(1, 0), (1, 1)])
+    side = state.sides[state.active]
+    side.attacked.append(side.formation.at((1, 0)).card)  # type: ignore[union-attr]
+    assert "swap|1.0|1.1" in _swaps(state, seat)
+    state, seat = in_phase("actions")
+    _twins(state, "riptide-tiger", [(0, 0), (1, 0)])  # entering Row I: draw 1
+    assert "swap|0.0|1.0" in _swaps(state, seat)

@@ -1,0 +1,139 @@
+"""How the AI searches a decision: it never undoes its own move or makes one that
+changes nothing, its shortlist keeps attacks, Commands and buys, a tie goes to moving
+on, and a decision keeps to its time. The positions in `positions/` are saved states
+where an earlier AI played badly (see their README in the shared notes)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+from pydantic import BaseModel
+
+import ai
+from ai import BUDGETS, Budget, Level
+from ai.command_of_nature import CommandOfNatureJudge
+from ai.judges import SHORTLIST, Judge
+from ai.search import Search
+from rules.command_of_nature import State
+from rules.core import Game, Seat
+from rules.registry import GAMES
+
+GAME = GAMES["command-of-nature"]
+SMALL = Budget(playouts=120, worlds=4, per_choice=8)  # no time limit: decisions repeat
+POSITIONS = Path(__file__).parent / "positions"
+
+
+def position(name: str) -> tuple[State, Seat]:
+    state = GAME.state_model.model_validate_json((POSITIONS / name).read_text())
+    assert isinstance(state, State)
+    return state, sorted(GAME.to_act(state))[0]
+
+
+def test_the_ai_does_not_swap_back_and_plays_a_command_or_attack_instead():
+    """con-2p-swap-back: with 1 AP left it swapped Acorn Squire and Timber back; Bramble
+    Oath and Close Strike score higher when searched."""
+    state, seat = position("con-2p-swap-back.json")
+    action = ai.decide(GAME, state, seat, Level.STRONG, seed=10020050, budget=SMALL)
+    assert action.key in {"play|bramble-oath", "attack|close-strike|0.0|0.0"}
+
+
+def test_the_ai_does_not_swap_alike_elementals_and_uses_its_attack():
+    """con-2p-noop-swaps: it spent all 3 AP swapping Cobble with Cobble, then discarded
+    Far Strike and Sling Toss. Through the whole turn now: no move that changes nothing
+    or brings back a position seen, and Far Strike or Sling Toss played."""
+    state, seat = position("con-2p-noop-swaps.json")
+    seen = [_position(state)]
+    played: list[str] = []
+    for n in range(40):
+        if state.active != 0 or state.phase not in ("daybreak", "actions"):
+            break
+        who = sorted(GAME.to_act(state))[0]
+        if who != seat:  # the defender lets an attack through, fills a gap
+            legal = GAME.legal_actions(state, who)
+            answer = next((a for a in legal if a.kind == "let"), legal[0])
+            state, _ = GAME.apply(state, who, answer, random.Random(n))
+            continue
+        action = ai.decide(GAME, state, seat, Level.STRONG, seed=10000019 + n, budget=SMALL)
+        played.append(action.key)
+        state, _ = GAME.apply(state, seat, action, random.Random(n))
+        assert isinstance(state, State)
+        assert _position(state) not in seen, played
+        seen.append(_position(state))
+    assert any(k.startswith(("attack|far-strike", "play|sling-toss")) for k in played), played
+
+
+def _position(state: State) -> str:
+    """The state as a move leaves it, but for the AP spent."""
+    return state.model_copy(
+        update={"sides": [s.model_copy(update={"ap": 0}) for s in state.sides]}
+    ).model_dump_json()
+
+
+def test_a_swap_the_ai_searches_is_never_undone_by_one_it_searches_next():
+    """A plain swap is searched only when it climbs, so its reverse never is: the AI
+    can't swap back and forth within a turn."""
+    judge = CommandOfNatureJudge()
+    for name in ("con-2p-swap-back.json", "con-2p-noop-swaps.json"):
+        state, seat = position(name)
+        state.sides[state.active].ap = 4
+        for action in judge.shortlist(GAME, state, seat, GAME.legal_actions(state, seat)):
+            if action.kind != "swap":
+                continue
+            after, _ = GAME.apply(state, seat, action, random.Random(0))
+            assert isinstance(after, State)
+            searched = judge.shortlist(GAME, after, seat, GAME.legal_actions(after, seat))
+            assert action not in searched, (name, action.key)
+
+
+def test_the_shortlist_always_keeps_attacks_commands_and_buys():
+    """Over the shortlist's size, no attack, Command or buy is dropped for a swap that
+    looks as good one step ahead: every card is searched, in the form that looks best
+    at least."""
+    judge = CommandOfNatureJudge()
+    for name in ("con-2p-swap-back.json", "con-2p-noop-swaps.json"):
+        state, seat = position(name)
+        legal = GAME.legal_actions(state, seat)
+        assert len(legal) > SHORTLIST
+        kept = judge.shortlist(GAME, state, seat, legal)
+        wanted = {(a.kind, a.args[0]) for a in legal if a.kind in ("attack", "play")}
+        wanted |= {(a.kind, a.args[1]) for a in legal if a.kind == "buy"}
+        searched = {(a.kind, a.args[a.kind == "buy"]) for a in kept if a.args}
+        assert wanted and wanted <= searched, (name, wanted - searched)
+
+
+class Indifferent(Judge):
+    """Every position looks the same."""
+
+    def value(self, game: Game, state: BaseModel, seat: Seat) -> float:
+        return 0.5
+
+
+def test_a_tie_goes_to_moving_on_not_to_the_first_listed():
+    state, seat = position("con-2p-swap-back.json")
+    legal = GAME.legal_actions(state, seat)
+    search = Search(
+        GAME, Indifferent(), state, seat, 1, Budget(playouts=60, worlds=2, per_choice=2)
+    )
+    assert search.best(legal).kind in ("phase", "end")
+
+
+def test_the_clock_is_looked_at_before_the_first_tries():
+    """A decision past its time stops at once, even before every choice was tried."""
+    state, seat = position("con-2p-swap-back.json")
+    ticks = itertools.count()
+    budget = Budget(playouts=400, worlds=8, per_choice=24, seconds=0.8)
+    search = Search(GAME, CommandOfNatureJudge(), state, seat, 1, budget, clock=lambda: next(ticks))
+    decision = search.decide(GAME.legal_actions(state, seat))
+    assert decision.playouts == 0
+    assert decision.action in GAME.legal_actions(state, seat)
+
+
+def test_a_strong_decision_keeps_to_its_time_and_counts_its_playouts():
+    """The strong level's time (0.8 s), with a generous margin for a busy machine."""
+    state, seat = position("con-2p-noop-swaps.json")
+    decision = ai.deliberate(GAME, state, seat, Level.STRONG, seed=3)
+    assert decision.seconds < 2.5
+    assert decision.playouts > 0 and decision.choices > 0
+    assert BUDGETS[Level.STRONG].seconds is not None
