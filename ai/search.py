@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
@@ -86,12 +86,14 @@ Clock = Callable[[], float]
 @dataclass(frozen=True)
 class Decision:
     """What a search chose and what it spent: playouts run, choices searched (0 when
-    the decision needed no search) and seconds taken."""
+    the decision needed no search) and seconds taken; and what its tries judged each
+    choice tried, by action key (the mean of `Judge.value`: a chance to win)."""
 
     action: Action
     playouts: int = 0
     choices: int = 0
     seconds: float = 0.0
+    values: Mapping[str, float] = field(default_factory=dict)
 
 
 class Search:
@@ -130,8 +132,11 @@ class Search:
         the choice is made from the tries so far (the shortlist's first if none)."""
         started = self.clock()
 
+        tallies: list[Tally] = []
+
         def done(action: Action, choices: int = 0) -> Decision:
-            return Decision(action, self.playouts, choices, self.clock() - started)
+            values = {t.action.key: t.mean for t in tallies if t.tries}
+            return Decision(action, self.playouts, choices, self.clock() - started, values)
 
         if len(legal) == 1:
             return done(legal[0])

@@ -5,23 +5,21 @@ gave each. The AI decides from the asker's own seat (`ai.decide` imagines the ca
 that seat can't see and never reads them), thinks in the AI players' worker pool (or a
 thread) by their deadline, and the match log records that a hint was given, not what.
 
-The move is `ai.decide`'s own choice. The chances come from a second search of the
-same seat, seed and budget that keeps each choice's tries (`Search` keeps them to
-itself); without a time limit both searches are the same search."""
+The move, its chance and the runner-up's are one search's (`ai.deliberate`): what its
+tries judged each choice it weighed."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from pydantic import BaseModel
 
 import ai
-from ai.search import Budget, Search
+from ai.search import Budget
 from bot.service import errors
 from bot.service.matches import AI_NAME, AITurn, MatchService, Table
 from bot.service.players import AIPlayers
-from rules.core import Action, Game, Seat
+from rules.core import Game, Seat
 from rules.registry import GAMES
 
 HINT_LOG = "hint"  # the kind of the match-log line saying a hint was given
@@ -52,19 +50,6 @@ class Hint:
     weighed: bool = False  # its search tried the choices (else a judge's instinct chose)
 
 
-class _Tallying(Search):
-    """A search that keeps what each try of each choice was worth."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.tried: dict[str, list[float]] = defaultdict(list)
-
-    def _try(self, action: Action, n: int) -> float:
-        value = super()._try(action, n)
-        self.tried[action.key].append(value)
-        return value
-
-
 def think(game_id: str, snapshot: str, seat: Seat, seed: int, seconds: float | None) -> Hint:
     """The hint for `seat` in a saved state (what a worker process runs): it reads only
     the seat's part of the state, as `ai.decide_saved` does."""
@@ -87,13 +72,11 @@ def hint_for(
     budget = budget or ai.BUDGETS[ai.Level.STRONG]
     if seconds is not None:
         budget = replace(budget, seconds=min(seconds, budget.seconds or seconds))
-    chosen = ai.decide(game, state, seat, ai.Level.STRONG, seed=seed, budget=budget)
+    decision = ai.deliberate(game, state, seat, ai.Level.STRONG, seed=seed, budget=budget)
+    chosen, means = decision.action, decision.values
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
         return Hint(chosen.key)
-    search = _Tallying(game, ai.JUDGES[game.id], state, seat, seed, budget)
-    search.best(legal)
-    means = {key: sum(values) / len(values) for key, values in search.tried.items() if values}
     others = sorted((k for k in means if k != chosen.key), key=lambda k: -means[k])
     runner = others[0] if others else None
     return Hint(
@@ -102,7 +85,7 @@ def hint_for(
         runner,
         means.get(runner) if runner else None,
         legal=len(legal),
-        weighed=search.playouts > 0,
+        weighed=decision.playouts > 0,
     )
 
 

@@ -86,11 +86,14 @@ def turn_key(game: Game, state: BaseModel) -> tuple[int, int]:
     return (getattr(state, "turn", 0), team)
 
 
-def wastes_turn(game: Game, state: BaseModel, seat: Seat, action: Action) -> bool:
-    """Whether `seat` taking `action` in `state` wastes its turn (see the module's notes)."""
+def wastes_turn(
+    game: Game, state: BaseModel, seat: Seat, action: Action, after: BaseModel | None = None
+) -> bool:
+    """Whether `seat` taking `action` in `state` wastes its turn (see the module's notes);
+    `after`: the state the action led to, when it is known."""
     match state:
         case NatureState():
-            return _nature_wastes(game, state, seat, action)
+            return _nature_wastes(game, state, seat, action, after)
         case ValeState():
             return _vale_wastes(game, state, seat, action)
         case NailState():
@@ -98,12 +101,15 @@ def wastes_turn(game: Game, state: BaseModel, seat: Seat, action: Action) -> boo
     raise TypeError(f"no wasted turn defined for {type(state).__name__}")
 
 
-def _nature_wastes(game: Game, state: NatureState, seat: Seat, action: Action) -> bool:
+def _nature_wastes(
+    game: Game, state: NatureState, seat: Seat, action: Action, after: BaseModel | None
+) -> bool:
     if state.frames or state.phase not in ("daybreak", "actions"):
         return False
     if state.side_of(seat).ap <= 0:
         return False
-    after, _ = game.apply(state, seat, action, random.Random(0))
+    if after is None:
+        after, _ = game.apply(state, seat, action, random.Random(0))
     assert isinstance(after, NatureState)
     stays = after.phase in ("daybreak", "actions") and turn_key(game, after) == turn_key(
         game, state
@@ -241,7 +247,11 @@ class Watch:
             if own and mark not in self.turns:
                 self.turns.add(mark)
                 conduct.turns += 1
-            if own and mark not in self.wasted and wastes_turn(self.game, before, seat, action):
+            if (
+                own
+                and mark not in self.wasted
+                and wastes_turn(self.game, before, seat, action, after)
+            ):
                 self.wasted.add(mark)
                 conduct.wasted += 1
         if turn_key(self.game, after) == turn:
