@@ -7,6 +7,7 @@ replaying to the same states (one game in three, and every concession)."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -15,7 +16,9 @@ from rules.command_of_nature import GAME, State
 from rules.command_of_nature.formation import gap_to_fill
 from rules.core import Action, SeatSpec, rng_for
 
-GAMES = 200  # per variant: the issue's bar (all must end with a winner)
+# Games per variant: 120 in the suite (its time is budgeted); the bar of 200 that first
+# proved these rules runs with ARBITER_PLAYOUT_GAMES=200.
+GAMES = int(os.environ.get("ARBITER_PLAYOUT_GAMES", "120"))
 CHUNKS = 8  # the games of a variant run as this many tests
 CONCESSIONS = 40  # per variant
 # One random game in this many is replayed from its log and compared state by state (a
@@ -184,7 +187,7 @@ def replay(variant: str, seed: int, log: list[tuple[int, Action]]) -> list[str]:
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("variant", list(PLAYERS))
 def test_random_standard_games_keep_every_invariant_and_replay(variant: str, chunk: int) -> None:
-    """200 games per variant, in chunks that test runners can share out; one in
+    """GAMES games per variant, in chunks that test runners can share out; one in
     REPLAYED_EVERY replayed."""
     size = GAMES // CHUNKS
     finished = 0

@@ -12,6 +12,7 @@ compared), and that a card looked at is named by no question nor the prompt."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -23,7 +24,9 @@ from rules.mystic_vale.cards import get_pack
 from rules.mystic_vale.moves import name_of
 from rules.mystic_vale.symbols import advancement_of, decay_count
 
-GAMES = 200  # per variant: the issue's bar
+# Games per variant: 120 in the suite (its time is budgeted); the bar of 200 that first
+# proved these rules runs with ARBITER_PLAYOUT_GAMES=200.
+GAMES = int(os.environ.get("ARBITER_PLAYOUT_GAMES", "120"))
 CHUNKS = 10  # the games of a variant run as this many tests (short ones balance the runners)
 # mode -> (variant, players, options besides leaders)
 MODES: dict[str, tuple[str, int, dict[str, str]]] = {
@@ -248,7 +251,7 @@ def replay(mode: str, seed: int, leaders: str, log: list[tuple[int, Action]]) ->
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("mode", list(MODES))
 def test_random_games_end_keep_every_invariant_and_replay(mode: str, chunk: int) -> None:
-    """200 games per mode (leaders on in every other one), in chunks; one in
+    """GAMES games per mode (leaders on in every other one), in chunks; one in
     REPLAYED_EVERY replayed."""
     size = GAMES // CHUNKS
     for seed in range(chunk * size, (chunk + 1) * size):
