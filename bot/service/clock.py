@@ -255,16 +255,17 @@ class ClockService:
         doesn't play)."""
         settings = await self.store.guild_settings(guild_id) if guild_id is not None else None
         rules = self.matches.game(game)
+        played = ai.plays(rules.id)
         seconds = parse_clock(clock) if clock else None
         if seconds is None:
             seconds = settings.default_clock_seconds if settings else 86400
         if policy is None:
             policy = settings.default_timeout_policy if settings else TIMEOUT_POLICIES[0]
-            if policy == "ai" and not ai.plays(rules.id):
+            if policy == "ai" and not played:
                 policy = "skip"
         if policy not in TIMEOUT_POLICIES:
             raise errors.BadSetting(f"The timeout policy is one of {', '.join(TIMEOUT_POLICIES)}.")
-        if policy == "ai" and not ai.plays(rules.id):
+        if policy == "ai" and not played:
             raise errors.BadSetting(
                 f"Arbiter doesn't play {rules.name}, so it can't play for a player whose time "
                 "runs out: choose the timeout `skip` or `abandon`."

@@ -95,7 +95,7 @@ OPTIONS_FIXED = "The match has started: its options can't change any more."
 # The kinds of the match-log lines the clock's actions write (under the match's lock).
 TIMEOUT_LOG, FORFEIT_LOG, ABANDON_LOG = "timeout", "forfeit", "abandon"
 AI_LOG = "ai"  # the AI took a seat over for its player, or gave it back
-AI_VOTE_LOG = "ai-vote"  # a player asked that the AI play a seat (its number, the text)
+AI_VOTE_LOG = "ai-vote"  # a player asked that the AI play a seat
 AI_AGREED_LOG = "ai-agreed"  # the table's vote handed a seat to the AI (user: its player)
 VOTE_GRACE = timedelta(hours=1)  # the AI's first move for a seat the table voted it waits
 AI_HANDOVERS = (AI_LOG, AI_AGREED_LOG)
@@ -1082,6 +1082,7 @@ class MatchService:
                 match_id,
                 seat,
                 voter_id,
+                kind=AI_VOTE_LOG,
                 text=f"🗳️ {voter.name} asks that {AI_NAME} play for {seat.name}.",
             )
             voters = [s for s in table.seats if s.person and not s.by_ai and s.seat != seat.seat]

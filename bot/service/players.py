@@ -164,12 +164,7 @@ class AIPlayers:
         level = turn.seat.ai or ai.Level.STRONG.value
         args = (match.game, turn.snapshot, turn.seat.seat, level, turn.seed, self.think)
         try:
-            try:
-                return await self._think(args)
-            except BrokenProcessPool:
-                log.warning("the AI's worker process died: a new one thinks")
-                self._drop_pool()
-                return await self._think(args)
+            return await self.run(ai.decide_saved, *args)
         except Exception as error:  # a worker that hung or died again, a fault of ours
             reference = secrets.token_hex(3)
             log.error(
@@ -197,17 +192,9 @@ class AIPlayers:
         thinking = asyncio.get_running_loop().run_in_executor(self._executor(), work, *args)
         try:
             return await asyncio.wait_for(thinking, self.deadline)
-        except TimeoutError:
-            log.warning("the AI's worker took longer than %s s: a new one thinks", self.deadline)
+        except TimeoutError:  # the worker may be hung: the next decision starts a new one
             self._drop_pool()
             raise
-
-    async def _think(self, args: tuple[str, str, int, str, int, float | None]) -> str:
-        """`ai.decide_saved` in the worker pool (or a thread), by the deadline."""
-        thinking = asyncio.get_running_loop().run_in_executor(
-            self._executor(), ai.decide_saved, *args
-        )
-        return await asyncio.wait_for(thinking, self.deadline)
 
 
 def fallback(

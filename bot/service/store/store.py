@@ -724,12 +724,7 @@ class Store:
                 (int(practice), self._now(), match_id, int(practice)),
             )
             if changed == 1:
-                await db.execute(
-                    "INSERT INTO match_log (match_id, version, user_id, kind, text, created_at)"
-                    " SELECT id, version, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT),"
-                    " CAST(? AS TEXT) FROM matches WHERE id = ?",
-                    (user_id, kind, text, self._now(), match_id),
-                )
+                await self._log(db, match_id, user_id, kind, text)
                 self._forget(db, match_id)
                 await self._enqueue(db, notices)
             return changed == 1
@@ -1183,13 +1178,20 @@ class Store:
         """Write a line into a match's log (a moderator action, a timeout, a pause), with
         what it must tell the table."""
         async with self._transaction() as db:
-            row = await db.fetchone(
-                "INSERT INTO match_log (match_id, version, user_id, kind, text, created_at)"
-                " SELECT id, version, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT),"
-                " CAST(? AS TEXT) FROM matches WHERE id = ? RETURNING *",
-                (user_id, kind, text, self._now(), match_id),
-            )
+            entry = await self._log(db, match_id, user_id, kind, text)
             await self._enqueue(db, notices)
+        return entry
+
+    async def _log(
+        self, db: _Change, match_id: int, user_id: int | None, kind: str, text: str
+    ) -> LogEntry:
+        """Write a line into a match's log, at its version now (in `db`'s transaction)."""
+        row = await db.fetchone(
+            "INSERT INTO match_log (match_id, version, user_id, kind, text, created_at)"
+            " SELECT id, version, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT),"
+            " CAST(? AS TEXT) FROM matches WHERE id = ? RETURNING *",
+            (user_id, kind, text, self._now(), match_id),
+        )
         assert row is not None, f"match {match_id} does not exist"
         return decode.log_entry(row)
 
@@ -2254,11 +2256,11 @@ class Store:
         return {r["seat"] for r in rows}
 
     async def add_ai_vote(
-        self, match_id: int, seat: SeatRow, voter_id: int, *, text: str
+        self, match_id: int, seat: SeatRow, voter_id: int, *, kind: str, text: str
     ) -> set[int]:
         """A player votes that the AI play `seat` for its absence now (its player and
-        decision count), with `text` in the log; returns every voter of that absence (a
-        vote cast in an earlier one, or against an earlier player, is dropped)."""
+        decision count), with `text` in the log under `kind`; returns every voter of that
+        absence (a vote cast in an earlier one, or against an earlier player, is dropped)."""
         async with self._transaction() as db:
             await db.execute(
                 "DELETE FROM ai_votes WHERE match_id = ? AND seat = ?"
@@ -2270,12 +2272,7 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (match_id, seat.seat, voter_id, seat.user_id, seat.decisions),
             )
-            await db.execute(
-                "INSERT INTO match_log (match_id, version, user_id, kind, text, created_at)"
-                " SELECT id, version, CAST(? AS BIGINT), 'ai-vote', CAST(? AS TEXT),"
-                " CAST(? AS TEXT) FROM matches WHERE id = ?",
-                (voter_id, text, self._now(), match_id),
-            )
+            await self._log(db, match_id, voter_id, kind, text)
             rows = await db.fetch(
                 "SELECT voter_id FROM ai_votes WHERE match_id = ? AND seat = ?",
                 (match_id, seat.seat),
