@@ -569,13 +569,17 @@ class Tournaments:
         sides = {event.entrant_of(s.user_id) for s in waiting}
         if table is not None and table.match.status == "active" and len(sides) == 1:
             seat = waiting[0]
-            await self.matches.timeout(
-                table.match.id,
-                seat.seat,
-                version=table.match.version,
-                forfeit=True,
-                note=f"{note}: {seat.name} forfeits.",
-            )
+            try:
+                await self.matches.timeout(
+                    table.match.id,
+                    seat.seat,
+                    version=table.match.version,
+                    forfeit=True,
+                    note=f"{note}: {seat.name} forfeits.",
+                )
+            except errors.StateChanged:  # it moved that moment (its own clock): look again
+                await self._forfeit_at_deadline(event, game)
+                return
             await self._decide_played(event, game)
             return
         line = (None, "deadline", f"Round {game.round}, table {game.board}: drawn at the deadline.")
