@@ -13,8 +13,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from ai.judges import SHORTLIST, Judge
-from ai.search import PROGRESS
+from ai.judges import Judge
 from rules.command_of_nature.cards import CommandCard, get_pack
 from rules.command_of_nature.combat import attack_reaches
 from rules.command_of_nature.formation import ROWS, Pos
@@ -37,8 +36,6 @@ ENOUGH_CARDS = 15
 # The share of an enemy's STR (boosts included) a Sage may expect to take from it next
 # turn when every Attack Command reaches it (a hand holds a few Commands, 4 AP).
 THREAT = 1.5
-# What a shortlist always searches, however it ranks them: attacks, Commands, buys.
-ALWAYS = frozenset({"attack", "play", "buy"})
 LOOK = 40  # the most steps a glance plays on to see an attack land
 
 
@@ -75,6 +72,7 @@ class CommandOfNatureJudge(CommandOfNatureNovice):
     enemy's attackers."""
 
     novice: Judge = CommandOfNatureNovice()
+    always = frozenset({"attack", "play", "buy"})  # attacks, Commands, buys
 
     def score(self, state: BaseModel, seat: int) -> float:
         assert isinstance(state, State)
@@ -88,25 +86,15 @@ class CommandOfNatureJudge(CommandOfNatureNovice):
     def shortlist(
         self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]
     ) -> list[Action]:
-        """The choices worth searching: never a swap that only rearranges the formation
-        without improving it (see `aimless`); every attack, Command and buy (each card
-        at least in the form that looks best); then the ones that look best once what
-        they set off has resolved (`glance`), moving on first among equals."""
+        """The choices worth searching (`Judge.shortlist`), never a swap that only
+        rearranges the seat's formation without improving it (see `aimless`)."""
         assert isinstance(world, State)
         legal = [a for a in legal if not aimless(game, world, seat, a)] or legal
-        if len(legal) <= SHORTLIST:
-            return legal
-        worth = {a.key: self.glance(game, world, seat, a) for a in legal}
-        ranked = sorted(legal, key=lambda a: (-worth[a.key], a.kind not in PROGRESS))
-        kept: dict[str, Action] = {}
-        cards: set[tuple[str, str]] = set()
-        for action in ranked:
-            if action.kind in ALWAYS and (card := _card(action)) not in cards:
-                cards.add(card)
-                kept[action.key] = action
-        for action in ranked[: max(0, SHORTLIST - len(kept))]:
-            kept.setdefault(action.key, action)
-        return [a for a in ranked if a.key in kept]
+        return super().shortlist(game, world, seat, legal)
+
+    def card(self, action: Action) -> tuple[str, str]:
+        """An attack's or Command's card, or the card a buy takes (its second argument)."""
+        return (action.kind, action.args[1] if action.kind == "buy" else action.args[0])
 
     def glance(self, game: Game, world: BaseModel, seat: Seat, action: Action) -> float:
         """A choice's worth once it has played out: an attack with its DMG landed (the
@@ -125,11 +113,6 @@ class CommandOfNatureJudge(CommandOfNatureNovice):
             move = let[0] if let else self.quick(game, state, who, legal, luck)
             state, _ = game.apply(state, who, move, luck)
         return self.value(game, state, seat)
-
-
-def _card(action: Action) -> tuple[str, str]:
-    """The kind of an attack, Command or buy and the card it plays or buys."""
-    return (action.kind, action.args[1] if action.kind == "buy" else action.args[0])
 
 
 def aimless(game: Game, state: State, seat: Seat, action: Action) -> bool:

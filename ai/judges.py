@@ -18,6 +18,9 @@ from pydantic import BaseModel
 from rules.core import Action, Game, Seat
 
 SHORTLIST = 14  # the most choices one decision searches (the others judged one step ahead)
+# Actions that move the game on (the phase, the turn): what a tie goes to, so that a
+# choice that changes nothing never wins by being listed first.
+PROGRESS = frozenset({"end", "phase", "done"})
 
 
 class Judge:
@@ -28,6 +31,10 @@ class Judge:
     scale = 1.0  # a `score` difference this large is worth about 73 % (logistic)
     sure_after = 3  # tries of every choice before a search may stop early
     novice: Judge | None = None  # the easy level's simpler heuristics (None: these)
+    # Kinds of action always searched, each card at least in the form that looks best
+    # (attacks, Commands, buys): one step ahead they may look no better than a move
+    # that changes little, and they are what a turn is for.
+    always: ClassVar[frozenset[str]] = frozenset()
 
     def score(self, state: BaseModel, seat: Seat) -> float:
         """How far ahead `seat`'s side stands, in the game's own units (0: even)."""
@@ -50,6 +57,12 @@ class Judge:
         """Whether a playout may stop here and be judged: what is left of the turn
         hardly changes `value` (default: never before the turn ends)."""
         return False
+
+    def turn(self, state: BaseModel) -> int:
+        """A count of the turns taken, where the game keeps one: a playout ends with the
+        turn under way even when the same seat plays the next (an extra turn), so that
+        no choice is judged a turn further on than another. 0 where it doesn't."""
+        return 0
 
     def instinct(
         self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]
@@ -87,12 +100,28 @@ class Judge:
     def shortlist(
         self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]
     ) -> list[Action]:
-        """The choices worth searching: all of them, up to SHORTLIST; beyond, the ones
-        that look best one step ahead in an imagined `world`."""
+        """The choices worth searching: all of them, up to SHORTLIST; beyond, every
+        action of the kinds `always` searched (each card in its best-looking form), then
+        the ones that look best one step ahead in an imagined `world` (`glance`), moving
+        on first among equals."""
         if len(legal) <= SHORTLIST:
             return legal
         worth = {a.key: self.glance(game, world, seat, a) for a in legal}
-        return sorted(legal, key=lambda a: -worth[a.key])[:SHORTLIST]
+        ranked = sorted(legal, key=lambda a: (-worth[a.key], a.kind not in PROGRESS))
+        kept: dict[str, Action] = {}
+        cards: set[tuple[str, str]] = set()
+        for action in ranked:
+            if action.kind in self.always and (card := self.card(action)) not in cards:
+                cards.add(card)
+                kept[action.key] = action
+        for action in ranked[: max(0, SHORTLIST - len(kept))]:
+            kept.setdefault(action.key, action)
+        return [a for a in ranked if a.key in kept]
+
+    def card(self, action: Action) -> tuple[str, str]:
+        """What makes two actions of an `always` kind the same choice in other forms:
+        their kind and the card they play (the first argument)."""
+        return (action.kind, action.args[0] if action.args else "")
 
     def glance(self, game: Game, world: BaseModel, seat: Seat, action: Action) -> float:
         """A choice's worth one step ahead in an imagined world."""

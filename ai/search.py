@@ -30,15 +30,12 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from ai.judges import Judge
+from ai.judges import PROGRESS, Judge
 from rules.core import Action, Game, IllegalAction, Seat, rng_for
 
 EXPLORE = 0.4  # UCB1's exploration weight, on values in [0, 1]
 DEPTH = 80  # actions a playout may run before it is judged where it stands
 SURE = 3.0  # a leader this many standard errors ahead of every other choice is the choice
-# Actions that move the game on (the phase, the turn): what a tie goes to, so that a
-# choice that changes nothing never wins by being listed first.
-PROGRESS = frozenset({"end", "phase", "done"})
 
 
 @dataclass(frozen=True)
@@ -120,6 +117,7 @@ class Search:
         self.rng = random.Random(f"ai:{seed}")
         self.worlds: list[BaseModel] = []
         self.playouts = 0
+        self.deadline: float | None = None  # the clock's reading the decision must end by
 
     def best(self, legal: list[Action]) -> Action:
         """The legal action whose tries judged best (see `decide`)."""
@@ -128,9 +126,12 @@ class Search:
     def decide(self, legal: list[Action]) -> Decision:
         """The legal action whose tries judged best, and what finding it cost: on a tie,
         one that moves the game on (`PROGRESS`), then the more tried, then the first
-        shortlisted. The clock is looked at before every try: past `budget.seconds`
-        the choice is made from the tries so far (the shortlist's first if none)."""
+        shortlisted. The clock is looked at before every try and at every step of one:
+        past `budget.seconds` the choice is made from the tries finished so far (the
+        shortlist's first if none)."""
         started = self.clock()
+        limit = self.budget.seconds
+        self.deadline = None if limit is None else started + limit
 
         tallies: list[Tally] = []
 
@@ -149,12 +150,12 @@ class Search:
         if len(tallies) == 1:
             return done(tallies[0].action, 1)
         wanted = min(self.budget.playouts, self.budget.per_choice * len(tallies))
-        limit = self.budget.seconds
-        while self.playouts < wanted:
-            if limit is not None and self.clock() - started > limit:
-                break
+        while self.playouts < wanted and not self._late():
             tally = self._next(tallies)
-            tally.add(self._try(tally.action, tally.tries))
+            value = self._try(tally.action, tally.tries)
+            if value is None:  # the time ran out during the try
+                break
+            tally.add(value)
             self.playouts += 1
             if settled(tallies, self.judge.sure_after):
                 break
@@ -177,8 +178,13 @@ class Search:
             self.worlds.append(self.game.redeal(self.state, self.seat, self.rng))
         return self.worlds[n]
 
-    def _try(self, action: Action, n: int) -> float:
-        """Play `action` in world n, the turn out with the quick policy, and judge it.
+    def _late(self) -> bool:
+        """Whether the decision's time is up."""
+        return self.deadline is not None and self.clock() > self.deadline
+
+    def _try(self, action: Action, n: int) -> float | None:
+        """Play `action` in world n, the turn out with the quick policy, and judge it
+        (None if the decision's time ran out before the turn did).
 
         The kth try of every choice meets the same world and the same luck, so choices
         are compared on equal terms."""
@@ -187,18 +193,28 @@ class Search:
             state, _ = self.game.apply(self._world(n), self.seat, action, luck)
         except IllegalAction:  # pragma: no cover - legal in the seat's view is legal in any world
             return 0.0
-        return self.judge.value(self.game, self.play_out(state, luck), self.seat)
+        end = self.play_out(state, luck)
+        return None if end is None else self.judge.value(self.game, end, self.seat)
 
-    def play_out(self, state: BaseModel, luck: random.Random) -> BaseModel:
-        """Play on with the quick policy until the turn under way ends (or the game, or
-        the judge calls it settled)."""
-        turn = turn_of(self.game, state, self.seat, self.team)
+    def play_out(self, state: BaseModel, luck: random.Random) -> BaseModel | None:
+        """Play on with the quick policy until the turn the decision is made in ends (or
+        the game, or the judge calls it settled); None if the decision's time runs out
+        first."""
+
+        def turn(at: BaseModel) -> tuple[tuple[int, int], int]:
+            return turn_of(self.game, at, self.seat, self.team), self.judge.turn(at)
+
+        # The turn the decision is made in: every choice's playout stops where it ends,
+        # a choice that ends it at once included (judged as the next turn begins).
+        deciding = turn(self.state)
         for _ in range(DEPTH):
+            if self._late():
+                return None
             if self.game.outcome(state) is not None:
                 break
             if self.judge.settled(self.game, state, self.seat):
                 break
-            if turn_of(self.game, state, self.seat, self.team) != turn:
+            if turn(state) != deciding:
                 break
             deciders = sorted(self.game.to_act(state))
             if not deciders:

@@ -69,6 +69,7 @@ class ToothAndNailJudge(ToothAndNailNovice):
     """The novice's reckoning, with a Faction chosen for the race."""
 
     novice: Judge = ToothAndNailNovice()
+    always = frozenset({"attack"})  # each troop's attack, in its best-looking form
 
     def instinct(
         self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]

@@ -17,7 +17,7 @@ from ai.command_of_nature import CommandOfNatureJudge
 from ai.judges import SHORTLIST, Judge
 from ai.search import Search
 from rules.command_of_nature import State
-from rules.core import Game, Seat
+from rules.core import Game, Seat, SeatSpec, rng_for
 from rules.registry import GAMES
 
 GAME = GAMES["command-of-nature"]
@@ -137,3 +137,44 @@ def test_a_strong_decision_keeps_to_its_time_and_counts_its_playouts():
     assert decision.seconds < 2.5
     assert decision.playouts > 0 and decision.choices > 0
     assert BUDGETS[Level.STRONG].seconds is not None
+
+
+def test_tooth_and_nails_shortlist_keeps_every_troops_attack():
+    """Over the shortlist's size, each troop that can attack is searched attacking (in
+    the form that looks best at least), in positions reached by random play."""
+    game = GAMES["tooth-and-nail"]
+    judge = ai.JUDGES["tooth-and-nail"]
+    checked = 0
+    for seed in range(12):
+        state = game.setup("2p", [SeatSpec(seat=i, name=f"P{i}") for i in range(2)], {}, seed)
+        rng = random.Random(seed)
+        for n in range(400):
+            if game.outcome(state) is not None:
+                break
+            who = sorted(game.to_act(state))[0]
+            legal = game.legal_actions(state, who)
+            attackers = {a.args[0] for a in legal if a.kind == "attack"}
+            if len(legal) > SHORTLIST and len(attackers) > 1:
+                kept = judge.shortlist(game, state, who, legal)
+                assert attackers <= {a.args[0] for a in kept if a.kind == "attack"}
+                checked += 1
+            state, _ = game.apply(state, who, rng.choice(legal), rng_for(seed, n))
+    assert checked >= 12
+
+
+def test_the_clock_is_looked_at_during_a_try_too():
+    """A try that would run past the decision's time is cut short and not counted: the
+    decision ends within a step of its time, however long one try is."""
+    now = [0.0]
+
+    class Slow(CommandOfNatureJudge):
+        def settled(self, game: Game, state: BaseModel, seat: Seat) -> bool:
+            now[0] += 0.1  # every step of a playout takes a tenth of a second
+            return False
+
+    state, seat = position("con-2p-noop-swaps.json")
+    budget = Budget(playouts=400, worlds=8, per_choice=24, seconds=0.8)
+    search = Search(GAME, Slow(), state, seat, 1, budget, clock=lambda: now[0])
+    decision = search.decide(GAME.legal_actions(state, seat))
+    assert decision.seconds <= 0.8 + 0.1 + 1e-9
+    assert decision.action in GAME.legal_actions(state, seat)
