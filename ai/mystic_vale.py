@@ -7,10 +7,14 @@ decay allows: Prep stops at 3 decay, a push Spoils at 4, and growth cancels deca
 deck yields about (its symbols) × (cards a field holds) / 20 a turn, the field holding
 about 3 × 20 / (its net decay) cards: growth lengthens every field, decay shortens it.
 Spirits pay for vales only when enough of them meet in one field, so a few of a kind
-count for less than many. The turns left are the VP pool over what the VP symbols of
-both decks take from it each round; a lead counts the less, the more turns are left
-(one ahead wants the game over). Whether to push is the chance that the next card
-Spoils, counted from the cards the deck holds (their order is unknown)."""
+count for less than many, and mana beyond what two buys spend for little. The turns
+left are the VP pool over what the VP symbols of both decks take from it each round,
+each further turn counted a little less (the deck will change); a lead counts the
+less, the more turns are left (one ahead wants the game over), and a small share of a
+position's value is the lead itself, so that far ahead or behind the points still
+count. Whether to push is the chance that the next card Spoils, counted from the cards
+the deck holds (their order is unknown). A playout buys, and answers an ability's
+questions, as this reckoning values the outcome."""
 
 from __future__ import annotations
 
@@ -23,9 +27,10 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from ai.judges import Judge
-from rules.core import Action, Game
-from rules.mystic_vale.cards import SPIRITS, Gain, get_pack
-from rules.mystic_vale.harvest import buyable, buys_left
+from rules.core import Action, Game, IllegalAction
+from rules.mystic_vale.abilities import can_pay
+from rules.mystic_vale.cards import SPIRITS, Advancement, Gain, get_pack
+from rules.mystic_vale.harvest import buyable, buys_left, price
 from rules.mystic_vale.scoring import score
 from rules.mystic_vale.state import State
 from rules.mystic_vale.symbols import advancement_of, advancements_on, decay_count, shown
@@ -37,14 +42,21 @@ WORTH = {"mana": 0.3, "vp": 1.0, "curse": -1.0, "guardian": 0.1}
 SPIRIT = 0.7
 SPIRITS_FOR_A_VALE = 3.0  # spirits of a kind a field needs before they buy vales readily
 MANA_TURNS = 5.0  # mana is worth its full WORTH only with this many turns left to spend it
+# Mana a Harvest can put to use: two advancements (BUYS) of the dearer kinds cost about
+# this much; mana beyond it buys nothing more.
+MANA_USABLE = 20.0
+SPARE_MANA = 0.1  # what mana beyond it is still worth (a dearer buy now and then)
 HORIZON = 25.0  # turns ahead at most counted
+# A turn's yield counts this much less than the turn's before it: the deck changes as it
+# goes (buys to come dilute any one card's decay or worth), and far turns are guesses.
+FADE = 0.9
 MANA_TOKEN = 0.6  # an active mana token
 SPREAD = 8.0  # turns left over which a lead grows about √2 times less sure
+# A position's value is mostly the chance to win; this share of it is the score's margin
+# on a scale MARGIN_SCALE times wider, so that it still orders positions where the
+# chance has saturated.
+MARGIN, MARGIN_SCALE = 0.05, 10.0
 DRAIN = 0.1  # VP a round leaves the pool by other means (vales, abilities)
-# Worth of a card's symbol per Harvest it shows in, as the quick policy reckons
-# (decay and growth: the field they shorten or lengthen).
-QUICK = {**WORTH, **dict.fromkeys(SPIRITS, 0.5), "decay": -1.0, "growth": 1.0}
-QUICK_PLAYS = 6.0  # Harvests a card bought now shows in, as the quick policy reckons
 
 
 @cache
@@ -105,19 +117,37 @@ class Deck:
         vales: Counter[str] = Counter()
         for instance in state.players[seat].vales:
             vales.update(_harvest_gain(state.pack, "v", state.cards[instance]))
+        self._count(totals, vales, extra)
+
+    def _count(self, totals: Counter[str], vales: Counter[str], extra: int) -> None:
+        """A turn's yield from the symbols of the cards and vales."""
+        self.totals, self.vales = totals, vales
         net = max(0.3, totals["decay"] - totals["growth"])
         field = min(float(CARDS), max(2.0, PREP_STOPS_AT * CARDS / net - 0.5))
         share = field / CARDS
         self.turn = {k: totals[k] * share + vales[k] for k in (*WORTH, *SPIRITS)}
         self.unsleeved_vp = extra
 
+    def with_bought(self, pack: str, card: Advancement) -> Deck:
+        """This deck once `card` is bought (to be sleeved), as `Deck` counts it."""
+        counts = card.symbols.counts()
+        totals = self.totals.copy()
+        totals.update(counts)
+        totals.update(_harvest_gain(pack, "a", card.id))
+        deck = Deck.__new__(Deck)
+        deck._count(totals, self.vales, self.unsleeved_vp + counts.get("end_vp", 0))
+        return deck
+
     def worth(self, turns: float) -> float:
-        """A turn's yield in VP (mana the less, the fewer turns are left to spend it)."""
+        """A turn's yield in VP (mana the less, the fewer turns are left to spend it, and
+        little beyond what a Harvest's buys can spend)."""
         total = 0.0
         for symbol, worth in WORTH.items():
+            count = self.turn[symbol]
             if symbol == "mana":
                 worth *= min(1.0, turns / MANA_TURNS)
-            total += worth * self.turn[symbol]
+                count = min(count, MANA_USABLE) + SPARE_MANA * max(0.0, count - MANA_USABLE)
+            total += worth * count
         spirits = sum(self.turn[s] for s in SPIRITS)
         for kind in SPIRITS:
             mine = self.turn[kind]
@@ -129,14 +159,22 @@ class Deck:
 def turns_left(state: State, decks: list[Deck], seat: int) -> float:
     """About how many more turns a player gets after the turn under way: in the last
     round, one for each seat still to play before the round comes back to the first
-    player, none for the others."""
+    player, none for the others; and one more for the active player with an extra turn
+    to come."""
     if state.phase in ("final", "over"):
         return 0.0
+    extra = float(state.extra_turn and seat == state.active)
     if state.last_round:
         n = len(state.players)
-        return float((seat - state.first) % n > (state.active - state.first) % n)
+        return float((seat - state.first) % n > (state.active - state.first) % n) + extra
     drain = DRAIN + sum(max(0.0, d.turn["vp"]) for d in decks)
-    return min(HORIZON, state.pool / drain)
+    return min(HORIZON, state.pool / drain) + extra
+
+
+def counted(turns: float) -> float:
+    """The turns ahead a deck's yield is counted for: all of the first, each next one
+    FADE times less."""
+    return (1.0 - FADE**turns) / (1.0 - FADE)
 
 
 # What one symbol on a card is worth to a newcomer, in VP, over a whole game still ahead.
@@ -204,26 +242,41 @@ class MysticValeJudge(Judge):
     weights: ClassVar[dict[str, float]] = {"use": 2.0, "skip": 1.0}
     scale = 10.0
     sure_after = 2
+    always = frozenset({"buy", "vale"})
     novice: Judge = MysticValeNovice()
 
     def score(self, state: BaseModel, seat: int) -> float:
         assert isinstance(state, State)
-        players = [p.seat for p in state.players if not p.conceded]
-        decks = {s: Deck(state, s) for s in players}
-        turns = {s: turns_left(state, list(decks.values()), s) for s in players}
+        return self._lead(state, seat, _standings(state))
+
+    def _lead(self, state: State, seat: int, parts: dict[int, tuple[Deck, int]]) -> float:
+        """`score` from each playing seat's deck and score now (`_standings`)."""
+        decks = [deck for deck, _ in parts.values()]
+        turns = {s: turns_left(state, decks, s) for s in parts}
 
         def standing(s: int) -> float:
-            deck, left = decks[s], turns[s]
+            (deck, points), left = parts[s], turns[s]
             token = MANA_TOKEN * min(1.0, left) * state.players[s].mana_token
-            return score(state, s) + deck.unsleeved_vp + left * deck.worth(left) + token
+            return points + deck.unsleeved_vp + counted(left) * deck.worth(left) + token
 
-        mine = standing(seat) if seat in decks else float(score(state, seat))
-        others = [standing(s) for s in players if s != seat]
+        mine = standing(seat) if seat in parts else float(score(state, seat))
+        others = [standing(s) for s in parts if s != seat]
         lead = mine - max(others) if others else mine
         # The more turns are left, the less sure a lead: one ahead wants the game over.
         return lead / math.sqrt(1.0 + max(turns.values(), default=0.0) / SPREAD)
 
+    def value(self, game: Game, state: BaseModel, seat: int) -> float:
+        """The chance to win, with a small share (MARGIN) for the lead itself: far
+        ahead or far behind, the chance hardly moves, and the points still should."""
+        chance = super().value(game, state, seat)
+        margin = 1.0 / (1.0 + math.exp(-self.score(state, seat) / (MARGIN_SCALE * self.scale)))
+        return (1.0 - MARGIN) * chance + MARGIN * margin
+
     settled = MysticValeNovice.settled
+
+    def turn(self, state: BaseModel) -> int:
+        assert isinstance(state, State)
+        return state.turn
 
     def instinct(
         self, game: Game, world: BaseModel, seat: int, legal: list[Action]
@@ -247,6 +300,12 @@ class MysticValeJudge(Judge):
         self, game: Game, state: BaseModel, seat: int, rng: random.Random
     ) -> list[Action] | None:
         assert isinstance(state, State)
+        if state.frames and state.frames[-1].kind != "sleeve":
+            # An ability's choice (a card to take for free, whether to use it): the one
+            # the evaluation values most, as a buy is chosen below.
+            # Whether to use an ability is worth what it leads to: look one answer on.
+            answers = int(state.frames[-1].kind == "use")
+            return self._by_gain(game, state, seat, game.legal_actions(state, seat), answers)
         if state.frames or state.pending or state.active != seat:
             return None
         push, stop = Action(kind="push"), Action(kind="stop")
@@ -266,27 +325,97 @@ class MysticValeJudge(Judge):
             if i is not None and vales_left
         ]
         advancements = [Action(kind="buy", args=(str(i),)) for i in buyable(state, seat) if buys]
-        worth = {a.key: _buy_worth(state, a) for a in (*vales, *advancements)}
 
+        # The playout buys what the evaluation values, best first, and nothing that
+        # lowers it: a cheap rule of thumb here would buy cards the judge then marks
+        # down, and every buy would look worse than ending the Harvest.
         def best(actions: list[Action]) -> list[Action]:
-            return sorted((a for a in actions if worth[a.key] > 0), key=lambda a: -worth[a.key])
+            return self._by_gain(game, state, seat, actions, ANSWERS_AHEAD, only_gains=True)
 
         return [*best(vales), *best(advancements), Action(kind="done")]
 
+    def _by_gain(
+        self,
+        game: Game,
+        state: State,
+        seat: int,
+        actions: list[Action],
+        answers: int,
+        only_gains: bool = False,
+    ) -> list[Action]:
+        """`actions` by how much each raises the seat's `score` once up to `answers`
+        questions it raises are answered (`ahead`), best first (with `only_gains`, only
+        those that raise it); those the rules refuse left out."""
+        parts = _standings(state)
+        now = self._lead(state, seat, parts)
+        gain: dict[str, float] = {}
+        alike: dict[tuple[str, str], float] = {}  # copies of a card are worth the same
+        for action in actions:
+            card = _card_of(state, action)
+            if card in alike:
+                gain[action.key] = alike[card]
+            elif (plain := _plain_buy(state, seat, action)) is not None:
+                # Counted without playing it: the seat's deck with the card, less its VP.
+                deck, points = parts[seat]
+                mine = (deck.with_bought(state.pack, plain), points - plain.cost.vp)
+                bought = {**parts, seat: mine}
+                gain[action.key] = alike[card] = self._lead(state, seat, bought) - now
+            elif (after := _after(game, state, seat, action)) is not None:
+                gain[action.key] = alike[card] = self.ahead(game, after, seat, answers) - now
+        kept = [a for a in actions if a.key in gain and (gain[a.key] > 0 or not only_gains)]
+        return sorted(kept, key=lambda a: -gain[a.key])
 
-def _buy_worth(state: State, action: Action) -> float:
-    """What buying this is worth, as the quick policy reckons (0: stop buying)."""
-    cards = get_pack(state.pack)
-    if action.kind == "vale":
-        vale = cards.vale(state.cards[int(action.args[0])])
-        gain = _harvest_gain(state.pack, "v", vale.id)
-        return (
-            1.0
-            + vale.symbols.end_vp
-            + QUICK_PLAYS * sum(QUICK.get(k, 0) * n for k, n in gain.items())
-        )
+    def ahead(self, game: Game, state: State, seat: int, answers: int) -> float:
+        """The seat's `score` once it has answered, each as well as the score says, up
+        to `answers` more of its own choices that an ability asks (whether to use it,
+        which card to take): "use" is worth what it leads to."""
+        frame = state.frames[-1] if state.frames else None
+        if answers <= 0 or frame is None or frame.kind == "sleeve" or seat not in frame.deciders:
+            return self.score(state, seat)
+        outcomes = (_after(game, state, seat, a) for a in game.legal_actions(state, seat))
+        scores = [self.ahead(game, s, seat, answers - 1) for s in outcomes if s is not None]
+        return max(scores, default=self.score(state, seat))
+
+
+# An ability's questions a playout looks through to judge a buy (whether to use it, then
+# which card to take).
+ANSWERS_AHEAD = 2
+
+
+def _standings(state: State) -> dict[int, tuple[Deck, int]]:
+    """Each playing seat's `Deck` and score now."""
+    players = [p.seat for p in state.players if not p.conceded]
+    return {s: (Deck(state, s), score(state, s)) for s in players}
+
+
+def _plain_buy(state: State, seat: int, action: Action) -> Advancement | None:
+    """The advancement a buy in the seat's Harvest takes, if buying it changes nothing
+    but the seat's deck and VP (no ability when bought, no mana token spent); else
+    None."""
+    if action.kind != "buy" or state.harvest is None or state.active != seat:
+        return None
     card = advancement_of(state, int(action.args[0]))
-    counts = Counter(card.symbols.counts())
-    counts.update(_harvest_gain(state.pack, "a", card.id))
-    per_play = sum(QUICK.get(k, 0.0) * n for k, n in counts.items())
-    return counts.get("end_vp", 0) + QUICK_PLAYS * per_play
+    if any(a.when == "bought" for a in card.abilities):
+        return None
+    cost = price(state, seat, card)
+    if cost.mana > state.harvest.mana or not can_pay(state, seat, cost):  # a token pays
+        return None  # (the mana token, a curse), or nothing can: played out, or refused
+    return card
+
+
+def _card_of(state: State, action: Action) -> tuple[str, str]:
+    """The card a buy or vale action takes (any copy of it), else the action itself."""
+    if action.kind in ("buy", "vale"):
+        return (action.kind, state.cards[int(action.args[0])])
+    return (action.kind, action.key)
+
+
+def _after(game: Game, state: State, seat: int, action: Action) -> State | None:
+    """The state after `action`, tried with a fixed luck (leaving a playout's own
+    alone); None if the rules refuse it."""
+    try:
+        after, _ = game.apply(state, seat, action, random.Random(0))
+    except IllegalAction:
+        return None
+    assert isinstance(after, State)
+    return after

@@ -20,6 +20,7 @@ from rules.mystic_vale.symbols import advancement_of, layers, pack_of
 from rules.mystic_vale.text import listed
 
 MOST_CURSES_TITAN_VP = 8  # Hailburst Titan, upgraded, with the most curse tokens
+Sources = list[tuple[str, int | None]]  # a seat's sources of End of Game abilities
 
 
 def owned_advancements(state: State, seat: int) -> list[tuple[int, bool]]:
@@ -48,9 +49,12 @@ def _leader_sources(state: State, seat: int) -> list[tuple[str, int | None]]:
     return found
 
 
-def end_sources(state: State, seat: int) -> list[tuple[str, int | None]]:
+def end_sources(state: State, seat: int, owned: list[tuple[int, bool]] | None = None) -> Sources:
     """Everything of the seat's that may have an End of Game ability, with the player
-    card it is on: advancements wherever their cards are, vales, leaders."""
+    card it is on: advancements wherever their cards are (`owned`, when known),
+    vales, leaders."""
+    if owned is None:
+        owned = owned_advancements(state, seat)
     holders = {
         layer: card.id
         for card in state.physical
@@ -59,27 +63,26 @@ def end_sources(state: State, seat: int) -> list[tuple[str, int | None]]:
         for layer in stack
         if isinstance(layer, int)
     }
-    sources: list[tuple[str, int | None]] = [
-        (f"a:{i}", holders.get(i)) for i, _ in owned_advancements(state, seat)
-    ]
+    sources: list[tuple[str, int | None]] = [(f"a:{i}", holders.get(i)) for i, _ in owned]
     sources += [(f"v:{v}", None) for v in state.players[seat].vales]
     return sources + _leader_sources(state, seat)
 
 
-def end_abilities(state: State, seat: int) -> list[str]:
-    """The End of Game rules of the seat's cards, vales and leaders (by special name)."""
+def end_abilities(state: State, seat: int, sources: Sources | None = None) -> list[str]:
+    """The End of Game rules of the seat's cards, vales and leaders (by special name;
+    `sources`: the seat's `end_sources`, when known)."""
     names = []
-    for source, _ in end_sources(state, seat):
+    for source, _ in sources if sources is not None else end_sources(state, seat):
         for ability in abilities_of(state, source):
             if ability.when == "end":
                 names += [op.name for op in ability.ops if isinstance(op, Special)]
     return names
 
 
-def end_gains(state: State, seat: int) -> int:
+def end_gains(state: State, seat: int, sources: Sources) -> int:
     """The points End of Game abilities give by the general `gain` op (VP, per count)."""
     total = 0
-    for source, card in end_sources(state, seat):
+    for source, card in sources:
         for index, ability in enumerate(abilities_of(state, source)):
             if ability.when != "end":
                 continue
@@ -90,23 +93,20 @@ def end_gains(state: State, seat: int) -> int:
     return total
 
 
-def base_score(state: State, seat: int) -> int:
+def base_score(state: State, seat: int, owned: list[tuple[int, bool]], sources: Sources) -> int:
     """A score before the End of Game rules that look at the whole score (Bramble
-    Tumbleworld) or at every player's curses (Hailburst Titan)."""
+    Tumbleworld) or at every player's curses (Hailburst Titan), from the seat's
+    advancements (`owned_advancements`) and `end_sources`."""
     player = state.players[seat]
     pack = pack_of(state)
     total = player.vp - player.curses
-    total += sum(
-        advancement_of(state, i).symbols.end_vp
-        for i, covered in owned_advancements(state, seat)
-        if not covered
-    )
+    total += sum(advancement_of(state, i).symbols.end_vp for i, covered in owned if not covered)
     total += sum(pack.vale(state.cards[v]).symbols.end_vp for v in player.vales)
     for source, _ in _leader_sources(state, seat):
         _, key, side = source.split(":")
         leader = pack.leader(key)
         total += (leader.upgraded if side == "upgraded" else leader.start).symbols.end_vp
-    return total + end_gains(state, seat)
+    return total + end_gains(state, seat, sources)
 
 
 def most_curses(state: State, seat: int) -> bool:
@@ -121,8 +121,10 @@ def most_curses(state: State, seat: int) -> bool:
 def score(state: State, seat: int) -> int:
     """A player's final score: Bramble Tumbleworld doubles it last, once every other
     addition is counted."""
-    total = base_score(state, seat)
-    names = end_abilities(state, seat)
+    owned = owned_advancements(state, seat)
+    sources = end_sources(state, seat, owned)
+    total = base_score(state, seat, owned, sources)
+    names = end_abilities(state, seat, sources)
     if "most_curses_titan" in names and most_curses(state, seat):
         total += MOST_CURSES_TITAN_VP * names.count("most_curses_titan")
     for _ in range(names.count("worth_total")):

@@ -222,7 +222,8 @@ def play_with_ai(
     """A game every seat of which the AI plays (at `level(seat)`), to its end."""
     game, state = new_game(game_id, variant, seed)
     log: list[tuple[int, Action]] = []
-    budgets = {Level.EASY: Budget(6, 1, 1), Level.STRONG: Budget(12, 2, 3)}
+    # Small budgets: the games need only end (a Mystic Vale playout weighs every buy).
+    budgets = {Level.EASY: Budget(6, 1, 1), Level.STRONG: Budget(4, 2, 1)}
     while game.outcome(state) is None:
         assert len(log) < MAX_ACTIONS, "the game did not end"
         seat = sorted(game.to_act(state))[0]

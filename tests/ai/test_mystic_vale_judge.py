@@ -1,11 +1,25 @@
-"""Mystic Vale's judge counts the turns the rulebook gives each player."""
+"""Mystic Vale's judge counts the turns the rulebook gives each player, and a Harvest
+is spent as a person would spend it: the playout buys what the evaluation values, and
+far ahead or behind the points still count. The positions in `positions/` are saved
+states where an earlier AI ended its Harvest with its mana unspent."""
 
 from __future__ import annotations
 
-from ai.mystic_vale import Deck, turns_left
-from rules.core import SeatSpec
+import random
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+
+import ai
+from ai import Budget, Level
+from ai.judges import SHORTLIST
+from ai.mystic_vale import Deck, MysticValeJudge, turns_left
+from rules.core import Action, SeatSpec
 from rules.mystic_vale import State
 from rules.registry import GAMES
+
+GAME = GAMES["mystic-vale"]
 
 
 def four_players(first: int, active: int) -> State:
@@ -36,3 +50,97 @@ def test_no_turns_are_left_once_the_game_is_being_scored() -> None:
     state = four_players(first=0, active=1).model_copy(update={"phase": "final"})
     decks = [Deck(state, s) for s in range(4)]
     assert [turns_left(state, decks, s) for s in range(4)] == [0.0] * 4
+
+
+POSITIONS = Path(__file__).parent / "positions"
+SMALL = Budget(playouts=200, worlds=4, per_choice=12)  # no time limit: decisions repeat
+
+
+def position(name: str) -> tuple[State, int]:
+    state = GAME.state_model.model_validate_json((POSITIONS / name).read_text())
+    assert isinstance(state, State)
+    return state, sorted(GAME.to_act(state))[0]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_ai_spends_its_harvest_instead_of_ending_it_with_mana_unspent(seed: int) -> None:
+    """mv-2p-harvest-unspent: it ended its Harvest with 28 mana unspent, every first buy
+    scoring below ending because the playout bought cards the evaluation marked down."""
+    state, seat = position("mv-2p-harvest-unspent.json")
+    action = ai.decide(GAME, state, seat, Level.STRONG, seed=seed, budget=SMALL)
+    assert action.kind in ("vale", "buy"), action.key
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_far_ahead_the_ai_still_buys_a_card_that_brings_points(seed: int) -> None:
+    """mv-2p-harvest-far-ahead: far ahead (a win chance about 0.98) with 35 mana, it
+    ended its Harvest although Starfall Cathedral (3 sky, 1 VP, no decay) was there."""
+    state, seat = position("mv-2p-harvest-far-ahead.json")
+    action = ai.decide(GAME, state, seat, Level.STRONG, seed=seed, budget=SMALL)
+    assert action.kind == "buy", action.key
+
+
+def test_a_playout_buys_only_what_raises_the_evaluation_best_first() -> None:
+    judge = MysticValeJudge()
+    for name in ("mv-2p-harvest-unspent.json", "mv-2p-harvest-far-ahead.json"):
+        state, seat = position(name)
+        hunch = judge.hunch(GAME, state, seat, random.Random(0))
+        assert hunch is not None and hunch[-1] == Action(kind="done")
+        now = judge.score(state, seat)
+        gains = []
+        for action in hunch[:-1]:
+            after, _ = GAME.apply(state, seat, action, random.Random(0))
+            gains.append(judge.score(after, seat) - now)
+        assert gains and all(g > 0 for g in gains), (name, gains)
+        vales = sum(a.kind == "vale" for a in hunch)
+        # Vales first (none can be bought after an advancement), each kind best first.
+        assert gains[:vales] == sorted(gains[:vales], reverse=True)
+        assert gains[vales:] == sorted(gains[vales:], reverse=True)
+
+
+def test_a_playout_answers_an_ability_with_the_choice_the_evaluation_values_most() -> None:
+    """Wayfarer Cairn, bought, lets its buyer take a card for free: the playout takes the
+    one that raises the evaluation most, not one at random."""
+    judge = MysticValeJudge()
+    state, seat = position("mv-2p-harvest-far-ahead.json")
+    cairn = next(a for a in GAME.legal_actions(state, seat) if a.key == "buy|67")
+    state, _ = GAME.apply(state, seat, cairn, random.Random(0))
+    assert isinstance(state, State) and state.frames
+    legal = GAME.legal_actions(state, seat)
+    hunch = judge.hunch(GAME, state, seat, random.Random(0))
+    assert hunch is not None and sorted(a.key for a in hunch) == sorted(a.key for a in legal)
+
+    def worth(action: Action) -> float:
+        after, _ = GAME.apply(state, seat, action, random.Random(0))
+        return judge.score(after, seat)
+
+    assert worth(hunch[0]) == max(worth(a) for a in legal)
+
+
+def test_far_ahead_a_bigger_lead_still_counts_for_more() -> None:
+    """Where the win chance has saturated, the lead still orders positions: the AI plays
+    for points when far ahead or far behind."""
+
+    class Fixed(MysticValeJudge):
+        lead = 0.0
+
+        def score(self, state: BaseModel, seat: int) -> float:
+            return self.lead
+
+    state, seat = position("mv-2p-harvest-far-ahead.json")
+    judge = Fixed()
+    values = []
+    for lead in (-80.0, -70.0, 70.0, 80.0):
+        judge.lead = lead
+        values.append(judge.value(GAME, state, seat))
+    assert values[1] - values[0] > 1e-3 and values[3] - values[2] > 1e-3
+    assert values[0] < 0.06 and values[3] > 0.94  # still a chance to win, mostly
+
+
+def test_the_shortlist_searches_every_buy_and_vale() -> None:
+    judge = MysticValeJudge()
+    state, seat = position("mv-2p-harvest-unspent.json")
+    legal = GAME.legal_actions(state, seat)
+    assert len(legal) > SHORTLIST
+    kept = judge.shortlist(GAME, state, seat, legal)
+    assert {a.key for a in legal if a.kind in ("buy", "vale")} <= {a.key for a in kept}
