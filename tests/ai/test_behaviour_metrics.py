@@ -173,19 +173,27 @@ def test_ending_a_harvest_with_nothing_affordable_or_only_decay_to_buy_is_not_wa
     buys = [a for a in VALE.legal_actions(decayed, seat) if a.kind == "buy"]
     assert buys and all(dirty(int(a.args[0])) for a in buys)
     assert not wastes_turn(VALE, decayed, seat, Action(kind="done"))
-    # A clean advancement it could afford back in its place, and the Harvest is wasted.
+    # A clean advancement it could afford (for mana alone) back, and the Harvest is wasted.
     rich = broke.model_copy(deep=True)
     assert rich.harvest is not None
     rich.harvest.mana = 20
     clean = next(
         int(a.args[0])
         for a in VALE.legal_actions(rich, seat)
-        if a.kind == "buy" and not dirty(int(a.args[0]))
+        if a.kind == "buy"
+        and not dirty(int(a.args[0]))
+        and advancement_of(rich, int(a.args[0])).cost.vp == 0
     )
     for level, row in rich.commons.rows.items():
-        commons.rows[level] = [i if dirty(i) or i == clean else None for i in row]
-    assert clean in {i for row in commons.rows.values() for i in row}
-    assert wastes_turn(VALE, decayed, seat, Action(kind="done"))
+        rich.commons.rows[level] = [i if dirty(i) or i == clean else None for i in row]
+    rich.commons.level4 = [i for i in rich.commons.level4 if dirty(i) or i == clean]
+    rich.commons.fertile = [i for i in rich.commons.fertile if dirty(i) or i == clean]
+    rich.players[seat].reserved = [i for i in rich.players[seat].reserved if dirty(i)]
+    clean_buys = [
+        a for a in VALE.legal_actions(rich, seat) if a.kind == "buy" and not dirty(int(a.args[0]))
+    ]
+    assert [int(a.args[0]) for a in clean_buys] == [clean]
+    assert wastes_turn(VALE, rich, seat, Action(kind="done"))
 
 
 def first_chance_to_attack() -> tuple[NailState, int]:
@@ -224,3 +232,43 @@ def test_the_baseline_ai_is_the_benchs_alone() -> None:
                 words = line.split()
                 if len(words) >= 2 and words[0] in ("import", "from"):
                     assert words[1].split(".")[0] != "tests", f"{path}: {line}"
+
+
+def test_a_harvest_ended_in_the_last_round_or_leaving_only_a_card_that_costs_vp_is_not_wasted():
+    """A clean advancement bought in the player's last turn never shows in a Harvest,
+    and Bloodmoon Pact costs 2 VP: neither is a buy sure to be of use. A vale still is."""
+    state, seat = saved("mv-2p-harvest-far-ahead.json")
+    assert isinstance(state, ValeState)
+    clean = [
+        a
+        for a in VALE.legal_actions(state, seat)
+        if a.kind == "buy" and advancement_of(state, int(a.args[0])).symbols.decay == 0
+    ]
+    assert clean and not any(a.kind == "vale" for a in VALE.legal_actions(state, seat))
+    assert wastes_turn(VALE, state, seat, Action(kind="done"))
+    last = state.model_copy(update={"last_round": True})
+    no_vp = [a for a in clean if advancement_of(state, int(a.args[0])).symbols.end_vp == 0]
+    assert no_vp == clean  # Wayfarer Cairn, Starfall Cathedral: VP only when they show
+    assert not wastes_turn(VALE, last, seat, Action(kind="done"))
+    # Bloodmoon Pact the only clean advancement left, and no vale: nothing sure of use.
+    pact, seat = saved("mv-2p-harvest-unspent.json")
+    assert isinstance(pact, ValeState)
+    pact = pact.model_copy(deep=True)
+    commons = pact.commons
+    commons.vale_rows = {level: [None] * len(row) for level, row in commons.vale_rows.items()}
+
+    def kept(instance: int | None) -> bool:
+        if instance is None:
+            return False
+        card = advancement_of(pact, instance)
+        return card.symbols.decay > 0 or card.id == "bloodmoon-pact"
+
+    for level, row in commons.rows.items():
+        commons.rows[level] = [i if kept(i) else None for i in row]
+    commons.level4 = [i for i in commons.level4 if kept(i)]
+    commons.fertile = [i for i in commons.fertile if kept(i)]
+    pact.players[seat].reserved = [i for i in pact.players[seat].reserved if kept(i)]
+    legal = VALE.legal_actions(pact, seat)
+    buys = {advancement_of(pact, int(a.args[0])).id for a in legal if a.kind == "buy"}
+    assert "bloodmoon-pact" in buys
+    assert not wastes_turn(VALE, pact, seat, Action(kind="done"))

@@ -325,6 +325,7 @@ async def run(args: argparse.Namespace) -> None:
             tuple(args.ai_against or OPPONENTS),
             workers=args.ai_workers,
             done=lambda p: print(f"done:{ai_row(p)}", flush=True),
+            record=args.ai_record,
         )
         show("", *ai_table(pairings, time.perf_counter() - begun))
         show("", *behaviour_table(pairings), load_line())
@@ -464,6 +465,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     add("--ai-against", action="append", choices=OPPONENTS, help="only against this opponent")
     add("--ai-workers", type=int, default=0, help="processes for AI games (0: one per core)")
+    add(
+        "--ai-record",
+        type=Path,
+        help="add each AI game to this file as it ends, and take the games it holds for "
+        "the same code instead of playing them again (a long measure run in parts)",
+    )
     add("--engine-seconds", type=float, default=5.0, help="per mode (5)")
     add("--plays", type=int, default=400, help="timed /play calls per bot and game (400)")
     add("--warmup", type=int, default=20, help="untimed /play calls first (20)")

@@ -21,13 +21,16 @@ A quick look: `--ai-games 4 --ai-workers 1 --ai-against baseline` (about 20 minu
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import os
 import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -62,6 +65,7 @@ MAX_ACTIONS = 3000
 Z95 = 1.96
 
 Policy = Callable[[Game, BaseModel, int, list[Action], int], Action]
+Key = tuple[str, str, str, int]  # a game of the bench: game id, variant, opponent, seed
 
 
 def uniform(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -> Action:
@@ -120,7 +124,7 @@ def greedy(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int)
 def easy(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -> Action:
     """The bot's own easy level: it moves with the games' novice judges, so a figure
     against it is comparable only with one measured since the judges last changed."""
-    return ai.decide(game, state, seat, Level.EASY, seed=n)
+    return _deliberate(game, state, seat, Level.EASY, n)
 
 
 def baseline(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -> Action:
@@ -146,8 +150,9 @@ _last_playouts: list[int | None] = [None]
 
 
 def count_playouts(module: object) -> None:
-    """Have `module.decide` (ai or the baseline) leave the playouts of each decision it
-    searched in `_last_playouts` (None when it searched none or can't say)."""
+    """Have the baseline's `decide` leave the playouts of each decision it searched in
+    `_last_playouts` (None when it searched none or can't say); the strong AI's
+    `deliberate` says them itself."""
     search = getattr(module, "Search", None)
     if search is None or getattr(search, "bench_counts", False):
         return
@@ -165,8 +170,16 @@ def count_playouts(module: object) -> None:
 
 
 def strong(game: Game, state: BaseModel, seat: int, legal: list[Action], n: int) -> Action:
-    """The strong AI being measured."""
-    return ai.decide(game, state, seat, Level.STRONG, seed=n)
+    """The strong AI being measured, asked as the bot asks (`ai.deliberate`, which says
+    what it spent)."""
+    return _deliberate(game, state, seat, Level.STRONG, n)
+
+
+def _deliberate(game: Game, state: BaseModel, seat: int, level: Level, n: int) -> Action:
+    """The bot's AI at `level`, its playouts left in `_last_playouts` when it searched."""
+    decision = ai.deliberate(game, state, seat, level, seed=n)
+    _last_playouts[0] = decision.playouts if decision.choices else None
+    return decision.action
 
 
 def timed(
@@ -206,8 +219,7 @@ class Result:
 
 def play(game_id: str, variant: str, opponent: str, seed: int) -> Result:
     """One 2-player game of the strong AI against `opponent`, seats by seed."""
-    for module in (ai, baseline_ai):
-        count_playouts(module)
+    count_playouts(baseline_ai)
     game = GAMES[game_id]
     first = seed % 2
     seats = [SeatSpec(seat=i, name=f"P{i}") for i in range(2)]
@@ -243,9 +255,9 @@ def play(game_id: str, variant: str, opponent: str, seed: int) -> Result:
     return Result(1.0 if won and not lost else 0.0 if lost else 0.5, n, conduct)
 
 
-def _play(task: tuple[str, str, str, int]) -> tuple[str, str, str, Result]:
+def _play(task: Key) -> tuple[str, str, str, int, Result]:
     game_id, variant, opponent, seed = task
-    return game_id, variant, opponent, play(game_id, variant, opponent, seed)
+    return game_id, variant, opponent, seed, play(game_id, variant, opponent, seed)
 
 
 @dataclass
@@ -292,19 +304,88 @@ def measure_ai(
     against: tuple[str, ...] = OPPONENTS,
     workers: int = 0,
     done: Callable[[Pairing], None] | None = None,
+    record: Path | None = None,
 ) -> list[Pairing]:
     """Play `games` games per variant (game id, variant) and opponent, spread over the
     cores; `done` hears of each pairing as soon as its games are all played (a long run
-    shows its figures as it goes, and can be split by opponent)."""
+    shows its figures as it goes, and can be split by opponent). With `record`, each
+    game is added to that file as it ends, and a game the file already holds for the
+    same code (`fingerprint`) is read from it instead of played: a measure of many hours
+    can be run in parts."""
     pairings = {(g, v, o): Pairing(g, v, o) for g, v in only for o in against}
-    tasks = [(g, v, o, seed) for g, v in only for o in against for seed in range(games)]
+    code = fingerprint()  # as the games start: an edit during a long run counts for the next
+    kept = recorded(record, code) if record is not None else {}
+    tasks = []
+    # Seed by seed across the pairings, so that a run stopped early has figures for all.
+    for seed in range(games):
+        for g, v, o in pairings:
+            if (g, v, o, seed) in kept:
+                pairings[g, v, o].results.append(kept[g, v, o, seed])
+            else:
+                tasks.append((g, v, o, seed))
+    for pairing in pairings.values():
+        if done is not None and len(pairing.results) == games:
+            done(pairing)
     with ProcessPoolExecutor(workers or os.cpu_count() or 1) as pool:
-        for game_id, variant, opponent, result in pool.map(_play, tasks, chunksize=1):
+        for game_id, variant, opponent, seed, result in pool.map(_play, tasks, chunksize=1):
+            if record is not None:
+                write_record(record, (game_id, variant, opponent, seed), result, code)
             pairing = pairings[game_id, variant, opponent]
             pairing.results.append(result)
             if done is not None and len(pairing.results) == games:
                 done(pairing)
     return list(pairings.values())
+
+
+# What a recorded game depends on: the AI, the rules, the baseline and the measures.
+PLAYED_BY = ("ai", "rules", "tests/bench/baseline_ai", "tests/bench/behaviour.py")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def fingerprint() -> str:
+    """A digest of the code a game of the bench depends on (`PLAYED_BY`)."""
+    digest = hashlib.sha256()
+    for part in PLAYED_BY:
+        path = ROOT / part
+        files = sorted(path.rglob("*")) if path.is_dir() else [path]
+        for file in files:
+            if file.is_file() and "__pycache__" not in file.parts:
+                digest.update(file.relative_to(ROOT).as_posix().encode())
+                digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def recorded(path: Path, code: str) -> dict[Key, Result]:
+    """The games `path` holds that were played by the code `code` (a `fingerprint`)."""
+    if not path.exists():
+        return {}
+    found: dict[Key, Result] = {}
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        if row["code"] == code:
+            conduct = {level: Conduct(**c) for level, c in row["conduct"].items()}
+            key = (row["game"], row["variant"], row["opponent"], row["seed"])
+            found[key] = Result(row["won"], row["actions"], conduct)
+    return found
+
+
+def write_record(path: Path, key: Key, result: Result, code: str) -> None:
+    """Add one game to `path`, with the code that played it (a `fingerprint`) and the
+    machine's load."""
+    game_id, variant, opponent, seed = key
+    row = {
+        "code": code,
+        "game": game_id,
+        "variant": variant,
+        "opponent": opponent,
+        "seed": seed,
+        "won": result.won,
+        "actions": result.actions,
+        "conduct": {level: asdict(c) for level, c in result.conduct.items()},
+        "load": os.getloadavg()[0],
+    }
+    with path.open("a") as file:
+        file.write(json.dumps(row) + "\n")
 
 
 def ai_table(rows: list[Pairing], seconds: float) -> list[str]:

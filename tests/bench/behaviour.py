@@ -22,7 +22,9 @@ never with rules written again here.
   decision of the attack taken as its first legal choice, an enemy Elemental has taken
   DMG or left its formation (`attack_lands`). Mystic Vale — ending a Harvest (`done`)
   while a vale (a legal `vale` action) or a clean advancement (a legal `buy` of one
-  showing no decay) could be bought. Tooth & Nail — ending the Action Step (`end`) with
+  showing no decay) could be bought; not an advancement that costs VP (Bloodmoon Pact),
+  nor, in the last round (the player's last turn), one with no VP of its own, which
+  would never show in a Harvest. Tooth & Nail — ending the Action Step (`end`) with
   AP unspent while an attack would score: a legal `attack` after which (its decisions
   taken as above) an enemy team's deck is shorter.
 """
@@ -39,6 +41,7 @@ from pydantic import BaseModel
 from rules.command_of_nature import State as NatureState
 from rules.core import Action, Game, Seat
 from rules.mystic_vale import State as ValeState
+from rules.mystic_vale.cards import Advancement
 from rules.mystic_vale.symbols import advancement_of
 from rules.tooth_and_nail import State as NailState
 
@@ -126,9 +129,17 @@ def _vale_wastes(game: Game, state: ValeState, seat: Seat, action: Action) -> bo
     for option in game.legal_actions(state, seat):
         if option.kind == "vale":
             return True
-        if option.kind == "buy" and advancement_of(state, int(option.args[0])).symbols.decay == 0:
+        if option.kind == "buy" and _useful(state, advancement_of(state, int(option.args[0]))):
             return True
     return False
+
+
+def _useful(state: ValeState, card: Advancement) -> bool:
+    """Whether buying a clean advancement (no decay) is sure to be of use: it costs no VP,
+    and it will show in a Harvest to come or brings VP of its own (in the last round the
+    turn under way is the player's last)."""
+    clean = card.symbols.decay == 0 and card.cost.vp == 0
+    return clean and (not state.last_round or card.symbols.end_vp > 0)
 
 
 def _nail_wastes(game: Game, state: NailState, seat: Seat, action: Action) -> bool:
