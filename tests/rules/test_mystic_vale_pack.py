@@ -598,6 +598,21 @@ def test_three_sisters():
     assert ability.when == "bought" and _only(ability) == {"op": "add_to_pool", "amount": 10}
 
 
+def test_the_pool_grows_only_when_a_card_is_bought():
+    """Game end (4.1): the game ends once the VP pool runs out. A card that put VP into
+    the pool every Harvest would hand back what its own VP symbols take, and a field
+    holding it every turn would keep the pool from ever running out."""
+    adds = {
+        card.name: ability.when
+        for card in _cards()
+        for ability in _abilities(card)
+        if any(op.op == "add_to_pool" for op in ability.ops)
+    }
+    assert adds == {"Three Sisters": "bought", "Timeless Wellspring": "bought"}
+    (ability,) = _pack().advancement("Timeless Wellspring").abilities
+    assert _only(ability) == {"op": "add_to_pool", "amount": 4}
+
+
 def test_hailburst_titan():
     titan = _pack().leader("Hailburst Titan")
     (start,) = titan.start.abilities
