@@ -18,9 +18,10 @@ from pydantic import BaseModel
 from rules.core import Action, Game, Seat
 
 SHORTLIST = 14  # the most choices one decision searches (the others judged one step ahead)
-# Actions that move the game on (the phase, the turn): what a tie goes to, so that a
-# choice that changes nothing never wins by being listed first.
-PROGRESS = frozenset({"end", "phase", "done"})
+# Actions that move the game on (the phase, the turn; Mystic Vale's stop, which ends the
+# Planting): what a tie goes to, so that a choice that changes nothing never wins by
+# being listed first, nor a risk that gains nothing (a push that may Spoil).
+PROGRESS = frozenset({"end", "phase", "done", "stop"})
 
 
 class Judge:

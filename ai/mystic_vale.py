@@ -11,8 +11,9 @@ count for less than many, and mana beyond what two buys spend for little. The tu
 left are the VP pool over what the VP symbols of both decks take from it each round,
 each further turn counted a little less (the deck will change); a lead counts the
 less, the more turns are left (one ahead wants the game over), and a small share of a
-position's value is the lead itself, so that far ahead or behind the points still
-count. Whether to push is the chance that the next card Spoils, counted from the cards
+position's value is the lead by the end of the next turn, so that far ahead or behind
+the points still count (the lead over the whole game ahead would have the better deck
+put the end off). Whether to push is the chance that the next card Spoils, counted from the cards
 the deck holds (their order is unknown). A playout buys, and answers an ability's
 questions, as this reckoning values the outcome."""
 
@@ -56,6 +57,7 @@ SPREAD = 8.0  # turns left over which a lead grows about √2 times less sure
 # on a scale MARGIN_SCALE times wider, so that it still orders positions where the
 # chance has saturated.
 MARGIN, MARGIN_SCALE = 0.05, 10.0
+MARGIN_TURNS = 1.0  # the turns ahead that lead counts (`MysticValeJudge.value`)
 DRAIN = 0.1  # VP a round leaves the pool by other means (vales, abilities)
 
 
@@ -94,6 +96,15 @@ def spoil_chance(state: State, seat: int) -> float:
     return bad / len(pile)
 
 
+def _add_bought(totals: Counter[str], pack: str, card: Advancement) -> int:
+    """Add a bought advancement (not yet sleeved) to a deck's `totals`: its symbols and
+    what its Harvest abilities gain; its end-of-game VP, which it brings wherever it is."""
+    counts = card.symbols.counts()
+    totals.update(counts)
+    totals.update(_harvest_gain(pack, "a", card.id))
+    return counts.get("end_vp", 0)
+
+
 class Deck:
     """What a player's cards (and vales) show in all, and yield a turn."""
 
@@ -109,11 +120,7 @@ class Deck:
         harvest = state.harvest
         if harvest is not None and state.active == seat:  # bought, to be sleeved
             for instance in harvest.bought:
-                card = advancement_of(state, instance)
-                counts = card.symbols.counts()
-                extra += counts.get("end_vp", 0)
-                totals.update(counts)
-                totals.update(_harvest_gain(state.pack, "a", card.id))
+                extra += _add_bought(totals, state.pack, advancement_of(state, instance))
         vales: Counter[str] = Counter()
         for instance in state.players[seat].vales:
             vales.update(_harvest_gain(state.pack, "v", state.cards[instance]))
@@ -130,12 +137,10 @@ class Deck:
 
     def with_bought(self, pack: str, card: Advancement) -> Deck:
         """This deck once `card` is bought (to be sleeved), as `Deck` counts it."""
-        counts = card.symbols.counts()
         totals = self.totals.copy()
-        totals.update(counts)
-        totals.update(_harvest_gain(pack, "a", card.id))
+        extra = _add_bought(totals, pack, card)
         deck = Deck.__new__(Deck)
-        deck._count(totals, self.vales, self.unsleeved_vp + counts.get("end_vp", 0))
+        deck._count(totals, self.vales, self.unsleeved_vp + extra)
         return deck
 
     def worth(self, turns: float) -> float:
@@ -249,10 +254,20 @@ class MysticValeJudge(Judge):
         assert isinstance(state, State)
         return self._lead(state, seat, _standings(state))
 
-    def _lead(self, state: State, seat: int, parts: dict[int, tuple[Deck, int]]) -> float:
-        """`score` from each playing seat's deck and score now (`_standings`)."""
+    def _lead(
+        self,
+        state: State,
+        seat: int,
+        parts: dict[int, tuple[Deck, int]],
+        horizon: float | None = None,
+    ) -> float:
+        """`score` from each playing seat's deck and score now (`_standings`); with
+        `horizon`, counting that many more turns for each seat that has one left, however
+        fast the pool drains."""
         decks = [deck for deck, _ in parts.values()]
         turns = {s: turns_left(state, decks, s) for s in parts}
+        if horizon is not None:
+            turns = {s: horizon if left > 0 else 0.0 for s, left in turns.items()}
 
         def standing(s: int) -> float:
             (deck, points), left = parts[s], turns[s]
@@ -267,10 +282,19 @@ class MysticValeJudge(Judge):
 
     def value(self, game: Game, state: BaseModel, seat: int) -> float:
         """The chance to win, with a small share (MARGIN) for the lead itself: far
-        ahead or far behind, the chance hardly moves, and the points still should."""
-        chance = super().value(game, state, seat)
-        margin = 1.0 / (1.0 + math.exp(-self.score(state, seat) / (MARGIN_SCALE * self.scale)))
-        return (1.0 - MARGIN) * chance + MARGIN * margin
+        ahead or far behind, the chance hardly moves, and the points still should. That
+        lead counts the next turn only (MARGIN_TURNS): over the whole game ahead, the
+        better deck would gain by putting the end off, which the chance does not want."""
+        assert isinstance(state, State)
+        if game.outcome(state) is not None:
+            return super().value(game, state, seat)
+        return self._judged(state, seat, _standings(state))
+
+    def _judged(self, state: State, seat: int, parts: dict[int, tuple[Deck, int]]) -> float:
+        """`value` of a game still going, from each playing seat's `_standings`."""
+        chance = _logistic(self._lead(state, seat, parts) / self.scale)
+        near = self._lead(state, seat, parts, MARGIN_TURNS)
+        return (1.0 - MARGIN) * chance + MARGIN * _logistic(near / (MARGIN_SCALE * self.scale))
 
     settled = MysticValeNovice.settled
 
@@ -343,11 +367,11 @@ class MysticValeJudge(Judge):
         answers: int,
         only_gains: bool = False,
     ) -> list[Action]:
-        """`actions` by how much each raises the seat's `score` once up to `answers`
+        """`actions` by how much each raises the seat's `value` once up to `answers`
         questions it raises are answered (`ahead`), best first (with `only_gains`, only
         those that raise it); those the rules refuse left out."""
         parts = _standings(state)
-        now = self._lead(state, seat, parts)
+        now = self._judged(state, seat, parts)
         gain: dict[str, float] = {}
         alike: dict[tuple[str, str], float] = {}  # copies of a card are worth the same
         for action in actions:
@@ -359,27 +383,31 @@ class MysticValeJudge(Judge):
                 deck, points = parts[seat]
                 mine = (deck.with_bought(state.pack, plain), points - plain.cost.vp)
                 bought = {**parts, seat: mine}
-                gain[action.key] = alike[card] = self._lead(state, seat, bought) - now
+                gain[action.key] = alike[card] = self._judged(state, seat, bought) - now
             elif (after := _after(game, state, seat, action)) is not None:
                 gain[action.key] = alike[card] = self.ahead(game, after, seat, answers) - now
         kept = [a for a in actions if a.key in gain and (gain[a.key] > 0 or not only_gains)]
         return sorted(kept, key=lambda a: -gain[a.key])
 
     def ahead(self, game: Game, state: State, seat: int, answers: int) -> float:
-        """The seat's `score` once it has answered, each as well as the score says, up
+        """The seat's `value` once it has answered, each as well as the value says, up
         to `answers` more of its own choices that an ability asks (whether to use it,
         which card to take): "use" is worth what it leads to."""
         frame = state.frames[-1] if state.frames else None
         if answers <= 0 or frame is None or frame.kind == "sleeve" or seat not in frame.deciders:
-            return self.score(state, seat)
+            return self.value(game, state, seat)
         outcomes = (_after(game, state, seat, a) for a in game.legal_actions(state, seat))
-        scores = [self.ahead(game, s, seat, answers - 1) for s in outcomes if s is not None]
-        return max(scores, default=self.score(state, seat))
+        values = [self.ahead(game, s, seat, answers - 1) for s in outcomes if s is not None]
+        return max(values, default=self.value(game, state, seat))
 
 
 # An ability's questions a playout looks through to judge a buy (whether to use it, then
 # which card to take).
 ANSWERS_AHEAD = 2
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-700.0, x)))  # e**700 is still a float
 
 
 def _standings(state: State) -> dict[int, tuple[Deck, int]]:

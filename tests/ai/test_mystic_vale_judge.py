@@ -9,14 +9,14 @@ import random
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel
 
 import ai
 from ai import Budget, Level
 from ai.judges import SHORTLIST
-from ai.mystic_vale import Deck, MysticValeJudge, turns_left
+from ai.mystic_vale import MARGIN_TURNS, Deck, MysticValeJudge, _standings, turns_left
 from rules.core import Action, SeatSpec
 from rules.mystic_vale import State
+from rules.mystic_vale.symbols import advancement_of
 from rules.registry import GAMES
 
 GAME = GAMES["mystic-vale"]
@@ -80,6 +80,15 @@ def test_far_ahead_the_ai_still_buys_a_card_that_brings_points(seed: int) -> Non
     assert action.kind == "buy", action.key
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_push_that_may_spoil_for_nothing_is_not_made(seed: int) -> None:
+    """mv-2p-push-for-nothing: far behind, with 15 cards in the field and nothing in the
+    commons it would buy, it pushed into a 3-in-4 chance to Spoil, turn after turn: the
+    Harvest and the Spoil judged alike, and the tie went to the push."""
+    state, seat = position("mv-2p-push-for-nothing.json")
+    assert ai.decide(GAME, state, seat, Level.STRONG, seed=seed, budget=SMALL).kind == "stop"
+
+
 def test_a_playout_buys_only_what_raises_the_evaluation_best_first() -> None:
     judge = MysticValeJudge()
     for name in ("mv-2p-harvest-unspent.json", "mv-2p-harvest-far-ahead.json"):
@@ -119,22 +128,39 @@ def test_a_playout_answers_an_ability_with_the_choice_the_evaluation_values_most
 
 def test_far_ahead_a_bigger_lead_still_counts_for_more() -> None:
     """Where the win chance has saturated, the lead still orders positions: the AI plays
-    for points when far ahead or far behind."""
-
-    class Fixed(MysticValeJudge):
-        lead = 0.0
-
-        def score(self, state: BaseModel, seat: int) -> float:
-            return self.lead
-
+    for points when far ahead or far behind (VP tokens given to one side or the other)."""
     state, seat = position("mv-2p-harvest-far-ahead.json")
-    judge = Fixed()
+    judge = MysticValeJudge()
     values = []
-    for lead in (-80.0, -70.0, 70.0, 80.0):
-        judge.lead = lead
-        values.append(judge.value(GAME, state, seat))
+    for tokens in (-160, -150, 70, 80):  # it leads by about 30 as saved
+        given = state.model_copy(deep=True)
+        gets = seat if tokens > 0 else 1 - seat
+        given.players[gets].vp += abs(tokens)
+        values.append(judge.value(GAME, given, seat))
     assert values[1] - values[0] > 1e-3 and values[3] - values[2] > 1e-3
     assert values[0] < 0.06 and values[3] > 0.94  # still a chance to win, mostly
+
+
+def test_far_ahead_the_points_count_by_the_next_turn_not_by_putting_the_end_off() -> None:
+    """Far ahead with the better deck, a card with a VP symbol takes the pool down faster
+    and shortens the game; the lead over the whole game ahead would count that against
+    it, so the margin counts the next turn only, where the card brings points."""
+    state, seat = position("mv-2p-harvest-far-ahead.json")
+    judge = MysticValeJudge()
+    parts = _standings(state)
+    cathedral = next(
+        a
+        for a in GAME.legal_actions(state, seat)
+        if a.kind == "buy" and advancement_of(state, int(a.args[0])).name == "Starfall Cathedral"
+    )
+    card = advancement_of(state, int(cathedral.args[0]))
+    deck, points = parts[seat]
+    bought = {**parts, seat: (deck.with_bought(state.pack, card), points)}
+    assert card.symbols.vp > 0 and card.symbols.decay == 0
+    assert judge._lead(state, seat, bought, MARGIN_TURNS) > judge._lead(
+        state, seat, parts, MARGIN_TURNS
+    )
+    assert judge._judged(state, seat, bought) > judge._judged(state, seat, parts)
 
 
 def test_the_shortlist_searches_every_buy_and_vale() -> None:
