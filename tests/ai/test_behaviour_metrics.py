@@ -196,6 +196,28 @@ def test_ending_a_harvest_with_nothing_affordable_or_only_decay_to_buy_is_not_wa
     assert wastes_turn(VALE, rich, seat, Action(kind="done"))
 
 
+def test_a_clean_advancement_that_would_only_cover_an_eclipse_is_not_a_wasted_buy() -> None:
+    """mv-2p-clean-buys-only-over-an-eclipse: the clean advancements on offer go into the
+    top slot, and the only card of the field with room there holds Eclipsed Moonwell
+    (3 end VP), which they would cover; ending the Harvest wastes nothing. With that
+    card's slot empty, it would."""
+    state, seat = saved("mv-2p-clean-buys-only-over-an-eclipse.json")
+    assert isinstance(state, ValeState)
+    assert not any(a.kind == "vale" for a in VALE.legal_actions(state, seat))
+    assert not wastes_turn(VALE, state, seat, Action(kind="done"))
+    moonwell = next(
+        c
+        for c in state.players[seat].field
+        if any(
+            isinstance(i, int) and advancement_of(state, i).eclipse
+            for i in state.card(c).slots["top"]
+        )
+    )
+    emptied = state.model_copy(deep=True)
+    emptied.card(moonwell).slots["top"] = []
+    assert wastes_turn(VALE, emptied, seat, Action(kind="done"))
+
+
 def first_chance_to_attack() -> tuple[NailState, int]:
     """A Tooth & Nail 2p game played at random until a seat in its Action Step has AP
     and an attack that would shorten the enemy deck."""
@@ -222,6 +244,19 @@ def test_ending_the_action_step_with_ap_while_an_attack_would_score_is_wasted() 
     spent = state.model_copy(deep=True)
     spent.players[seat].ap = 0
     assert not wastes_turn(NAIL, spent, seat, Action(kind="end"))
+
+
+def test_ending_the_action_step_that_wins_the_game_wastes_nothing() -> None:
+    """With one card left in the enemy deck, ending the turn wins as surely as an attack
+    would: the enemy cannot draw for its turn."""
+    state, seat = first_chance_to_attack()
+    last = state.model_copy(deep=True)
+    enemy = next(t for t in last.teams if t.team != last.team_of(seat).team)
+    del enemy.deck[1:]
+    attacks = [a for a in NAIL.legal_actions(last, seat) if a.kind == "attack"]
+    assert any(attack_lands(NAIL, last, seat, a) for a in attacks)
+    assert NAIL.outcome(act(last, seat, "end", NAIL)) is not None
+    assert not wastes_turn(NAIL, last, seat, Action(kind="end"))
 
 
 def test_the_baseline_ai_is_the_benchs_alone() -> None:

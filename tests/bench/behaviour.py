@@ -23,10 +23,12 @@ never with rules written again here.
   DMG or left its formation (`attack_lands`). Mystic Vale — ending a Harvest (`done`)
   while a vale (a legal `vale` action) or a clean advancement (a legal `buy` of one
   showing no decay) could be bought; not an advancement that costs VP (Bloodmoon Pact),
-  nor, in the last round (the player's last turn), one with no VP of its own, which
-  would never show in a Harvest. Tooth & Nail — ending the Action Step (`end`) with
+  nor one with no empty slot in the field to go into (it would cover an eclipse), nor,
+  in the last round (the player's last turn), one with no VP of its own, which would
+  never show in a Harvest. Tooth & Nail — ending the Action Step (`end`) with
   AP unspent while an attack would score: a legal `attack` after which (its decisions
-  taken as above) an enemy team's deck is shorter.
+  taken as above) an enemy team's deck is shorter. In every game, a move that ends the
+  game wastes nothing.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from rules.command_of_nature import State as NatureState
 from rules.core import Action, Game, Seat
 from rules.mystic_vale import State as ValeState
 from rules.mystic_vale.cards import Advancement
+from rules.mystic_vale.moves import slot_takes, targets
 from rules.mystic_vale.symbols import advancement_of
 from rules.tooth_and_nail import State as NailState
 
@@ -93,7 +96,12 @@ def wastes_turn(
     game: Game, state: BaseModel, seat: Seat, action: Action, after: BaseModel | None = None
 ) -> bool:
     """Whether `seat` taking `action` in `state` wastes its turn (see the module's notes);
-    `after`: the state the action led to, when it is known."""
+    `after`: the state the action led to, when it is known. A move that ends the game
+    wastes nothing (ending the turn may win it: the other side cannot draw)."""
+    if after is None:
+        after, _ = game.apply(state, seat, action, random.Random(0))
+    if game.outcome(after) is not None:
+        return False
     match state:
         case NatureState():
             return _nature_wastes(game, state, seat, action, after)
@@ -105,14 +113,12 @@ def wastes_turn(
 
 
 def _nature_wastes(
-    game: Game, state: NatureState, seat: Seat, action: Action, after: BaseModel | None
+    game: Game, state: NatureState, seat: Seat, action: Action, after: BaseModel
 ) -> bool:
     if state.frames or state.phase not in ("daybreak", "actions"):
         return False
     if state.side_of(seat).ap <= 0:
         return False
-    if after is None:
-        after, _ = game.apply(state, seat, action, random.Random(0))
     assert isinstance(after, NatureState)
     stays = after.phase in ("daybreak", "actions") and turn_key(game, after) == turn_key(
         game, state
@@ -129,17 +135,33 @@ def _vale_wastes(game: Game, state: ValeState, seat: Seat, action: Action) -> bo
     for option in game.legal_actions(state, seat):
         if option.kind == "vale":
             return True
-        if option.kind == "buy" and _useful(state, advancement_of(state, int(option.args[0]))):
+        if option.kind == "buy" and _useful(
+            state, seat, advancement_of(state, int(option.args[0]))
+        ):
             return True
     return False
 
 
-def _useful(state: ValeState, card: Advancement) -> bool:
+def _useful(state: ValeState, seat: Seat, card: Advancement) -> bool:
     """Whether buying a clean advancement (no decay) is sure to be of use: it costs no VP,
-    and it will show in a Harvest to come or brings VP of its own (in the last round the
-    turn under way is the player's last)."""
+    it has an empty slot to go into (sleeved over an eclipse, it would hide that card's
+    symbols, its VP too), and it will show in a Harvest to come or brings VP of its own
+    (in the last round the turn under way is the player's last)."""
     clean = card.symbols.decay == 0 and card.cost.vp == 0
-    return clean and (not state.last_round or card.symbols.end_vp > 0)
+    useful = clean and (not state.last_round or card.symbols.end_vp > 0)
+    return useful and _empty_slots(state, seat, card) > 0
+
+
+def _empty_slots(state: ValeState, seat: Seat, card: Advancement) -> int:
+    """The field's cards that take this advancement into an empty slot, less the ones
+    bought this Harvest for that slot (each takes one)."""
+    empty = sum(
+        slot_takes(state, state.card(c), card) and not state.card(c).slots[card.slot]
+        for c in targets(state, seat)
+    )
+    assert state.harvest is not None
+    bought = [advancement_of(state, i).slot for i in state.harvest.bought]
+    return empty - bought.count(card.slot)
 
 
 def _nail_wastes(game: Game, state: NailState, seat: Seat, action: Action) -> bool:
