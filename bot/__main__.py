@@ -12,12 +12,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from bot.app import create_bot
 from bot.config import Settings
 from bot.history import replay_export
-from bot.service import logs
+from bot.runner import main as run_bot
 from bot.service.moving import copy_store
-from bot.service.store import NewerSchema
 from bot.service.store.transfer import TransferRefused
 from rules.registry import GAMES
 
@@ -102,15 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.discord_token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    out = logs.handler(settings.arbiter_log_format)
-    try:
-        create_bot(settings).run(
-            settings.discord_token, log_handler=out, log_formatter=out.formatter, root_logger=True
-        )
-    except NewerSchema as refused:
-        print(refused, file=sys.stderr)
-        return 2
-    return 0
+    return run_bot(settings)
 
 
 def replay_file(path: Path) -> int:

@@ -34,6 +34,7 @@ from bot.service.clock import ClockService
 from bot.service.leases import Leases
 from bot.service.logs import name_process
 from bot.service.matches import MatchService
+from bot.service.metrics import Metrics
 from bot.service.players import DM_PAUSE, AIPlayers
 from bot.service.stats import Stats
 from bot.service.store import Store
@@ -58,7 +59,9 @@ class ArbiterBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, games: Mapping[str, Game] | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        self.metrics = Metrics()
         super().__init__(
+            http_trace=self.metrics.trace(),
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -80,7 +83,8 @@ class ArbiterBot(commands.AutoShardedBot):
         self.health: Health | None = None
         self.publisher = Publisher(self)
         self.panels = Panels(self)
-        self.pictures = PictureCache()
+        self.pictures = PictureCache(metrics=self.metrics)
+        self.metrics.read_with(self._figures)
 
     @property
     def matches(self) -> MatchService:
@@ -119,15 +123,13 @@ class ArbiterBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, register persistent components, sync commands."""
-        if self.settings.arbiter_health_port is not None:
-            self.health = Health(self, self.settings.arbiter_health_port)
-            await self.health.start()
+        await self.start_health()  # done already when run by `bot.runner`
         self._store = await Store.open(self.settings.arbiter_db, now=discord.utils.utcnow)
         if self._store.engine.name == "postgresql":
             # No shard's work until its lease is held (see `_serve_shards`).
             self._store.serve(self.settings.arbiter_shard_count, ())
         self._store.on_outbox(self.publisher.wake)
-        self._matches = MatchService(self._store, self._games)
+        self._matches = MatchService(self._store, self._games, self.metrics)
         self._clock = ClockService(self._matches, discord.utils.utcnow)
         self._matches.on_change(self._clock.on_change)
         self._matches.on_change(self.panels.on_change)
@@ -166,6 +168,14 @@ class ArbiterBot(commands.AutoShardedBot):
         await self._desk.start()
         self._serving = True
 
+    async def start_health(self) -> None:
+        """Serve the health checks on ARBITER_HEALTH_PORT, when set, unless they are served
+        already: `bot.runner` starts them before Discord is reached, so that /healthz
+        answers while the process waits for it."""
+        if self.health is None and self.settings.arbiter_health_port is not None:
+            self.health = Health(self, self.settings.arbiter_health_port)
+            await self.health.start()
+
     async def _serve_shards(self, store: Store) -> None:
         """Take the leases of the shards to serve (PostgreSQL), or serve them all."""
         count = self.settings.arbiter_shard_count
@@ -195,6 +205,23 @@ class ArbiterBot(commands.AutoShardedBot):
             await self.publisher.start()
             await self.players.start()
             await self.desk.start()
+
+    async def _figures(self, metrics: Metrics) -> None:
+        """Bring the gauges read off the store and the leases up to date (before a
+        scrape): the outbox's backlog, the matches under way, the shards served."""
+        store = self._store
+        if store is None:
+            return
+        waiting, oldest = await store.outbox_backlog()
+        metrics.outbox_waiting.set(waiting)
+        age = 0.0 if oldest is None else (discord.utils.utcnow() - oldest).total_seconds()
+        metrics.outbox_oldest.set(max(0.0, age))
+        metrics.matches_active.clear()
+        for game, count in (await store.active_by_game()).items():
+            metrics.matches_active.labels(game).set(count)
+        held = self.leases.held if self.leases is not None else self.settings.shards
+        for shard in sorted(self.settings.shards):
+            metrics.leases.labels(str(shard)).set(int(shard in held))
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Keep a match's thread open when Discord archives it."""

@@ -5,6 +5,7 @@ it when this stops answering). `GET /readyz` answers 200 when it does its work: 
 database answers, the gateway shards it runs are connected, and (on PostgreSQL) its
 renewals keep the leases it holds certain; else 503. Both send a JSON body saying
 what was found: the engine and schema, the shards run and served, the lease holder.
+`GET /metrics` gives the process's figures for Prometheus (`bot.service.metrics`).
 Served on ARBITER_HEALTH_PORT, on every interface.
 """
 
@@ -33,6 +34,7 @@ class Health:
         app = web.Application()
         app.router.add_get("/healthz", self._alive)
         app.router.add_get("/readyz", self._ready)
+        app.router.add_get("/metrics", self._metrics)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, port=self.port).start()
@@ -49,6 +51,10 @@ class Health:
     async def _ready(self, _request: web.Request) -> web.Response:
         report = await self.report()
         return web.json_response(report, status=200 if report["ready"] else 503)
+
+    async def _metrics(self, _request: web.Request) -> web.Response:
+        body, content_type = await self.bot.metrics.exposition()
+        return web.Response(body=body, headers={"Content-Type": content_type})
 
     async def report(self) -> dict[str, Any]:
         """What readiness found."""

@@ -378,6 +378,7 @@ class Publisher:
                 log.exception("outbox %s: notice %d could not be delivered", lane, first.id)
                 for row in batch:
                     await store.give_up(row.id, "an error in the bot (see the log)")
+                    self.bot.metrics.gave_up("fault")
                 continue
             for row in batch:
                 store.mark_delivered(row.id)
@@ -393,6 +394,7 @@ class Publisher:
         store = self.bot.matches.store
         notice = row.notice
         await store.give_up(row.id, why)
+        self.bot.metrics.gave_up("refused")
         log.warning("outbox: gave up notice %d of match %s: %s", row.id, notice.match_id, why)
         if notice.kind == "dm":
             if why == NEVER[DM_CLOSED]:

@@ -18,6 +18,7 @@ from discord import app_commands
 
 from bot.service.errors import UserError
 from bot.service.logs import about
+from bot.service.metrics import Metrics, family
 from bot.service.shards import shard_of
 from rules.core import IllegalAction
 
@@ -67,12 +68,28 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     await tell(interaction, message)
 
 
+def handled_as(interaction: discord.Interaction) -> tuple[str, str]:
+    """What an interaction used, as metric labels: its kind (command, component, modal)
+    and the command's name or the component's family (`metrics.family`)."""
+    if interaction.type is discord.InteractionType.application_command:
+        command = interaction.command
+        return "command", command.qualified_name if command is not None else "other"
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    kind = "modal" if interaction.type is discord.InteractionType.modal_submit else "component"
+    return kind, family(custom_id)
+
+
 @asynccontextmanager
 async def guard(interaction: discord.Interaction) -> AsyncIterator[None]:
     """Run an interaction handler's body; any error it raises is reported, never re-raised.
-    Every log line written meanwhile names the interaction's server and shard."""
+    Every log line written meanwhile names the interaction's server and shard, and the
+    time it took is counted (`Metrics.handling_of`)."""
     shard = shard_of(interaction.guild_id, interaction.client.shard_count or 1)
-    with about(guild=interaction.guild_id, shard=shard):
+    metrics: Metrics = interaction.client.metrics  # type: ignore[attr-defined]
+    with (
+        about(guild=interaction.guild_id, shard=shard),
+        metrics.handling_of(*handled_as(interaction)),
+    ):
         try:
             yield
         except Exception as error:

@@ -14,6 +14,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from functools import cache
 from typing import Any
 
 from bot.pictures.canvas import Box, Picture, with_band
+from bot.service.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -102,10 +104,11 @@ def private(game_id: str, view: dict[str, Any]) -> Picture | None:
 class PictureCache:
     """Pictures drawn off the event loop, remembered by what they were drawn from."""
 
-    def __init__(self, size: int = CACHED) -> None:
+    def __init__(self, size: int = CACHED, metrics: Metrics | None = None) -> None:
         self._kept: OrderedDict[str, Picture | None] = OrderedDict()
         self._size = size
         self.drawn = 0  # pictures actually drawn (the rest came from the cache)
+        self.metrics = metrics or Metrics()  # each drawing timed
 
     async def board(
         self,
@@ -117,19 +120,24 @@ class PictureCache:
         """The board picture of this view (drawn in a worker thread unless kept), with
         its `ending` once the match is over (see `board`)."""
         key = json.dumps(["board", game_id, view, to_act, ending], sort_keys=True, default=str)
-        return await self._get(key, lambda: board(game_id, view, to_act, ending))
+        return await self._get(game_id, key, lambda: board(game_id, view, to_act, ending))
 
     async def private(self, game_id: str, view: dict[str, Any]) -> Picture | None:
         """A private view's picture (drawn in a worker thread unless kept)."""
         key = json.dumps(["private", game_id, view], sort_keys=True, default=str)
-        return await self._get(key, lambda: private(game_id, view))
+        return await self._get(game_id, key, lambda: private(game_id, view))
 
-    async def _get(self, key: str, draw: Callable[[], Picture | None]) -> Picture | None:
+    async def _get(
+        self, game_id: str, key: str, draw: Callable[[], Picture | None]
+    ) -> Picture | None:
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
+        started = time.perf_counter()
         try:
             picture = await asyncio.to_thread(draw)
+            if picture is not None:  # None: the game has no such picture
+                self.metrics.drawn(game_id, time.perf_counter() - started)
         except Exception:  # a fault of ours: the message goes out as text instead
             reference = secrets.token_hex(3)
             log.exception("a picture could not be drawn [ref %s]: shown as text", reference)

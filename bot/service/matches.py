@@ -41,6 +41,7 @@ import ai
 from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.logs import about
+from bot.service.metrics import Metrics
 from bot.service.outbox import Notice
 from bot.service.store import (
     PICTURE_MODES,
@@ -497,9 +498,13 @@ def _applied_as_is(
 class MatchService:
     """Lobbies, moves, views and replays, for every game in `games`."""
 
-    def __init__(self, store: Store, games: Mapping[str, Game] | None = None) -> None:
+    def __init__(
+        self, store: Store, games: Mapping[str, Game] | None = None, metrics: Metrics | None = None
+    ) -> None:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games
+        self.metrics = metrics or Metrics()
+        store.on_transaction(self.metrics.transaction)
         for game in self.games.values():
             check_options(game)  # a lobby must be able to show them
         self._lock = KeyedLocks()
@@ -887,46 +892,71 @@ class MatchService:
 
         `by_ai`: the AI acts for the seat (StaleChoice once it no longer plays it). A
         player who acts in a seat the AI was playing for them takes it back first.
+        A refusal is counted (`Metrics.refused`) by the match's game and variant.
         """
-        async with self._change(match_id):
-            match, seats, seat, state = await self._seated(match_id, user_id)
-            lead: list[str] = []
-            if by_ai and not seat.by_ai:
-                raise errors.StaleChoice()
-            if by_ai and seat.person:
-                lead = [f"🤖 {AI_NAME} plays for {seat.name}:"]
-            if seat.by_ai and not by_ai:
-                match, seats, seat = await self._take_back(match, seat)
-            elif decisions is not None and decisions != seat.decisions:
-                raise errors.StaleChoice()
-            game = self.game(match.game)
-            rng = rng_for(match.seed, match.version + 1)
-            applied = _applied_as_is(game, state, seat.seat, key, rng)
-            if applied is not None:
-                action, (new_state, events) = applied
-            else:
-                action = await self._resolve(game, match, seats, seat, state, key, typed, kind)
-                rng = rng_for(match.seed, match.version + 1)  # the refused try may have drawn
-                new_state, events = game.apply(state, seat.seat, action, rng)
-            label = game.describe(action, state)
-            told = game.acknowledge(action, state, seat.seat)
-            before = self._before(match, seats)
-            answers = await self._standing(game, new_state, seats)
-            result = await self._commit(
-                match,
-                seats,
-                seat,
-                action,
-                label,
-                new_state,
-                events,
-                before=before,
-                lead=lead,
-                quiet=answers,
-                by_ai=by_ai,
-            )
-            await self._answer_standing(result, answers)
+        where = ("", "")  # the match's game and variant, once it is read
+        try:
+            async with self._change(match_id):
+                match = await self.get(match_id)
+                where = (match.game, match.variant)
+                result, told = await self._act(
+                    match_id, user_id, key, decisions, typed, kind, by_ai
+                )
+        except (errors.UserError, IllegalAction) as refused:
+            self.metrics.refused(*where, refused)
+            raise
         return replace(result, told=told)
+
+    async def _act(
+        self,
+        match_id: int,
+        user_id: int,
+        key: str,
+        decisions: int | None,
+        typed: bool,
+        kind: str | None,
+        by_ai: bool,
+    ) -> tuple[ActResult, str]:
+        """`act`'s work, under the match's lock: the result and what the game tells the
+        actor of it."""
+        match, seats, seat, state = await self._seated(match_id, user_id)
+        lead: list[str] = []
+        if by_ai and not seat.by_ai:
+            raise errors.StaleChoice()
+        if by_ai and seat.person:
+            lead = [f"🤖 {AI_NAME} plays for {seat.name}:"]
+        if seat.by_ai and not by_ai:
+            match, seats, seat = await self._take_back(match, seat)
+        elif decisions is not None and decisions != seat.decisions:
+            raise errors.StaleChoice()
+        game = self.game(match.game)
+        rng = rng_for(match.seed, match.version + 1)
+        applied = _applied_as_is(game, state, seat.seat, key, rng)
+        if applied is not None:
+            action, (new_state, events) = applied
+        else:
+            action = await self._resolve(game, match, seats, seat, state, key, typed, kind)
+            rng = rng_for(match.seed, match.version + 1)  # the refused try may have drawn
+            new_state, events = game.apply(state, seat.seat, action, rng)
+        label = game.describe(action, state)
+        told = game.acknowledge(action, state, seat.seat)
+        before = self._before(match, seats)
+        answers = await self._standing(game, new_state, seats)
+        result = await self._commit(
+            match,
+            seats,
+            seat,
+            action,
+            label,
+            new_state,
+            events,
+            before=before,
+            lead=lead,
+            quiet=answers,
+            by_ai=by_ai,
+        )
+        await self._answer_standing(result, answers)
+        return result, told
 
     # ------------------------------------------------------------- the AI
 
@@ -1613,6 +1643,7 @@ class MatchService:
             # What was held of the match was out of date (another process, a restore):
             # the store forgot it, and the next try reads it afresh.
             raise errors.StateChanged()
+        self.metrics.applied(match.game, match.variant)
         self._hold(match.id, Worked(snapshot, state, table))
         if finished:
             log.info("match %s: finished at action %d", match.id, seq)

@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import os
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -163,8 +164,12 @@ class AIPlayers:
         match = turn.table.match
         level = turn.seat.ai or ai.Level.STRONG.value
         args = (match.game, turn.snapshot, turn.seat.seat, level, turn.seed, self.think)
+        metrics = self.matches.metrics
+        started = time.perf_counter()
         try:
-            return await self.run(ai.decide_saved, *args)
+            key = await self.run(ai.decide_saved, *args)
+            metrics.decided(match.game, level, time.perf_counter() - started)
+            return key
         except Exception as error:  # a worker that hung or died again, a fault of ours
             reference = secrets.token_hex(3)
             log.error(
@@ -175,7 +180,9 @@ class AIPlayers:
                 exc_info=error,
             )
             self._drop_pool()
-        return await loop.run_in_executor(None, fallback, *args)
+        key = await loop.run_in_executor(None, fallback, *args)
+        metrics.decided(match.game, level, time.perf_counter() - started, fallback=True)
+        return key
 
     async def run(self, work: Callable[..., T], *args: object) -> T:
         """Run `work(*args)` (a module-level function) where the AI thinks, by the

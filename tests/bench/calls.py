@@ -28,6 +28,7 @@ from typing import Any
 import simcord
 
 from bot.app import ArbiterBot
+from bot.service.metrics import route_class
 from rules.registry import GAMES
 from tests.bench.taps import MODES, PLAYERS, Player, Turn, decide, hurry, running_bot
 
@@ -35,7 +36,6 @@ DECISIONS = 300  # decisions played per mode at most (a game in a hurry may neve
 BY_POST = 20 * 60  # seconds between two decisions in a game by post: every token run out
 POSTED_DECISIONS = 100  # decisions played per mode by post
 GLOBAL_LIMIT = 50  # requests per second per bot token (interaction endpoints exempt)
-EXEMPT = re.compile(r"^/(interactions|webhooks)/")
 CHANNEL = re.compile(r"^/channels/\d+/messages(/\d+)?$")
 IDS = re.compile(r"/\d+")
 
@@ -43,7 +43,7 @@ IDS = re.compile(r"/\d+")
 def cost(path: str) -> str:
     """The class of one request: exempt, channel (a global one on a message route) or
     global."""
-    if EXEMPT.match(path):
+    if route_class(path) == "interaction":
         return "exempt"
     if CHANNEL.match(path):
         return "channel"

@@ -1,15 +1,20 @@
 """Every bot test fails if the bot logged an unexpected error (an apology with a reference);
-the `world` every bot test plays in."""
+the `world` every bot test plays in; the `fake` Discord served over HTTP."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
+import discord
 import pytest
 import simcord
 
+from tests.bot.fake_discord import FakeDiscord
 from tests.bot.world import World
+
+# The fake Discord's channel and its server (see `fake`).
+CHANNEL, GUILD = 900, 7
 
 
 @pytest.fixture(autouse=True)
@@ -29,3 +34,18 @@ def no_unexpected_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 def world(simcord_env: simcord.Env) -> World:
     """The simulated server every bot test plays in (see `World`)."""
     return World.build(simcord_env)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """The fake Discord (`tests.bot.fake_discord`) with CHANNEL in GUILD, discord.py
+    pointed at it meanwhile."""
+    fake = FakeDiscord({CHANNEL: GUILD})
+    base = await fake.start()
+    before = discord.http.Route.BASE
+    discord.http.Route.BASE = base
+    try:
+        yield fake
+    finally:
+        discord.http.Route.BASE = before
+        await fake.stop()

@@ -14,24 +14,11 @@ import pytest
 from bot.app import ArbiterBot, create_bot
 from bot.config import Settings
 from bot.pictures import BOARD_FILE
+from tests.bot.conftest import CHANNEL, GUILD
 from tests.bot.fake_discord import FakeDiscord, dm_channel_id
 
 ALICE, BOB = 101, 102
-GUILD, CHANNEL, THREAD, NOWHERE = 7, 900, 901, 999
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    """The fake Discord, with discord.py pointed at it meanwhile."""
-    fake = FakeDiscord({CHANNEL: GUILD})
-    base = await fake.start()
-    before = discord.http.Route.BASE
-    discord.http.Route.BASE = base
-    try:
-        yield fake
-    finally:
-        discord.http.Route.BASE = before
-        await fake.stop()
+THREAD, NOWHERE = 901, 999
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import logging
 import socket
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
@@ -44,15 +43,7 @@ def test_the_shard_flags_reach_the_settings_and_a_wrong_one_is_a_sentence(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "token")
     ran: list[Settings] = []
-
-    class Bot:
-        def __init__(self, settings: Settings) -> None:
-            self.settings = settings
-
-        def run(self, token: str, **_: Any) -> None:
-            ran.append(self.settings)
-
-    monkeypatch.setattr(entry, "create_bot", Bot)
+    monkeypatch.setattr(entry, "run_bot", lambda settings: ran.append(settings) or 0)
     assert entry.main(["--shard-count", "4", "--shards", "2-3"]) == 0
     assert (ran[0].arbiter_shard_count, ran[0].shards) == (4, {2, 3})
     assert entry.main(["--shard-count", "4", "--shards", "4"]) == 2

@@ -20,6 +20,7 @@ import asyncio
 import itertools
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -150,6 +151,7 @@ class Store:
         self.shard_count = 1  # the gateway's shards in all (see `serve`)
         self._sure: Callable[[], bool] | None = None  # whether the leases are certain
         self._match_listeners: list[Callable[[int], None]] = []
+        self._timers: list[Callable[[float], None]] = []  # hear each transaction's seconds
         engine.watch(self._heard)
 
     @classmethod
@@ -386,6 +388,7 @@ class Store:
         taken = self._written_behind
         done = False
         change: _Change | None = None
+        started = time.perf_counter()
         try:
 
             def committed() -> None:
@@ -422,6 +425,8 @@ class Store:
                 self._carrier = None
                 self._carried = {}
                 carrier.set_result(None)
+            for timer in self._timers:
+                timer(time.perf_counter() - started)
 
     # ------------------------------------------------------------ written behind
 
@@ -912,6 +917,10 @@ class Store:
 
     # ------------------------------------------------------------ the outbox
 
+    def on_transaction(self, listener: Callable[[float], None]) -> None:
+        """Call `listener(seconds)` as each write transaction ends, committed or not."""
+        self._timers.append(listener)
+
     def on_outbox(self, listener: Callable[[str], None]) -> None:
         """Call `listener(lane)` after each commit that wrote notices to that lane."""
         self._outbox_listeners.append(listener)
@@ -1090,6 +1099,35 @@ class Store:
         where, params = ("WHERE match_id = ?", (match_id,)) if match_id is not None else ("", ())
         rows = await self._all(f"SELECT * FROM outbox {where} ORDER BY id", params)
         return [decode.outbox_row(r) for r in rows]
+
+    async def outbox_backlog(self) -> tuple[int, datetime | None]:
+        """The notices of the served shards still to deliver, and when the oldest of them
+        was written (None: none waits). What is delivered but waits to be saved behind
+        counts as delivered; nothing is flushed to find out."""
+        owned, params = self._owned("m.guild_id")
+        rows = await self._all(
+            "SELECT o.id, o.created_at FROM outbox o JOIN matches m ON m.id = o.match_id"
+            f" WHERE o.delivered_at IS NULL AND o.given_up IS NULL AND {owned}",
+            params,
+        )
+        delivered = {
+            key[1]
+            for waiting in (self._behind, self._carried)
+            for key, (_, marked, _) in waiting.items()
+            if isinstance(key, tuple) and key[0] == "outbox" and marked[1] is not None
+        }
+        stamps = [decode.when(r["created_at"]) for r in rows if r["id"] not in delivered]
+        return len(stamps), min((s for s in stamps if s is not None), default=None)
+
+    async def active_by_game(self) -> dict[str, int]:
+        """The matches under way in the served shards, by game."""
+        owned, params = self._owned("guild_id")
+        rows = await self._all(
+            "SELECT game, COUNT(*) AS n FROM matches"
+            f" WHERE status = 'active' AND {owned} GROUP BY game",
+            params,
+        )
+        return {r["game"]: int(r["n"]) for r in rows}
 
     _MARK = (
         "UPDATE outbox SET progress = COALESCE(?, progress),"
