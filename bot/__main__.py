@@ -1,6 +1,7 @@
 """`python -m bot`: run Arbiter with DISCORD_TOKEN, try it offline with `--sandbox`,
-check a match export with `python -m bot replay FILE`, or move a server's database with
-`python -m bot migrate-store --from arbiter.db --to postgresql://...`."""
+check a match export with `python -m bot replay FILE`, back up a running SQLite store
+with `python -m bot backup --to FILE`, or move a server's database (or restore a backup)
+with `python -m bot migrate-store --from arbiter.db --to postgresql://...`."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.config import Settings
 from bot.history import replay_export
 from bot.runner import main as run_bot
 from bot.service.moving import copy_store
+from bot.service.store.backup import BackupRefused, backup
 from bot.service.store.transfer import TransferRefused
 from rules.registry import GAMES
 
@@ -59,26 +61,55 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument("file", type=Path, help="the exported JSON file")
     moving = commands.add_parser(
         "migrate-store",
-        help="copy every match and setting into another database (stop the bot first), "
-        "then check every match replays there",
+        help="copy every match and setting into another database, or restore a backup "
+        "(stop the bot first), then check every match replays there",
         description="Copy every match, action, seat, deadline, outbox row and setting into "
         "another database (brought to the current schema first), then check every row and "
-        "replay every match there. Stop the bot first. Exit status: 0 when all checks out, "
-        "1 when a check failed, 2 when nothing was copied.",
+        "replay every match there. Stop the bot first. Also restores a backup (made by "
+        "`python -m bot backup`): --from the backup file --to the bot's database, SQLite or "
+        "PostgreSQL, with --replace to write over what it holds. Exit status: 0 when all "
+        "checks out, 1 when a check failed, 2 when nothing was copied.",
     )
     moving.add_argument(
         "--from",
         dest="source",
         required=True,
-        help="the database now: a SQLite file (or a postgresql:// address)",
+        help="the database now, or a backup: a SQLite file (or a postgresql:// address)",
     )
     moving.add_argument(
-        "--to", dest="target", required=True, help="the new one: postgresql://user:pass@host/db"
+        "--to",
+        dest="target",
+        required=True,
+        help="the new one: a SQLite file, or postgresql://user:pass@host/db",
     )
     moving.add_argument(
         "--replace", action="store_true", help="empty the new database first if it holds rows"
     )
+    saving = commands.add_parser(
+        "backup",
+        help="copy a SQLite store into a backup file while the bot runs, and check the copy",
+        description="Copy the SQLite store into FILE with SQLite's online backup API: one "
+        "consistent moment, while the bot may go on playing. The copy is checked (integrity, "
+        "schema, matches, actions) before it takes FILE's name. Restore it with "
+        "migrate-store. A PostgreSQL store is backed up with pg_dump. Exit status: 0 when "
+        "the copy checks out, 1 when its integrity check failed, 2 when nothing was copied.",
+    )
+    saving.add_argument(
+        "--to", dest="target", metavar="FILE", required=True, help="the backup file to write"
+    )
+    saving.add_argument(
+        "--from",
+        dest="source",
+        metavar="DB",
+        default=None,
+        help="the SQLite file to back up (default: ARBITER_DB, from the environment or .env)",
+    )
+    saving.add_argument(
+        "--replace", action="store_true", help="write over the backup file if it exists"
+    )
     args = parser.parse_args(argv)
+    if args.command == "backup":
+        return backup_file(args.source, args.target, replace=args.replace)
     if args.command == "replay":
         return replay_file(args.file)
     if args.command == "migrate-store":
@@ -125,6 +156,24 @@ def migrate_store(source: str, target: str, *, replace: bool) -> int:
         print(refused, file=sys.stderr)
         return 2
     print(report)
+    return 0 if report.ok else 1
+
+
+def backup_file(source: str | None, target: str, *, replace: bool) -> int:
+    """Back up a SQLite store and print the report: 0 when the copy checks out, 1 when
+    its integrity check failed, 2 when nothing was copied (refused)."""
+    if source is None:
+        try:
+            source = Settings().arbiter_db
+        except ValidationError as wrong:
+            print("; ".join(str(e["msg"]) for e in wrong.errors()), file=sys.stderr)
+            return 2
+    try:
+        report = backup(source, target, replace=replace)
+    except BackupRefused as refused:
+        print(refused, file=sys.stderr)
+        return 2
+    print(report, file=sys.stdout if report.ok else sys.stderr)
     return 0 if report.ok else 1
 
 

@@ -50,6 +50,8 @@ class Settings(BaseSettings):
     # A port for the liveness and readiness checks (/healthz, /readyz); none when unset.
     arbiter_health_port: int | None = None
     arbiter_log_format: Literal["text", "json"] = "text"
+    # Error reports to Sentry at this address (the `sentry` extra); none when unset.
+    sentry_dsn: str | None = None
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:

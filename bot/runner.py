@@ -24,7 +24,7 @@ import discord
 
 from bot.app import ArbiterBot, create_bot
 from bot.config import Settings
-from bot.service import logs
+from bot.service import logs, reports
 from bot.service.store import NewerSchema
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,7 @@ def main(settings: Settings) -> int:
     the process's exit status."""
     out = logs.handler(settings.arbiter_log_format)
     discord.utils.setup_logging(handler=out, formatter=out.formatter, root=True)
+    reports.start(settings.sentry_dsn)
     return asyncio.run(run(settings))
 
 

@@ -34,9 +34,25 @@ def about(
     ]
     try:
         yield
+    except BaseException as error:
+        # The error remembers where it was raised: the line that reports it, outside,
+        # still names the match (`raised_about`).
+        found = error.__dict__.setdefault(_ABOUT, {})
+        for key, var in (("shard", _shard), ("guild", _guild), ("match", _match)):
+            if found.get(key) is None:
+                found[key] = var.get()
+        raise
     finally:
         for var, token in reversed(tokens):
             var.reset(token)
+
+
+_ABOUT = "_arbiter_about"
+
+
+def raised_about(error: BaseException | None) -> dict[str, int | None]:
+    """The shard, server and match an error was raised about (inside `about`)."""
+    return dict(getattr(error, _ABOUT, {})) if error is not None else {}
 
 
 def name_process(name: str) -> None:
@@ -45,13 +61,24 @@ def name_process(name: str) -> None:
     _process = name
 
 
+def context() -> dict[str, int | str | None]:
+    """What the work under way is about: its shard, server and match, and this process."""
+    return {
+        "shard": _shard.get(),
+        "guild": _guild.get(),
+        "match": _match.get(),
+        "process": _process,
+    }
+
+
 class Context(logging.Filter):
     """Puts the shard, server, match and process on each record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        raised = raised_about(record.exc_info[1] if record.exc_info else None)
         for key, var in (("shard", _shard), ("guild", _guild), ("match", _match)):
             if getattr(record, key, None) is None:  # a line's own `extra` wins
-                setattr(record, key, var.get())
+                setattr(record, key, var.get() if var.get() is not None else raised.get(key))
         record.process_name = _process
         return True
 

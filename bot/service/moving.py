@@ -5,12 +5,22 @@ there is replayed on the source too, to tell what the move broke from what it fo
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
 
 from bot.service.matches import MatchService
-from bot.service.store.transfer import TransferReport, copy_rows, shown, started_matches
+from bot.service.store.backup import BackupRefused, backup
+from bot.service.store.store import is_postgresql
+from bot.service.store.transfer import (
+    TransferRefused,
+    TransferReport,
+    check_files,
+    copy_rows,
+    shown,
+    started_matches,
+)
 from rules.core import Game
 
 
@@ -28,7 +38,33 @@ async def copy_store(
     with (the registry's by default)."""
     began = time.monotonic()
     report = TransferReport(shown(source), shown(target))
-    readable, writable = await copy_rows(source, target, replace=replace, report=report)
+    with tempfile.TemporaryDirectory(prefix="arbiter-move-") as scratch:
+        await _copy_and_check(source, target, replace, games, report, Path(scratch))
+    report.seconds = time.monotonic() - began
+    return report
+
+
+async def _copy_and_check(
+    source: str | Path,
+    target: str | Path,
+    replace: bool,
+    games: Mapping[str, Game] | None,
+    report: TransferReport,
+    scratch: Path,
+) -> None:
+    """`copy_store`'s work, a SQLite source read from a copy made in `scratch`: the
+    source itself is never changed (a backup restored is still the backup it was)."""
+    copy = None
+    if not is_postgresql(source):
+        check_files(source, target)
+        copy = scratch / "source.db"
+        try:
+            backup(source, copy)
+        except BackupRefused as refused:
+            raise TransferRefused(str(refused)) from refused
+    readable, writable = await copy_rows(
+        source, target, replace=replace, report=report, read_from=copy
+    )
     try:
         on_target = MatchService(writable, games)
         on_source: MatchService | None = None
@@ -46,8 +82,6 @@ async def copy_store(
     finally:
         await writable.close()
         await readable.close()
-    report.seconds = time.monotonic() - began
-    return report
 
 
 async def _replays(service: MatchService, match_id: int) -> str | None:

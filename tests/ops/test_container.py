@@ -25,7 +25,7 @@ from bot.config import Settings
 from tests.ops.process import Process, environment, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-BOT_SETTING = re.compile(r"^(ARBITER|DISCORD)_")
+BOT_SETTING = re.compile(r"^(ARBITER|DISCORD|SENTRY)_")
 
 
 @dataclass

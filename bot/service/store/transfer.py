@@ -104,14 +104,21 @@ class TransferReport:
 
 
 async def copy_rows(
-    source: str | Path, target: str | Path, *, replace: bool, report: TransferReport
+    source: str | Path,
+    target: str | Path,
+    *,
+    replace: bool,
+    report: TransferReport,
+    read_from: Path | None = None,
 ) -> tuple[Store, Store]:
     """Copy every row of `source` into `target` and compare them table by table (into
     `report`); the two stores, open, for the checks that follow. TransferRefused when the
     target holds rows already and `replace` is not given (then it is emptied first), or
-    when either database can't be opened."""
-    _check_files(source, target)
-    readable = await _open(source, "source")
+    when either database can't be opened. `read_from`: a copy of a SQLite source to
+    read instead (opening a store brings it to the current schema, which must not
+    change a backup being restored)."""
+    check_files(source, target)
+    readable = await _open(read_from or source, "source")
     try:
         writable = await _open(target, "target")
         try:
@@ -146,9 +153,9 @@ def shown(database: str | Path) -> str:
     return f"{scheme}://{user}:***@{host}" if at and password else text
 
 
-def _check_files(source: str | Path, target: str | Path) -> None:
+def check_files(source: str | Path, target: str | Path) -> None:
     """Refuse a SQLite source that isn't there (opening it would create it), and a SQLite
-    file copied into itself."""
+    file copied into itself (TransferRefused)."""
     if not is_postgresql(source) and not Path(source).is_file():
         raise TransferRefused(f"There is no database file at {source}: nothing was copied.")
     if is_postgresql(source) or is_postgresql(target):
