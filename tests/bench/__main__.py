@@ -1,5 +1,10 @@
 """`python -m tests.bench`: print the engine, `/play`, SQLite, clock scheduler, taps,
-board picture, match creation, Discord calls per action, concurrency and AI figures.
+board picture, match creation, Discord calls per action, concurrency, stores, metrics'
+cost and AI figures.
+
+The metrics section (`--only metrics`): `/play` in the crowd mode (`--crowd-mode`) with
+the metrics counted and with a stand-in that counts nothing, in alternating rounds, and
+what they add to a call's CPU time.
 
 The `/play` sections: each game's cost beside a do-nothing bot, early against late
 in long matches, and 1 against many open matches. A quick run: `--plays 60
@@ -43,6 +48,7 @@ from tests.bench.play import (
     Crowd,
     GameFigures,
     Harness,
+    MetricsCost,
     Mode,
     Timings,
     Windows,
@@ -52,6 +58,7 @@ from tests.bench.play import (
     time_crowd,
     time_do_nothing,
     time_games,
+    time_metrics,
     time_windows,
 )
 from tests.bench.scheduler import measure_scheduler, scheduler_table
@@ -70,6 +77,7 @@ SECTIONS = (
     "calls",
     "concurrency",
     "stores",
+    "metrics",
     "ai",
 )
 IDLE_MS = 20.0  # more idle time than this in a call (its mean − CPU) is pointed out
@@ -159,6 +167,22 @@ def games_table(
     lines += [f"  {line}" for line in _refusals([r.arbiter for r in rows])]
     lines += [f"  {line}" for line in not_timed()]
     return lines
+
+
+def metrics_table(cost: MetricsCost) -> list[str]:
+    """The section on what counting the metrics costs a `/play`."""
+    on, off = MetricsCost.cpu(cost.on), MetricsCost.cpu(cost.off)
+    plays = len(cost.on[0].samples)
+    met = cost.share < 0.02 or cost.share <= cost.noise
+    return [
+        f"Metrics' cost per /play ({cost.mode.label}, {len(cost.on)} rounds of {plays} calls"
+        " with them and without, alternating)",
+        f"  CPU per call: {on:.2f} ms with, {off:.2f} ms without: {cost.share:+.1%}"
+        f" (the rounds' own spread: ±{cost.noise:.1%}); target: under 2 % or within the"
+        f" spread   {_ok(met)}",
+        "  rounds with:    " + ", ".join(f"{t.cpu_ms:.2f}" for t in cost.on) + " ms",
+        "  rounds without: " + ", ".join(f"{t.cpu_ms:.2f}" for t in cost.off) + " ms",
+    ]
 
 
 def windows_table(w: Windows) -> list[str]:
@@ -357,6 +381,9 @@ async def run(args: argparse.Namespace) -> None:
         if "stores" in only:
             engines = ("sqlite", args.store) if args.store else ("sqlite", "postgresql")
             show("", *stores_table(await measure_stores(engines)), load_line())
+        if "metrics" in only:
+            cost = await time_metrics(args.crowd_mode, args.plays, args.warmup, Path(tmp))
+            show("", *metrics_table(cost), load_line())
         if "pictures" in only:
             show("", *pictures_table(measure_pictures()))
             cost = await measure_play_cost(args.modes, args.plays, args.warmup, Path(tmp))

@@ -44,6 +44,7 @@ from discord.ext import commands
 from bot.app import ArbiterBot, create_bot
 from bot.config import Settings
 from bot.service import outbox
+from bot.service.metrics import Metrics
 from bot.service.store import MatchRow, Store
 from rules.core import Game
 from rules.registry import GAMES
@@ -585,13 +586,45 @@ class ArbiterTable:
         return played
 
 
+class Unmetered(Metrics):
+    """Metrics that count nothing: Arbiter as it would be without them."""
+
+    def applied(self, game: str, variant: str) -> None:
+        pass
+
+    def refused(self, game: str, variant: str, error: BaseException) -> None:
+        pass
+
+    @contextmanager
+    def handling_of(self, kind: str, name: str) -> Iterator[None]:
+        yield
+
+    def transaction(self, seconds: float) -> None:
+        pass
+
+    def decided(self, game: str, level: str, seconds: float, *, fallback: bool = False) -> None:
+        pass
+
+    def drawn(self, game: str, seconds: float) -> None:
+        pass
+
+    def gave_up(self, reason: str) -> None:
+        pass
+
+
 @asynccontextmanager
 async def arbiter(
-    db_path: Path, mode: Mode, *, seed: int = 0, harness: Harness = HARNESS, paced: bool = True
+    db_path: Path,
+    mode: Mode,
+    *,
+    seed: int = 0,
+    harness: Harness = HARNESS,
+    paced: bool = True,
+    metered: bool = True,
 ) -> AsyncIterator[ArbiterTable]:
     """Arbiter on a new database at `db_path`, running under simcord with a table for
-    `mode` (unless `paced`, keeping to no channel pace); a RuntimeError once it is closed
-    if it logged any error meanwhile."""
+    `mode` (unless `paced`, keeping to no channel pace; unless `metered`, counting no
+    metrics); a RuntimeError once it is closed if it logged any error meanwhile."""
     settings = Settings(
         _env_file=None,
         arbiter_db=str(db_path),
@@ -600,6 +633,8 @@ async def arbiter(
         **({} if paced else {"arbiter_channel_every": 0}),
     )
     bot = create_bot(settings)
+    if not metered:
+        bot.metrics = bot.pictures.metrics = Unmetered()
     errors = ErrorCount()
     watched = [logging.getLogger(name) for name in ("bot", "cogs")]
     for logger in watched:
@@ -636,6 +671,54 @@ async def time_arbiter(
             await store.update_guild_settings(table.guild.id, board_pictures=pictures)
         calls = [await table.play() for _ in range(warmup + plays)]
     return Timings.of(f"Arbiter ({mode.label})", calls[warmup:], table.games), table.sample
+
+
+@dataclass(frozen=True)
+class MetricsCost:
+    """`/play` with the metrics counted and without, in alternating rounds of one mode."""
+
+    mode: Mode
+    on: list[Timings]
+    off: list[Timings]
+
+    @staticmethod
+    def cpu(rounds: list[Timings]) -> float:
+        """Mean CPU ms per call over these rounds."""
+        return fmean(t.cpu_ms for t in rounds)
+
+    @property
+    def share(self) -> float:
+        """What the metrics add to a call's CPU time, as a share of it without them."""
+        return self.cpu(self.on) / self.cpu(self.off) - 1.0
+
+    @property
+    def noise(self) -> float:
+        """The spread of a round's CPU time between rounds of the same kind, as a share:
+        what a difference below it can't tell from chance."""
+        spreads = [stdev(t.cpu_ms for t in rounds) for rounds in (self.on, self.off)]
+        return max(spreads) / self.cpu(self.off)
+
+
+async def time_metrics(
+    mode: Mode,
+    plays: int,
+    warmup: int,
+    tmp: Path,
+    *,
+    rounds: int = 3,
+    harness: Harness = HARNESS,
+) -> MetricsCost:
+    """`rounds` of `plays` timed `/play` calls with the metrics and as many without,
+    alternating (so that the machine's drift falls on both), each on a new database."""
+    on: list[Timings] = []
+    off: list[Timings] = []
+    for n in range(rounds):
+        for metered, kept in ((True, on), (False, off)):
+            db_path = tmp / f"metrics-{n}-{int(metered)}.db"
+            async with arbiter(db_path, mode, harness=harness, metered=metered) as table:
+                calls = [await table.play() for _ in range(warmup + plays)]
+            kept.append(Timings.of(f"Arbiter ({mode.label})", calls[warmup:], table.games))
+    return MetricsCost(mode, on, off)
 
 
 @dataclass(frozen=True)
