@@ -503,10 +503,10 @@ class MatchService:
     ) -> None:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games
-        self.metrics = metrics or Metrics()
-        store.on_transaction(self.metrics.transaction)
         for game in self.games.values():
             check_options(game)  # a lobby must be able to show them
+        self.metrics = metrics or Metrics()
+        store.on_transaction(self.metrics.transaction)
         self._lock = KeyedLocks()
         self._listeners: list[ChangeListener] = []
         self._planners: list[Planner] = []
