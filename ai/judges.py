@@ -36,6 +36,9 @@ class Judge:
     # (attacks, Commands, buys): one step ahead they may look no better than a move
     # that changes little, and they are what a turn is for.
     always: ClassVar[frozenset[str]] = frozenset()
+    # Turns a playout plays on after the decision's own, for every choice alike: where
+    # what the other side does next decides what a move is worth.
+    turns_after = 0
 
     def score(self, state: BaseModel, seat: Seat) -> float:
         """How far ahead `seat`'s side stands, in the game's own units (0: even)."""

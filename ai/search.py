@@ -1,6 +1,7 @@
 """How an AI seat decides: from its own view only, it imagines the cards it can't see
 (`Game.redeal`), tries each of its choices in a few such worlds, plays the rest of the
-turn out with a quick policy and judges where each choice leads with its game's
+turn out with a quick policy (and the turns after it a judge asks for: Tooth & Nail's
+plays the other side's too) and judges where each choice leads with its game's
 heuristics (`ai.judges`).
 
 Why determinization: the three games hide cards the same simple way (hands, deck
@@ -197,24 +198,28 @@ class Search:
         return None if end is None else self.judge.value(self.game, end, self.seat)
 
     def play_out(self, state: BaseModel, luck: random.Random) -> BaseModel | None:
-        """Play on with the quick policy until the turn the decision is made in ends (or
-        the game, or the judge calls it settled); None if the decision's time runs out
-        first."""
+        """Play on with the quick policy until the turn the decision is made in ends and
+        the judge's `turns_after` turns after it (or the game, or the judge calls it
+        settled); None if the decision's time runs out first."""
 
         def turn(at: BaseModel) -> tuple[tuple[int, int], int]:
             return turn_of(self.game, at, self.seat, self.team), self.judge.turn(at)
 
         # The turn the decision is made in: every choice's playout stops where it ends,
-        # a choice that ends it at once included (judged as the next turn begins).
-        deciding = turn(self.state)
+        # a choice that ends it at once included (judged as the next turn begins), or
+        # where the judge's `turns_after` further turns end.
+        current = turn(self.state)
+        ended = 0
         for _ in range(DEPTH):
             if self._late():
                 return None
             if self.game.outcome(state) is not None:
                 break
+            if (now := turn(state)) != current:
+                current, ended = now, ended + 1
+                if ended > self.judge.turns_after:
+                    break
             if self.judge.settled(self.game, state, self.seat):
-                break
-            if turn(state) != deciding:
                 break
             deciders = sorted(self.game.to_act(state))
             if not deciders:

@@ -70,6 +70,10 @@ class ToothAndNailJudge(ToothAndNailNovice):
 
     novice: Judge = ToothAndNailNovice()
     always = frozenset({"attack"})  # each troop's attack, in its best-looking form
+    # What a turn leaves is worth what the other side's attacks make of it: every
+    # choice's playout plays the next turn out too (54 % against the baseline in 120
+    # games, 47 % stopping where the turn ends).
+    turns_after = 1
 
     def instinct(
         self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]

@@ -16,6 +16,7 @@ from ai import BUDGETS, Budget, Level
 from ai.command_of_nature import CommandOfNatureJudge
 from ai.judges import SHORTLIST, Judge
 from ai.search import Search
+from ai.tooth_and_nail import ToothAndNailJudge
 from rules.command_of_nature import State
 from rules.core import Game, Seat, SeatSpec, rng_for
 from rules.registry import GAMES
@@ -178,3 +179,42 @@ def test_the_clock_is_looked_at_during_a_try_too():
     decision = search.decide(GAME.legal_actions(state, seat))
     assert decision.seconds <= 0.8 + 0.1 + 1e-9
     assert decision.action in GAME.legal_actions(state, seat)
+
+
+def test_a_playout_ends_with_the_decisions_turn_or_the_judges_turns_after_it():
+    """Every choice is judged at the same point: where the turn it is made in ends (a
+    choice ending it at once included), or `turns_after` turns later (Tooth & Nail: the
+    other side's turn too); sooner only when the game is over."""
+    game = GAMES["tooth-and-nail"]
+    assert ai.JUDGES["tooth-and-nail"].turns_after == 1
+    checked = 0
+    for after in (0, 1):
+
+        class Judged(ToothAndNailJudge):
+            turns_after = after
+
+        state = game.setup("2p", [SeatSpec(seat=i, name=f"P{i}") for i in range(2)], {}, 4)
+        rng = random.Random(after)
+        for n in range(60):
+            if game.outcome(state) is not None:
+                break
+            who = sorted(game.to_act(state))[0]
+            legal = game.legal_actions(state, who)
+            active = game.active_seat(state)
+            if active is not None and who == active and len(legal) > 1:
+                search = Search(game, Judged(), state, who, n, Budget(8, 1, 1))
+                team = game.team_of(state, who)
+                for action in legal:
+                    luck = rng_for(n, 0)
+                    start, _ = game.apply(state, who, action, luck)
+                    end = search.play_out(start, luck)
+                    assert end is not None
+                    if game.outcome(end) is not None:
+                        continue
+                    now = game.active_seat(end)
+                    assert now is not None
+                    assert end.turn == state.turn + 1 + after, (after, action.key)
+                    assert (game.team_of(end, now) == team) == (after == 1)
+                    checked += 1
+            state, _ = game.apply(state, who, rng.choice(legal), rng_for(4, n))
+    assert checked >= 20
