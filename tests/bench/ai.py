@@ -12,10 +12,10 @@ MAX_ACTIONS counts as half a win. Games run in one process per core; each decisi
 timed in its own process, so the figures are those of one core.
 
 The full measure of issue 43 (100 games per 2-player variant against the baseline and
-against greedy): about 7 hours with both of 2 free cores, most of it Command of Nature
-and Mystic Vale, whose games run 300-600 actions of up to 0.8 s each (one game against
-the baseline, both seats thinking, took 3½ minutes in Command of Nature, 1½ in Mystic
-Vale and under half a minute in Tooth & Nail, in one process):
+against greedy, 600 games): about 2 hours with both of 2 cores and nothing else
+running (a seed's six games in about 1¼ minutes), most of it Command of Nature and
+Mystic Vale, whose games run 150-600 actions of up to 0.8 s a decision. Other work on
+the machine starves both AIs' searches (their time is the clock's), so run it alone:
 `python -m tests.bench --ai --ai-games 100 --ai-against baseline --ai-against greedy`.
 A quick look: `--ai-games 4 --ai-workers 1 --ai-against baseline` (about 20 minutes)."""
 
