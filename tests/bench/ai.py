@@ -27,7 +27,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -310,11 +310,13 @@ def measure_ai(
     cores; `done` hears of each pairing as soon as its games are all played (a long run
     shows its figures as it goes, and can be split by opponent). With `record`, each
     game is added to that file as it ends, and a game the file already holds for the
-    same code (`fingerprint`) is read from it instead of played: a measure of many hours
-    can be run in parts."""
+    same code (its game's `fingerprint`) is read from it instead of played: a measure of
+    many hours can be run in parts, and a change to one game's AI plays that game's
+    games again, not the others'."""
     pairings = {(g, v, o): Pairing(g, v, o) for g, v in only for o in against}
-    code = fingerprint()  # as the games start: an edit during a long run counts for the next
-    kept = recorded(record, code) if record is not None else {}
+    # As the games start: an edit during a long run counts for the next.
+    codes = {g: fingerprint(g) for g, _ in only}
+    kept = recorded(record, codes) if record is not None else {}
     tasks = []
     # Seed by seed across the pairings, so that a run stopped early has figures for all.
     for seed in range(games):
@@ -329,7 +331,7 @@ def measure_ai(
     with ProcessPoolExecutor(workers or os.cpu_count() or 1) as pool:
         for game_id, variant, opponent, seed, result in pool.map(_play, tasks, chunksize=1):
             if record is not None:
-                write_record(record, (game_id, variant, opponent, seed), result, code)
+                write_record(record, (game_id, variant, opponent, seed), result, codes[game_id])
             pairing = pairings[game_id, variant, opponent]
             pairing.results.append(result)
             if done is not None and len(pairing.results) == games:
@@ -337,15 +339,32 @@ def measure_ai(
     return list(pairings.values())
 
 
-# What a recorded game depends on: the AI, the rules, the baseline and the measures.
-PLAYED_BY = ("ai", "rules", "tests/bench/baseline_ai", "tests/bench/behaviour.py")
+# What every recorded game depends on: the AI's search and levels, the rules' core, the
+# baseline and the measures; besides, each game's own judge and rules (`played_by`).
+SHARED = (
+    "ai/__init__.py",
+    "ai/judges.py",
+    "ai/search.py",
+    "rules/__init__.py",
+    "rules/core",
+    "rules/registry.py",
+    "tests/bench/baseline_ai",
+    "tests/bench/behaviour.py",
+)
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def fingerprint() -> str:
-    """A digest of the code a game of the bench depends on (`PLAYED_BY`)."""
+def played_by(game_id: str) -> tuple[str, ...]:
+    """The code a recorded game of `game_id` depends on: a change to another game's judge
+    or rules leaves its games standing."""
+    module = game_id.replace("-", "_")
+    return (*SHARED, f"ai/{module}.py", f"rules/{module}")
+
+
+def fingerprint(game_id: str) -> str:
+    """A digest of the code a game of `game_id` depends on (`played_by`)."""
     digest = hashlib.sha256()
-    for part in PLAYED_BY:
+    for part in played_by(game_id):
         path = ROOT / part
         files = sorted(path.rglob("*")) if path.is_dir() else [path]
         for file in files:
@@ -355,14 +374,15 @@ def fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def recorded(path: Path, code: str) -> dict[Key, Result]:
-    """The games `path` holds that were played by the code `code` (a `fingerprint`)."""
+def recorded(path: Path, codes: Mapping[str, str]) -> dict[Key, Result]:
+    """The games `path` holds that were played by the code of today, by game id (each
+    game's `fingerprint`)."""
     if not path.exists():
         return {}
     found: dict[Key, Result] = {}
     for line in path.read_text().splitlines():
         row = json.loads(line)
-        if row["code"] == code:
+        if row["code"] == codes.get(row["game"]):
             conduct = {level: Conduct(**c) for level, c in row["conduct"].items()}
             key = (row["game"], row["variant"], row["opponent"], row["seed"])
             found[key] = Result(row["won"], row["actions"], conduct)
