@@ -10,6 +10,7 @@ tries judged each choice it weighed."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from pydantic import BaseModel
@@ -34,6 +35,7 @@ NOT_YOURS = "A hint is for your own decision, and this one isn't yours: waiting 
 AI_HOLDS = "{ai} is playing your seat for now, so there is no decision of yours to hint at."
 TOO_SLOW = "{ai} couldn't think of a hint in time. Try again in a moment."
 CLOSE = 0.03  # chances closer than this read as "about as good"
+KEPT_HINTS = 256  # hints kept for positions asked about again
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,10 @@ class Hints:
     def __init__(self, matches: MatchService, players: AIPlayers) -> None:
         self.matches = matches
         self.players = players
+        # The last hints, by match, version and seat: asked again in the same position
+        # (by /hint, then the panel's button), a hint is the same, not a second search
+        # that a time limit may have cut elsewhere.
+        self._given: OrderedDict[tuple[int, int, int], Hint] = OrderedDict()
 
     async def ask(self, match_id: int, user_id: int) -> str:
         """The hint for the asker's own decision, in words; a UserError with the reason
@@ -143,10 +149,16 @@ class Hints:
         assert snapshot is not None
         seed = AITurn(table, seat, snapshot).seed  # as the AI players': never the match's own
         args = (table.game.id, snapshot, pv.seat, seed, self.players.think)
-        try:
-            hint = await self.players.run(think, *args)
-        except TimeoutError:
-            raise errors.UserError(TOO_SLOW.format(ai=AI_NAME)) from None
+        position = (match_id, table.match.version, pv.seat)
+        hint = self._given.get(position)
+        if hint is None:
+            try:
+                hint = await self.players.run(think, *args)
+            except TimeoutError:
+                raise errors.UserError(TOO_SLOW.format(ai=AI_NAME)) from None
+            self._given[position] = hint
+            while len(self._given) > KEPT_HINTS:
+                self._given.popitem(last=False)
         await self.matches.store.add_log_entry(
             match_id, user_id=user_id, kind=HINT_LOG, text=f"{seat.name} was given a hint."
         )
