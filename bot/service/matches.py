@@ -894,15 +894,18 @@ class MatchService:
         player who acts in a seat the AI was playing for them takes it back first.
         A refusal is counted (`Metrics.refused`) by the match's game and variant.
         """
-        where = ("", "")  # the match's game and variant, once it is read
         try:
             async with self._change(match_id):
-                match = await self.get(match_id)
-                where = (match.game, match.variant)
                 result, told = await self._act(
                     match_id, user_id, key, decisions, typed, kind, by_ai
                 )
         except (errors.UserError, IllegalAction) as refused:
+            # Read only when refused: an accepted move reads its match once, in `_act`.
+            try:
+                match = await self.get(match_id)
+                where = (match.game, match.variant)
+            except errors.UserError:
+                where = ("", "")
             self.metrics.refused(*where, refused)
             raise
         return replace(result, told=told)
