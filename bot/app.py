@@ -31,6 +31,7 @@ from bot.pictures import PictureCache
 from bot.publisher import Publisher
 from bot.replies import ArbiterTree
 from bot.service.clock import ClockService
+from bot.service.hints import Hints
 from bot.service.leases import Leases
 from bot.service.logs import name_process
 from bot.service.matches import MatchService
@@ -77,6 +78,7 @@ class ArbiterBot(commands.AutoShardedBot):
         self._clock: ClockService | None = None
         self._players: AIPlayers | None = None
         self._stats: Stats | None = None
+        self._hints: Hints | None = None
         self._desk: TournamentDesk | None = None
         self.leases: Leases | None = None
         self._serving = False  # the clocks and the publisher have started
@@ -99,6 +101,13 @@ class ArbiterBot(commands.AutoShardedBot):
         if self._players is None:
             raise RuntimeError("the bot has not started: the AI is not seated yet")
         return self._players
+
+    @property
+    def hints(self) -> Hints:
+        """Hints for learners (available once the bot has started)."""
+        if self._hints is None:
+            raise RuntimeError("the bot has not started: its hints are not ready yet")
+        return self._hints
 
     @property
     def stats(self) -> Stats:
@@ -142,6 +151,7 @@ class ArbiterBot(commands.AutoShardedBot):
             now=discord.utils.utcnow,
         )
         self._matches.on_change(self._players.on_change)
+        self._hints = Hints(self._matches, self._players)
         self._stats = Stats(self._matches)
         await self._stats.catch_up()
         self._desk = TournamentDesk(self)

@@ -41,7 +41,6 @@ from bot.render import (
 from bot.render.generic import clip
 from bot.replies import guard, where
 from bot.service import errors
-from bot.service.hints import Hints
 from bot.service.matches import AI_NAME, ActResult, Choice, MatchService, PrivateView, Table
 from bot.service.moderation import jump_url
 from bot.service.store import VIEW_MODES, MatchRow, SeatRow
@@ -699,7 +698,7 @@ async def give_hint(interaction: discord.Interaction, match_id: int) -> None:
     """Answer a deferred interaction, privately, with the caller's hint (see
     `bot.service.hints`)."""
     bot = arbiter(interaction)
-    text = await Hints(bot.matches, bot.players).ask(match_id, interaction.user.id)
+    text = await bot.hints.ask(match_id, interaction.user.id)
     await interaction.followup.send(text, ephemeral=True)
 
 
