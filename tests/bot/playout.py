@@ -22,12 +22,14 @@ async def play_randomly(
 ) -> None:
     """Random legal moves (drawn from `rng`) until the match is over (past PATIENCE
     moves, by concessions); with `stop_before_end`, until the next move drawn would end
-    it (it is left unplayed)."""
+    it (it is left unplayed) or PATIENCE moves are played: a match left going."""
     for move in range(MOST_MOVES):
         table = await matches.table(match_id)
         if table.match.status != "active":
             return
-        if move >= PATIENCE and table.to_act and not stop_before_end:
+        if move >= PATIENCE and stop_before_end:
+            return
+        if move >= PATIENCE and table.to_act:
             await matches.concede(match_id, table.user_of(min(table.to_act)).user_id)
             continue
         game = matches.game(table.match.game)
