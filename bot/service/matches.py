@@ -264,6 +264,11 @@ class AITurn:
         """The search's seed: the match and the moment, never the match's secret seed."""
         return self.table.match.id * 1_000_003 + self.table.match.version
 
+    @property
+    def people(self) -> frozenset[int]:
+        """The seats persons play: the AI leaves a move on to them (`ai.hands_over`)."""
+        return frozenset(s.seat for s in self.table.seats if not s.by_ai)
+
 
 @dataclass(frozen=True)
 class Table:
@@ -1162,14 +1167,19 @@ class MatchService:
         seats = await self.store.seats(match.id)
         return match, seats, next(s for s in seats if s.seat == seat.seat)
 
-    async def ai_turn(self, match_id: int) -> AITurn | None:
+    async def ai_turn(
+        self, match_id: int, handed_over: tuple[int, Collection[int]] = (0, ())
+    ) -> AITurn | None:
         """What the AI has to decide in a match now, if anything: the first seat it plays
-        that the game waits for."""
+        that the game waits for, but for the seats that left the decision at a version
+        to a teammate (`handed_over`: the version and those seats)."""
         table = await self.table(match_id)
         if table.match.status != "active" or table.outcome is not None:
             return None
+        version, handed = handed_over
+        passed = handed if version == table.match.version else ()
         for seat in table.seats:
-            if seat.by_ai and seat.seat in table.to_act:
+            if seat.by_ai and seat.seat in table.to_act and seat.seat not in passed:
                 state = self._state(table.game, table.match)
                 starts = await self._vote_grace(table, seat) if seat.person else None
                 return AITurn(table, seat, state.model_dump_json(), starts)

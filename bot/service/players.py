@@ -131,8 +131,10 @@ class AIPlayers:
 
     async def _play(self, match_id: int) -> None:
         """Decide and act while the match waits for the AI."""
+        # The AI seats that left the decision to a teammate, at the match's version.
+        handed: tuple[int, set[int]] = (0, set())
         for _ in range(MOST_IN_A_ROW):
-            turn = await self.matches.ai_turn(match_id)
+            turn = await self.matches.ai_turn(match_id, handed)
             if turn is None:
                 return
             pause = self.dm_pause if turn.table.match.guild_id is None else self.pause
@@ -140,7 +142,7 @@ class AIPlayers:
                 if turn.not_before is not None:  # the table voted the seat: its player may keep it
                     pause = max(pause, (turn.not_before - self.now()).total_seconds())
                 await asyncio.sleep(pause)
-                turn = await self.matches.ai_turn(match_id)  # as it stands after the pause
+                turn = await self.matches.ai_turn(match_id, handed)  # as it is after the pause
                 if turn is None:
                     return
                 # A vote cast again while this one slept gives its player a new grace.
@@ -148,6 +150,11 @@ class AIPlayers:
                     break
                 pause = 0.0
             key = await self._decide(turn)
+            if key is None:  # a move on, left to a teammate still playing (`ai.hands_over`)
+                version = turn.table.match.version
+                handed = (version, (handed[1] if handed[0] == version else set()))
+                handed[1].add(turn.seat.seat)
+                continue
             try:
                 await self.matches.act(
                     match_id, turn.seat.user_id, key, decisions=turn.seat.decisions, by_ai=True
@@ -157,13 +164,14 @@ class AIPlayers:
             except errors.UserError:
                 return  # the match is over or gone
 
-    async def _decide(self, turn: AITurn) -> str:
+    async def _decide(self, turn: AITurn) -> str | None:
         """The AI's action key for the turn, by its deadline; past it, or when thinking
-        failed, the fallback's."""
+        failed, the fallback's. None: the move is left to a teammate (`ai.hands_over`)."""
         loop = asyncio.get_running_loop()
         match = turn.table.match
         level = turn.seat.ai or ai.Level.STRONG.value
-        args = (match.game, turn.snapshot, turn.seat.seat, level, turn.seed, self.think)
+        people = tuple(turn.people)
+        args = (match.game, turn.snapshot, turn.seat.seat, level, turn.seed, self.think, people)
         metrics = self.matches.metrics
         started = time.perf_counter()
         try:
@@ -205,12 +213,18 @@ class AIPlayers:
 
 
 def fallback(
-    game: str, snapshot: str, seat: int, level: str, seed: int, think: float | None
-) -> str:
-    """The easy level's action key for a saved state (its own short budget); failing
-    that, the first legal action's."""
+    game: str,
+    snapshot: str,
+    seat: int,
+    level: str,
+    seed: int,
+    think: float | None,
+    people: tuple[int, ...] = (),
+) -> str | None:
+    """The easy level's action key for a saved state (its own short budget; None: left
+    to a teammate); failing that, the first legal action's."""
     try:
-        return ai.decide_saved(game, snapshot, seat, ai.Level.EASY.value, seed, think)
+        return ai.decide_saved(game, snapshot, seat, ai.Level.EASY.value, seed, think, people)
     except Exception:
         log.exception("the easy level could not decide either: the first legal action")
         return ai.first_legal_saved(game, snapshot, seat)

@@ -226,10 +226,12 @@ def play_with_ai(
     budgets = {Level.EASY: Budget(6, 1, 1), Level.STRONG: Budget(4, 2, 1)}
     while game.outcome(state) is None:
         assert len(log) < MAX_ACTIONS, "the game did not end"
-        seat = sorted(game.to_act(state))[0]
-        action = ai.decide(
-            game, state, seat, level(seat), seed=len(log), budget=budgets[level(seat)]
-        )
+        for seat in sorted(game.to_act(state)):  # as the bot asks: see `ai.hands_over`
+            action = ai.decide(
+                game, state, seat, level(seat), seed=len(log), budget=budgets[level(seat)]
+            )
+            if not ai.hands_over(game, state, seat, action):
+                break
         assert action in game.legal_actions(state, seat)
         state, _ = game.apply(state, seat, action, rng_for(seed, len(log)))
         log.append((seat, action))

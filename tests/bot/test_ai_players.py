@@ -483,3 +483,35 @@ async def test_the_thinking_line_goes_once_the_ai_has_moved(create_bot: Any) -> 
         still = any(table.user_of(s).by_ai for s in table.to_act)
         shown = [line for line in world.public_lines() if thinking in line]
         assert len(shown) == (1 if still else 0)  # only the latest call, while it thinks
+
+
+async def test_an_ai_teammate_leaves_ending_the_teams_turn_to_its_person(world: World) -> None:
+    """Command of Nature for four: alice and bob each play with the AI as their partner.
+    On their team's turn the AI plays its part, but the team's turn goes on until the
+    person ends it: a person doesn't end the turn while their partner is still playing."""
+    opened = await world.open(world.alice, "command-of-nature", "4p", seed=11)
+    lobby = opened.response
+    assert lobby is not None
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby, label="🤖 Add AI (easy)")
+    await world.alice.click(lobby, label="🤖 Add AI (strong)")
+    await world.alice.click(lobby, label="Start")
+    match_id = (await world.match()).id
+    ended = 0
+    for _ in range(60):
+        await world.bot.players.settled()
+        table = await world.bot.matches.table(match_id)
+        if ended >= 4 or table.match.status != "active":
+            break
+        (person,) = [world.by_id(table.user_of(s).user_id) for s in table.to_act if s < 2]
+        mine = next(s.seat for s in table.seats if s.user_id == person.id)
+        if table.questions[mine].startswith("your team's turn"):  # not answering an attack
+            (partner,) = [s for s, team in table.teams.items() if s != mine and team == table.teams[mine]]
+            assert partner in table.to_act  # the turn is still open to the AI partner
+            played = await person.slash(world.channel, "play", action="end")
+            assert played.response is not None and played.response.content.startswith("✅ ")
+            ended += 1
+        else:
+            key = (await world.bot.matches.choices(world.channel.id, person.id))[0].key
+            await person.slash(world.channel, "play", action=key)
+    assert ended >= 4
