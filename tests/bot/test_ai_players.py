@@ -506,7 +506,8 @@ async def test_an_ai_teammate_leaves_ending_the_teams_turn_to_its_person(world: 
         (person,) = [world.by_id(table.user_of(s).user_id) for s in table.to_act if s < 2]
         mine = next(s.seat for s in table.seats if s.user_id == person.id)
         if table.questions[mine].startswith("your team's turn"):  # not answering an attack
-            (partner,) = [s for s, team in table.teams.items() if s != mine and team == table.teams[mine]]
+            side = table.teams[mine]
+            (partner,) = [s for s, team in table.teams.items() if s != mine and team == side]
             assert partner in table.to_act  # the turn is still open to the AI partner
             played = await person.slash(world.channel, "play", action="end")
             assert played.response is not None and played.response.content.startswith("✅ ")
