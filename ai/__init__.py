@@ -7,14 +7,13 @@ the event loop (`bot.service.players`)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import replace
 from enum import StrEnum
 
 from pydantic import BaseModel
 
 from ai.command_of_nature import CommandOfNatureJudge
-from ai.judges import PROGRESS, Judge
+from ai.judges import Judge
 from ai.mystic_vale import MysticValeJudge
 from ai.search import Budget, Decision, Search
 from ai.tooth_and_nail import ToothAndNailJudge
@@ -44,41 +43,17 @@ JUDGES: dict[str, Judge] = {
 
 
 def decide_saved(
-    game_id: str,
-    snapshot: str,
-    seat: Seat,
-    level: str,
-    seed: int,
-    seconds: float | None = None,
-    people: Collection[Seat] = (),
-) -> str | None:
+    game_id: str, snapshot: str, seat: Seat, level: str, seed: int, seconds: float | None = None
+) -> str:
     """`decide` for a state as saved, as an action key: what a worker process runs (it
     gets the saved state and reads only the seat's part of it, see `ai.search`). With
-    `seconds`, the level's time per decision is capped there. None when the choice is
-    one the seat leaves to a teammate (`hands_over`; `people`: the seats persons play)."""
+    `seconds`, the level's time per decision is capped there."""
     game = GAMES[game_id]
     state = game.state_model.model_validate_json(snapshot)
     budget = BUDGETS[Level(level)]
     if seconds is not None:
         budget = replace(budget, seconds=min(seconds, budget.seconds or seconds))
-    action = decide(game, state, seat, Level(level), seed=seed, budget=budget)
-    return None if hands_over(game, state, seat, action, people) else action.key
-
-
-def hands_over(
-    game: Game, state: BaseModel, seat: Seat, action: Action, people: Collection[Seat] = ()
-) -> bool:
-    """Whether the AI at `seat` leaves `action` to a teammate rather than take it: a move
-    on (ending the phase or the turn) while a teammate is to act too who is a person
-    (`people`) or, among AI seats, sits after it. Like a person, it doesn't end what its
-    team plays together while its partner may still play: the last of them does."""
-    if action.kind not in PROGRESS:
-        return False
-    team = game.team_of(state, seat)
-    return any(
-        other != seat and game.team_of(state, other) == team and (other in people or other > seat)
-        for other in game.to_act(state)
-    )
+    return decide(game, state, seat, Level(level), seed=seed, budget=budget).key
 
 
 def first_legal_saved(game_id: str, snapshot: str, seat: Seat) -> str:
@@ -138,6 +113,5 @@ __all__ = [
     "decide_saved",
     "deliberate",
     "first_legal_saved",
-    "hands_over",
     "plays",
 ]

@@ -266,7 +266,7 @@ class AITurn:
 
     @property
     def people(self) -> frozenset[int]:
-        """The seats persons play: the AI leaves a move on to them (`ai.hands_over`)."""
+        """The seats persons play: the AI leaves a move on to them (`ai.partners.hands_over`)."""
         return frozenset(s.seat for s in self.table.seats if not s.by_ai)
 
 

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import TypeVar
 
 import ai
+from ai import partners
 from bot.service import errors, lifeline
 from bot.service.logs import about
 from bot.service.matches import AITurn, MatchService
@@ -150,7 +151,9 @@ class AIPlayers:
                     break
                 pause = 0.0
             key = await self._decide(turn)
-            if key is None:  # a move on, left to a teammate still playing (`ai.hands_over`)
+            if (
+                key is None
+            ):  # a move on, left to a teammate still playing (`ai.partners.hands_over`)
                 version = turn.table.match.version
                 handed = (version, (handed[1] if handed[0] == version else set()))
                 handed[1].add(turn.seat.seat)
@@ -166,7 +169,7 @@ class AIPlayers:
 
     async def _decide(self, turn: AITurn) -> str | None:
         """The AI's action key for the turn, by its deadline; past it, or when thinking
-        failed, the fallback's. None: the move is left to a teammate (`ai.hands_over`)."""
+        failed, the fallback's. None: the move is left to a teammate (`ai.partners.hands_over`)."""
         loop = asyncio.get_running_loop()
         match = turn.table.match
         level = turn.seat.ai or ai.Level.STRONG.value
@@ -175,7 +178,7 @@ class AIPlayers:
         metrics = self.matches.metrics
         started = time.perf_counter()
         try:
-            key = await self.run(ai.decide_saved, *args)
+            key = await self.run(partners.decide_saved, *args)
             metrics.decided(match.game, level, time.perf_counter() - started)
             return key
         except Exception as error:  # a worker that hung or died again, a fault of ours
@@ -224,7 +227,7 @@ def fallback(
     """The easy level's action key for a saved state (its own short budget; None: left
     to a teammate); failing that, the first legal action's."""
     try:
-        return ai.decide_saved(game, snapshot, seat, ai.Level.EASY.value, seed, think, people)
+        return partners.decide_saved(game, snapshot, seat, ai.Level.EASY.value, seed, think, people)
     except Exception:
         log.exception("the easy level could not decide either: the first legal action")
         return ai.first_legal_saved(game, snapshot, seat)

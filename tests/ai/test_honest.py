@@ -13,7 +13,7 @@ import pytest
 from pydantic import BaseModel
 
 import ai
-from ai import Budget, Level
+from ai import Budget, Level, partners
 from rules.command_of_nature import State as NatureState
 from rules.command_of_nature.state import Player as NaturePlayer
 from rules.core import Action, Game, SeatSpec, rng_for
@@ -226,11 +226,11 @@ def play_with_ai(
     budgets = {Level.EASY: Budget(6, 1, 1), Level.STRONG: Budget(4, 2, 1)}
     while game.outcome(state) is None:
         assert len(log) < MAX_ACTIONS, "the game did not end"
-        for seat in sorted(game.to_act(state)):  # as the bot asks: see `ai.hands_over`
+        for seat in sorted(game.to_act(state)):  # as the bot asks: see `ai.partners.hands_over`
             action = ai.decide(
                 game, state, seat, level(seat), seed=len(log), budget=budgets[level(seat)]
             )
-            if not ai.hands_over(game, state, seat, action):
+            if not partners.hands_over(game, state, seat, action):
                 break
         assert action in game.legal_actions(state, seat)
         state, _ = game.apply(state, seat, action, rng_for(seed, len(log)))
