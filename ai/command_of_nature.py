@@ -24,7 +24,11 @@ from rules.core import Action, Game, Seat
 
 SAGE_HP = 2.0  # each HP a Sage has left
 HP = 0.35  # each HP another Elemental has left (and each shield, anywhere)
-STR = 0.45  # each point of an Elemental's STR, boosts included
+STR = 0.45  # each point of an Elemental's STR
+# Each boost on an Elemental: one attack's extra DMG, all of it spent by the next attack
+# (so less than the HP it may take: an AI that counted it as lasting STR kept its boosts
+# and never attacked with them).
+BOOST = 0.2
 STANDING = 1.0  # an Elemental in the formation at all
 LEVEL = 0.9
 GOLD = 0.15
@@ -33,9 +37,12 @@ ATTACK = 0.6  # each Attack Command a side owns, up to ENOUGH_ATTACKS
 ENOUGH_ATTACKS = 8
 OWNED = 0.25  # each card a side owns, up to ENOUGH_CARDS
 ENOUGH_CARDS = 15
-# The share of an enemy's STR (boosts included) a Sage may expect to take from it next
-# turn when every Attack Command reaches it (a hand holds a few Commands, 4 AP).
+# The share of an enemy's STR a Sage may expect to take from it next turn when every
+# Attack Command reaches it (a hand holds a few Commands, 4 AP).
 THREAT = 1.5
+# The share of an enemy's boosts a Sage may expect to take: they go with one attack,
+# and held back they must threaten less than they would deal now.
+BOOST_THREAT = 0.5
 LOOK = 40  # the most steps a glance plays on to see an attack land
 
 
@@ -209,12 +216,13 @@ def sage_danger(state: State, attackers: Side, defenders: Side) -> float:
     for pos in attackers.formation.occupied():
         elemental = attackers.formation.at(pos)
         assert elemental is not None
-        blows.append((pos[0], elemental_def(state, elemental.card).strength + elemental.boosts))
+        strength = elemental_def(state, elemental.card).strength
+        blows.append((pos[0], THREAT * strength + BOOST_THREAT * elemental.boosts))
     total = 0.0
     for sage in sages:
         shields = defenders.formation.at(sage).shields  # type: ignore[union-attr]
         hits = sorted((shares[row, sage[0]] * power for row, power in blows), reverse=True)
-        total += max(0.0, THREAT * sum(hits[:2]) - 0.5 * shields)
+        total += max(0.0, sum(hits[:2]) - 0.5 * shields)
     return total
 
 
@@ -229,7 +237,7 @@ def _strength(state: State, side: Side) -> float:
         if definition.kind == "sage":
             total += SAGE_HP * left
         else:
-            total += STANDING + HP * left + STR * (definition.strength + elemental.boosts)
+            total += STANDING + HP * left + STR * definition.strength + BOOST * elemental.boosts
     for seat in side.seats:
         player = state.players[seat]
         total += LEVEL * player.level
