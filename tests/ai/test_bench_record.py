@@ -12,6 +12,7 @@ from rules.registry import GAMES
 from tests.bench.ai import (
     ROOT,
     SHARED,
+    UNPLAYED,
     Result,
     fingerprint,
     measure_ai,
@@ -63,7 +64,8 @@ def test_a_measure_takes_its_recorded_games_instead_of_playing_them(tmp_path: Pa
 def test_every_file_the_ai_plays_with_counts_for_the_games_it_plays() -> None:
     """A change to any file of the AI or the rules voids the recorded games it can change:
     every file under ai/ and rules/ is in some game's `played_by` (but the rules of a game
-    the AI doesn't play), and one game's judge and rules in no other game's."""
+    the AI doesn't play, and `UNPLAYED`, which no played file imports), and one game's
+    judge and rules in no other game's."""
     covered: dict[str, set[str]] = {}
     for game_id in ai.JUDGES:
         for part in played_by(game_id):
@@ -77,7 +79,17 @@ def test_every_file_the_ai_plays_with_counts_for_the_games_it_plays() -> None:
             name = file.relative_to(ROOT).as_posix()
             if "__pycache__" in name or any(name.startswith(f"rules/{u}/") for u in unplayed):
                 continue
+            if name in UNPLAYED:  # no played file imports it (below)
+                continue
             assert name in covered, f"a change to {name} would void no recorded game"
+    unplayed = [Path(u).stem for u in UNPLAYED]
+    for name in (n for n in covered if n.endswith(".py")):
+        imports = [
+            line
+            for line in (ROOT / name).read_text().splitlines()
+            if line.lstrip().startswith(("import ", "from "))
+        ]
+        assert not [line for line in imports if any(u in line for u in unplayed)], name
     for game_id in ai.JUDGES:
         own = f"ai/{game_id.replace('-', '_')}.py"
         assert covered[own] == {game_id}
