@@ -151,9 +151,8 @@ class AIPlayers:
                     break
                 pause = 0.0
             key = await self._decide(turn)
-            if (
-                key is None
-            ):  # a move on, left to a teammate still playing (`ai.partners.hands_over`)
+            # None: a move on, left to a partner still playing (`ai.partners.hands_over`).
+            if key is None:
                 version = turn.table.match.version
                 handed = (version, (handed[1] if handed[0] == version else set()))
                 handed[1].add(turn.seat.seat)
