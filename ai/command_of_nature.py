@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from ai.judges import Judge
 from rules.command_of_nature.cards import CommandCard, get_pack
 from rules.command_of_nature.combat import attack_reaches
+from rules.command_of_nature.effects import keeps_boosts
 from rules.command_of_nature.formation import ROWS, Pos
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import Side, State
@@ -27,7 +28,8 @@ HP = 0.35  # each HP another Elemental has left (and each shield, anywhere)
 STR = 0.45  # each point of an Elemental's STR
 # Each boost on an Elemental: one attack's extra DMG, all of it spent by the next attack
 # (so less than the HP it may take: an AI that counted it as lasting STR kept its boosts
-# and never attacked with them).
+# and never attacked with them). On one that keeps its boosts (Calamity Leopard in its
+# rows) a boost is lasting STR.
 BOOST = 0.2
 STANDING = 1.0  # an Elemental in the formation at all
 LEVEL = 0.9
@@ -217,7 +219,9 @@ def sage_danger(state: State, attackers: Side, defenders: Side) -> float:
         elemental = attackers.formation.at(pos)
         assert elemental is not None
         strength = elemental_def(state, elemental.card).strength
-        blows.append((pos[0], THREAT * strength + BOOST_THREAT * elemental.boosts))
+        lasting = elemental.boosts and keeps_boosts(state, elemental.card)
+        boost = THREAT if lasting else BOOST_THREAT
+        blows.append((pos[0], THREAT * strength + boost * elemental.boosts))
     total = 0.0
     for sage in sages:
         shields = defenders.formation.at(sage).shields  # type: ignore[union-attr]
@@ -237,7 +241,9 @@ def _strength(state: State, side: Side) -> float:
         if definition.kind == "sage":
             total += SAGE_HP * left
         else:
-            total += STANDING + HP * left + STR * definition.strength + BOOST * elemental.boosts
+            lasting = elemental.boosts and keeps_boosts(state, elemental.card)
+            boost = STR if lasting else BOOST
+            total += STANDING + HP * left + STR * definition.strength + boost * elemental.boosts
     for seat in side.seats:
         player = state.players[seat]
         total += LEVEL * player.level

@@ -9,6 +9,7 @@ import itertools
 import random
 from pathlib import Path
 
+import pytest
 from pydantic import BaseModel
 
 import ai
@@ -18,6 +19,7 @@ from ai.judges import SHORTLIST, Judge
 from ai.search import Search
 from ai.tooth_and_nail import ToothAndNailJudge
 from rules.command_of_nature import State
+from rules.command_of_nature.table import is_sage
 from rules.core import Game, Seat, SeatSpec, rng_for
 from rules.registry import GAMES
 
@@ -218,3 +220,33 @@ def test_a_playout_ends_with_the_decisions_turn_or_the_judges_turns_after_it():
                     checked += 1
             state, _ = game.apply(state, who, rng.choice(legal), rng_for(4, n))
     assert checked >= 20
+
+
+def test_a_boost_is_worth_one_attacks_dmg_unless_the_elemental_keeps_its_boosts():
+    """Rulebook: each boost adds 1 DMG to one attack, and all boosts go after it; so the
+    judge counts a boost below a point of lasting STR (it hoarded them otherwise), except
+    on Calamity Leopard in its rows, which keeps its boosts (a boost there is STR)."""
+    judge = CommandOfNatureJudge()
+    state, seat = position("con-2p-swap-back.json")
+    formation = state.side_of(seat).formation
+
+    def worth_of_boosts(pos: tuple[int, int], card: int | None = None) -> float:
+        boosted = state.model_copy(deep=True)
+        elemental = boosted.side_of(seat).formation.at(pos)
+        assert elemental is not None
+        if card is not None:
+            elemental.card = card
+        plain = judge.score(boosted, seat)
+        elemental.boosts += 3
+        return judge.score(boosted, seat) - plain
+
+    leopard = state.cards.index("calamity-leopard")
+    for pos in formation.occupied():
+        if is_sage(state, formation.at(pos).card):  # type: ignore[union-attr]
+            continue
+        plain, kept = worth_of_boosts(pos), worth_of_boosts(pos, leopard)
+        assert plain > 0
+        if pos[0] in (0, 1):  # Rows I and II, its rows: lasting STR, and more threat
+            assert kept >= plain + 3 * (0.45 - 0.2)
+        else:
+            assert kept == pytest.approx(plain)
