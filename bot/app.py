@@ -1,9 +1,9 @@
 """The bot: `create_bot()` returns it configured and unstarted.
 
 Start-up (`setup_hook`) opens the store and applies its migrations, loads the
-cogs, registers the persistent components (so buttons on old messages work
-after a restart), syncs the slash commands, to one server when `ARBITER_GUILD` is
-set, starts the match clocks' scheduler and has the publisher deliver what the
+cogs as extensions (each registers its components that outlive a restart, so buttons
+on old messages still work), syncs the slash commands, to one server when
+`ARBITER_GUILD` is set, starts the match clocks' scheduler and has the publisher deliver what the
 outbox still holds. `close()` stops the publisher and the clocks and closes the
 database.
 
@@ -21,9 +21,7 @@ from collections.abc import Mapping
 import discord
 from discord.ext import commands
 
-from bot import history
 from bot.config import Settings
-from bot.desk import PERSISTENT_ITEMS as TOURNAMENT_ITEMS
 from bot.desk import TournamentDesk
 from bot.health import Health
 from bot.panels import Panels
@@ -39,19 +37,23 @@ from bot.service.metrics import Metrics
 from bot.service.players import DM_PAUSE, AIPlayers
 from bot.service.stats import Stats
 from bot.service.store import Store
-from bot.ui import PERSISTENT_ITEMS
-from cogs.cards import CardsCog
-from cogs.clock import NotifyCog
-from cogs.help import HelpCog
-from cogs.historia import HistoriaCog
-from cogs.lobby import MatchCog
-from cogs.moderation import ModerationCog
-from cogs.play import PlayCog
-from cogs.profile import ProfileCog
-from cogs.settings import SettingsCog
-from cogs.stats import StatsCog
-from cogs.tournament import TournamentCog
 from rules.core import Game
+
+# The cogs, each with the components of its own that outlive a restart, loaded by name
+# (each module's `setup`), in the order their commands are listed.
+EXTENSIONS = (
+    "cogs.lobby",
+    "cogs.play",
+    "cogs.help",
+    "cogs.moderation",
+    "cogs.settings",
+    "cogs.stats",
+    "cogs.tournament",
+    "cogs.clock",
+    "cogs.profile",
+    "cogs.cards",
+    "cogs.historia",
+)
 
 
 class ArbiterBot(commands.AutoShardedBot):
@@ -131,7 +133,7 @@ class ArbiterBot(commands.AutoShardedBot):
         return self._clock
 
     async def setup_hook(self) -> None:
-        """Open the store, load the cogs, register persistent components, sync commands."""
+        """Open the store, load the cogs (`EXTENSIONS`), sync the commands, start serving."""
         await self.start_health()  # done already when run by `bot.runner`
         self._store = await Store.open(self.settings.arbiter_db, now=discord.utils.utcnow)
         if self._store.engine.name == "postgresql":
@@ -156,15 +158,8 @@ class ArbiterBot(commands.AutoShardedBot):
         await self._stats.catch_up()
         self._desk = TournamentDesk(self)
         self._matches.on_change(self._desk.on_match_change)
-        for cog in (MatchCog(self), PlayCog(self), HelpCog(self)):
-            await self.add_cog(cog)
-        for cog in (ModerationCog(self), SettingsCog(self), StatsCog(self), TournamentCog(self)):
-            await self.add_cog(cog)
-        await self.add_cog(NotifyCog(self))
-        await self.add_cog(ProfileCog(self))
-        await self.add_cog(CardsCog(self))
-        await self.add_cog(HistoriaCog(self))
-        self.add_dynamic_items(*PERSISTENT_ITEMS, *history.PERSISTENT_ITEMS, *TOURNAMENT_ITEMS)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         if self.settings.arbiter_guild is not None:
             guild = discord.Object(self.settings.arbiter_guild)
             self.tree.copy_global_to(guild=guild)

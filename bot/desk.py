@@ -21,10 +21,11 @@ import logging
 import re
 from collections.abc import Hashable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.host import Host
 from bot.names import plain, shown_name
 from bot.publisher import posted_by_me
 from bot.render.tournament import standings_embed
@@ -36,9 +37,6 @@ from bot.service.store import TournamentGame
 from bot.service.tournaments import OVER, Event, Tournaments
 from bot.ui import ROW_IDS, arbiter
 from rules.core.text import cut
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +60,7 @@ def thread_name(event: Event, game: TournamentGame) -> str:
 class TournamentDesk:
     """Every open tournament's message, threads and moments."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.service = Tournaments(bot.matches)
         self._scheduler = Scheduler(self._fire, discord.utils.utcnow)

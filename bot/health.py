@@ -12,12 +12,11 @@ Served on ARBITER_HEALTH_PORT, on every interface.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
+from bot.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +24,7 @@ log = logging.getLogger(__name__)
 class Health:
     """The checks' small web server."""
 
-    def __init__(self, bot: ArbiterBot, port: int) -> None:
+    def __init__(self, bot: Host, port: int) -> None:
         self.bot = bot
         self.port = port
         self._runner: web.AppRunner | None = None

@@ -21,16 +21,14 @@ from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.host import Host
 from bot.service import errors
 from bot.service.matches import PrivateView
 from bot.ui import private_content
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +75,7 @@ class Panels:
     panel replaces the ones before it, and another that comes back to life (its menu or
     Refresh used once its answer could no longer be edited) is followed beside it."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._open: dict[tuple[int, int], dict[int, Panel]] = {}
         self._acting: Counter[int] = Counter()  # messages whose own menu is taking an action

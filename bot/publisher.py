@@ -30,10 +30,11 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import discord
 
+from bot.host import Host
 from bot.pictures import BOARD_FILE, Picture
 from bot.render import (
     LOBBY_STARTED,
@@ -66,9 +67,6 @@ from bot.ui import (
     turn_view,
 )
 from rules.core.text import clip
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 log = logging.getLogger(__name__)
 
@@ -259,7 +257,7 @@ class Publisher:
     called who still decides.
     """
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()  # lanes written to while their task was reading

@@ -23,11 +23,12 @@ import dataclasses
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
+from bot.host import Host, host
 from bot.names import plain, shown_name
 from bot.pictures import HAND_FILE
 from bot.render import (
@@ -46,9 +47,6 @@ from bot.service.moderation import jump_url
 from bot.service.store import VIEW_MODES, MatchRow, SeatRow
 from rules.core import Game, OptionError, OptionInfo, Outcome, find_option
 from rules.core.text import shorten
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 log = logging.getLogger(__name__)
 
@@ -124,9 +122,9 @@ NOT_YOUR_CONFIRMATION = (
 )
 
 
-def arbiter(interaction: discord.Interaction) -> ArbiterBot:
+def arbiter(interaction: discord.Interaction) -> Host:
     """The bot an interaction reached."""
-    return cast("ArbiterBot", interaction.client)
+    return host(interaction.client)
 
 
 def service(interaction: discord.Interaction) -> MatchService:
@@ -1029,7 +1027,7 @@ def board_view(table: Table, *, full_board: bool) -> discord.ui.View | None:
     return view if view.children else None
 
 
-async def text_board(bot: ArbiterBot, table: Table, *, picture: str | None = None) -> discord.Embed:
+async def text_board(bot: Host, table: Table, *, picture: str | None = None) -> discord.Embed:
     """The whole text board of a match as it stands: its game's fields, every clock, the
     last public lines and the legend (with `picture`, the attached picture under it)."""
     clocks = await bot.clock.status_lines(table.match.id, table)
@@ -1133,7 +1131,7 @@ def board_button(table: Table) -> discord.ui.Button[Any]:
 
 
 async def private_content(
-    bot: ArbiterBot, pv: PrivateView, page: int = 0, *, in_dm: bool, editing: bool
+    bot: Host, pv: PrivateView, page: int = 0, *, in_dm: bool, editing: bool
 ) -> dict[str, Any]:
     """A private view's message at one page of its menu, with the picture of the view
     as its player chose (`/profile pictures`); `editing`: the arguments of an edit,

@@ -3,19 +3,15 @@ communities look cards up), from the channel's match's pack."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.host import Host, host
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.service import errors
 from bot.service.matches import words_fit
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 EMBED_TEXT = 4096  # Discord: an embed's description
 
@@ -23,7 +19,7 @@ EMBED_TEXT = 4096  # Discord: an embed's description
 class CardsCog(commands.Cog):
     """Card lookup: names offered as they are typed, the text shown privately."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="card", description="A card's full text, by name.")
@@ -83,3 +79,8 @@ class CardsCog(commands.Cog):
                 if len(value) <= 100:
                     choices.append(app_commands.Choice(name=clip(shown, 100), value=value))
         return choices[:25]
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot` (`bot.app` loads this module by name)."""
+    await bot.add_cog(CardsCog(host(bot)))

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.host import Host, host
 from bot.replies import guard
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 
 @app_commands.guild_only()
@@ -20,7 +16,7 @@ class NotifyCog(
 ):
     """A player's choice, for every match they play."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     async def _set(self, interaction: discord.Interaction, enabled: bool) -> None:
@@ -37,3 +33,8 @@ class NotifyCog(
     @app_commands.command(name="off", description="No more DMs: turns and reminders stay here.")
     async def off(self, interaction: discord.Interaction) -> None:
         await self._set(interaction, False)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot` (`bot.app` loads this module by name)."""
+    await bot.add_cog(NotifyCog(host(bot)))

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.host import Host, host
 from bot.render import options_summary
 from bot.render.generic import clip
 from bot.replies import guard
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 HELP = """\
 **/match new** `game` `[variant]` `[clock]` `[timeout]` `[seed]` `[ai]` — open a lobby \
@@ -59,7 +55,7 @@ new-season · rebuild-ratings; \
 class HelpCog(commands.Cog):
     """Explanations, available everywhere."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         ui.offer_choices(self.rules, game=ui.game_choices(bot.matches.games))
 
@@ -83,3 +79,8 @@ class HelpCog(commands.Cog):
             if options:
                 embed.add_field(name="Options", value=clip(options, 1024), inline=False)
             await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot` (`bot.app` loads this module by name)."""
+    await bot.add_cog(HelpCog(host(bot)))

@@ -10,13 +10,14 @@ The autocompletes offer what the caller may do now, from their legal actions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.host import Host, host
 from bot.names import plain
 from bot.render.generic import clip
 from bot.render.historia_command import (
@@ -28,14 +29,10 @@ from bot.render.historia_command import (
 )
 from bot.replies import guard
 from bot.service import errors
-from bot.service.matches import words_fit
+from bot.service.matches import Table, words_fit
 from bot.service.store import MatchRow
 from rules.core import IllegalAction
 from rules.historia_command.powers import NO_CUBE
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
-    from bot.service.matches import Table
 
 GAME_ID = "historia-command"
 AUTOCOMPLETE_LIMIT = 25
@@ -78,7 +75,7 @@ class HistoriaCog(
         name="territory", description="A territory your civilization gained or lost."
     )
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     # ------------------------------------------------------------------ helpers
@@ -446,3 +443,8 @@ def _seat_exactly(table: Table, named: str) -> int | None:
         if wanted == str(civ.get("player")).casefold():
             return int(civ["seat"])
     return None
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot` (`bot.app` loads this module by name)."""
+    await bot.add_cog(HistoriaCog(host(bot)))

@@ -4,13 +4,13 @@ concede, read the log, export; and the clock: nudge, pause, resume, vacation."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import history, ui
+from bot.host import Host, host
 from bot.names import shown_name
 from bot.permissions import is_moderator
 from bot.pictures import BOARD_FILE
@@ -20,9 +20,6 @@ from bot.service.matches import MAX_SEED
 from bot.service.moderation import check_match_channel
 from bot.service.timing import TIMEOUTS_IN_A_ROW
 
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
-
 log = logging.getLogger(__name__)
 
 
@@ -30,7 +27,7 @@ log = logging.getLogger(__name__)
 class MatchCog(commands.GroupCog, group_name="match", group_description="Play a match here."):
     """The lobby and the match's life cycle, one open match per channel or thread."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         ui.offer_choices(self.new, game=ui.game_choices(bot.matches.games))
 
@@ -298,3 +295,9 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             match = await self.bot.matches.open_match(interaction.channel_id)
             line = await self.bot.clock.vacation_end(match.id, interaction.user.id)
             await interaction.response.send_message(line)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot`, and the components they post that outlive a restart."""
+    await bot.add_cog(MatchCog(host(bot)))
+    bot.add_dynamic_items(*history.PERSISTENT_ITEMS)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.host import Host, host
 from bot.names import shown_name
 from bot.permissions import require_moderator
 from bot.render.generic import clip
@@ -16,9 +17,6 @@ from bot.replies import guard
 from bot.service.moderation import Moderation, match_line
 from bot.service.store import MatchRow
 from bot.service.timing import parse_duration
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 
 @app_commands.guild_only()
@@ -28,7 +26,7 @@ class ModerationCog(
     """Abort, kick, replace, undo, pause, resume, extend, and the list of open matches.
     Every command refuses anyone who is not a moderator."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.moderation = Moderation(bot.matches)
 
@@ -200,3 +198,8 @@ class ModerationCog(
                 description=clip("\n".join(lines), 4000) or "No lobby or match in play.",
             )
             await interaction.followup.send(embed=embed, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot` (`bot.app` loads this module by name)."""
+    await bot.add_cog(ModerationCog(host(bot)))

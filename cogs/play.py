@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.host import Host, host
 from bot.replies import guard
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 AUTOCOMPLETE_LIMIT = 25
 
@@ -20,7 +16,7 @@ AUTOCOMPLETE_LIMIT = 25
 class PlayCog(commands.Cog):
     """Private views and actions, for the match of the channel they are used in."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="hand", description="Your hand and your choices, just for you.")
@@ -68,3 +64,9 @@ class PlayCog(commands.Cog):
         )
         shown = choices[:AUTOCOMPLETE_LIMIT]
         return [app_commands.Choice(name=ui.choice_name(c), value=c.key) for c in shown]
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot`, and the components they post that outlive a restart."""
+    await bot.add_cog(PlayCog(host(bot)))
+    bot.add_dynamic_items(*ui.PERSISTENT_ITEMS)

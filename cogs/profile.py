@@ -4,19 +4,15 @@ their private views (pictures and text, pictures only, or text)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.host import Host, host
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.service.store import BOARD_MODES, VIEW_MODES
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 
 class ProfileCog(
@@ -24,7 +20,7 @@ class ProfileCog(
 ):
     """A player's own choices; nobody else sees them or what they are set to."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="show", description="Your standing answers, game by game.")
@@ -91,3 +87,8 @@ class ProfileCog(
                     app_commands.Choice(name=clip(name, 100), value=f"{game.id}:{info.id}")
                 )
         return choices[:25]
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot` (`bot.app` loads this module by name)."""
+    await bot.add_cog(ProfileCog(host(bot)))

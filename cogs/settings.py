@@ -3,20 +3,18 @@ board pictures."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.host import Host, host
 from bot.permissions import require_moderator
 from bot.replies import guard
 from bot.service.moderation import ServerSettings, settings_lines
 from bot.service.store import GuildSettings
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 
 @app_commands.guild_only()
@@ -28,7 +26,7 @@ class SettingsCog(
     """Each command checks the caller is a moderator, stores one change, and shows the
     server's settings as they now are."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.settings = ServerSettings(bot.matches.store)
 
@@ -132,3 +130,8 @@ class SettingsCog(
         async with guard(interaction):
             guild = await self._guild(interaction)
             await self._show(interaction, await self.settings.get(guild), "Server settings")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot` (`bot.app` loads this module by name)."""
+    await bot.add_cog(SettingsCog(host(bot)))

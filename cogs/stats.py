@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
+from bot.host import Host, host
 from bot.names import shown_name
 from bot.render.stats import history_embed, leaderboard_embed, player_embed
 from bot.replies import guard
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 
 class StatsCog(commands.Cog):
     """Read-only views of the results the bot recorded."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.results = bot.stats
         games = ui.game_choices(bot.matches.games)
@@ -106,3 +102,8 @@ class StatsCog(commands.Cog):
                 current=current,
             )
             await interaction.response.send_message(embed=embed)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot` (`bot.app` loads this module by name)."""
+    await bot.add_cog(StatsCog(host(bot)))

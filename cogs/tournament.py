@@ -3,14 +3,15 @@ pairings each played in a thread, and standings kept up to date."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import ui
-from bot.desk import tournament_view
+from bot.desk import PERSISTENT_ITEMS, tournament_view
+from bot.host import Host, host
 from bot.names import shown_name
 from bot.permissions import require_moderator
 from bot.render.tournament import FORMAT_NAMES, standings_embed
@@ -20,9 +21,6 @@ from bot.service.matches import MAX_SEED
 from bot.service.timing import parse_duration
 from bot.service.tournaments import Event, pairs_two_sides
 from rules.core.text import clip
-
-if TYPE_CHECKING:
-    from bot.app import ArbiterBot
 
 LOG_LINES = 25  # the latest lines of a tournament's log `/tournament log` shows
 
@@ -34,7 +32,7 @@ class TournamentCog(
     """Moderators open, start, correct and cancel tournaments; anyone sees the standings
     and a player may drop out."""
 
-    def __init__(self, bot: ArbiterBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         ui.offer_choices(self.new, game=ui.game_choices(bot.matches.games))
 
@@ -214,3 +212,9 @@ class TournamentCog(
             event = await self._moderator(interaction)
             event = await self.bot.desk.service.cancel(event.row.id, interaction.user.id)
             await self._done(interaction, event, "The tournament is cancelled.")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add these commands to `bot`, and the components they post that outlive a restart."""
+    await bot.add_cog(TournamentCog(host(bot)))
+    bot.add_dynamic_items(*PERSISTENT_ITEMS)

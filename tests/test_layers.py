@@ -1,6 +1,7 @@
 """The layers of README's architecture, checked: the rules import nothing of the bot,
-and the services (`bot/service/`) import no discord, not even through another module:
-everything they tell Discord goes through the outbox."""
+the services (`bot/service/`) import no discord, not even through another module
+(everything they tell Discord goes through the outbox), the bot's parts never name the
+cogs or the bot's class, and no module imports itself back through others."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICES = sorted((ROOT / "bot" / "service").rglob("*.py"))
+PACKAGES = ("ai", "bot", "cogs", "league", "migrations", "rules")
+# What may build the bot: its entry points (the command line, the runner, the sandbox).
+ENTRY_POINTS = {"bot.__main__", "bot.runner", "bot.sandbox"}
 
 
 def imported(path: Path) -> set[str]:
@@ -72,3 +76,92 @@ def test_the_league_is_pure() -> None:
             assert name.split(".")[0] not in ("bot", "cogs", "discord", "aiosqlite", "asyncpg"), (
                 f"{path.relative_to(ROOT)} imports {name}"
             )
+
+
+def module_files() -> dict[str, Path]:
+    """The project's modules, by their full names."""
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Which of the project's modules each one imports, type-only imports included (a
+    name imported from a package counts as its module when it is one)."""
+    files = module_files()
+
+    def known(name: str) -> str | None:
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        found: set[str | None] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(known(alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, base] if base else up)
+                found.update(known(f"{base}.{a.name}") or known(base) for a in node.names)
+        graph[module] = {m for m in found if m is not None and m != module}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles: the groups of two or more modules that each reach the others
+    (strongly connected components, by Tarjan's algorithm)."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in order:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], order[other])
+        if low[module] == order[module]:
+            group = []
+            while (top := stack.pop()) != module:
+                group.append(top)
+            if group:
+                found.append(sorted([*group, module]))
+
+    for module in sorted(graph):
+        if module not in order:
+            visit(module)
+    return found
+
+
+def test_no_module_imports_itself_back_through_others() -> None:
+    graph = import_graph()
+    assert {"bot.app", "bot.ui", "cogs.play", "rules.core"} <= graph.keys()
+    assert circles(graph) == []
+
+
+def test_a_circle_is_found() -> None:
+    """The finder itself: a circle of three, beside a module outside it."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
+    assert circles(graph) == [["a", "b", "c"]]
+
+
+def test_the_bot_names_neither_its_cogs_nor_its_own_class() -> None:
+    """The cogs are extensions loaded by name (`bot.app.EXTENSIONS`), and the parts and
+    cogs see the bot as `bot.host.Host`: only the entry points build `bot.app`'s bot."""
+    for module, imports in import_graph().items():
+        if module.startswith("bot"):
+            assert not any(m.startswith("cogs") for m in imports), f"{module} imports a cog"
+        if module not in ENTRY_POINTS:
+            assert "bot.app" not in imports, f"{module} imports bot.app"
