@@ -35,7 +35,7 @@ from bot.service.locks import KeyedLocks
 from bot.service.scheduler import Scheduler
 from bot.service.store import TournamentGame
 from bot.service.tournaments import OVER, Event, Tournaments
-from bot.ui import ROW_IDS, arbiter
+from bot.ui.interactions import ROW_IDS, arbiter
 from rules.core.text import cut
 
 log = logging.getLogger(__name__)
@@ -297,5 +297,5 @@ def tournament_view(event: Event) -> discord.ui.View | None:
     return view
 
 
-# The components of tournaments that outlive a restart (beside `bot.ui.PERSISTENT_ITEMS`).
+# The components of tournaments that outlive a restart (`cogs.tournament` registers them).
 PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TournamentButton,)

@@ -31,7 +31,7 @@ from bot.replies import guard
 from bot.service import errors
 from bot.service.matches import RULES_VERSION, MatchService, Replayer, setup_options
 from bot.service.store import MatchRow, Rename
-from bot.ui import PAGES, component_match, service
+from bot.ui.interactions import PAGES, component_match, service
 from rules.core import Action, Event, Game, IllegalAction, OptionError, SeatSpec
 
 EXPORT_FORMAT = "arbiter-match"

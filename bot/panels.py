@@ -28,7 +28,7 @@ import discord
 from bot.host import Host
 from bot.service import errors
 from bot.service.matches import PrivateView
-from bot.ui import private_content
+from bot.ui.table import private_content
 
 log = logging.getLogger(__name__)
 

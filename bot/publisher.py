@@ -55,13 +55,13 @@ from bot.service.outbox import OutboxRow
 from bot.service.scheduler import Scheduler
 from bot.service.shards import shard_of
 from bot.service.store import TurnMessage
-from bot.ui import (
-    DM_CLOSED,
+from bot.ui.interactions import DM_CLOSED
+from bot.ui.lobby import lobby_view
+from bot.ui.table import (
     KeepSeatButton,
     board_view,
     carries_buttons,
     dispute_buttons,
-    lobby_view,
     private_content,
     text_board,
     turn_view,
@@ -226,7 +226,7 @@ class Publisher:
     its lines a turn message names each player deciding, with what
     the game asks of them now (kept up to date by each edit), and notifies only those
     just called. It carries the game's quick actions for the player whose turn it is as
-    buttons (see `bot.ui.QuickButton`), right under the line that calls them, where a
+    buttons (see `bot.ui.table.QuickButton`), right under the line that calls them, where a
     notification leads: each edit brings them up to date, and a message that no longer
     carries the turn loses them. The Dispute button of a Historia table's latest report
     rides the same way, under the message with the report's line (or under a moderator's

@@ -6,11 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
 from bot.host import Host, host
 from bot.render import options_summary
 from bot.render.generic import clip
 from bot.replies import guard
+from bot.ui.choices import game_choices, offer_choices
 
 HELP = """\
 **/match new** `game` `[variant]` `[clock]` `[timeout]` `[seed]` `[ai]` — open a lobby \
@@ -57,7 +57,7 @@ class HelpCog(commands.Cog):
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
-        ui.offer_choices(self.rules, game=ui.game_choices(bot.matches.games))
+        offer_choices(self.rules, game=game_choices(bot.matches.games))
 
     @app_commands.command(name="help", description="What Arbiter's commands do.")
     async def help(self, interaction: discord.Interaction) -> None:

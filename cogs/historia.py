@@ -16,7 +16,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
 from bot.host import Host, host
 from bot.names import plain
 from bot.render.generic import clip
@@ -31,6 +30,9 @@ from bot.replies import guard
 from bot.service import errors
 from bot.service.matches import Table, words_fit
 from bot.service.store import MatchRow
+from bot.ui.choices import choice_name
+from bot.ui.interactions import defer, reply_after_save
+from bot.ui.table import done_text, offer_privately
 from rules.core import IllegalAction
 from rules.historia_command.powers import NO_CUBE
 
@@ -103,7 +105,7 @@ class HistoriaCog(
         counts none of where it is taken is answered with the question of where the
         cubes come from (see `_ask_where`)."""
         async with guard(interaction):
-            await ui.defer(interaction, ephemeral=True)
+            await defer(interaction, ephemeral=True)
             match = await self._match(interaction)
             if make is not None:
                 key = make(await self.bot.matches.table(match.id))
@@ -117,8 +119,8 @@ class HistoriaCog(
                         raise
                     await self._ask_where(interaction, match.id, key, refused)
                     return
-                reply = interaction.followup.send(ui.done_text(result), ephemeral=True)
-                if await ui.reply_after_save(interaction, reply):
+                reply = interaction.followup.send(done_text(result), ephemeral=True)
+                if await reply_after_save(interaction, reply):
                     carry(result.table)  # its followups post the report
 
     async def _ask_where(
@@ -134,7 +136,7 @@ class HistoriaCog(
         if not offered:
             raise refused
         question = f"{WHERE_FROM}\n{refused.message}"
-        await ui.offer_privately(interaction, pv, offered, question=question)
+        await offer_privately(interaction, pv, offered, question=question)
 
     async def _table(self, interaction: discord.Interaction) -> Table | None:
         """The channel's Historia match in play, for an autocomplete (None: none)."""
@@ -160,7 +162,7 @@ class HistoriaCog(
             return []
         choices = await self.bot.matches.choices(interaction.channel_id, interaction.user.id)
         return [  # a suggestion shows its text as it is: names without their escapes
-            (c.key, plain(c.label), ui.choice_name(c))
+            (c.key, plain(c.label), choice_name(c))
             for c in choices
             if c.key.startswith(prefix) and words_fit(current, f"{plain(c.label)} {c.key}")
         ][:AUTOCOMPLETE_LIMIT]

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import history, ui
+from bot import history
 from bot.host import Host, host
 from bot.names import shown_name
 from bot.permissions import is_moderator
@@ -19,6 +19,17 @@ from bot.replies import guard
 from bot.service.matches import MAX_SEED
 from bot.service.moderation import check_match_channel
 from bot.service.timing import TIMEOUTS_IN_A_ROW
+from bot.ui.choices import game_choices, offer_choices, variant_choices
+from bot.ui.interactions import defer
+from bot.ui.lobby import (
+    PERSISTENT_ITEMS,
+    lobby_step,
+    lobby_view,
+    option_name_choices,
+    option_step,
+    option_value_choices,
+)
+from bot.ui.table import ask_concede, board_button, text_board
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +40,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
-        ui.offer_choices(self.new, game=ui.game_choices(bot.matches.games))
+        offer_choices(self.new, game=game_choices(bot.matches.games))
 
     @app_commands.command(name="new", description="Open a lobby for a match in this channel.")
     @app_commands.describe(
@@ -93,7 +104,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             )
             try:
                 sent = await interaction.response.send_message(
-                    embed=lobby_embed(table), view=ui.lobby_view(table)
+                    embed=lobby_embed(table), view=lobby_view(table)
                 )
             except discord.HTTPException:
                 log.warning(
@@ -111,13 +122,13 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The chosen game's variants, each with what it is."""
-        return ui.variant_choices(self.bot.matches.games, interaction.namespace.game, current)
+        return variant_choices(self.bot.matches.games, interaction.namespace.game, current)
 
     async def _lobby(self, interaction: discord.Interaction, op: str) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
             match = await self.bot.matches.open_match(interaction.channel_id)
-            await ui.lobby_step(interaction, op, match.id, on_lobby_message=False)
+            await lobby_step(interaction, op, match.id, on_lobby_message=False)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby.")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -143,14 +154,14 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         async with guard(interaction):
             assert interaction.channel_id is not None
             match = await self.bot.matches.open_match(interaction.channel_id)
-            await ui.option_step(interaction, match.id, name, value, on_lobby_message=False)
+            await option_step(interaction, match.id, name, value, on_lobby_message=False)
 
     @option.autocomplete("name")
     async def option_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The lobby's options, each with its value now."""
-        return await ui.option_name_choices(self.bot.matches, interaction.channel_id, current)
+        return await option_name_choices(self.bot.matches, interaction.channel_id, current)
 
     @option.autocomplete("value")
     async def option_values(
@@ -158,9 +169,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     ) -> list[app_commands.Choice[str]]:
         """The choices of the option named first."""
         named = getattr(interaction.namespace, "name", None)
-        return await ui.option_value_choices(
-            self.bot.matches, interaction.channel_id, named, current
-        )
+        return await option_value_choices(self.bot.matches, interaction.channel_id, named, current)
 
     @app_commands.command(name="status", description="Show this channel's match.")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -175,11 +184,11 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 mode = await self.bot.publisher.board_mode(table)
                 picture = await self.bot.publisher.board_picture(table, mode)
                 shown = BOARD_FILE if picture else None
-                embed = await ui.text_board(self.bot, table, picture=shown)
+                embed = await text_board(self.bot, table, picture=shown)
                 files = picture_files(picture, BOARD_FILE)
             view = discord.ui.View()
             if match.board_message_id is not None:
-                view.add_item(ui.board_button(table))  # where the board stands in the channel
+                view.add_item(board_button(table))  # where the board stands in the channel
             await interaction.response.send_message(
                 embed=embed, view=view, files=files, ephemeral=True
             )
@@ -191,7 +200,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         async with guard(interaction):
             assert interaction.channel_id is not None
             match = await self.bot.matches.open_match(interaction.channel_id)
-            await ui.ask_concede(interaction, match.id)
+            await ask_concede(interaction, match.id)
 
     @app_commands.command(name="log", description="The history of this channel's match.")
     @app_commands.describe(match="A match number (default: this channel's latest match)")
@@ -215,7 +224,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     async def export(self, interaction: discord.Interaction, match: int | None = None) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
-            await ui.defer(interaction, ephemeral=True)
+            await defer(interaction, ephemeral=True)
             row = await history.pick_match(
                 self.bot.matches,
                 interaction.guild_id,
@@ -239,7 +248,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     async def nudge(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
-            await ui.defer(interaction, ephemeral=True)
+            await defer(interaction, ephemeral=True)
             match = await self.bot.matches.open_match(interaction.channel_id)
             done = await self.bot.clock.nudge(match.id, interaction.user.id)
             await interaction.followup.send(done, ephemeral=True)
@@ -300,4 +309,4 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
 async def setup(bot: commands.Bot) -> None:
     """Add these commands to `bot`, and the components they post that outlive a restart."""
     await bot.add_cog(MatchCog(host(bot)))
-    bot.add_dynamic_items(*history.PERSISTENT_ITEMS)
+    bot.add_dynamic_items(*PERSISTENT_ITEMS, *history.PERSISTENT_ITEMS)

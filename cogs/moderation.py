@@ -8,7 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
 from bot.host import Host, host
 from bot.names import shown_name
 from bot.permissions import require_moderator
@@ -17,6 +16,7 @@ from bot.replies import guard
 from bot.service.moderation import Moderation, match_line
 from bot.service.store import MatchRow
 from bot.service.timing import parse_duration
+from bot.ui.interactions import defer, reply_after_save
 
 
 @app_commands.guild_only()
@@ -32,7 +32,7 @@ class ModerationCog(
 
     async def _server(self, interaction: discord.Interaction) -> int:
         """Defer, check the caller is a moderator; the server's id."""
-        await ui.defer(interaction, ephemeral=True)
+        await defer(interaction, ephemeral=True)
         await require_moderator(interaction, self.bot.matches.store)
         assert interaction.guild_id is not None
         return interaction.guild_id
@@ -45,7 +45,7 @@ class ModerationCog(
 
     async def _finish(self, interaction: discord.Interaction, reply: str) -> None:
         """Confirm privately (the public line was saved with the change, for the publisher)."""
-        await ui.reply_after_save(interaction, interaction.followup.send(reply, ephemeral=True))
+        await reply_after_save(interaction, interaction.followup.send(reply, ephemeral=True))
 
     @app_commands.command(name="abort", description="End this channel's match: nobody wins.")
     async def abort(self, interaction: discord.Interaction) -> None:

@@ -6,9 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
 from bot.host import Host, host
 from bot.replies import guard
+from bot.ui.choices import choice_name
+from bot.ui.interactions import answer, defer, in_time, reply_after_save
+from bot.ui.table import PERSISTENT_ITEMS, done_text, give_hint, show_private
 
 AUTOCOMPLETE_LIMIT = 25
 
@@ -25,7 +27,7 @@ class PlayCog(commands.Cog):
         async with guard(interaction):
             assert interaction.channel_id is not None
             match = await self.bot.matches.open_match(interaction.channel_id)
-            await ui.show_private(interaction, match.id)
+            await show_private(interaction, match.id)
 
     @app_commands.command(name="play", description="Take one of your legal actions.")
     @app_commands.describe(action="Start typing to pick from your legal actions")
@@ -36,9 +38,9 @@ class PlayCog(commands.Cog):
             match = await self.bot.matches.open_match(interaction.channel_id)
             with self.bot.publisher.through(interaction, match.id) as carry:
                 act = self.bot.matches.act(match.id, interaction.user.id, action, typed=True)
-                result = await ui.in_time(interaction, act, ephemeral=True)
-                reply = ui.answer(interaction, content=ui.done_text(result), ephemeral=True)
-                if await ui.reply_after_save(interaction, reply):
+                result = await in_time(interaction, act, ephemeral=True)
+                reply = answer(interaction, content=done_text(result), ephemeral=True)
+                if await reply_after_save(interaction, reply):
                     carry(result.table)  # its followups post the public lines
 
     @app_commands.command(
@@ -48,9 +50,9 @@ class PlayCog(commands.Cog):
     async def hint(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             assert interaction.channel_id is not None
-            await ui.defer(interaction, ephemeral=True)  # the AI thinks for a while
+            await defer(interaction, ephemeral=True)  # the AI thinks for a while
             match = await self.bot.matches.open_match(interaction.channel_id)
-            await ui.give_hint(interaction, match.id)
+            await give_hint(interaction, match.id)
 
     @play.autocomplete("action")
     async def play_choices(
@@ -63,10 +65,10 @@ class PlayCog(commands.Cog):
             interaction.channel_id, interaction.user.id, typed=current
         )
         shown = choices[:AUTOCOMPLETE_LIMIT]
-        return [app_commands.Choice(name=ui.choice_name(c), value=c.key) for c in shown]
+        return [app_commands.Choice(name=choice_name(c), value=c.key) for c in shown]
 
 
 async def setup(bot: commands.Bot) -> None:
     """Add these commands to `bot`, and the components they post that outlive a restart."""
     await bot.add_cog(PlayCog(host(bot)))
-    bot.add_dynamic_items(*ui.PERSISTENT_ITEMS)
+    bot.add_dynamic_items(*PERSISTENT_ITEMS)

@@ -8,11 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
 from bot.host import Host, host
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.service.store import BOARD_MODES, VIEW_MODES
+from bot.ui.choices import VIEW_CHOICES
 
 
 class ProfileCog(
@@ -61,7 +61,7 @@ class ProfileCog(
 
     @app_commands.command(name="pictures", description="How you see your own hand and view.")
     @app_commands.describe(mode="A picture and the text, the picture only, or text only")
-    @app_commands.choices(mode=ui.VIEW_CHOICES)
+    @app_commands.choices(mode=VIEW_CHOICES)
     async def pictures(self, interaction: discord.Interaction, mode: str) -> None:
         async with guard(interaction):
             await self.bot.matches.set_pictures(interaction.user.id, mode)

@@ -9,12 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
 from bot.host import Host, host
 from bot.permissions import require_moderator
 from bot.replies import guard
 from bot.service.moderation import ServerSettings, settings_lines
 from bot.service.store import GuildSettings
+from bot.ui.choices import BOARD_CHOICES
 
 
 @app_commands.guild_only()
@@ -102,7 +102,7 @@ class SettingsCog(
 
     @app_commands.command(name="pictures", description="How the boards are shown.")
     @app_commands.describe(mode="The picture and a summary (default), the picture only, or text")
-    @app_commands.choices(mode=ui.BOARD_CHOICES)
+    @app_commands.choices(mode=BOARD_CHOICES)
     async def pictures(self, interaction: discord.Interaction, mode: str) -> None:
         async with guard(interaction):
             guild = await self._guild(interaction)

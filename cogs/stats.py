@@ -6,11 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
 from bot.host import Host, host
 from bot.names import shown_name
 from bot.render.stats import history_embed, leaderboard_embed, player_embed
 from bot.replies import guard
+from bot.ui.choices import game_choices, offer_choices
 
 
 class StatsCog(commands.Cog):
@@ -19,9 +19,9 @@ class StatsCog(commands.Cog):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.results = bot.stats
-        games = ui.game_choices(bot.matches.games)
-        ui.offer_choices(self.leaderboard, game=games)
-        ui.offer_choices(self.stats, game=games)
+        games = game_choices(bot.matches.games)
+        offer_choices(self.leaderboard, game=games)
+        offer_choices(self.stats, game=games)
 
     @app_commands.command(name="stats", description="Ratings, matches, wins and losses per game.")
     @app_commands.describe(

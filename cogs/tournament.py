@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
 from bot.desk import PERSISTENT_ITEMS, tournament_view
 from bot.host import Host, host
 from bot.names import shown_name
@@ -20,6 +19,8 @@ from bot.service import errors
 from bot.service.matches import MAX_SEED
 from bot.service.timing import parse_duration
 from bot.service.tournaments import Event, pairs_two_sides
+from bot.ui.choices import game_choices, named_choices, offer_choices, variant_choices
+from bot.ui.interactions import defer
 from rules.core.text import clip
 
 LOG_LINES = 25  # the latest lines of a tournament's log `/tournament log` shows
@@ -34,7 +35,7 @@ class TournamentCog(
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
-        ui.offer_choices(self.new, game=ui.game_choices(bot.matches.games))
+        offer_choices(self.new, game=game_choices(bot.matches.games))
 
     async def _here(self, interaction: discord.Interaction, *, ended: bool = False) -> Event:
         """The channel's open tournament (`ended`: or else its last one); in a thread,
@@ -48,7 +49,7 @@ class TournamentCog(
 
     async def _moderator(self, interaction: discord.Interaction) -> Event:
         """Defer privately, check the caller is a moderator; the channel's tournament."""
-        await ui.defer(interaction, ephemeral=True)
+        await defer(interaction, ephemeral=True)
         await require_moderator(interaction, self.bot.matches.store)
         return await self._here(interaction)
 
@@ -122,7 +123,7 @@ class TournamentCog(
     ) -> list[app_commands.Choice[str]]:
         """The chosen game's variants a tournament can play (two sides a game), each
         with what it is."""
-        return ui.variant_choices(
+        return variant_choices(
             self.bot.matches.games, interaction.namespace.game, current, pairs_two_sides
         )
 
@@ -131,7 +132,7 @@ class TournamentCog(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The formats, each named."""
-        return ui.named_choices(FORMAT_NAMES, current)
+        return named_choices(FORMAT_NAMES, current)
 
     @app_commands.command(name="start", description="End the sign-up and pair round 1.")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -166,7 +167,7 @@ class TournamentCog(
         self, interaction: discord.Interaction, player: discord.User | None = None
     ) -> None:
         async with guard(interaction):
-            await ui.defer(interaction, ephemeral=True)
+            await defer(interaction, ephemeral=True)
             who = player or interaction.user
             moderator = None
             if who.id != interaction.user.id:

@@ -42,7 +42,7 @@ import simcord
 
 from bot.app import ArbiterBot, create_bot
 from bot.config import Settings
-from bot.ui import PAGE_SIZE
+from bot.ui.interactions import PAGE_SIZE
 from rules.registry import GAMES
 from tests.harness import fast_settle
 

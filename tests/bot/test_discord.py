@@ -14,8 +14,9 @@ import discord
 import pytest
 import simcord
 
-from bot import ui
 from bot.app import ArbiterBot
+from bot.ui.interactions import PAGE_SIZE
+from bot.ui.table import private_message
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally
@@ -176,10 +177,10 @@ async def test_every_choice_is_on_exactly_one_menu_page(world: World, offered: i
     pv = await world.bot.matches.view(world.match_id or 0, world.alice.id)
     choices = (pv.choices * 2)[:offered]
     pv = dataclasses.replace(pv, choices=choices)
-    pages = -(-offered // ui.PAGE_SIZE)
+    pages = -(-offered // PAGE_SIZE)
     seen: list[str] = []
     for page in range(pages):
-        view = ui.private_message(pv, page, in_dm=False)["view"]
+        view = private_message(pv, page, in_dm=False)["view"]
         items = [getattr(c, "item", c) for c in view.children]
         (menu,) = [c for c in items if isinstance(c, discord.ui.Select)]
         seen += [o.value for o in menu.options]

@@ -2,7 +2,7 @@
 
 A component's custom id comes back from the client, so a forged client can send any id
 that fits Discord's 100 characters, from anywhere. Every persistent component of the bot
-(`bot.ui.PERSISTENT_ITEMS` and `bot.history.PERSISTENT_ITEMS`) is clicked here with a
+(the `PERSISTENT_ITEMS` of `bot.ui.lobby`, `bot.ui.table` and `bot.history`) is clicked here with a
 78-digit number (or as many digits as fit) in each numeric part of its id, with an id
 naming no match, from another server and from DMs; each menu also with no value and
 with two. Each is refused with a sentence, changes nothing and logs no error (see
@@ -21,12 +21,16 @@ import discord
 import pytest
 import simcord
 
-from bot import desk, history, ui
+from bot import desk, history
+from bot.app import EXTENSIONS
 from bot.history import LogButton
 from bot.service.matches import MatchService
-from bot.ui import (
-    CUSTOM_ID_LIMIT,
-    MAX_ROW_ID,
+from bot.ui import lobby, table
+from bot.ui.choices import choice_option
+from bot.ui.interactions import CUSTOM_ID_LIMIT, MAX_ROW_ID, PAGE_SIZE
+from bot.ui.lobby import LobbyButton, OptionSelect, option_menu
+from bot.ui.table import (
+    TOGETHER,
     ActionSelect,
     ConcedeButton,
     DisputeButton,
@@ -35,11 +39,11 @@ from bot.ui import (
     HandButton,
     HintButton,
     KeepSeatButton,
-    LobbyButton,
-    OptionSelect,
     PageButton,
     QuickButton,
     TogetherSelect,
+    dispute_buttons,
+    quick_buttons,
 )
 from rules.historia_command import GAME as HC
 from rules.mystic_vale import GAME as MV
@@ -47,7 +51,11 @@ from tests.bot.world import World
 
 Item = discord.ui.DynamicItem[Any]
 
-REGISTERED: tuple[type[Item], ...] = (*ui.PERSISTENT_ITEMS, *history.PERSISTENT_ITEMS)
+REGISTERED: tuple[type[Item], ...] = (
+    *lobby.PERSISTENT_ITEMS,
+    *table.PERSISTENT_ITEMS,
+    *history.PERSISTENT_ITEMS,
+)
 HUGE = "9" * 78  # far beyond SQLite's integers (SQLite raised OverflowError)
 FEWEST_DIGITS = 20  # a forged number shortened to fit the id is still beyond any row id
 NO_MATCH = "999999"  # a match id in range that names no match
@@ -107,16 +115,16 @@ async def samples(tables: Tables) -> dict[type[Item], Sample]:
     game = await matches.table(play.match_id or 0)
     (decider,) = await play.to_act()
     pv = await matches.view(game.match.id, decider.id)
-    menu = [ui.choice_option(c) for c in pv.choices[: ui.PAGE_SIZE]]
+    menu = [choice_option(c) for c in pv.choices[:PAGE_SIZE]]
     together = [discord.SelectOption(label=v, value=v) for v in ("vale#0", "spirit#1")]
-    (quick, *_) = ui.quick_buttons(game)
-    (dispute,) = ui.dispute_buttons(await matches.table(historia.match_id or 0))
+    (quick, *_) = quick_buttons(game)
+    (dispute,) = dispute_buttons(await matches.table(historia.match_id or 0))
     leaders = MV.options["leaders"]
     lobby_id = lobby.match_id or 0
     return {
         LobbyButton: Sample(LobbyButton("join", lobby_id), lobby, play.carol),
         OptionSelect: Sample(
-            OptionSelect(lobby_id, leaders.id, ui.option_menu(leaders, "off")),
+            OptionSelect(lobby_id, leaders.id, option_menu(leaders, "off")),
             lobby,
             play.alice,
             ("on", "off"),
@@ -278,7 +286,8 @@ def test_every_persistent_component_of_the_bot_is_registered() -> None:
     """Every DynamicItem the bot or its cogs define is in one of the registries the bot
     adds at start-up (so its components survive a restart), and so is tested below (a
     tournament's, in tests/bot/test_tournament_discord.py)."""
-    importlib.import_module("bot.app")  # every module of the bot, the cogs included
+    for extension in EXTENSIONS:  # with bot.app, every module of the bot and its cogs
+        importlib.import_module(extension)
     defined = {
         kind
         for kind in subclasses(discord.ui.DynamicItem)
@@ -331,7 +340,7 @@ async def test_a_forged_or_foreign_click_is_refused_and_changes_nothing(
     # A menu sent with no value, or with two, from the right place by the right player.
     if isinstance(sample.item.item, discord.ui.Select):
         assert sample.values is not None
-        one = ui.TOGETHER.format(count=1) if kind is TogetherSelect else ONE_CHOICE
+        one = TOGETHER.format(count=1) if kind is TogetherSelect else ONE_CHOICE
         await refused(world.channel, clicker, sample.item, one, values=(), least=0)
         await refused(world.channel, clicker, sample.item, one, values=sample.values, most=2)
     # The genuine one, where it belongs, is believed: the refusals above withheld a click

@@ -27,7 +27,7 @@ from bot.render import board_embed, private_embed
 from bot.render.generic import clip
 from bot.service.matches import PrivateView, Table
 from bot.service.store import SeatRow
-from bot.ui import DisputeButton
+from bot.ui.table import DisputeButton
 from rules.core import Action, SeatSpec, rng_for
 from rules.historia_command import GAME as HC
 from rules.historia_command import State

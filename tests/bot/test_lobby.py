@@ -17,7 +17,7 @@ import pytest
 import simcord
 
 from bot.sandbox import open_sandbox
-from bot.ui import KEEP_PLAYING, NOT_YOUR_CONFIRMATION, ConcedeButton
+from bot.ui.table import KEEP_PLAYING, NOT_YOUR_CONFIRMATION, ConcedeButton
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally

@@ -22,7 +22,7 @@ from bot.render import board_embed, private_embed
 from bot.render.generic import clip
 from bot.service.matches import Table
 from bot.service.store import SeatRow
-from bot.ui import STALE_BUTTONS, QuickButton
+from bot.ui.table import STALE_BUTTONS, QuickButton
 from rules.core import Action, SeatSpec, rng_for
 from rules.mystic_vale import GAME as MV
 from rules.mystic_vale import State

@@ -18,7 +18,7 @@ from bot.__main__ import main
 from bot.service import errors
 from bot.service.matches import OPTIONS_FIXED, MatchService
 from bot.service.store import Store
-from bot.ui import OptionSelect
+from bot.ui.lobby import OptionSelect
 from rules.core import Game, OptionInfo, SeatSpec, declare_options, resolve_options
 from rules.registry import GAMES
 from tests.bot import tally

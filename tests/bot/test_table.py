@@ -19,7 +19,7 @@ from bot.render.generic import Renderer, clip
 from bot.service import outbox
 from bot.service.matches import ActResult, Choice, Table
 from bot.service.store import TurnMessage
-from bot.ui import choice_name
+from bot.ui.choices import choice_name
 from rules.core import Game, Outcome
 from rules.registry import GAMES
 from tests.bot import tally

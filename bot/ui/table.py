@@ -1,61 +1,52 @@
-"""The Discord surface shared by the cogs: persistent components and the messages
-that carry them (the publisher, `bot.publisher`, posts the public ones).
-
-Every component is a `DynamicItem` whose custom id carries what a click needs
-(`arbiter:hand:<match id>`), so buttons and menus on old messages, in channels
-and in DMs, keep working after a restart: the handler is rebuilt from the id
-and everything else comes from the store. An id comes back from the client, so it is
-believed only through `component_match`, the first thing every component's callback
-asks: a forged id, or one used in another server, is refused with a sentence before
-anything is read or changed.
-
-A change a player makes (an action, a lobby step) is saved with what it must tell the
-table (outbox notices, in the same transaction); the reply tells the player at once, and
-the publisher posts the public side. The interaction is deferred before any work
-(Discord allows 3 seconds), and a private reply that fails after the change was saved is
-only logged: the public board and line still follow.
-"""
+"""The table's components and flows: a player's private panel (hand, choices, pages,
+hints, the DM copy), the quick buttons and menus under the board, concessions, kept
+seats and disputes, and the views the publisher posts with the board."""
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
-import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Iterable
+from typing import Any
 
 import discord
-from discord import app_commands
 
-from bot.host import Host, host
-from bot.names import plain, shown_name
+from bot.host import Host
+from bot.names import plain
 from bot.pictures import HAND_FILE
 from bot.render import (
     board_embed,
-    host_left,
-    lobby_embed,
     picture_files,
     private_embed,
-    short_choice,
 )
 from bot.render.generic import clip
-from bot.replies import guard, where
+from bot.replies import guard
 from bot.service import errors
-from bot.service.matches import AI_NAME, ActResult, Choice, MatchService, PrivateView, Table
+from bot.service.matches import ActResult, Choice, PrivateView, Table
 from bot.service.moderation import jump_url
-from bot.service.store import VIEW_MODES, MatchRow, SeatRow
-from rules.core import Game, OptionError, OptionInfo, Outcome, find_option
-from rules.core.text import shorten
-
-log = logging.getLogger(__name__)
-
-PAGE_SIZE = 25  # options in one select menu
-MAX_ROW_ID = 2**63 - 1  # the largest id SQLite hands out: a custom id naming more is forged
-DM_CLOSED = 50007  # Discord: "Cannot send messages to this user"
-DEFER_AFTER = 1.5  # seconds of work after which an interaction is deferred (Discord waits 3)
-
-T = TypeVar("T")
+from bot.service.store import SeatRow
+from bot.ui.choices import choice_option
+from bot.ui.interactions import (
+    COUNTS,
+    CUSTOM_ID_LIMIT,
+    DM_CLOSED,
+    ERAS,
+    HAND,
+    PAGE_SIZE,
+    PAGES,
+    REPORTS,
+    SEATS,
+    USER_IDS,
+    answer,
+    arbiter,
+    component_match,
+    defer,
+    edit_answer,
+    in_time,
+    only_choice,
+    reply_after_save,
+    service,
+)
+from rules.core import Outcome
 
 PAGE_BUTTONS: dict[str, tuple[str, str]] = {
     "prev": ("Prev", "◀"),
@@ -63,367 +54,47 @@ PAGE_BUTTONS: dict[str, tuple[str, str]] = {
     "refresh": ("Refresh", "🔄"),
 }
 
-LOBBY_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
-}
-# A row of their own under the lobby's buttons, at a game the AI plays.
-LOBBY_AI_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "ai-easy": ("🤖 Add AI (easy)", discord.ButtonStyle.secondary),
-    "ai-strong": ("🤖 Add AI (strong)", discord.ButtonStyle.secondary),
-    "no-ai": ("Remove AI", discord.ButtonStyle.secondary),
-}
-
 
 CONCEDE_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "yes": ("Concede", discord.ButtonStyle.danger),
     "no": ("Keep playing", discord.ButtonStyle.secondary),
 }
+
+
 QUICK_STYLES: dict[str, discord.ButtonStyle] = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+
+
 MAX_QUICK = 4  # quick buttons under one message (a row holds 5; Respond may take one)
-MAX_SEAT = 99  # no game seats more: a custom id naming a larger seat is forged
-CUSTOM_ID_LIMIT = 100  # Discord's limit on a component's custom id
-MAX_ERA = 99  # no game counts more Eras: a Dispute id naming more is forged
-MAX_REPORT = 10**6  # nor more reports
-MAX_PAGE = 10**6  # nor does any menu or log have more pages
-# What each number in a component's id may be; a number outside is forged (see
-# `component_match`). A match id is a row id; a count of decisions or versions counts rows.
-ROW_IDS = range(1, MAX_ROW_ID + 1)
-COUNTS = range(MAX_ROW_ID + 1)
-USER_IDS = range(1, 2**64)  # Discord's ids are 64-bit snowflakes
-SEATS = range(MAX_SEAT + 1)
-PAGES = range(MAX_PAGE + 1)
-ERAS = range(MAX_ERA + 1)
-REPORTS = range(1, MAX_REPORT + 1)
-HAND = range(1, PAGE_SIZE + 1)  # cards chosen together: a menu holds at most 25
-ONE_CHOICE = "Pick exactly one choice from this menu, so nothing happened."
+
+
 TOGETHER = "Pick exactly {count} from this menu, so nothing happened."
+
+
 STALE_DISPUTE = (
     "This Dispute button is out of date (report #{number} is no longer the latest report, "
     "or it was disputed already), so nothing happened. To dispute a recent report, use "
     "`/historia dispute`."
 )
+
+
 STALE_BUTTONS = (
     "These buttons are out of date (the game has moved on since they were posted), so "
     "nothing happened. Use the buttons under the latest message that calls you, or `/hand`."
 )
 
+
 KEEP_PLAYING = "You keep playing: nothing changed."
+
+
 NOT_YOUR_CONFIRMATION = (
     "This confirmation belongs to another player, so nothing happened. "
     "To give up yourself, use `/match concede`."
 )
-
-
-def arbiter(interaction: discord.Interaction) -> Host:
-    """The bot an interaction reached."""
-    return host(interaction.client)
-
-
-def service(interaction: discord.Interaction) -> MatchService:
-    """The match service of the bot an interaction reached."""
-    return arbiter(interaction).matches
-
-
-async def defer(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
-    """Acknowledge an interaction before doing any work: a component's message will be
-    edited in place, a command gets a private "thinking…" answer. If Discord refuses
-    (the interaction expired), the work still goes on: its result is announced publicly."""
-    try:
-        if interaction.type is discord.InteractionType.component:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-    except discord.HTTPException:
-        log.warning("could not acknowledge %s; going on", where(interaction), exc_info=True)
-
-
-async def in_time(
-    interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = False
-) -> T:
-    """Do `work` and return what it gives, keeping Discord's 3 seconds: when it is still
-    running DEFER_AFTER after the interaction was made, the interaction is deferred (see
-    `defer`) while it goes on. Work done sooner is answered directly, with one request
-    instead of two. The work is never cut short by the interaction's end."""
-    task = asyncio.ensure_future(work)
-    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    try:
-        return await asyncio.wait_for(
-            asyncio.shield(task), min(DEFER_AFTER, max(0.0, DEFER_AFTER - waited))
-        )
-    except TimeoutError:
-        await defer(interaction, ephemeral=ephemeral)
-    return await asyncio.shield(task)
-
-
-def answer(interaction: discord.Interaction, **content: Any) -> Awaitable[object]:
-    """The reply to an interaction that `in_time` may have deferred: its response, or
-    the follow-up of the deferred one."""
-    if interaction.response.is_done():
-        return interaction.followup.send(**content)
-    return interaction.response.send_message(**content)
-
-
-def edit_answer(interaction: discord.Interaction, **content: Any) -> Awaitable[object]:
-    """The reply to a component's interaction that edits its message in place, once
-    `in_time` is done (deferred or not)."""
-    if interaction.response.is_done():
-        return interaction.edit_original_response(**content)
-    return interaction.response.edit_message(**content)
-
-
-async def reply_after_save(interaction: discord.Interaction, reply: Awaitable[object]) -> bool:
-    """Send the private reply to a change that is already saved; False when it failed.
-    A failure is logged, not reported: the change stands, and the public announcement
-    follows anyway."""
-    try:
-        await reply
-    except discord.HTTPException:
-        log.warning("could not reply to %s after saving it", where(interaction), exc_info=True)
-        return False
-    return True
-
-
-async def component_match(
-    interaction: discord.Interaction,
-    component: discord.ui.DynamicItem[Any],
-    match_id: int,
-    *numbers: tuple[int, range],
-    in_dm: bool = False,
-    seat: int | None = None,
-) -> MatchRow:
-    """The match a persistent component's id names, once the id is believed; every
-    component's callback asks this first. Believed: the match id and each other number
-    of the id (`numbers`: each with the range it must be in) in range, the `seat` it
-    names (if any) one of the match's, and the match this server's, or the match played
-    in this DM (a solitaire game), or, for a component a DM carries (`in_dm`: a private
-    view's), one the clicker plays in when clicked in a DM. Anything else was forged or
-    copied from elsewhere: NotFromHere, before anything is changed (or shown)."""
-    thing = "menu" if isinstance(component.item, discord.ui.Select) else "button"
-    refused = errors.NotFromHere(f"That {thing} isn't from a match here, so nothing happened.")
-    if match_id not in ROW_IDS or any(number not in fits for number, fits in numbers):
-        raise refused
-    store = service(interaction).store
-    await store.sync()  # another process, a restore: what memory holds is checked first
-    match = await store.get_match(match_id)
-    if match is None:
-        raise refused
-    if interaction.guild_id is not None:
-        if match.guild_id != interaction.guild_id:
-            raise refused
-    elif match.guild_id is None and match.channel_id == interaction.channel_id:
-        pass  # a match played in this very DM (a solitaire game)
-    elif not in_dm or all(s.user_id != interaction.user.id for s in await store.seats(match_id)):
-        raise refused
-    if seat is not None and all(s.seat != seat for s in await store.seats(match_id)):
-        raise refused
-    return match
-
-
-def only_choice(menu: discord.ui.Select[Any]) -> str:
-    """The one value a menu sent (each of ours takes exactly one); a refusal otherwise
-    (a forged client's none, or several)."""
-    if len(menu.values) != 1:
-        raise errors.UserError(ONE_CHOICE)
-    return menu.values[0]
-
-
-# ------------------------------------------------------------------ choices
-
-
-CHOICE_NAME = 100  # Discord: an autocomplete choice's name
-JOIN = " — "
-# Of an autocomplete name, what the detail keeps at least: its start, what the choice
-# costs ("9 mana · 3 curses", "1 AP"), always shows.
-DETAIL_LEAST = 30
-
-
-def choice_name(choice: Choice) -> str:
-    """An action as autocomplete offers it: "label — detail" in Discord's 100 characters.
-    A detail that doesn't fit is cut short at a word, never so short that what the choice
-    costs (its detail's start) is lost: the label is cut short for it if need be."""
-    label, detail = plain(choice.label), plain(choice.detail)
-    if not detail:
-        return clip(label, CHOICE_NAME)
-    if len(label) + len(JOIN) + len(detail) <= CHOICE_NAME:
-        return f"{label}{JOIN}{detail}"
-    room = max(CHOICE_NAME - len(JOIN) - len(label), DETAIL_LEAST)
-    return f"{clip(label, CHOICE_NAME - len(JOIN) - room)}{JOIN}{shorten(detail, room)}"
-
-
-OPTION_TEXT = 100  # Discord: a select option's label and description
-SEE_CARD = " … /card"  # ends a description cut short: the card's full text is there
-
-
-def choice_option(choice: Choice) -> discord.SelectOption:
-    """An action as the menu of a private view offers it, its detail underneath (cut
-    short, it says where the full text is)."""
-    detail = plain(choice.detail)
-    if len(detail) > OPTION_TEXT:
-        detail = shorten(detail, OPTION_TEXT - len(SEE_CARD)).removesuffix("…") + SEE_CARD
-    return discord.SelectOption(
-        label=clip(plain(choice.label), OPTION_TEXT),
-        value=choice.key,
-        description=detail or None,
-    )
-
-
-def game_choices(games: Mapping[str, Game]) -> list[app_commands.Choice[str]]:
-    """One choice per game, by name."""
-    return [app_commands.Choice(name=g.name, value=g.id) for g in games.values()][:25]
-
-
-BOARD_CHOICES = [  # /settings pictures (the reply says in full what the mode shows)
-    app_commands.Choice(name=name, value=key)
-    for key, name in {
-        "both": "Picture and summary (default): the whole text board one tap away",
-        "pictures": "Picture only: who decides, the whole text board one tap away",
-        "text": "Text only: the whole board in the message, no picture (screen readers)",
-    }.items()
-]
-VIEW_CHOICES = [  # /profile pictures
-    app_commands.Choice(name=clip(f"{name}: {shows}", 100), value=key)
-    for key, (name, shows) in VIEW_MODES.items()
-]
-
-
-def variant_choices(
-    games: Mapping[str, Game],
-    game_id: str | None,
-    typed: str,
-    only: Callable[[Game, str], bool] | None = None,
-) -> list[app_commands.Choice[str]]:
-    """The variants `/match new` suggests as `typed` is typed: those of the game already
-    chosen, each by its name and blurb; before a game is chosen, every variant id with
-    the games that have it. With `only`, just the variants it accepts (a game's id and
-    a variant's)."""
-    typed = typed.casefold().strip()
-    game = games.get(game_id or "")
-
-    def fits(each: Game, variant: str) -> bool:
-        return only is None or only(each, variant)
-
-    if game is not None:
-        offered = [
-            (info.id, f"{info.name} — {info.blurb}" if info.blurb else info.name)
-            for info in game.variants.values()
-            if typed in f"{info.id} {info.name} {info.blurb}".casefold() and fits(game, info.id)
-        ]
-    else:
-        owners: dict[str, list[str]] = {}
-        for each in games.values():
-            for info in each.variants.values():
-                if fits(each, info.id):
-                    owners.setdefault(info.id, []).append(each.name)
-        after = " (choose the game first)"
-        offered = [
-            (v, f"{v} — {clip(' or '.join(names), 100 - len(v) - 3 - len(after))}{after}")
-            for v, names in owners.items()
-            if typed in v.casefold()
-        ]
-    return [app_commands.Choice(name=clip(n, 100), value=v) for v, n in offered][:25]
-
-
-def offer_choices(command: app_commands.Command[Any, ..., Any], **choices: list[Any]) -> None:
-    """Set the choices of a cog instance's own copy of a command's options.
-
-    The games come from the service, known only when the cog is built, and
-    `app_commands.choices` would change the parameter shared with the class.
-    """
-    for name, values in choices.items():
-        params = command._params
-        params[name] = dataclasses.replace(params[name], choices=values)
-
-
-# --------------------------------------------------------------- components
-
-
-class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=(
-        r"arbiter:lobby:(?P<op>join|leave|start|cancel|ai-easy|ai-strong|no-ai)"
-        r":(?P<match_id>[0-9]+)"
-    ),
-):
-    """Join / Leave / Start / Cancel under a lobby message, and the AI's buttons."""
-
-    def __init__(
-        self, op: str, match_id: int, *, disabled: bool = False, row: int | None = None
-    ) -> None:
-        label, style = {**LOBBY_BUTTONS, **LOBBY_AI_BUTTONS}[op]
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                disabled=disabled,
-                custom_id=f"arbiter:lobby:{op}:{match_id}",
-                row=row,
-            )
-        )
-        self.op = op
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(match["op"], int(match["match_id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with guard(interaction):
-            await component_match(interaction, self, self.match_id)
-            await defer(interaction)
-            await lobby_step(interaction, self.op, self.match_id, on_lobby_message=True)
-
-
-class OptionSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"arbiter:option:(?P<match_id>[0-9]+):(?P<option>[a-z][a-z0-9_-]*)",
-):
-    """One of a lobby's option menus (`arbiter:option:<match>:<option id>`): the host picks
-    the option's value, and the lobby message shows it."""
-
-    def __init__(
-        self,
-        match_id: int,
-        option: str,
-        choices: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        *,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"arbiter:option:{match_id}:{option}",
-                options=choices or [],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-                row=row,
-            )
-        )
-        self.match_id = match_id
-        self.option = option
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> OptionSelect:
-        return cls(int(match["match_id"]), match["option"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with guard(interaction):
-            await component_match(interaction, self, self.match_id)
-            value = only_choice(self.item)
-            await defer(interaction)
-            await option_step(interaction, self.match_id, self.option, value, on_lobby_message=True)
 
 
 class ConcedeButton(
@@ -958,10 +629,9 @@ class DisputeButton(
             await dispute_step(interaction, self.match_id, self.era, self.number, self.seat)
 
 
-# Every component of this module that outlives a restart (see `bot.history` for the log's).
+# Every component of the table that outlives a restart (the lobby's: `bot.ui.lobby`;
+# the match log's: `bot.history`).
 PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton,
-    OptionSelect,
     ConcedeButton,
     HandButton,
     FullBoardButton,
@@ -974,46 +644,6 @@ PERSISTENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     QuickButton,
     DisputeButton,
 )
-
-
-# ------------------------------------------------------------------- views
-
-
-def lobby_view(table: Table) -> discord.ui.View | None:
-    """The lobby's buttons while it is open (Start only once enough players have joined,
-    Join only while a seat is free),
-    and under them one menu per game option, showing its value; none once it started or
-    closed."""
-    if table.match.status != "lobby":
-        return None
-    short = len(table.seats) < table.variant.min_players
-    options = table.options
-    view = discord.ui.View(timeout=None)
-    with_ai = table.ai_welcome
-    row = 0 if options or with_ai else None  # else Discord's own layout
-    full = len(table.seats) >= table.variant.max_players
-    for op in LOBBY_BUTTONS:
-        disabled = (op == "start" and short) or (op == "join" and full)
-        view.add_item(LobbyButton(op, table.match.id, disabled=disabled, row=row))
-    if with_ai:
-        robots = any(not s.person for s in table.seats)
-        for op in LOBBY_AI_BUTTONS:
-            disabled = not robots if op == "no-ai" else full
-            view.add_item(LobbyButton(op, table.match.id, disabled=disabled, row=1))
-    for number, (info, value) in enumerate(options, start=1 + with_ai):
-        choices = option_menu(info, value)
-        view.add_item(
-            OptionSelect(table.match.id, info.id, choices, clip(info.label, 150), row=number)
-        )
-    return view
-
-
-def option_menu(info: OptionInfo, value: str) -> list[discord.SelectOption]:
-    """An option's choices as its lobby menu offers them, the current one selected."""
-    return [
-        discord.SelectOption(label=clip(label, 100), value=choice, default=choice == value)
-        for choice, label in info.choices.items()
-    ]
 
 
 def board_view(table: Table, *, full_board: bool) -> discord.ui.View | None:
@@ -1227,9 +857,6 @@ def done_text(result: ActResult) -> str:
     return clip("\n".join(lines), 2000)
 
 
-# ------------------------------------------------------------------- flows
-
-
 async def show_private(interaction: discord.Interaction, match_id: int) -> None:
     """Answer with the caller's private view, ephemeral."""
     pv = await service(interaction).view(match_id, interaction.user.id)
@@ -1366,171 +993,3 @@ async def ask_concede(interaction: discord.Interaction, match_id: int) -> None:
     refused at once when the caller could not concede."""
     table, seat, outcome = await service(interaction).concession(match_id, interaction.user.id)
     await interaction.response.send_message(**concede_message(table, seat, outcome))
-
-
-async def lobby_step(
-    interaction: discord.Interaction, op: str, match_id: int, *, on_lobby_message: bool
-) -> None:
-    """Join, leave, start or cancel a lobby, then update the lobby message.
-
-    From a lobby button the answer is the edited lobby message itself; from a
-    slash command it is an ephemeral confirmation and the lobby message is
-    edited where it stands. The caller has deferred the interaction when it came
-    from a lobby button; a slash command is deferred here.
-    """
-    if not on_lobby_message:
-        await defer(interaction, ephemeral=True)
-    matches = service(interaction)
-    user = interaction.user
-    # Its answer given, the interaction carries what the step tells the channel: the
-    # lobby brought up to date, or the board and the first call (see `Publisher.through`).
-    with arbiter(interaction).publisher.through(interaction, match_id) as carry:
-        if op == "join":
-            table = await matches.join(match_id, user.id, shown_name(user.display_name))
-            seat = table.seat_of(user.id)
-            done = f"You joined the lobby (seat {seat.seat + 1 if seat else '?'})."
-        elif op == "leave":
-            table = await matches.leave(match_id, user.id)
-            done = "You left the lobby."
-            if host_left(table):
-                done = (
-                    "You left, and nobody else had taken a seat, so the lobby closed. "
-                    "Open a new one with `/match new`."
-                )
-        elif op == "start":
-            table = await matches.start(match_id, user.id)
-            done = "The match has started."
-        elif op in ("ai-easy", "ai-strong"):
-            table = await matches.add_ai(match_id, user.id, op.removeprefix("ai-"))
-            done = f"{AI_NAME} takes a seat."
-        elif op == "no-ai":
-            table = await matches.remove_ai(match_id, user.id)
-            done = f"{AI_NAME} left the lobby."
-        else:
-            # Moderators stop other people's matches with /mod abort, which logs who did it.
-            table = await matches.cancel(match_id, user.id)
-            done = "The match was cancelled."
-        await _lobby_answer(interaction, table, done, on_lobby_message)
-        carry(table)
-
-
-async def _lobby_answer(
-    interaction: discord.Interaction, table: Table, done: str, on_lobby_message: bool
-) -> None:
-    """Answer a lobby step: with the lobby message brought up to date when the step came
-    from it, else privately with `done`."""
-    if on_lobby_message:
-        reply = interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
-        await reply_after_save(interaction, reply)
-        if host_left(table):  # the message says so; the one who closed it is told too
-            await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
-    else:
-        await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
-
-
-async def option_step(
-    interaction: discord.Interaction,
-    match_id: int,
-    option: str,
-    value: str,
-    *,
-    on_lobby_message: bool,
-) -> None:
-    """The host sets one of a lobby's options (named by id or label), then the lobby
-    message shows it.
-
-    From a lobby menu the answer is the edited lobby message itself (a refusal also
-    puts the clicker's menu back to the option's value); from `/match option` it is an
-    ephemeral confirmation, and the lobby message is edited where it stands. The caller
-    has deferred the interaction when it came from a menu.
-    """
-    if not on_lobby_message:
-        await defer(interaction, ephemeral=True)
-    matches = service(interaction)
-    try:
-        table = await matches.set_option(match_id, interaction.user.id, option, value)
-    except errors.UserError:
-        if on_lobby_message:
-            await _show_lobby(interaction, match_id)
-        raise
-    if on_lobby_message:
-        reply = interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
-        if await reply_after_save(interaction, reply):
-            return
-    else:
-        info = find_option(table.game, option)
-        value = table.option_values[info.id]
-        done = f"{info.label}: now **{info.choices[value]}**."
-        await reply_after_save(interaction, interaction.followup.send(done, ephemeral=True))
-
-
-async def _show_lobby(interaction: discord.Interaction, match_id: int) -> None:
-    """Edit a lobby message to the lobby as it stands (its menus show the saved values;
-    a match that started loses them); a failure is only logged."""
-    try:
-        table = await service(interaction).table(match_id)
-        await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
-    except (discord.HTTPException, errors.UserError):
-        log.info("could not show lobby %s again after a refusal", match_id, exc_info=True)
-
-
-async def option_name_choices(
-    matches: MatchService, channel_id: int | None, typed: str
-) -> list[app_commands.Choice[str]]:
-    """The options of a channel's lobby, as `/match option name:` suggests them while
-    typed: each by its label, with its value now and what it changes."""
-    table = await _open_lobby(matches, channel_id)
-    if table is None:
-        return []
-    wanted = typed.casefold().strip()
-    offered = []
-    for info, value in table.options:
-        if wanted not in f"{info.id} {info.label} {info.blurb}".casefold():
-            continue
-        name = f"{info.label} (now: {short_choice(info, value)})"
-        if info.blurb:
-            name += f" — {info.blurb}"
-        offered.append(app_commands.Choice(name=clip(name, 100), value=info.id))
-    return offered[:25]
-
-
-def named_choices(named: dict[str, str], typed: str) -> list[app_commands.Choice[str]]:
-    """Suggestions of a fixed set of values (value: its name) that the typed text fits,
-    spaces around it ignored (a space alone: all of them)."""
-    wanted = typed.casefold().strip()
-    return [
-        app_commands.Choice(name=clip(label, 100), value=value)
-        for value, label in named.items()
-        if wanted in f"{value} {label}".casefold()
-    ][:25]
-
-
-async def option_value_choices(
-    matches: MatchService, channel_id: int | None, option: str | None, typed: str
-) -> list[app_commands.Choice[str]]:
-    """The choices of the option named in `/match option name:`, as `value:` suggests
-    them while typed (the current one marked)."""
-    table = await _open_lobby(matches, channel_id)
-    if table is None or not option:
-        return []
-    try:
-        info = find_option(table.game, option)
-    except OptionError:
-        return []
-    now = table.option_values[info.id]
-    wanted = typed.casefold().strip()
-    return [
-        app_commands.Choice(name=clip(label + (" (now)" if value == now else ""), 100), value=value)
-        for value, label in info.choices.items()
-        if wanted in f"{value} {label}".casefold()
-    ][:25]
-
-
-async def _open_lobby(matches: MatchService, channel_id: int | None) -> Table | None:
-    """The lobby open in a channel, if there is one."""
-    if channel_id is None:
-        return None
-    match = await matches.store.open_match_in(channel_id)
-    if match is None or match.status != "lobby":
-        return None
-    return await matches.table(match.id)
