@@ -34,7 +34,28 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.folding import (
+    FOLD_MOST,
+    FOLDS,
+    Content,
+    Sent,
+    Via,
+    adds_to,
+    author_of,
+    board_nonce_for,
+    by_author,
+    drop_stale,
+    folded,
+    gist,
+    joined,
+    mentioning,
+    nonce_for,
+    row_vias,
+    still_deciding,
+    under_tail,
+)
 from bot.host import Host
+from bot.pace import NEVER, THREAD_ARCHIVED, Never, Pace, Retry, backoff, classify
 from bot.pictures import BOARD_FILE, Picture
 from bot.render import (
     LOBBY_STARTED,
@@ -43,7 +64,6 @@ from bot.render import (
     ending_of,
     glance_embed,
     lobby_embed,
-    picture_files,
     ping_lines,
     renderer_for,
     seed_notice,
@@ -66,144 +86,38 @@ from bot.ui.table import (
     text_board,
     turn_view,
 )
-from rules.core.text import clip
 
 log = logging.getLogger(__name__)
 
+
 T = TypeVar("T")
 
-THREAD_ARCHIVED = 50083  # Discord: "Operation cannot be performed on an archived thread"
-# Discord's answers that no retry can change: the channel or the user is gone, or the
-# bot may not post there (missing access, missing permissions).
-NEVER = {10003: "the channel is gone", 10013: "the user is gone", 50001: "no access to the channel"}
+
 NEVER |= {50013: "no permission to post there", DM_CLOSED: "their direct messages are closed"}
-BACKOFF = 2.0  # seconds before the first retry; doubled each time
-MAX_WAIT = 300.0  # the longest wait between two tries
+
+
 BURIED_AFTER = 8  # messages posted under a board (about a phone's screen) before it is reposted
+
+
 OLD_AFTER = timedelta(hours=24)  # a board older than this is reposted too
+
+
 LOOK_BACK = 20  # messages searched for a send that was under way at a crash
+
+
 SAVE = "save"  # the saver's one key
+
+
 UNDELIVERED_LOG = "undelivered"  # the kind of the match-log line of a notice given up
+
+
 BOARD_MOVED = "The board has moved to the bottom of the channel"
+
+
 VIA_WAIT = 2.0  # seconds a lane waits for the interaction that made the action it delivers
-VIA_FRESH = timedelta(minutes=14)  # an interaction's token serves 15 minutes
+
+
 NOT_BOARDS = (BOARD_MOVED, LOBBY_STARTED)  # how a match's messages read that no longer show it
-FOLD_MOST = 50  # notices of one lane delivered together at most
-# Characters of lines delivered together at most: with the deciders' lines (or the end's)
-# under them, they fit in one message.
-FOLD_CHARS = MESSAGE_LIMIT - 500
-FOLDS = ("board", "action")  # the kinds of notice that fold into one delivery
-
-
-class Retry(Exception):
-    """A delivery failed in a way that may pass: try again after `wait` seconds (None:
-    the lane's own backoff)."""
-
-    def __init__(self, why: str, wait: float | None = None) -> None:
-        super().__init__(why)
-        self.why = why
-        self.wait = wait
-
-
-class Never(Exception):
-    """A delivery that can never succeed."""
-
-
-def classify(error: discord.HTTPException) -> Exception:
-    """What a failed request means for its notice: Never or Retry."""
-    if error.code in NEVER:
-        return Never(NEVER[error.code])
-    if isinstance(error, discord.NotFound):
-        return Never("the channel is gone")
-    if error.status == 400:
-        # A request Discord finds malformed is the bot's fault, and is refused again at
-        # every try: retrying it would hold up every later notice of its lane.
-        log.error("a request Discord refused as malformed: %s", error.text)
-        return Never(f"Discord refused the message as malformed ({error.code})")
-    wait = getattr(error, "retry_after", None)
-    if error.status == 429 and wait is None:
-        with contextlib.suppress(Exception):
-            wait = float(error.response.headers.get("Retry-After"))
-    return Retry(f"{error.status} {error.text or ''}".strip(), wait)
-
-
-def backoff(attempts: int) -> float:
-    """The wait before the next try of a notice that failed `attempts` times."""
-    return min(MAX_WAIT, BACKOFF * 2 ** max(0, attempts - 1))
-
-
-class Pace:
-    """Spaces requests on each channel's routes: `burst` at once, then one every `every`
-    seconds (0: no pace). A request waits its turn; the lane waiting meanwhile gathers
-    what it will deliver next in one go (see `Publisher`)."""
-
-    def __init__(self, burst: int, every: float) -> None:
-        self.burst = burst
-        self.every = every
-        self._due: dict[int, float] = {}  # channel id -> when its bucket is full again
-
-    async def turn(self, channel_id: int) -> None:
-        """Wait until a request on this channel's routes keeps to the pace (and count it)."""
-        if self.every <= 0:
-            return
-        wait = self._wait(channel_id)
-        now = self._now()
-        # Each request pushes the moment the bucket is full again `every` later.
-        self._due[channel_id] = max(now, self._due.get(channel_id, now)) + self.every
-        if wait > 0:
-            await asyncio.sleep(wait)
-
-    async def ready(self, channel_id: int) -> bool:
-        """Wait until a request on this channel would go at once; whether it had to."""
-        wait = self._wait(channel_id) if self.every > 0 else 0.0
-        if wait > 0:
-            await asyncio.sleep(wait)
-        return wait > 0
-
-    def _wait(self, channel_id: int) -> float:
-        """How long the next request on this channel must wait: until the bucket is full
-        again at most `burst` requests ahead."""
-        now = self._now()
-        due = max(now, self._due.get(channel_id, now)) + self.every
-        return max(0.0, due - now - self.burst * self.every)
-
-    @staticmethod
-    def _now() -> float:
-        return asyncio.get_running_loop().time()
-
-
-@dataclasses.dataclass(frozen=True)
-class Via:
-    """The interaction that made an action, answered: its exempt routes (outside
-    Discord's global rate limit) carry what the action's notice posts and edits. Its
-    followups post in its channel; `message_id` is the message its component is on
-    when its answer was that message's (deferred) update, edited through it."""
-
-    interaction: discord.Interaction
-    message_id: int | None
-
-    @classmethod
-    def of(cls, interaction: discord.Interaction) -> Via:
-        """The routes an answered interaction offers."""
-        update = interaction.response.type in (
-            discord.InteractionResponseType.deferred_message_update,
-            discord.InteractionResponseType.message_update,
-        )
-        message = interaction.message
-        on = message.id if update and message is not None and not message.flags.ephemeral else None
-        return cls(interaction, on)
-
-    def posts_in(self, table: Table) -> bool:
-        """Whether its followups land in the match's channel, while its token serves."""
-        return self.interaction.channel_id == table.match.channel_id and self.fresh
-
-    def edits(self, message_id: int) -> bool:
-        """Whether it can edit this message through its answer, while its token serves."""
-        return self.message_id == message_id and self.fresh
-
-    @property
-    def fresh(self) -> bool:
-        return discord.utils.utcnow() - self.interaction.created_at < VIA_FRESH
 
 
 class Publisher:
@@ -222,7 +136,7 @@ class Publisher:
     used /play"), so a public line never joins a message under someone else's command;
     a player's own lines go in a followup of their own, and lines no one's command made
     (the AI's, a clock's, a standing answer, a player's whose interaction was lost) in
-    the channel, where the bot's own messages read as nobody's (see `_adds_to`). Under
+    the channel, where the bot's own messages read as nobody's (see `adds_to`). Under
     its lines a turn message names each player deciding, with what
     the game asks of them now (kept up to date by each edit), and notifies only those
     just called. It carries the game's quick actions for the player whose turn it is as
@@ -403,7 +317,7 @@ class Publisher:
             notice.match_id,
             user_id=None,
             kind=UNDELIVERED_LOG,
-            text=f"⚠️ {what} could not be posted in Discord ({why}): {_gist(notice.body)}",
+            text=f"⚠️ {what} could not be posted in Discord ({why}): {gist(notice.body)}",
         )
 
     # ------------------------------------------------------------ interactions
@@ -423,7 +337,7 @@ class Publisher:
             if self._stopped or not interaction.response.is_done():
                 return  # not delivering now, or unanswered (it has no followups yet)
             for held in (self._via, self._posters):
-                _drop_stale(held)
+                drop_stale(held)
             seq = table.match.version  # the action's own number (a start's is 0)
             self._via[(match_id, seq)] = Via.of(interaction)
 
@@ -479,7 +393,9 @@ class Publisher:
                 await self._post(table, vias, first)
             else:  # the same edit again changes nothing
                 posting = [
-                    await self._posts_anew(table, row, _author(row, via_of), _vias(row, via_of))
+                    await self._posts_anew(
+                        table, row, author_of(row, via_of), row_vias(row, via_of)
+                    )
                     for row in batch
                 ]
                 await self._show(table, vias, first, posting=any(posting))
@@ -511,13 +427,13 @@ class Publisher:
             # order, every player called and still deciding pinged, the turn and the end
             # the last one's. Each author's go through their own interaction (or, made
             # without one, in the channel): never under another player's command.
-            for run in _by_author(told, via_of):
+            for run in by_author(told, via_of):
                 lines = [line for r in run for line in r.notice.body["lines"]]
                 called = [s for r in run for s in r.notice.body["called"] if s in table.to_act]
                 last = run[-1].notice.body
                 turn, finished = str(last["turn"]), bool(last["finished"])
-                mine = [v for r in run for v in _vias(r, via_of)]
-                author = _author(run[0], via_of)
+                mine = [v for r in run for v in row_vias(r, via_of)]
+                author = author_of(run[0], via_of)
                 called = tuple(dict.fromkeys(called))
                 await self._lines(run, table, lines, called, turn, finished, mine, author)
 
@@ -583,7 +499,7 @@ class Publisher:
                     table.match.id, int(body["keep"]), back=body.get("back", False)
                 )
                 view.add_item(keep)
-            text = _joined(lines)
+            text = joined(lines)
             message = await self._send(row, table, text, ping, view=view, fixed=lines[0])
             self._posted_for([row], message.id)
             # A Dispute button follows the latest line; Keep my seat stays under its call
@@ -616,7 +532,7 @@ class Publisher:
             outcome = table.outcome
             winners = [table.user_of(s).user_id for s in outcome.winners] if outcome else []
             *said, end = end_lines(table, lines) or [""]
-            text = _joined([_above(said, end), end])
+            text = joined([under_tail(said, end), end])
             message = await self._send(rows[0], table, text, winners, vias=vias)
             self._posted_for(rows, message.id)
             return
@@ -626,9 +542,9 @@ class Publisher:
             current is not None
             and current.turn == turn
             and not called
-            and _adds_to(current, table, author, vias)
+            and adds_to(current, table, author, vias)
         ):
-            body = _joined([current.body, *lines])
+            body = joined([current.body, *lines])
             fits = most is None or len(body.splitlines()) <= most
             if fits:
                 await store.save_turn_message(match_id)
@@ -639,12 +555,12 @@ class Publisher:
                 lane = rows[0].notice.lane
                 self._last_post[lane] = Sent(current.message_id, body, current.author)
                 return
-        deciding = _deciding(table, called) if table.outcome is None else []
-        tail = _joined(ping_lines(table, deciding))
-        body = _above(lines, tail)
+        deciding = still_deciding(table, called) if table.outcome is None else []
+        tail = joined(ping_lines(table, deciding))
+        body = under_tail(lines, tail)
         users = [table.user_of(s).user_id for s in called]  # the others were told already
         view = turn_view(table)
-        text = _joined([body, tail])
+        text = joined([body, tail])
         message = await self._send(rows[0], table, text, users, view=view, fixed=body, vias=vias)
         self._posted_for(rows, message.id)
         store.set_turn_message(
@@ -756,7 +672,7 @@ class Publisher:
         if body["finished"] or any(s in table.to_act for s in body["called"]):
             return True
         current = await self.bot.matches.store.turn_message(table.match.id)
-        if current is None or not _adds_to(current, table, author, vias):
+        if current is None or not adds_to(current, table, author, vias):
             return True
         return current.turn != str(body["turn"])
 
@@ -838,11 +754,15 @@ class Publisher:
         """Edit the turn's message to `body` and a line for each player deciding now;
         False when that no longer fits or the edit failed (a new message is posted
         instead)."""
-        content = _joined([body, *ping_lines(table, table.to_act)])
+        content = joined([body, *ping_lines(table, table.to_act)])
         if len(content) > MESSAGE_LIMIT:
             return False
         users = [table.user_of(s).user_id for s in table.to_act]
-        fields = {"content": content, "allowed_mentions": _only(users), "view": turn_view(table)}
+        fields = {
+            "content": content,
+            "allowed_mentions": mentioning(users),
+            "view": turn_view(table),
+        }
         try:
             await self._edit(table, message_id, vias, lambda: fields)
         except discord.HTTPException:
@@ -945,7 +865,7 @@ class Publisher:
                 self._last_post[lane] = found
                 return found
         channel = self._channel(table)
-        fields: dict[str, Any] = {"content": text, "allowed_mentions": _only(users)}
+        fields: dict[str, Any] = {"content": text, "allowed_mentions": mentioning(users)}
         fields |= {"view": view} if view is not None else {}
         followed = await self._follow_up(table, vias or [], lambda: fields)
         if followed is not None:
@@ -1065,155 +985,3 @@ async def posted_by_me(
     except discord.HTTPException:
         log.info("%s: could not read the latest messages of channel %s", mark, channel)
     return None
-
-
-@dataclasses.dataclass(frozen=True)
-class Sent:
-    """A notice's public message, posted or found posted: its id, and its lines up to
-    and including the notice's own (those of notices posted with it before it too)."""
-
-    id: int
-    body: str
-    author: int | None = None  # whose command it reads as (a followup); None: nobody's
-
-    @property
-    def lines(self) -> int:
-        """How many of the message's lines are notices' lines delivered so far."""
-        return len(self.body.split("\n"))
-
-
-@dataclasses.dataclass(frozen=True)
-class Content:
-    """A match message's embed and buttons, and the table's picture to attach (each
-    request gets its own file object: a retry sends it again)."""
-
-    fields: dict[str, Any]
-    picture: Picture | None = None
-
-    def sending(self) -> dict[str, Any]:
-        """The arguments of a send."""
-        return {**self.fields, "files": picture_files(self.picture, BOARD_FILE)}
-
-    def editing(self) -> dict[str, Any]:
-        """The arguments of an edit (which replaces the picture, or takes it away)."""
-        return {**self.fields, "attachments": picture_files(self.picture, BOARD_FILE)}
-
-
-def folded(rows: list[OutboxRow]) -> list[OutboxRow]:
-    """The notices of a lane (oldest first) delivered together: the first, and while it
-    and the next are boards or actions, the next (up to the match's end). A notice read
-    back after a restart goes alone: its delivery may have begun as it was."""
-    batch = rows[:1]
-    size = _size(rows[0])
-    for row in rows[1:]:
-        if any(r.notice.kind not in FOLDS or r.recovered for r in (batch[0], row)):
-            break
-        size += _size(row)
-        if size > FOLD_CHARS:
-            break  # the rest goes next, in a message of its own
-        batch.append(row)
-        if row.notice.kind == "action" and row.notice.body["finished"]:
-            break
-    return batch
-
-
-def _author(row: OutboxRow, via_of: dict[int, Via]) -> int | None:
-    """The user whose own command made a notice's action: the one whose interaction
-    carries it (None: none does, as for the AI's move, a clock's or a standing answer)."""
-    vias = _vias(row, via_of)
-    return vias[0].interaction.user.id if vias else None
-
-
-def _vias(row: OutboxRow, via_of: dict[int, Via]) -> list[Via]:
-    """The interaction that made a notice's action, if it carries it."""
-    via = via_of.get(int(row.notice.body.get("seq", -1)))
-    return [via] if via is not None else []
-
-
-def _adds_to(current: TurnMessage, table: Table, author: int | None, vias: list[Via]) -> bool:
-    """Whether lines made by `author`'s command (None: nobody's) through `vias` are added
-    to the turn's message rather than posted anew: never to a message reading as another
-    player's command. To a message the bot posted in the channel (nobody's), an author's
-    lines are added only through their own answer on it or when they have no followup to
-    post with: a followup of their own spends none of the global limit, an edit there
-    would."""
-    if current.author == author:
-        return True
-    if current.author is not None:
-        return False
-    return any(v.edits(current.message_id) for v in vias) or not any(
-        v.posts_in(table) for v in vias
-    )
-
-
-def _by_author(rows: list[OutboxRow], via_of: dict[int, Via]) -> list[list[OutboxRow]]:
-    """Action notices in runs of one author each, in order (see `_author`)."""
-    runs: list[list[OutboxRow]] = []
-    for row in rows:
-        if runs and _author(runs[-1][0], via_of) == _author(row, via_of):
-            runs[-1].append(row)
-        else:
-            runs.append([row])
-    return runs
-
-
-def _drop_stale(held: dict[Any, Via]) -> None:
-    """Forget the interactions whose tokens no longer serve. They are held about in the
-    order they came, so only the oldest are looked at: the cost is what is dropped,
-    not what is held (a busy bot holds thousands)."""
-    while held:
-        key, via = next(iter(held.items()))
-        if via.fresh:
-            return
-        del held[key]
-
-
-def _size(row: OutboxRow) -> int:
-    """The characters of a notice's lines, as a message shows them."""
-    return sum(len(line) + 1 for line in row.notice.body.get("lines", []))
-
-
-def nonce_for(row: OutboxRow) -> str:
-    """The nonce of a notice's message: Discord posts one message per nonce for a while."""
-    return f"arbiter-{row.id}"[:25]
-
-
-def board_nonce_for(row: OutboxRow) -> str:
-    """The nonce of the board a notice posts (at most one: a first post, a repost, or a
-    post replacing a board that is gone)."""
-    return f"arbiter-b{row.id}"[:25]
-
-
-def _gist(body: dict[str, Any]) -> str:
-    """A notice's text, short, for the match log."""
-    text = " ".join(str(line) for line in body.get("lines", [])) or str(body.get("line", ""))
-    return clip(text, 300) or "the match's board"
-
-
-def _joined(lines: Iterable[str]) -> str:
-    return "\n".join(line for line in lines if line)
-
-
-def _above(lines: Iterable[str], tail: str) -> str:
-    """`lines` joined, cut short if need be to fit in one message above `tail`."""
-    return clip(_joined(lines), MESSAGE_LIMIT - len(tail) - 1)
-
-
-def _deciding(table: Table, called: Iterable[int]) -> list[int]:
-    """The seats deciding now, the ones just called last (their lines end the message)."""
-    called = list(called)
-    return [s for s in table.to_act if s not in called] + called
-
-
-def _only(users: Iterable[int]) -> discord.AllowedMentions:
-    """Mentions that notify exactly these users (nobody when none): no @everyone, no roles.
-    A seat the AI holds has no one's id (below zero): nobody to notify there."""
-    users = [u for u in users if u > 0]
-    if not users:
-        return discord.AllowedMentions.none()
-    return discord.AllowedMentions(
-        everyone=False,
-        roles=False,
-        replied_user=False,
-        users=[discord.Object(u) for u in sorted(set(users))],
-    )

@@ -135,7 +135,7 @@ async def create_bot(
     built: list[ArbiterBot] = []
 
     def build(**settings: Any) -> ArbiterBot:
-        # No pace on channels (Discord's, see `bot.publisher.Pace`): simcord has no rate
+        # No pace on channels (Discord's, see `bot.pace.Pace`): simcord has no rate
         # limits, and a test waiting real seconds for none would only be slow. The tests
         # of the pace itself set it.
         values = {

@@ -9,7 +9,8 @@ import discord
 import pytest
 import simcord
 
-from bot.publisher import BURIED_AFTER, THREAD_ARCHIVED
+from bot.pace import THREAD_ARCHIVED
+from bot.publisher import BURIED_AFTER
 from rules.core import Game
 from rules.registry import GAMES
 from tests.bot import tally

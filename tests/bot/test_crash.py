@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.publisher import nonce_for
+from bot.folding import nonce_for
 from bot.service.matches import MatchService
 from bot.service.store import Store, is_postgresql
 from tests.bot.crash_worker import GUILD, nonce_of

@@ -23,8 +23,10 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.folding import FOLD_CHARS, folded
+from bot.pace import BACKOFF
 from bot.pictures.canvas import is_wide
-from bot.publisher import BACKOFF, FOLD_CHARS, UNDELIVERED_LOG, Publisher, folded
+from bot.publisher import UNDELIVERED_LOG, Publisher
 from bot.render import MESSAGE_LIMIT
 from bot.service import outbox
 from rules.core import Game
