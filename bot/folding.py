@@ -18,9 +18,9 @@ from bot.render import (
     MESSAGE_LIMIT,
     picture_files,
 )
-from bot.service.matches import Table
 from bot.service.outbox import OutboxRow
 from bot.service.store import TurnMessage
+from bot.service.tables import Table
 from rules.core.text import clip
 
 log = logging.getLogger(__name__)

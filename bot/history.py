@@ -29,8 +29,9 @@ from bot.render import renderer_for
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.service import errors
-from bot.service.matches import RULES_VERSION, MatchService, Replayer, setup_options
+from bot.service.matches import MatchService
 from bot.service.store import MatchRow, Rename
+from bot.service.tables import RULES_VERSION, Replayer, setup_options
 from bot.ui.interactions import PAGES, component_match, service
 from rules.core import Action, Event, Game, IllegalAction, OptionError, SeatSpec
 

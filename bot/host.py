@@ -18,9 +18,10 @@ from bot.pictures import Picture, PictureCache
 from bot.service.clock import ClockService
 from bot.service.hints import Hints
 from bot.service.leases import Leases
-from bot.service.matches import MatchService, PrivateView, Table
+from bot.service.matches import MatchService
 from bot.service.metrics import Metrics
 from bot.service.stats import Stats
+from bot.service.tables import PrivateView, Table
 from bot.service.tournaments import Event, Tournaments
 
 

@@ -27,7 +27,7 @@ import discord
 
 from bot.host import Host
 from bot.service import errors
-from bot.service.matches import PrivateView
+from bot.service.tables import PrivateView
 from bot.ui.table import private_content
 
 log = logging.getLogger(__name__)

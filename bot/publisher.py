@@ -70,11 +70,11 @@ from bot.render import (
 )
 from bot.service import errors
 from bot.service.logs import about
-from bot.service.matches import Table
 from bot.service.outbox import OutboxRow
 from bot.service.scheduler import Scheduler
 from bot.service.shards import shard_of
 from bot.service.store import TurnMessage
+from bot.service.tables import Table
 from bot.ui.interactions import DM_CLOSED
 from bot.ui.lobby import lobby_view
 from bot.ui.table import (

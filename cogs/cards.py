@@ -11,7 +11,7 @@ from bot.host import Host, host
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.service import errors
-from bot.service.matches import words_fit
+from bot.service.tables import words_fit
 
 EMBED_TEXT = 4096  # Discord: an embed's description
 

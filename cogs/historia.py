@@ -28,8 +28,8 @@ from bot.render.historia_command import (
 )
 from bot.replies import guard
 from bot.service import errors
-from bot.service.matches import Table, words_fit
 from bot.service.store import MatchRow
+from bot.service.tables import Table, words_fit
 from bot.ui.choices import choice_name
 from bot.ui.interactions import defer, reply_after_save
 from bot.ui.table import done_text, offer_privately

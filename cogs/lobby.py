@@ -16,8 +16,8 @@ from bot.permissions import is_moderator
 from bot.pictures import BOARD_FILE
 from bot.render import lobby_embed, picture_files
 from bot.replies import guard
-from bot.service.matches import MAX_SEED
 from bot.service.moderation import check_match_channel
+from bot.service.tables import MAX_SEED
 from bot.service.timing import TIMEOUTS_IN_A_ROW
 from bot.ui.choices import game_choices, offer_choices, variant_choices
 from bot.ui.interactions import defer

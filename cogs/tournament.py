@@ -16,7 +16,7 @@ from bot.permissions import require_moderator
 from bot.render.tournament import FORMAT_NAMES, standings_embed
 from bot.replies import guard
 from bot.service import errors
-from bot.service.matches import MAX_SEED
+from bot.service.tables import MAX_SEED
 from bot.service.timing import parse_duration
 from bot.service.tournaments import Event, pairs_two_sides
 from bot.ui.choices import game_choices, named_choices, offer_choices, variant_choices

@@ -18,8 +18,8 @@ from bot.render.generic import Field, Renderer, chunked_fields, clip
 from bot.render.historia_command import HistoriaCommandRenderer
 from bot.render.mystic_vale import MysticValeRenderer
 from bot.render.tooth_and_nail import ToothAndNailRenderer
-from bot.service.matches import AI_NAME, ActResult, PrivateView, Table
 from bot.service.store import MatchRow, SeatRow
+from bot.service.tables import AI_NAME, ActResult, PrivateView, Table
 from bot.service.timing import clock_text, terms_text
 from rules.core import Game, OptionInfo
 from rules.core.text import listed

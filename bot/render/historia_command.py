@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.render.generic import FIELD_LIMIT, Field, Renderer, chunked_fields, clip
-from bot.service.matches import Choice, words_fit
+from bot.service.tables import Choice, words_fit
 from rules.core.text import plural
 from rules.historia_command.actions import VOUCH
 

@@ -52,11 +52,12 @@ import ai
 from bot.service import errors, outbox
 from bot.service.locks import KeyedLocks
 from bot.service.logs import about
-from bot.service.matches import AI_NAME, VOTE_GRACE, MatchService, Plan, Table
+from bot.service.matches import MatchService
 from bot.service.outbox import Notice
 from bot.service.scheduler import Scheduler
 from bot.service.shards import shard_of
 from bot.service.store import Clocks, Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
+from bot.service.tables import AI_NAME, VOTE_GRACE, Plan, Table
 from bot.service.timing import (
     DAY,
     MAX_CLOCK,

@@ -18,8 +18,9 @@ from pydantic import BaseModel
 import ai
 from ai.search import Budget
 from bot.service import errors
-from bot.service.matches import AI_NAME, AITurn, MatchService, Table
+from bot.service.matches import MatchService
 from bot.service.players import AIPlayers
+from bot.service.tables import AI_NAME, AITurn, Table
 from rules.core import Game, Seat
 from rules.registry import GAMES
 

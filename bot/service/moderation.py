@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.service import errors, outbox
-from bot.service.matches import AI_NAME, MatchService, Table
+from bot.service.matches import MatchService
 from bot.service.store import BOARD_MODES, PICTURE_MODES, GuildSettings, Store
+from bot.service.tables import AI_NAME, Table
 from bot.service.timing import (
     REMINDER_CADENCES,
     TIMEOUT_POLICIES,

@@ -28,8 +28,9 @@ import ai
 from ai import partners
 from bot.service import errors, lifeline
 from bot.service.logs import about
-from bot.service.matches import AITurn, MatchService
+from bot.service.matches import MatchService
 from bot.service.store.rows import utc_now
+from bot.service.tables import AITurn
 from rules.core import IllegalAction
 
 log = logging.getLogger(__name__)

@@ -21,8 +21,9 @@ import logging
 from collections.abc import Sequence
 
 from bot.service import errors
-from bot.service.matches import MatchService, Plan, Table
+from bot.service.matches import MatchService
 from bot.service.store import Hunter, Rating, RatingChange, Record, Versus
+from bot.service.tables import Plan, Table
 
 log = logging.getLogger(__name__)
 

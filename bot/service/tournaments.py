@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.service import errors, outbox
-from bot.service.matches import MatchService, Table
+from bot.service.matches import MatchService
 from bot.service.store import Entrant, TournamentGame, TournamentPlayer, TournamentRow
 from bot.service.store.rows import iso
+from bot.service.tables import Table
 from league import tournament as league
 from league.ratings import FRESH, REMOVED
 from rules.core import Game, SeatSpec

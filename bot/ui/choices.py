@@ -12,8 +12,8 @@ from discord import app_commands
 
 from bot.names import plain
 from bot.render.generic import clip
-from bot.service.matches import Choice
 from bot.service.store import VIEW_MODES
+from bot.service.tables import Choice
 from rules.core import Game
 from rules.core.text import shorten
 

@@ -19,7 +19,8 @@ from bot.render import (
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.service import errors
-from bot.service.matches import AI_NAME, MatchService, Table
+from bot.service.matches import MatchService
+from bot.service.tables import AI_NAME, Table
 from bot.ui.interactions import (
     arbiter,
     component_match,

@@ -21,9 +21,9 @@ from bot.render import (
 from bot.render.generic import clip
 from bot.replies import guard
 from bot.service import errors
-from bot.service.matches import ActResult, Choice, PrivateView, Table
 from bot.service.moderation import jump_url
 from bot.service.store import SeatRow
+from bot.service.tables import ActResult, Choice, PrivateView, Table
 from bot.ui.choices import choice_option
 from bot.ui.interactions import (
     COUNTS,

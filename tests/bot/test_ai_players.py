@@ -14,9 +14,10 @@ import simcord
 
 import ai
 from ai import Budget, Level
-from bot.service.matches import AI_NAME, AITurn, MatchService
+from bot.service.matches import MatchService
 from bot.service.players import AIPlayers
 from bot.service.store import Store
+from bot.service.tables import AI_NAME, AITurn
 from tests.bot.world import World, answered, buttons
 
 MAX_STEPS = 1500

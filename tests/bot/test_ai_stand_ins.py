@@ -12,7 +12,7 @@ import pytest
 import simcord
 
 from bot.service import errors
-from bot.service.matches import AI_NAME, ActResult
+from bot.service.tables import AI_NAME, ActResult
 from tests.bot.world import World, answered
 
 pytestmark = pytest.mark.engines

@@ -3,7 +3,7 @@ a menu description cut short says where the rest is."""
 
 from __future__ import annotations
 
-from bot.service.matches import Choice
+from bot.service.tables import Choice
 from bot.ui.choices import OPTION_TEXT, SEE_CARD, choice_option
 from rules.command_of_nature import GAME as CON
 from rules.registry import GAMES

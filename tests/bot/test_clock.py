@@ -18,8 +18,9 @@ import pytest
 import simcord
 
 from bot.service import errors
-from bot.service.matches import ActResult, MatchService, Table
+from bot.service.matches import MatchService
 from bot.service.store import Deadline, Store
+from bot.service.tables import ActResult, Table
 from bot.service.timing import HOUR, MINUTE, out_of_turn_clock
 from rules.core import Game
 from rules.registry import GAMES

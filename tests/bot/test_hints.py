@@ -15,7 +15,7 @@ import simcord
 
 from ai import Budget
 from bot.service.hints import RATED, Hint, hint_for, hint_text
-from bot.service.matches import AI_NAME
+from bot.service.tables import AI_NAME
 from rules.registry import GAMES
 from rules.tooth_and_nail.rules import card_name
 from tests.ai.test_honest import positions, scramble

@@ -25,8 +25,8 @@ import simcord
 
 from bot.render import board_embed, private_embed
 from bot.render.generic import clip
-from bot.service.matches import PrivateView, Table
 from bot.service.store import SeatRow
+from bot.service.tables import PrivateView, Table
 from bot.ui.table import DisputeButton
 from rules.core import Action, SeatSpec, rng_for
 from rules.historia_command import GAME as HC

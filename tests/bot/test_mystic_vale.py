@@ -20,8 +20,8 @@ import simcord
 
 from bot.render import board_embed, private_embed
 from bot.render.generic import clip
-from bot.service.matches import Table
 from bot.service.store import SeatRow
+from bot.service.tables import Table
 from bot.ui.table import STALE_BUTTONS, QuickButton
 from rules.core import Action, SeatSpec, rng_for
 from rules.mystic_vale import GAME as MV
@@ -745,7 +745,7 @@ def test_the_board_gives_the_level_of_a_card_refilled_from_the_next_level() -> N
 
 
 def _private(table: Table, state: State, seat: int) -> Any:
-    from bot.service.matches import PrivateView
+    from bot.service.tables import PrivateView
 
     return PrivateView(table, seat, MV.view(state, seat), [], [], 0, MV.question(state, seat))
 

@@ -11,7 +11,7 @@ import discord
 
 from bot.names import plain, shown_name
 from bot.pictures.canvas import drawable, fit
-from bot.service.matches import AI_NAME
+from bot.service.tables import AI_NAME
 from rules.core.text import clip
 from tests.bot.test_moderation import admin
 from tests.bot.world import World, answered, turn_message

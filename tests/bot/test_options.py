@@ -16,8 +16,9 @@ import simcord
 
 from bot.__main__ import main
 from bot.service import errors
-from bot.service.matches import OPTIONS_FIXED, MatchService
+from bot.service.matches import MatchService
 from bot.service.store import Store
+from bot.service.tables import OPTIONS_FIXED
 from bot.ui.lobby import OptionSelect
 from rules.core import Game, OptionInfo, SeatSpec, declare_options, resolve_options
 from rules.registry import GAMES

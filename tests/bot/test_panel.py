@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import simcord
 
-from bot.service.matches import saved_events
+from bot.service.tables import saved_events
 from rules.registry import GAMES
 from tests.bot.test_command_of_nature import opening_seed
 from tests.bot.world import (

@@ -7,8 +7,8 @@ from typing import Any
 
 from bot.render import action_text, board_embed, private_embed
 from bot.render.tooth_and_nail import ToothAndNailRenderer
-from bot.service.matches import ActResult, PrivateView, Table
 from bot.service.store import MatchRow, SeatRow
+from bot.service.tables import ActResult, PrivateView, Table
 from rules.core import Event
 from rules.registry import GAMES
 

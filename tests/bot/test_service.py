@@ -13,8 +13,9 @@ import pytest
 
 from bot.service import errors
 from bot.service.locks import KeyedLocks
-from bot.service.matches import MatchService, Table, default_pack
+from bot.service.matches import MatchService
 from bot.service.store import GuildSettings, SeatClock, Store, migrations
+from bot.service.tables import Table, default_pack
 from rules.core import Game, IllegalAction, SeatSpec, rng_for
 from rules.registry import GAMES
 from rules.tooth_and_nail.cards import bundled_pack

@@ -17,8 +17,8 @@ import simcord
 from bot.render import LATELY_FIELD, RENDERERS, private_embed, renderer_for
 from bot.render.generic import Renderer, clip
 from bot.service import outbox
-from bot.service.matches import ActResult, Choice, Table
 from bot.service.store import TurnMessage
+from bot.service.tables import ActResult, Choice, Table
 from bot.ui.choices import choice_name
 from rules.core import Game, Outcome
 from rules.registry import GAMES
