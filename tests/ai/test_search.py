@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 import ai
 from ai import BUDGETS, Budget, Level
-from ai.command_of_nature import CommandOfNatureJudge
+from ai.command_of_nature import CommandOfNatureJudge, forgoes_attacks, lands
 from ai.judges import SHORTLIST, Judge
 from ai.search import Search
 from ai.tooth_and_nail import ToothAndNailJudge
@@ -93,7 +93,7 @@ def test_a_swap_the_ai_searches_is_never_undone_by_one_it_searches_next():
 def test_the_shortlist_always_keeps_attacks_commands_and_buys():
     """Over the shortlist's size, no attack, Command or buy is dropped for a swap that
     looks as good one step ahead: every card is searched, in the form that looks best
-    at least."""
+    at least (a buy, which ends Phase II, once no attack would land)."""
     judge = CommandOfNatureJudge()
     for name in ("con-2p-swap-back.json", "con-2p-noop-swaps.json"):
         state, seat = position(name)
@@ -101,9 +101,27 @@ def test_the_shortlist_always_keeps_attacks_commands_and_buys():
         assert len(legal) > SHORTLIST
         kept = judge.shortlist(GAME, state, seat, legal)
         wanted = {(a.kind, a.args[0]) for a in legal if a.kind in ("attack", "play")}
-        wanted |= {(a.kind, a.args[1]) for a in legal if a.kind == "buy"}
+        if not any(a.kind == "attack" and lands(GAME, state, seat, a) for a in legal):
+            wanted |= {(a.kind, a.args[1]) for a in legal if a.kind == "buy"}
         searched = {(a.kind, a.args[a.kind == "buy"]) for a in kept if a.args}
         assert wanted and wanted <= searched, (name, wanted - searched)
+
+
+def test_the_ai_does_not_leave_phase_ii_while_an_attack_would_land():
+    """con-2p-buys-before-attacking: with 3 AP and Distant Double Strike able to hit
+    two Elementals, the AI judging after the enemy's turn bought Ranged Barrier, which
+    ends Phase II. A person attacks first: no move that gives up this turn's attacks
+    is searched, and whatever it chooses, an attack can still follow."""
+    state, seat = position("con-2p-buys-before-attacking.json")
+    legal = GAME.legal_actions(state, seat)
+    assert any(a.kind == "attack" and lands(GAME, state, seat, a) for a in legal)
+    forgoing = {a.key for a in legal if forgoes_attacks(GAME, state, seat, a)}
+    assert {"end", "phase|market", "buy|commands|ranged-barrier"} <= forgoing
+    kept = CommandOfNatureJudge().shortlist(GAME, state, seat, legal)
+    assert kept and not forgoing & {a.key for a in kept}
+    for seed in range(3):
+        action = ai.decide(GAME, state, seat, Level.STRONG, seed=seed, budget=SMALL)
+        assert action.key not in forgoing
 
 
 class Indifferent(Judge):
