@@ -48,357 +48,72 @@ Only the view is read, defensively: a missing key draws a dash or nothing.
 
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Any
 
 from bot.pictures import canvas as cv
 from bot.pictures.canvas import Canvas, Colour, Picture, fit, text_width, wrap
-from bot.render.mystic_vale import scores, when
-
-EMPTY = "–"
-SLOTS = ("top", "middle", "bottom")
-SPIRITS = ("sky", "animal", "water", "plant")
-PRINTED = {"cursed land": "Cursed Land", "fertile soil": "Fertile Soil"}
-SPOIL_AT = 4  # when a view lacks "spoil_at"
-LEFT, RIGHT = cv.MARGIN, cv.WIDTH - cv.MARGIN
-INNER = RIGHT - LEFT
-
-# Symbols in the cards' order: (view key, icon, icon colour, word after the number).
-SKY: Colour = (96, 160, 220)
-SYMBOLS: tuple[tuple[str, str, Colour | None, str], ...] = (
-    ("mana", "drop", None, ""),
-    ("vp", "star", None, ""),
-    ("end_vp", "star", None, "end"),
-    ("decay", "skull", None, ""),
-    ("growth", "leaf", None, "growth"),
-    ("sky", "leaf", SKY, "sky"),
-    ("animal", "leaf", cv.ORANGE, "animal"),
-    ("water", "leaf", cv.BLUE, "water"),
-    ("plant", "leaf", cv.GREEN, "plant"),
-    ("guardian", "shield", None, ""),
-    ("curse", "skull", cv.RED, "curse"),
+from bot.pictures.vale_parts import (
+    CARD_GAP,
+    CARD_W,
+    CHIP,
+    CHIPS_W,
+    EMPTY,
+    FERTILE_FILL,
+    INNER,
+    LEFT,
+    LINE,
+    NEMESIS_FILL,
+    RIGHT,
+    SPIRITS,
+    Look,
+    as_dict,
+    as_int,
+    card_height,
+    card_tile,
+    chip_flow,
+    chip_line_count,
+    counts_of,
+    decay_bar,
+    draw_chips,
+    draw_frame,
+    field_of,
+    look_of,
+    name_of,
+    no_hourglass,
+    offer_groups,
+    players_of,
+    spec_of,
+    symbol_words,
 )
-ORDER = {key: n for n, (key, *_) in enumerate(SYMBOLS)}
-CHIP = {key: (icon, colour, word) for key, icon, colour, word in SYMBOLS}
-WORDS = {  # how a box's text names each symbol ("2 mana"), whatever the chip shows
-    "mana": "mana",
-    "vp": "VP",
-    "end_vp": "end VP",
-    "decay": "decay",
-    "growth": "growth",
-    "guardian": "guardian",
-    "curse": "curse",
-    **{s: s for s in SPIRITS},
-}
-
-# The active player's field: cards side by side, the on-deck card in a column apart.
-CARD_W = 118
-CARD_GAP = 6
-BIG_FIELD = 10  # more field cards than this: one line per slot
-CHIPS_W = CARD_W - 8
-SLOT_FILL: Colour = (252, 250, 244)
-EMPTY_FILL: Colour = (224, 220, 208)
-CURSED_FILL: Colour = (218, 204, 214)
-FERTILE_FILL: Colour = (214, 232, 204)
-NEMESIS_FILL: Colour = (222, 206, 230)
-LINE = 18  # a line of small text
+from bot.render.mystic_vale import scores, when
 
 # The commons: a column naming the row, then three cells.
 ROW_HEAD = 58
+
+
 CELL_H = 40
+
+
 CELL_TEXT = 20  # a cell's second line (its cost), below its name
+
+
 CELLS = 3
+
+
 COMMONS_W = 560  # the commons' column, at the right of the players, at the least
+
+
 VALES = 4  # vales side by side, the whole width
+
+
 COMMONS = "Commons — advancements, bought with mana"
+
+
 VALES_HEADING = "Vales — bought with spirits"
 
 
-# ---------------------------------------------------------------------- view reading
-
-
-def _players(view: dict[str, Any]) -> list[dict[str, Any]]:
-    return [p for p in view.get("players") or [] if isinstance(p, dict)]
-
-
-def _name(view: dict[str, Any], seat: Any) -> str:
-    return next((str(p.get("name", seat)) for p in _players(view) if p.get("seat") == seat), "?")
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _counts(counts: Any) -> list[tuple[str, int]]:
-    """The non-zero symbols of a dict, in the cards' order."""
-    if not isinstance(counts, dict):
-        return []
-    found = [(k, n) for k, n in counts.items() if k in ORDER and _int(n)]
-    return sorted(found, key=lambda kn: ORDER[kn[0]])
-
-
-def symbol_words(counts: Any) -> list[str]:
-    """Symbols as words, the way boxes record them: ["2 mana", "1 decay"]."""
-    return [f"{n} {WORDS[key]}" for key, n in _counts(counts)]
-
-
-def slot_names(layers: Any) -> list[str]:
-    """What a slot holds, bottom layer first, as printed ("Cursed Land")."""
-    if not isinstance(layers, list):
-        return []
-    return [PRINTED.get(str(layer), str(layer)) for layer in layers]
-
-
-def card_number(card: dict[str, Any]) -> str:
-    """A player card's number among its owner's 20, as the menus say it: "#7"."""
-    number = card.get("id")
-    return f"#{number % 20 + 1}" if isinstance(number, int) else "#?"
-
-
-def nemesis_name(card: dict[str, Any]) -> str | None:
-    """The nemesis' name when this field card is the nemesis (its label says so)."""
-    label = str(card.get("label") or "")
-    return label.removeprefix("the nemesis ") if label.startswith("the nemesis ") else None
-
-
-def has_slots(card: dict[str, Any]) -> bool:
-    """Whether a field card is drawn with its three slots (a leader or the nemesis
-    covers the whole card)."""
-    return not isinstance(card.get("leader"), dict) and nemesis_name(card) is None
-
-
-def no_hourglass(text: str) -> str:
-    """The rules' text with its ⌛ (not in the font) said in words."""
-    return text.replace("⌛", "space ")
-
-
-def offer_groups(cards: list[Any]) -> list[tuple[int, dict[str, Any], int]]:
-    """Level-4 advancements as drawn: (first index, card, how many alike)."""
-    groups: list[tuple[int, dict[str, Any], int]] = []
-    for i, card in enumerate(cards):
-        if not isinstance(card, dict):
-            continue
-        same = next((n for n, g in enumerate(groups) if g[1].get("name") == card.get("name")), None)
-        if same is None:
-            groups.append((i, card, 1))
-        else:
-            first, kept, count = groups[same]
-            groups[same] = (first, kept, count + 1)
-    return groups
-
-
-# ---------------------------------------------------------------------- fast drawing
-# A board draws some 150 lines of text and 60 rounded boxes, most of them the same from
-# one board to the next (the commons, the names, the numbers): each is rendered once and
-# pasted after, measurements are remembered, which keeps a board within its time budget.
-
-
-def _spec(value: Any) -> str:
-    """A view's part as a key for `_stamp`."""
-    return json.dumps(value, sort_keys=True, default=str)
-
-
-# ---------------------------------------------------------------------- small drawings
-
-
-def _flow(counts: Any, width: float) -> list[tuple[str, str, int, int]]:
-    """Where symbol chips go when they flow over lines of `width`: (key, text, x from the
-    left, line)."""
-    placed = []
-    cx, row = 0, 0
-    for key, n in _counts(counts):
-        text = f"{n} {CHIP[key][2]}".strip()
-        need = 16 + text_width(text, "small", True)
-        if cx + need > width and cx > 0:
-            cx, row = 0, row + 1
-        placed.append((key, text, cx, row))
-        cx += need + 7
-    return placed
-
-
-def _chip_lines(counts: Any, width: float) -> int:
-    """How many lines the chips of these symbols take in `width`."""
-    placed = _flow(counts, width)
-    return placed[-1][3] + 1 if placed else 0
-
-
-def _chips(
-    c: Canvas, x: float, y: float, width: float, counts: Any, ink: Colour = cv.INK, lines: int = 2
-) -> None:
-    """Symbols as icon + number (+ word) chips flowing over up to `lines` lines of
-    `width` ("…" ends the last line when more would not fit)."""
-    for key, text, dx, row in _flow(counts, width):
-        if row >= lines:
-            c.write(x + width - 10, y + (lines - 1) * LINE, "…", size="small", colour=ink)
-            break
-        icon, colour, _ = CHIP[key]
-        if colour is None and icon == "skull" and ink != cv.INK:  # a dark skull on the dark table
-            colour = cv.LIGHT_SOFT
-        c.count(icon, x + dx, y + row * LINE, text, colour=ink, icon_colour=colour)
-
-
-def _frame(
-    c: Canvas, x: float, y: float, w: float, h: float, fill: Colour, marked: bool = False
-) -> None:
-    c.plate(
-        x,
-        y,
-        w,
-        h,
-        fill=fill,
-        width=4 if marked else 2,
-        edge=cv.HIGHLIGHT if marked else cv.INK_SOFT,
-    )
-
-
-# ---------------------------------------------------------------------- the field
-
-
-def _slot_lines(names: list[str], width: int, compact: bool) -> list[str]:
-    """A slot's lines: the name on top (two lines at most), and what it covers."""
-    if not names:
-        return []
-    top, covered = names[-1], names[:-1]
-    if compact:
-        return [fit(top, width, "small")]
-    if covered:
-        return [fit(top, width, "small"), fit("over " + ", ".join(covered), width, "small")]
-    return wrap(top, width, size="small", lines=2)
-
-
-Look = tuple[bool, int]  # the field's cards: one line a slot (a big field), lines of symbols
-
-
-def _look(player: dict[str, Any]) -> Look:
-    """How a player's field cards are drawn: all of one height, enough for the most
-    symbols any of them shows."""
-    field = _field_of(player)
-    cards = [*field, *([player["on_deck"]] if isinstance(player.get("on_deck"), dict) else [])]
-    lines = max((_chip_lines(card.get("symbols"), CHIPS_W) for card in cards), default=1)
-    return len(field) > BIG_FIELD, max(1, lines)
-
-
-def _card_height(look: Look) -> int:
-    compact, lines = look
-    return 22 + 3 * (_slot_height(compact) + 3) + lines * LINE + 4
-
-
-def _slot_height(compact: bool) -> int:
-    return LINE + 6 if compact else 2 * LINE + 6
-
-
-def _card_tile(
-    c: Canvas, kind: str, key: str, x: float, y: float, card: dict[str, Any], look: Look
-) -> None:
-    """`_field_card` on the panel, from a tile when it was drawn before."""
-    size = (CARD_W + 1, _card_height(look) + 1)
-    spec = ("mv-field", kind, key, look, _spec(card))
-    c.stamp(x, y, size, spec, lambda t: _field_card(t, kind, key, 0, 0, card, look), cv.PANEL)
-
-
-def _field_card(
-    c: Canvas, kind: str, key: str, x: float, y: float, card: dict[str, Any], look: Look
-) -> None:
-    """One player card: its number, its three slots (or the leader or nemesis covering
-    it) and the symbols it shows; records the card and each slot."""
-    compact, chip_lines = look
-    h = _card_height(look)
-    nemesis = nemesis_name(card)
-    leader = card.get("leader")
-    _frame(c, x, y, CARD_W, h, NEMESIS_FILL if nemesis else cv.CARD)
-    number = card_number(card)
-    c.write(x + 6, y + 3, number, size="small", colour=cv.INK_SOFT, bold=True)
-    shown: list[str] = [number]
-    inner = CARD_W - 12
-    body_y = y + 22
-    if isinstance(leader, dict):
-        c.icon("crown", x + 6, body_y + 2, 16)
-        c.write(x + 26, body_y, "Leader", size="small", colour=cv.INK, bold=True)
-        lines = wrap(str(leader.get("name", "?")), inner, size="small")
-        side = "upgraded" if leader.get("side") == "upgraded" else "starting side"
-        lines.append(side)
-        for n, line in enumerate(lines):
-            c.write(x + 6, body_y + 22 + n * LINE, line, size="small", colour=cv.INK)
-        shown += ["Leader", *lines]
-    elif nemesis is not None:
-        c.icon("skull", x + 6, body_y + 2, 15, cv.PURPLE)
-        c.write(x + 26, body_y, "Nemesis", size="small", colour=cv.INK, bold=True)
-        lines = wrap(nemesis, inner, size="small")
-        for n, line in enumerate(lines):
-            c.write(x + 6, body_y + 22 + n * LINE, line, size="small", colour=cv.INK)
-        shown += ["Nemesis", *lines]
-    else:
-        slots = _dict(card.get("slots"))
-        sh = _slot_height(compact)
-        prefix = f"{key}:deck" if kind == "ondeck" else key
-        for n, slot in enumerate(SLOTS):
-            names = slot_names(slots.get(slot))
-            sy = body_y + n * (sh + 3)
-            _slot(c, f"{prefix}:{slot}", x + 4, sy, CARD_W - 8, sh, names, compact)
-    symbols_y = y + h - chip_lines * LINE - 4
-    _chips(c, x + 5, symbols_y, CHIPS_W, card.get("symbols"), lines=chip_lines)
-    shown += symbol_words(card.get("symbols"))
-    c.keep(kind, key, x, y, CARD_W, h, *shown)
-
-
-def _slot(
-    c: Canvas,
-    key: str,
-    x: float,
-    y: float,
-    w: float,
-    h: float,
-    names: list[str],
-    compact: bool,
-) -> None:
-    top = names[-1] if names else None
-    land = top.split(" (")[0] if top else None  # a Fertile Soil bought is "Fertile Soil (top)"
-    fill = {None: EMPTY_FILL, "Cursed Land": CURSED_FILL, "Fertile Soil": FERTILE_FILL}.get(
-        land, SLOT_FILL
-    )
-    c.plate(x, y, w, h, radius=4, fill=fill)
-    icon = {"Cursed Land": "skull", "Fertile Soil": "leaf"}.get(land or "")
-    tx = x + 4
-    if icon:  # a printed land: its icon before the name
-        c.icon(icon, tx, y + 5, 12, cv.RED if icon == "skull" else cv.GREEN)
-        tx += 15
-    lines = _slot_lines(names, int(x + w - tx - 3), compact)
-    for n, line in enumerate(lines):
-        soft = n == 1 and len(names) > 1
-        c.write(tx, y + 3 + n * LINE, line, size="small", colour=cv.INK_SOFT if soft else cv.INK)
-    c.keep("slot", key, x, y, w, h, *lines)
-
-
-def _decay_bar(
-    c: Canvas, view: dict[str, Any], player: dict[str, Any], x: float, y: float, w: int, h: int
-) -> None:
-    """The decay against the Spoil line: "Decay 3 of 4"."""
-    spoil = view.get("spoil_at")
-    spoil = spoil if isinstance(spoil, int) and spoil > 0 else SPOIL_AT
-    decay = _int(player.get("decay"))
-    colour = (150, 200, 150)  # light fills: the caption is dark ink on them
-    if decay >= spoil - 1:
-        colour = (236, 178, 120) if decay < spoil else (232, 128, 120)
-    c.bar(
-        f"decay:{player.get('seat')}",
-        x,
-        y,
-        w,
-        h,
-        decay,
-        max(spoil + 1, decay),
-        colour=colour,
-        line_at=spoil,
-        caption=f"Decay {player.get('decay', EMPTY)} of {spoil}",
-    )
-
-
 # ---------------------------------------------------------------------- the player to act
-
-
-def _field_of(player: dict[str, Any]) -> list[dict[str, Any]]:
-    return [card for card in player.get("field") or [] if isinstance(card, dict)]
 
 
 def _harvesting(view: dict[str, Any]) -> bool:
@@ -427,10 +142,10 @@ def _field_rows(field: list[dict[str, Any]], w: int) -> int:
 
 def _column(player: dict[str, Any], w: int) -> int:
     """The height of the field's cards (and the on-deck card beside them)."""
-    field = _field_of(player)
+    field = field_of(player)
     if not field and not isinstance(player.get("on_deck"), dict):
         return 32
-    return _field_rows(field, w) * (_card_height(_look(player)) + CARD_GAP)
+    return _field_rows(field, w) * (card_height(look_of(player)) + CARD_GAP)
 
 
 def _about_lines(view: dict[str, Any], player: dict[str, Any], w: int) -> list[str]:
@@ -485,7 +200,7 @@ def _active(
     heading = f"{name} — {when}"
     c.label("turn", x, y + 8, heading, bold=True)
     shown.append(name)
-    vp, curses = _int(player.get("vp")), _int(player.get("curses"))
+    vp, curses = as_int(player.get("vp")), as_int(player.get("curses"))
     parts = [("star", None, f"{vp} VP"), ("skull", cv.RED, _many(curses, "curse"))]
     if player.get("mana_token"):
         parts.append(("drop", None, "mana token"))
@@ -510,19 +225,19 @@ def _active(
         text = "Bought, to sleeve: " + ", ".join(bought)
         c.label("bought", x0, yy, text, size="small", width=w - 24)
         yy += 22
-    field = _field_of(player)
-    look = _look(player)
+    field = field_of(player)
+    look = look_of(player)
     many = f"Field: {len(field)} card{'' if len(field) == 1 else 's'}"
     c.write(x0, yy, many, size="small", colour=cv.LIGHT_SOFT, bold=True)
     legend = ("mv-legend",)
     c.stamp(x0 + text_width(many, "small", True) + 18, yy, (470, LINE), legend, _legend, cv.PANEL)
     c.write(deck_x, yy, "On deck", size="small", colour=cv.LIGHT_SOFT, bold=True)
     yy += 22
-    ch = _card_height(look)
+    ch = card_height(look)
     for n, card in enumerate(field):
         cx = x0 + (n % per_row) * (CARD_W + CARD_GAP)
         cy = yy + (n // per_row) * (ch + CARD_GAP)
-        _card_tile(c, "field", f"{seat}:{n}", cx, cy, card, look)
+        card_tile(c, "field", f"{seat}:{n}", cx, cy, card, look)
     if not field:
         c.write(x0, yy + 4, "empty", size="small", colour=cv.LIGHT_SOFT)
     column = _column(player, w)
@@ -530,13 +245,13 @@ def _active(
     c.draw.line((rule, yy - 22, rule, yy + column - CARD_GAP), fill=cv.LIGHT_SOFT, width=1)
     on_deck = player.get("on_deck")
     if isinstance(on_deck, dict):
-        _card_tile(c, "ondeck", str(seat), deck_x, yy, on_deck, look)
+        card_tile(c, "ondeck", str(seat), deck_x, yy, on_deck, look)
     else:
         c.write(deck_x, yy + 4, "none", size="small", colour=cv.LIGHT_SOFT)
     yy += column + 4
-    _decay_bar(c, view, player, x0, yy, 240, 26)
+    decay_bar(c, view, player, x0, yy, 240, 26)
     notes = ["can't Spoil now"] if player.get("cannot_spoil") else []
-    if _int(player.get("growth")):
+    if as_int(player.get("growth")):
         notes.append(f"{player.get('growth')} growth offsets decay")
     if notes:
         c.write(x0 + 252, yy + 4, " · ".join(notes), size="small")
@@ -547,8 +262,10 @@ def _active(
 
 def _piles_text(view: dict[str, Any], player: dict[str, Any]) -> str:
     """A player's deck and discard pile (and their score once the game is over)."""
-    piles = f"deck {_int(player.get('deck_count'))} · discard {_int(player.get('discard_count'))}"
-    scores = _dict(view.get("scores"))
+    piles = (
+        f"deck {as_int(player.get('deck_count'))} · discard {as_int(player.get('discard_count'))}"
+    )
+    scores = as_dict(view.get("scores"))
     if view.get("phase") == "over" and str(player.get("seat")) in scores:
         piles = f"score {scores[str(player.get('seat'))]} · " + piles
     return piles
@@ -561,12 +278,12 @@ def _harvest(
     left. Returns its height."""
     pool = view.get("harvest") or {}
     c.write(x, y, "Harvest:", size="small", bold=True)
-    counts = {k: _int(pool.get(k)) for k in ("mana", *SPIRITS, "guardian")}
+    counts = {k: as_int(pool.get(k)) for k in ("mana", *SPIRITS, "guardian")}
     start = x + text_width("Harvest:", "small", True) + 8
-    _chips(c, start, y, LEFT + w - 12 - start, counts, ink=cv.LIGHT, lines=1)
-    if not _counts(counts):
+    draw_chips(c, start, y, LEFT + w - 12 - start, counts, ink=cv.LIGHT, lines=1)
+    if not counts_of(counts):
         c.write(start, y, "nothing left", size="small")
-    vales, buys = _int(pool.get("vale_buys_left")), _int(pool.get("buys_left"))
+    vales, buys = as_int(pool.get("vale_buys_left")), as_int(pool.get("buys_left"))
     rest = f"buys left: {vales} vale{'' if vales == 1 else 's'} (spirits), "
     rest += f"{buys} advancement{'' if buys == 1 else 's'} (mana)"
     if player.get("mana_token"):
@@ -639,9 +356,9 @@ def _player_row(
     """One player's summary row (from a tile when drawn before). Returns the bottom."""
     seat = player.get("seat")
     over = view.get("phase") == "over"
-    scores = _dict(view.get("scores"))
+    scores = as_dict(view.get("scores"))
     spec = (
-        _spec(player),
+        spec_of(player),
         seat in to_act,
         seat == active,
         view.get("phase") in ("leaders", "over"),
@@ -685,7 +402,7 @@ def _row(
     c.write(x, 7, name, bold=True)
     shown.append(name)
     x += text_width(name, bold=True) + 14
-    vp, curses = _int(player.get("vp")), _int(player.get("curses"))
+    vp, curses = as_int(player.get("vp")), as_int(player.get("curses"))
     parts = [("star", None, f"{vp} VP"), ("skull", cv.RED, _many(curses, "curse"))]
     if player.get("mana_token"):
         parts.append(("drop", None, "mana token"))
@@ -712,11 +429,11 @@ def _row(
     if seat != active:
         on_deck = player.get("on_deck")
         deck = str(on_deck.get("label", "?")) if isinstance(on_deck, dict) else "none"
-        field = f"field {len(_field_of(player))} · on deck: {deck}"
+        field = f"field {len(field_of(player))} · on deck: {deck}"
         field = fit(field, INNER - 196 - x, "small")
         c.write(x, yy, field, size="small")
         shown.append(field)
-        _decay_bar(c, view, player, INNER - 180, yy - 1, 170, 20)
+        decay_bar(c, view, player, INNER - 180, yy - 1, 170, 20)
     yy += 22 if _second_line(view, player, active) else 0
     for n, line in enumerate(extra):
         c.write(10, yy + n * LINE, line, size="small")
@@ -740,9 +457,9 @@ def _counts_line(c: Canvas, x: float, y: float, parts: list[tuple[str, Colour | 
 
 
 def _chips_width(counts: Any) -> int:
-    """How wide `_chips` draws these symbols on one line."""
+    """How wide `draw_chips` draws these symbols on one line."""
     total = 0
-    for key, n in _counts(counts):
+    for key, n in counts_of(counts):
         word = CHIP[key][2]
         total += 16 + text_width(f"{n} {word}".strip(), "small", True) + 7
     return total - 7 if total else 0
@@ -763,7 +480,7 @@ def _cell(
 ) -> None:
     """An advancement or vale for sale: its name, its slot (and level when not its
     row's), its cost."""
-    _frame(c, x, y, w, h, cv.CARD)
+    draw_frame(c, x, y, w, h, cv.CARD)
     title = str(card.get("name", "?")) + (f" ×{count}" if count > 1 else "")
     bold = text_width(title, "small", True) <= w - 12  # a long name in the regular face
     title = fit(title, w - 12, "small", bold)
@@ -776,8 +493,8 @@ def _cell(
         parts.append(f"level {level}")
     cost = card.get("cost")
     lines = max(1, (h - CELL_TEXT) // LINE)
-    _chips(c, x + 6, y + CELL_TEXT, w - 10, cost, lines=lines)
-    flow = _flow(cost, w - 10)
+    draw_chips(c, x + 6, y + CELL_TEXT, w - 10, cost, lines=lines)
+    flow = chip_flow(cost, w - 10)
     if not flow:
         c.write(x + 6, y + CELL_TEXT, "free", size="small", colour=cv.INK, bold=True)
     # The slot (and level) after the cost on its last line, cut rather than the cost.
@@ -795,13 +512,13 @@ def _cell(
 def _fertile(c: Canvas, x: float, y: float, commons: dict[str, Any], w: int) -> None:
     """The Fertile Soils left, by slot, and what one costs (a cell `w` wide)."""
     soils = [s for s in commons.get("fertile_soils") or [] if isinstance(s, dict)]
-    _frame(c, x, y, w, CELL_H, FERTILE_FILL)
-    title = f"Fertile Soil ×{_int(commons.get('fertile'))}"
+    draw_frame(c, x, y, w, CELL_H, FERTILE_FILL)
+    title = f"Fertile Soil ×{as_int(commons.get('fertile'))}"
     c.icon("leaf", x + 6, y + 6, 13, cv.GREEN)
     c.write(x + 23, y + 2, title, size="small", colour=cv.INK, bold=True)
     cost = soils[0].get("cost") if soils else None
-    _chips(c, x + w - 6 - _chips_width(cost), y + 2, w, cost, lines=1)
-    left = " · ".join(f"{s.get('slot', '?')} {_int(s.get('count'))}" for s in soils)
+    draw_chips(c, x + w - 6 - _chips_width(cost), y + 2, w, cost, lines=1)
+    left = " · ".join(f"{s.get('slot', '?')} {as_int(s.get('count'))}" for s in soils)
     left = left or "none left"
     left = fit(left, w - 12, "small")
     c.write(x + 6, y + CELL_TEXT, left, size="small", colour=cv.INK)
@@ -814,17 +531,13 @@ def _row_head(c: Canvas, x: float, y: float, name: str, left: Any) -> None:
         c.write(x, y + CELL_TEXT, f"{left} left", size="small", colour=cv.LIGHT_SOFT)
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 Placed = tuple[str, float, float, Any]  # what, x, y (from the section's top), its data
 
 
 def _commons_layout(view: dict[str, Any], left: int, inner: int) -> tuple[list[Placed], int]:
     """Where the commons' headings and cells go in a column `inner` wide from `left`,
     from the section's top; and its height (to the bottom of its last cell)."""
-    commons = _dict(view.get("commons"))
+    commons = as_dict(view.get("commons"))
     cell_w = (inner - ROW_HEAD - (CELLS - 1) * CARD_GAP) // CELLS
 
     def _cells_x(i: int) -> int:
@@ -832,7 +545,7 @@ def _commons_layout(view: dict[str, Any], left: int, inner: int) -> tuple[list[P
 
     placed: list[Placed] = [("heading", left, 0, ("commons", COMMONS))]
     y = 24
-    rows, decks = _dict(commons.get("rows")), _dict(commons.get("decks"))
+    rows, decks = as_dict(commons.get("rows")), as_dict(commons.get("decks"))
     step = CELL_H + CARD_GAP
     for level in sorted(rows, key=str):
         placed.append(("row", left, y, (f"Level {level}", decks.get(level, EMPTY))))
@@ -853,13 +566,13 @@ def _commons_layout(view: dict[str, Any], left: int, inner: int) -> tuple[list[P
     y += (len(groups) // CELLS + 1) * step + 6
     placed.append(("heading", left, y, ("vales", VALES_HEADING)))
     y += 24
-    vales, vale_decks = _dict(commons.get("vales")), _dict(commons.get("vale_decks"))
+    vales, vale_decks = as_dict(commons.get("vales")), as_dict(commons.get("vale_decks"))
     w = (inner - (VALES - 1) * CARD_GAP) // VALES
     for level in sorted(vales, key=str):
         cards = list(vales.get(level) or [])
         placed.append(("level", left, y, (f"Level {level}", vale_decks.get(level, EMPTY))))
         y += 19
-        tall = any(_chips_width(_dict(v).get("cost")) > w - 10 for v in cards)
+        tall = any(_chips_width(as_dict(v).get("cost")) > w - 10 for v in cards)
         h = CELL_H + LINE if tall else CELL_H
         for i, card in enumerate(cards):
             at = (left + (i % VALES) * (w + CARD_GAP), y + (i // VALES) * (h + CARD_GAP))
@@ -894,7 +607,7 @@ def _commons(c: Canvas, view: dict[str, Any], left: int, top: int, inner: int) -
         else:
             key, (w, h), card, row, count = data
             if isinstance(card, dict):
-                spec = ("mv-cell", what, key, w, h, row, count, _spec(card))
+                spec = ("mv-cell", what, key, w, h, row, count, spec_of(card))
                 draw = partial(
                     _cell, kind=what, key=key, x=0, y=0, w=w, h=h, card=card, row=row, count=count
                 )
@@ -908,6 +621,8 @@ def _commons(c: Canvas, view: dict[str, Any], left: int, top: int, inner: int) -
 
 
 TRACK_HEAD = 128  # the corruption track's name, beside its spaces
+
+
 TRACK_H = 34
 
 
@@ -943,7 +658,7 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
     hourglass. Returns the bottom."""
     lines = _nemesis_lines(nemesis)
     h = _nemesis_card_height(nemesis)
-    _frame(c, LEFT, y, INNER, h, NEMESIS_FILL)
+    draw_frame(c, LEFT, y, INNER, h, NEMESIS_FILL)
     x = LEFT + 10
     c.icon("skull", x, y + 9, 18, cv.PURPLE)
     name = fit(f"Nemesis: {nemesis.get('name', '?')}", 420, "body", True)
@@ -952,10 +667,10 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
     score_x = RIGHT - 10 - text_width(score, bold=True)
     c.label("nemesis:score", score_x, y + 7, score, colour=cv.INK, bold=True)
     pile = [str(p) for p in nemesis.get("pile") or []]
-    effects = _int(nemesis.get("end_effects"))
+    effects = as_int(nemesis.get("end_effects"))
     sums = (  # how the score adds up (the pile's cards are named on the text board)
-        f"= {_int(nemesis.get('vp'))} VP + {len(pile)} cards worth "
-        f"{_int(nemesis.get('pile_points'))}"
+        f"= {as_int(nemesis.get('vp'))} VP + {len(pile)} cards worth "
+        f"{as_int(nemesis.get('pile_points'))}"
         + (f" ({effects} end effect{'s' if effects != 1 else ''} at 4)" if effects else "")
         + f" + power {nemesis.get('power', '?')}"
     )
@@ -970,7 +685,7 @@ def _nemesis(c: Canvas, nemesis: dict[str, Any], y: int) -> int:
     )
     c.write(x, yy, about, size="small", colour=cv.INK)
     start = x + text_width(about, "small") + 6
-    _chips(c, start, yy, RIGHT - 10 - start, nemesis.get("symbols"), lines=1)
+    draw_chips(c, start, yy, RIGHT - 10 - start, nemesis.get("symbols"), lines=1)
     shown = [name, about, *symbol_words(nemesis.get("symbols")), *([sums] if sums else [])]
     yy += LINE
     for text, now in lines:
@@ -1061,7 +776,7 @@ def _title_height(view: dict[str, Any], width: int) -> int:
 
 
 def _outcome(view: dict[str, Any]) -> str:
-    outcome = _dict(view.get("outcome"))
+    outcome = as_dict(view.get("outcome"))
     return f"Game over — {outcome.get('text') or view.get('prompt') or ''}".rstrip(" —")
 
 
@@ -1077,13 +792,13 @@ def _title(
     """The headline (whose decision it is, the round, every score), the title line
     (variant, round, pool) and the prompt; returns the y below."""
     solo = isinstance(view.get("nemesis"), dict) or view.get("variant") == "solo"
-    players = _players(view)
+    players = players_of(view)
     over = view.get("phase") == "over"
     if solo:
         what = f"solitaire · turn {view.get('round', EMPTY)}"
     else:
         what = f"{len(players)} players · round {view.get('round', EMPTY)}"
-    names = " and ".join(_name(view, s) for s in to_act) or EMPTY
+    names = " and ".join(name_of(view, s) for s in to_act) or EMPTY
     who = ending or ("Game over" if over else f"{names} to act")
     short = f"{len(to_act)} players to act"
     y = cv.headline(c, who, bool(to_act) and not over, when(view), scores(view), short)
@@ -1106,7 +821,7 @@ def _title(
 def board(view: dict[str, Any], to_act: tuple[int, ...], ending: str | None = None) -> Picture:
     """The public board: the player whose turn it is, the nemesis, every player, the
     commons (`ending`: the headline's words once the match is over)."""
-    players = _players(view)
+    players = players_of(view)
     active_seat = view.get("active")
     active = next((p for p in players if p.get("seat") == active_seat), None)
     if active is None and players:
@@ -1164,7 +879,11 @@ PILES = (  # a player's cards, where they are: (key, heading)
     ("discard", "Discard pile (face up)"),
     ("deck", "In your deck (shuffled: what it holds, never in what order)"),
 )
+
+
 PILE_HEAD = 26
+
+
 ACROSS = (INNER + CARD_GAP) // (CARD_W + CARD_GAP)  # a pile's cards in a row, the whole width
 
 
@@ -1172,7 +891,7 @@ def _piles(view: dict[str, Any], me: dict[str, Any]) -> list[tuple[str, str, lis
     """A player's cards by where they are, from their view; empty piles left out."""
     on_deck = me.get("on_deck")
     held = {
-        "field": _field_of(me),
+        "field": field_of(me),
         "ondeck": [on_deck] if isinstance(on_deck, dict) else [],
         "discard": [c for c in view.get("discard_cards") or [] if isinstance(c, dict)],
         "deck": [c for c in view.get("deck_cards") or [] if isinstance(c, dict)],
@@ -1184,7 +903,7 @@ def private(view: dict[str, Any]) -> Picture | None:
     """A player's own cards, each with its slots and symbols, by where they are: the
     field, the on-deck card, the discard pile, and what their deck holds (as the view
     tells it, in card order: never the deck's order). None without a player or cards."""
-    me = next((p for p in _players(view) if p.get("seat") == view.get("me")), None)
+    me = next((p for p in players_of(view) if p.get("seat") == view.get("me")), None)
     if me is None:
         return None
     piles = _piles(view, me)
@@ -1193,11 +912,15 @@ def private(view: dict[str, Any]) -> Picture | None:
     look: Look = (
         True,
         max(
-            _look(me)[1],
-            *(_chip_lines(card.get("symbols"), CHIPS_W) for _, _, cards in piles for card in cards),
+            look_of(me)[1],
+            *(
+                chip_line_count(card.get("symbols"), CHIPS_W)
+                for _, _, cards in piles
+                for card in cards
+            ),
         ),
     )
-    card_h = _card_height(look)
+    card_h = card_height(look)
     rows = sum(-(-len(cards) // ACROSS) for _, _, cards in piles)
     height = cv.MARGIN + 40 + len(piles) * PILE_HEAD + rows * (card_h + CARD_GAP) + cv.MARGIN
     c = Canvas(height=height)
@@ -1219,6 +942,6 @@ def private(view: dict[str, Any]) -> Picture | None:
             x = LEFT + (n % ACROSS) * (CARD_W + CARD_GAP)
             if n and n % ACROSS == 0:
                 y += card_h + CARD_GAP
-            _card_tile(c, "mine", f"{pile}:{n}", x, y, card, look)
+            card_tile(c, "mine", f"{pile}:{n}", x, y, card, look)
         y += card_h + CARD_GAP
     return c.finish()

@@ -16,6 +16,7 @@ import pytest
 from PIL import Image
 
 from bot.pictures import mystic_vale as mv
+from bot.pictures import vale_parts as parts
 from bot.pictures.canvas import MARGIN, Box, Picture, forget
 from rules.core import SeatSpec, rng_for
 from rules.mystic_vale import GAME, State
@@ -123,26 +124,26 @@ def check_card(picture: Picture, kind: str, key: str, card: dict[str, Any]) -> B
     """A field or on-deck card: one box, its number, its symbols in words, and its
     three slots inside it (each with the name it holds), or the leader covering it."""
     box = picture.box(kind, key)
-    assert box.text[0] == mv.card_number(card)
-    for words in mv.symbol_words(card.get("symbols")):
+    assert box.text[0] == parts.card_number(card)
+    for words in parts.symbol_words(card.get("symbols")):
         assert words in box.text, (words, box.text)
     prefix = key if kind == "field" else f"{key}:deck"
     slots = picture.boxes("slot", prefix + ":")
-    if not mv.has_slots(card):
+    if not parts.has_slots(card):
         assert not slots
-        words = box.text[2 : len(box.text) - len(mv.symbol_words(card.get("symbols")))]
+        words = box.text[2 : len(box.text) - len(parts.symbol_words(card.get("symbols")))]
         if card.get("leader"):  # the name, then its side
             assert box.text[1] == "Leader"
             assert shows(" ".join(words[:-1]), card["leader"]["name"]), box.text
         else:
             assert box.text[1] == "Nemesis"
-            assert shows(" ".join(words), mv.nemesis_name(card) or ""), box.text
+            assert shows(" ".join(words), parts.nemesis_name(card) or ""), box.text
         return box
-    assert {s.key for s in slots} == {f"{prefix}:{slot}" for slot in mv.SLOTS}
-    for slot in mv.SLOTS:
+    assert {s.key for s in slots} == {f"{prefix}:{slot}" for slot in parts.SLOTS}
+    for slot in parts.SLOTS:
         drawn_slot = picture.box("slot", f"{prefix}:{slot}")
         assert box.contains(drawn_slot)
-        names = mv.slot_names(card["slots"][slot])
+        names = parts.slot_names(card["slots"][slot])
         if not names:
             assert drawn_slot.text == ()
         elif len(names) > 1:  # an eclipse covered
@@ -216,7 +217,7 @@ def check_commons(picture: Picture, view: dict[str, Any]) -> None:
         for i, card in enumerate(row):
             if card is not None:
                 expected["offer", f"{level}:{i}"] = card
-    for i, card, _count in mv.offer_groups(commons["level4"]):
+    for i, card, _count in parts.offer_groups(commons["level4"]):
         expected["offer", f"4:{i}"] = card
     for level, row in commons["vales"].items():
         for i, card in enumerate(row):
@@ -227,7 +228,7 @@ def check_commons(picture: Picture, view: dict[str, Any]) -> None:
     for (kind, key), card in expected.items():
         box = picture.box(kind, key)
         assert shows(box.text[0].split(" ×")[0], card["name"]), (box.text, card["name"])
-        for words in mv.symbol_words(card["cost"]) or ["free"]:
+        for words in parts.symbol_words(card["cost"]) or ["free"]:
             assert words in box.text
     fertile = picture.box("offer", "fertile")
     assert fertile.text[0] == f"Fertile Soil ×{commons['fertile']}"
@@ -410,7 +411,7 @@ def test_private_draws_each_of_the_players_cards_once_by_where_it_is() -> None:
     assert len(drawn) == 20 == sum(len(ids) for ids in where.values())
     for pile, ids in where.items():
         numbers = [b.text[0] for b in drawn if b.key.startswith(f"{pile}:")]
-        assert numbers == [mv.card_number({"id": i}) for i in ids], pile
+        assert numbers == [parts.card_number({"id": i}) for i in ids], pile
     head = picture.box("label", "private:me")
     assert head.text == (f"Your 20 cards — {me.name}",)
     shuffled = state.model_copy(deep=True)
