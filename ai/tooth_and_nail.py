@@ -4,6 +4,7 @@ and cards or Action Points every Recharge (Command Zone)."""
 
 from __future__ import annotations
 
+import random
 from typing import ClassVar
 
 from pydantic import BaseModel
@@ -19,6 +20,7 @@ WAR_TROOP = 0.8  # and its strength on top
 STRENGTH = 0.6
 COMMAND_TROOP = 1.3  # the novice's; the strong judge counts what it brings (below)
 AP = 0.25
+ATTACKS = frozenset({"attack", "formation"})  # a Troop's attack, a Faction's Formation Attack
 # The Factions best first for a race: damage straight to the deck (Scorchmane Riders),
 # discard piles back under the deck (Loamshell Wardens), drains and recharges for tempo
 # (Quillspark Tinkerers); searching one's own deck and drawing cost lives.
@@ -84,6 +86,19 @@ class ToothAndNailJudge(ToothAndNailNovice):
     # games, 47 % stopping where the turn ends).
     turns_after = 1
 
+    def shortlist(
+        self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]
+    ) -> list[Action]:
+        """The choices worth searching (`Judge.shortlist`), never ending the turn with AP
+        left while an attack would damage an opposing deck: the rulebook notes a player
+        very rarely leaves Action Points unspent, and where ending the turn looks as good
+        (the other side's Recharge would draw its last card) the attack is sure now."""
+        assert isinstance(world, State)
+        ending = world.players[seat].ap > 0 and any(a.kind == "end" for a in legal)
+        if ending and any(a.kind in ATTACKS and damages(game, world, seat, a) for a in legal):
+            legal = [a for a in legal if a.kind != "end"]
+        return super().shortlist(game, world, seat, legal)
+
     def instinct(
         self, game: Game, world: BaseModel, seat: Seat, legal: list[Action]
     ) -> Action | None:
@@ -91,6 +106,14 @@ class ToothAndNailJudge(ToothAndNailNovice):
         if factions:
             return min(factions, key=lambda a: FACTIONS.get(a.args[0], len(FACTIONS)))
         return None
+
+
+def damages(game: Game, state: State, seat: Seat, attack: Action) -> bool:
+    """Whether `attack` shortens an opposing team's deck."""
+    after, _ = game.apply(state, seat, attack, random.Random(0))
+    assert isinstance(after, State)
+    mine = state.team_of(seat).team
+    return any(len(after.teams[t.team].deck) < len(t.deck) for t in state.teams if t.team != mine)
 
 
 def _alive(state: State, team: Team) -> bool:
