@@ -145,9 +145,27 @@ async def fingerprints(db: str) -> dict[int, str]:
     return found
 
 
+async def settled(db: str) -> None:
+    """Wait until the killed process's server session is gone (PostgreSQL): a COMMIT it
+    sent before the kill may still be landing, and the checks below read the actions
+    and the outbox at two moments (SQLite has no server: nothing lands later)."""
+    if not is_postgresql(db):
+        return
+    others = (
+        "SELECT count(*) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    )
+    for _ in range(100):
+        if await one(db, others) == 0:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the killed process's database session never ended")
+
+
 async def check(db: str, journal: Path, figures: Figures | None) -> Facts:
     """Checks 1 to 3, and the journal against the outbox. With `figures`, a match whose
     fingerprint was verified in an earlier round isn't replayed again."""
+    await settled(db)
     integrity(db)
     logged = Counter(await outside(db, "SELECT match_id, seq FROM actions"))
     started = {

@@ -132,7 +132,7 @@ async def test_a_lost_answer_is_retried_with_its_nonce(
 ) -> None:
     """Discord took the post but its answer was an error: the publisher's retry carries
     the same nonce, and the line is in the channel once."""
-    monkeypatch.setattr("bot.publisher.BACKOFF", 0.01)
+    monkeypatch.setattr("bot.pace.BACKOFF", 0.01)
     match_id = await started(bot)
     await bot.publisher.idle()
     lost = fake.inject_error("POST", f"/channels/{CHANNEL}/messages", status=503, applied=True)
@@ -149,7 +149,7 @@ async def test_a_board_post_whose_answer_is_lost_is_posted_once(
 ) -> None:
     """Discord took the board's post but answered an error: the retry carries the
     notice's board nonce, so the channel holds one board (none left with its buttons)."""
-    monkeypatch.setattr("bot.publisher.BACKOFF", 0.01)
+    monkeypatch.setattr("bot.pace.BACKOFF", 0.01)
     lost = fake.inject_error("POST", f"/channels/{CHANNEL}/messages", status=503, applied=True)
     match_id = await started(bot)  # the lobby's message is the first post
     await bot.publisher.idle()
