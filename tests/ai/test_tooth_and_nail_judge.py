@@ -10,7 +10,7 @@ import ai
 from ai import Budget, Level
 from ai.judges import SHORTLIST
 from ai.search import Search
-from ai.tooth_and_nail import ToothAndNailJudge, ToothAndNailNovice, damages
+from ai.tooth_and_nail import ATTACKS, ToothAndNailJudge, ToothAndNailNovice, damages
 from rules.core import Game, SeatSpec, rng_for
 from rules.registry import GAMES
 from rules.tooth_and_nail import State
@@ -69,10 +69,7 @@ def test_the_turn_never_ends_with_ap_left_while_an_attack_would_damage_a_deck():
             who = sorted(GAME.to_act(state))[0]
             legal = GAME.legal_actions(state, who)
             if any(a.kind == "end" for a in legal) and state.players[who].ap > 0:
-                attack = any(
-                    a.kind in ("attack", "formation") and damages(GAME, state, who, a)
-                    for a in legal
-                )
+                attack = any(a.kind in ATTACKS and damages(GAME, state, who, a) for a in legal)
                 ends = any(a.kind == "end" for a in judge.shortlist(GAME, state, who, legal))
                 assert not (attack and ends), (seed, n)
                 if not attack and len(legal) <= SHORTLIST:  # over it, the glance may drop it
@@ -95,8 +92,8 @@ def test_the_strong_ai_attacks_rather_than_end_its_turn_in_play():
             legal = GAME.legal_actions(state, who)
             action = ai.decide(GAME, state, who, Level.STRONG, seed=n, budget=SMALL)
             if action.kind == "end" and state.players[who].ap > 0:
-                assert not any(
-                    a.kind in ("attack", "formation") and damages(GAME, state, who, a)
-                    for a in legal
-                ), (seed, n)
+                assert not any(a.kind in ATTACKS and damages(GAME, state, who, a) for a in legal), (
+                    seed,
+                    n,
+                )
             state, _ = GAME.apply(state, who, action, rng_for(seed, n))
