@@ -136,10 +136,10 @@ class ArbiterBot(commands.AutoShardedBot):
         """Open the store, load the cogs (`EXTENSIONS`), sync the commands, start serving."""
         await self.start_health()  # done already when run by `bot.runner`
         self._store = await Store.open(self.settings.arbiter_db, now=discord.utils.utcnow)
-        if self._store.engine.name == "postgresql":
+        if self._store.db.engine.name == "postgresql":
             # No shard's work until its lease is held (see `_serve_shards`).
-            self._store.serve(self.settings.arbiter_shard_count, ())
-        self._store.on_outbox(self.publisher.wake)
+            self._store.db.serve(self.settings.arbiter_shard_count, ())
+        self._store.db.on_outbox(self.publisher.wake)
         self._matches = MatchService(self._store, self._games, self.metrics)
         self._clock = ClockService(self._matches, discord.utils.utcnow)
         self._matches.on_change(self._clock.on_change)
@@ -184,8 +184,8 @@ class ArbiterBot(commands.AutoShardedBot):
     async def _serve_shards(self, store: Store) -> None:
         """Take the leases of the shards to serve (PostgreSQL), or serve them all."""
         count = self.settings.arbiter_shard_count
-        if store.engine.name != "postgresql":
-            store.serve(count, range(count))
+        if store.db.engine.name != "postgresql":
+            store.db.serve(count, range(count))
             return
         self.leases = Leases(
             store, count, self.settings.shards, ttl=self.settings.arbiter_lease_ttl
@@ -203,8 +203,8 @@ class ArbiterBot(commands.AutoShardedBot):
         assert self._store is not None and leases is not None
         if self._serving:
             await self.publisher.stop(finish=leases.ttl / 4)
-            await self._store.flush()
-        self._store.serve(leases.count, held, leases.certain)
+            await self._store.db.flush()
+        self._store.db.serve(leases.count, held, leases.certain)
         if self._serving:
             await self.clock.restart()
             await self.publisher.start()
@@ -217,12 +217,12 @@ class ArbiterBot(commands.AutoShardedBot):
         store = self._store
         if store is None:
             return
-        waiting, oldest = await store.outbox_backlog()
+        waiting, oldest = await store.outbox.backlog()
         metrics.outbox_waiting.set(waiting)
         age = 0.0 if oldest is None else (discord.utils.utcnow() - oldest).total_seconds()
         metrics.outbox_oldest.set(max(0.0, age))
         metrics.matches_active.clear()
-        for game, count in (await store.active_by_game()).items():
+        for game, count in (await store.matches.active_by_game()).items():
             metrics.matches_active.labels(game).set(count)
         held = self.leases.held if self.leases is not None else self.settings.shards
         for shard in sorted(self.settings.shards):

@@ -62,8 +62,8 @@ class Health:
         problems = []
         try:
             store = bot.matches.store
-            found["engine"] = store.engine.name
-            found["schema"] = await store.schema_version()
+            found["engine"] = store.db.engine.name
+            found["schema"] = await store.db.schema_version()
         except Exception as error:  # closed, not open yet, or the database is away
             problems.append(f"database: {error}")
         connected = sorted(

@@ -14,7 +14,7 @@ async def is_moderator(interaction: discord.Interaction, store: Store) -> bool:
         return False
     if interaction.permissions.manage_guild:
         return True
-    settings = await store.guild_settings(interaction.guild.id)
+    settings = await store.settings.guild(interaction.guild.id)
     if settings.mod_role_id is None:
         return False
     return any(role.id == settings.mod_role_id for role in interaction.user.roles)

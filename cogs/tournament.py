@@ -114,7 +114,7 @@ class TournamentCog(
                 embed=standings_embed(event, rules), view=tournament_view(event)
             )
             message = await interaction.original_response()
-            await desk.service.store.set_tournament_message(row.id, message.id)
+            await desk.service.store.tournaments.set_message(row.id, message.id)
             await desk.settle(row.id)
 
     @new.autocomplete("variant")
@@ -154,7 +154,7 @@ class TournamentCog(
     async def log(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             event = await self._here(interaction, ended=True)
-            notes = await self.bot.desk.service.store.tournament_log(event.row.id)
+            notes = await self.bot.desk.service.store.tournaments.log(event.row.id)
             lines = [f"• {text}" for _, _, text in notes[-LOG_LINES:]]
             embed = discord.Embed(
                 title=f"🏆 {event.row.name} — log", description=clip("\n".join(lines), 4000)

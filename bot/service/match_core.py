@@ -81,7 +81,7 @@ class MatchCore:
         for game in self.games.values():
             check_options(game)  # a lobby must be able to show them
         self.metrics = metrics or Metrics()
-        store.on_transaction(self.metrics.transaction)
+        store.db.on_transaction(self.metrics.transaction)
         self._lock = KeyedLocks()
         self._listeners: list[ChangeListener] = []
         self._planners: list[Planner] = []
@@ -142,18 +142,18 @@ class MatchCore:
 
     async def get(self, match_id: int) -> MatchRow:
         """The match with this id."""
-        match = await self.store.get_match(match_id)
+        match = await self.store.matches.get(match_id)
         if match is None:
             raise errors.MatchNotFound()
         return match
 
     async def open_match(self, channel_id: int) -> MatchRow:
         """The lobby or active match of a channel or thread (what is held in memory is
-        checked first against other connections' commits: see `Store.sync`)."""
-        await self.store.sync()
-        match = await self.store.open_match_in(channel_id)
+        checked first against other connections' commits: see `Database.sync`)."""
+        await self.store.db.sync()
+        match = await self.store.matches.open_in(channel_id)
         if match is None:
-            last = await self.store.latest_match_in(channel_id)
+            last = await self.store.matches.latest_in(channel_id)
             if last is not None and last.status == "abandoned":
                 raise errors.NoMatchHere(LAST_ABANDONED)
             raise errors.NoMatchHere()
@@ -233,19 +233,19 @@ class MatchCore:
     async def table(self, match_id: int) -> Table:
         """The match with its seats and public view."""
         match = await self.get(match_id)
-        return self._table(match, await self.store.seats(match_id))
+        return self._table(match, await self.store.matches.seats(match_id))
 
     async def _take_back(
         self, match: MatchRow, seat: SeatRow
     ) -> tuple[MatchRow, list[SeatRow], SeatRow]:
         """Give a seat the AI played back to its player (the caller holds the lock)."""
         back = f"↩️ {seat.name} is back and plays their seat again."
-        if not await self.store.set_seat_ai(
+        if not await self.store.matches.set_seat_ai(
             match.id, seat.seat, None, notices=[outbox.say(match.id, back)]
         ):
             raise errors.StateChanged()
-        await self.store.add_log_entry(match.id, user_id=None, kind=AI_LOG, text=back)
-        seats = await self.store.seats(match.id)
+        await self.store.log.add(match.id, user_id=None, kind=AI_LOG, text=back)
+        seats = await self.store.matches.seats(match.id)
         return match, seats, next(s for s in seats if s.seat == seat.seat)
 
     def _before(self, match: MatchRow, seats: list[SeatRow]) -> tuple[tuple[int, ...], str]:
@@ -257,7 +257,7 @@ class MatchCore:
         self, match_id: int, user_id: int
     ) -> tuple[MatchRow, list[SeatRow], SeatRow, BaseModel]:
         match = await self.get(match_id)
-        seats = await self.store.seats(match_id)
+        seats = await self.store.matches.seats(match_id)
         seat = next((s for s in seats if s.user_id == user_id), None)
         if seat is None:
             raise errors.NotInMatch()
@@ -280,7 +280,7 @@ class MatchCore:
         """The refusal for a seat the clock made forfeit (a forfeit still in effect),
         saying whether the match is over or the others play on; None for any other seat."""
         versions = {
-            e.version for e in await self.store.log_entries(match.id) if e.kind == FORFEIT_LOG
+            e.version for e in await self.store.log.entries(match.id) if e.kind == FORFEIT_LOG
         }
         if not versions:
             return None
@@ -456,7 +456,7 @@ class MatchCore:
         plan = Plan()
         for planner in self._planners:
             plan |= await planner(table)
-        saved = await self.store.append_action(
+        saved = await self.store.matches.append_action(
             match.id,
             expected_version=match.version,
             seat=seat.seat,
@@ -490,16 +490,16 @@ class MatchCore:
     async def setup_seats(self, match_id: int) -> list[SeatSpec]:
         """The seats as the game dealt them: a seat handed to another member keeps the
         name it was dealt in with."""
-        names = await self.store.setup_names(match_id)
+        names = await self.store.matches.setup_names(match_id)
         return [
             SeatSpec(seat=s.seat, name=names.get(s.seat, s.name))
-            for s in await self.store.seats(match_id)
+            for s in await self.store.matches.seats(match_id)
         ]
 
     async def effective(self, match_id: int) -> list[ActionRow]:
         """The logged actions still in effect (not undone), in order."""
-        undone = await self.store.undone(match_id)
-        return [row for row in await self.store.actions(match_id) if row.seq not in undone]
+        undone = await self.store.matches.undone(match_id)
+        return [row for row in await self.store.matches.actions(match_id) if row.seq not in undone]
 
     def _rebuild(
         self,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.service.matches import MatchService
 from bot.service.store.backup import BackupRefused, backup
-from bot.service.store.store import is_postgresql
+from bot.service.store.database import is_postgresql
 from bot.service.store.transfer import (
     TransferRefused,
     TransferReport,

@@ -354,7 +354,7 @@ class IoFloorBot(commands.Bot):
         """Open the store with one match in play, and register `/play`."""
         store = self.store = await Store.open(self.db_path, now=discord.utils.utcnow)
         sample = self.sample
-        match = await store.create_match(
+        match = await store.matches.create(
             guild_id=None,
             channel_id=1,
             game="bench",
@@ -365,15 +365,15 @@ class IoFloorBot(commands.Bot):
             host_name="alice",
             pack="bench",
         )
-        await store.start_match(match.id, snapshot=sample.snapshot, teams={0: 0})
+        await store.matches.start(match.id, snapshot=sample.snapshot, teams={0: 0})
         board = discord.Embed.from_dict(sample.board["embeds"][0])
         board_view = _view_of(sample.board.get("components", []))
         turn_view = _view_of(sample.turn.get("components", []))
 
         @app_commands.command(name="play", description="Commit and show the sample.")
         async def play(interaction: discord.Interaction, action: str) -> None:
-            await store.sync()
-            saved = await store.append_action(
+            await store.db.sync()
+            saved = await store.matches.append_action(
                 match.id,
                 expected_version=self.version,
                 seat=0,
@@ -522,7 +522,7 @@ class ArbiterTable:
         turn = [r for r in edits if r.json.get("content")]
         if len(requests) != 3 or not (answers and board and turn):
             return
-        (logged,) = await self.bot.matches.store.actions(match.id, last=1)
+        (logged,) = await self.bot.matches.store.matches.actions(match.id, last=1)
         assert match.snapshot is not None
         self.sample = Sample(
             snapshot=match.snapshot,
@@ -668,7 +668,7 @@ async def time_arbiter(
     async with arbiter(db_path, mode, harness=harness) as table:
         if pictures is not None:
             store = table.bot.matches.store
-            await store.update_guild_settings(table.guild.id, board_pictures=pictures)
+            await store.settings.update_guild(table.guild.id, board_pictures=pictures)
         calls = [await table.play() for _ in range(warmup + plays)]
     return Timings.of(f"Arbiter ({mode.label})", calls[warmup:], table.games), table.sample
 

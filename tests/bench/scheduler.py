@@ -39,7 +39,7 @@ async def fill(path: Path, deadlines: int) -> None:
     try:
         now = discord.utils.utcnow()
         for n in range(deadlines // SEATS):
-            match = await store.create_match(
+            match = await store.matches.create(
                 guild_id=1,
                 channel_id=1000 + n,
                 game="tooth-and-nail",
@@ -51,7 +51,7 @@ async def fill(path: Path, deadlines: int) -> None:
                 pack="Arbiter core pack",
             )
             due = now + timedelta(minutes=5 + n)
-            await store.save_deadlines(
+            await store.clocks.save_deadlines(
                 match.id,
                 [
                     Deadline(match.id, seat, 0, 0, seat != 0, 86400, due + timedelta(seconds=seat))
@@ -68,7 +68,7 @@ async def measure_scheduler(path: Path, deadlines: int = 10_000) -> SchedulerFig
     store = await Store.open(path)
     try:
         started = time.perf_counter()
-        await store.running_deadlines()
+        await store.clocks.running_deadlines()
         read = time.perf_counter() - started
 
         fired: list[Hashable] = []

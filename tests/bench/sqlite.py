@@ -58,10 +58,10 @@ def mid_game_move(actions: int = 40) -> Move:
 
 
 async def store_commits(path: Path, move: Move, budget: float) -> Commits:
-    """Append actions through `Store.append_action` (action + snapshot, one transaction)."""
+    """Append actions through `MatchStore.append_action` (action + snapshot, one transaction)."""
     store = await Store.open(path)
     try:
-        match = await store.create_match(
+        match = await store.matches.create(
             guild_id=1,
             channel_id=1,
             game="tooth-and-nail",
@@ -72,12 +72,12 @@ async def store_commits(path: Path, move: Move, budget: float) -> Commits:
             created_by=1,
             host_name="alice",
         )
-        await store.add_seat(match.id, 2, "bob", max_seats=2)
-        await store.start_match(match.id, snapshot=move.snapshot, teams={0: 0, 1: 1})
+        await store.matches.add_seat(match.id, 2, "bob", max_seats=2)
+        await store.matches.start(match.id, snapshot=move.snapshot, teams={0: 0, 1: 1})
         version = 0
         start = time.perf_counter()
         while time.perf_counter() - start < budget:
-            saved = await store.append_action(
+            saved = await store.matches.append_action(
                 match.id,
                 expected_version=version,
                 seat=version % 2,
@@ -93,7 +93,7 @@ async def store_commits(path: Path, move: Move, budget: float) -> Commits:
     finally:
         await store.close()
     size = len(move.action) + len(move.events) + len(move.snapshot)
-    return Commits("Store.append_action", version, seconds, size)
+    return Commits("MatchStore.append_action", version, seconds, size)
 
 
 async def raw_commits(path: Path, payload: str, budget: float) -> Commits:

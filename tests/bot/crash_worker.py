@@ -78,11 +78,11 @@ class FakeDiscord:
 async def deliver(store: Store, discord: FakeDiscord) -> int:
     """Deliver every pending row, lane by lane, in order; how many were delivered."""
     count = 0
-    for lane in await store.pending_lanes():
-        while rows := await store.next_notices(lane):
+    for lane in await store.outbox.pending_lanes():
+        while rows := await store.outbox.next_notices(lane):
             row = rows[0]
             await discord.send(row)
-            store.mark_delivered(row.id)
+            store.outbox.mark_delivered(row.id)
             count += 1
     return count
 
@@ -90,7 +90,7 @@ async def deliver(store: Store, discord: FakeDiscord) -> int:
 async def current_match(service: MatchService, rng: random.Random) -> int:
     """The match in play: the active one, else the lobby a kill left behind (started
     now), else a new one in a channel of its own."""
-    open_matches = await service.store.open_matches_in_guild(GUILD)
+    open_matches = await service.store.matches.open_in_guild(GUILD)
     for match in open_matches:
         if match.status == "active":
             return match.id

@@ -216,18 +216,18 @@ async def test_the_clock_migration_keeps_every_row_and_allows_abandoned(tmp_path
 
     store = await Store.open(db_path)
     try:
-        assert await store.schema_version() == len(migrations())
-        two = await store.get_match(2)
+        assert await store.db.schema_version() == len(migrations())
+        two = await store.matches.get(2)
         assert two is not None
         assert (two.status, two.version, two.seed_chosen) == ("active", 1, True)
         assert (two.clock_seconds, two.timeout_policy) == (7200, "abandon")  # its server's
-        three = await store.get_match(3)
+        three = await store.matches.get(3)
         assert three is not None and (three.clock_seconds, three.timeout_policy) == (86400, "skip")
-        assert len(await store.actions(2)) == 1
-        assert [e.text for e in await store.log_entries(2)] == ["kept"]
-        assert await store.abandon_match(2, expected_version=1)
-        assert (await store.get_match(2)).status == "abandoned"  # type: ignore[union-attr]
-        fresh = await store.create_match(
+        assert len(await store.matches.actions(2)) == 1
+        assert [e.text for e in await store.log.entries(2)] == ["kept"]
+        assert await store.matches.abandon(2, expected_version=1)
+        assert (await store.matches.get(2)).status == "abandoned"  # type: ignore[union-attr]
+        fresh = await store.matches.create(
             guild_id=10,
             channel_id=100,  # free again: the abandoned match is closed
             game="tally",
@@ -260,7 +260,7 @@ async def test_a_migration_that_breaks_references_is_rolled_back(tmp_path: Path)
         shutil.copy(path, directory / path.name)
     db_path = tmp_path / "arbiter.db"
     store = await Store.open(db_path, migrations_dir=directory)
-    await store.create_match(
+    await store.matches.create(
         guild_id=1,
         channel_id=1,
         game="tally",
@@ -278,7 +278,7 @@ async def test_a_migration_that_breaks_references_is_rolled_back(tmp_path: Path)
         await Store.open(db_path, migrations_dir=directory)
     store = await Store.open(db_path)  # the real migrations: nothing was lost
     try:
-        assert await store.schema_version() == number - 1
-        assert await store.get_match(1) is not None
+        assert await store.db.schema_version() == number - 1
+        assert await store.matches.get(1) is not None
     finally:
         await store.close()

@@ -184,7 +184,7 @@ async def check(db: str, journal: Path, figures: Figures | None) -> Facts:
             assert await service.verify(match_id), f"match {match_id} doesn't replay"
             if figures is not None:
                 figures.verified.add((match_id, digest))
-        rows = await store.outbox()
+        rows = await store.outbox.rows()
         finished = await rated_whole(store, db)
     finally:
         await store.close()
@@ -237,7 +237,7 @@ async def rated_whole(store: Store, db: str) -> int:
     )
     assert set(rated) == set(finished), "a finished match without its results, or results of none"
     assert sorted(rated.values()) == list(range(1, len(rated) + 1)), "a rating order with gaps"
-    replayed, differing = await store.rebuild_ratings(GUILD)
+    replayed, differing = await store.ratings.rebuild(GUILD)
     assert (replayed, differing) == (len(finished), 0), "ratings that aren't their results'"
     return len(finished)
 

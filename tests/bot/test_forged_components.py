@@ -260,16 +260,16 @@ async def fingerprint(world: World) -> list[Any]:
     store = world.bot.matches.store
     found = []
     for match_id in range(1, 100):
-        match = await store.get_match(match_id)
+        match = await store.matches.get(match_id)
         if match is None:
             break
         found.append(
             (
                 match,
-                await store.seats(match_id),
-                await store.actions(match_id),
-                await store.log_entries(match_id),
-                await store.undone(match_id),
+                await store.matches.seats(match_id),
+                await store.matches.actions(match_id),
+                await store.log.entries(match_id),
+                await store.matches.undone(match_id),
             )
         )
     return found

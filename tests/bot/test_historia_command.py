@@ -82,7 +82,7 @@ def dispute_ids(message: Any) -> list[str]:
 
 async def turn_message(world: World) -> discord.Message:
     """The message carrying the current turn's lines."""
-    current = await world.bot.matches.store.turn_message(world.match_id or 0)
+    current = await world.bot.matches.store.matches.turn_message(world.match_id or 0)
     assert current is not None
     return next(m for m in world.channel.history(viewer=world.eve) if m.id == current.message_id)
 
@@ -569,11 +569,11 @@ async def test_no_clock_runs_and_nobody_is_pinged_during_an_era(world: World) ->
     alice, bob = world.alice, world.bob
     await world.start(HC.id, "2p", [alice, bob])
     store = world.bot.matches.store
-    assert {d.seat for d in await store.deadlines(world.match_id or 0)} == {0, 1}
+    assert {d.seat for d in await store.clocks.deadlines(world.match_id or 0)} == {0, 1}
     await done(world, alice, "civilization", name="Greeks")
     await done(world, bob, "civilization", name="Carthage")
     await done(world, alice, "begin")
-    assert await store.deadlines(world.match_id or 0) == []
+    assert await store.clocks.deadlines(world.match_id or 0) == []
     since = len(world.env.http_requests)
     await done(world, bob, "territory add", name="Sicily")
     version = (await world.match()).version
@@ -584,7 +584,7 @@ async def test_no_clock_runs_and_nobody_is_pinged_during_an_era(world: World) ->
         assert sent["allowed_mentions"] == {"parse": []}
     # A dispute runs the disputer's clock; at its end the dispute is dropped.
     await done(world, alice, "dispute", report="1")
-    assert {d.seat for d in await store.deadlines(world.match_id or 0)} == {0}
+    assert {d.seat for d in await store.clocks.deadlines(world.match_id or 0)} == {0}
     await world.env.advance_time(2 * 24 * 3600)
     state = await world.state()
     assert state.phase == "era" and state.reports[-1].status == "stands"
@@ -721,7 +721,7 @@ async def test_a_moderator_undoes_a_report_and_the_button_follows(world: World) 
     # The Dispute button of the report now latest is under the moderator's line.
     assert dispute_ids(line) == [f"arbiter:dispute:{world.match_id}:1:1:0"]
     assert await world.bot.matches.verify(world.match_id or 0)
-    entries = await world.bot.matches.store.log_entries(world.match_id or 0)
+    entries = await world.bot.matches.store.log.entries(world.match_id or 0)
     assert any("undid action" in e.text and e.user_id == mona.id for e in entries)
     rows = await world.bot.matches.effective(world.match_id or 0)
     assert [(r.seat, r.user_id) for r in rows][-1] == (0, alice.id)  # each report: its player

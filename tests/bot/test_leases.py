@@ -69,7 +69,7 @@ async def test_each_process_takes_its_own_shards(stores: Callable[..., object]) 
     assert a.held == {0, 1}
     await b.tick()
     assert b.held == {2, 3}
-    leases = await a.store.leases()
+    leases = await a.store.leases.all()
     assert {lease.shard: lease.holder for lease in leases} == {
         0: a.holder,
         1: a.holder,
@@ -130,7 +130,7 @@ async def test_a_holder_that_cannot_renew_stops_working_before_another_may_take_
     async def unreachable(*_: object) -> list[object]:
         raise OSError("the database is away")
 
-    monkeypatch.setattr(store, "renew_leases", unreachable)
+    monkeypatch.setattr(store.leases, "renew", unreachable)
     await a._tick_logged()  # fails: still sure for a while
     assert a.held == {0, 1, 2, 3}
     await asyncio.sleep(TTL - 0.3 + 0.05)  # past TTL - margin, before the database's TTL
@@ -142,7 +142,7 @@ async def test_a_store_serves_only_the_shards_it_holds(stores: Callable[..., obj
     store = await stores()  # type: ignore[misc]
     matches = {}
     for shard in range(COUNT):
-        match = await store.create_match(
+        match = await store.matches.create(
             guild_id=guild_of(shard),
             channel_id=100 + shard,
             game="tally",
@@ -154,10 +154,10 @@ async def test_a_store_serves_only_the_shards_it_holds(stores: Callable[..., obj
             pack="none",
         )
         matches[shard] = match.id
-        await store.enqueue([Notice(match.id, "say", {"text": f"shard {shard}"})])
-        assert await store.add_seat(match.id, 2, "bob", max_seats=2)
-        assert await store.start_match(match.id, snapshot="{}", teams={})
-        await store.save_deadlines(
+        await store.outbox.enqueue([Notice(match.id, "say", {"text": f"shard {shard}"})])
+        assert await store.matches.add_seat(match.id, 2, "bob", max_seats=2)
+        assert await store.matches.start(match.id, snapshot="{}", teams={})
+        await store.clocks.save_deadlines(
             match.id,
             [
                 Deadline(
@@ -171,15 +171,15 @@ async def test_a_store_serves_only_the_shards_it_holds(stores: Callable[..., obj
                 )
             ],
         )
-    store.serve(COUNT, {1, 3})
-    lanes = await store.pending_lanes()
+    store.db.serve(COUNT, {1, 3})
+    lanes = await store.outbox.pending_lanes()
     assert lanes == [f"match:{matches[1]}", f"match:{matches[3]}"]
-    assert await store.next_notices(f"match:{matches[0]}") == []
-    (row,) = await store.next_notices(f"match:{matches[1]}")
+    assert await store.outbox.next_notices(f"match:{matches[0]}") == []
+    (row,) = await store.outbox.next_notices(f"match:{matches[1]}")
     assert row.notice.body == {"text": "shard 1"}
     served = {key[1] for key, _ in await stored_moments(store)}
     assert served == {matches[1], matches[3]}
-    assert (store.owns(guild_of(1)), store.owns(guild_of(2)), store.owns(None)) == (
+    assert (store.db.owns(guild_of(1)), store.db.owns(guild_of(2)), store.db.owns(None)) == (
         True,
         False,
         False,
@@ -235,12 +235,12 @@ async def test_a_sweep_arms_each_clock_stored_for_a_served_shard_that_is_not_arm
     )
     await service.join(table.match.id, 2, "B")
     await service.start(table.match.id, 1)
-    stored = await store.deadlines(table.match.id)
+    stored = await store.clocks.deadlines(table.match.id)
     assert stored and len(clock.scheduler) == len(stored)
     clock.scheduler.clear()  # as if saved elsewhere, never armed here
-    store.serve(COUNT, {0})  # its shard served elsewhere: nothing to arm
+    store.db.serve(COUNT, {0})  # its shard served elsewhere: nothing to arm
     await clock.sweep()
     assert len(clock.scheduler) == 0
-    store.serve(COUNT, {1})
+    store.db.serve(COUNT, {1})
     await clock.sweep()
     assert len(clock.scheduler) == len(stored)

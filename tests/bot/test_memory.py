@@ -57,7 +57,7 @@ async def test_an_action_taken_by_a_second_process_is_seen_by_the_next_interacti
     played = await world.alice.slash(world.channel, "play", action=offered[0]["value"])
     assert said(played).startswith("✅ ")
     assert (await world.match()).version == 3
-    assert [a.seat for a in await world.bot.matches.store.actions(match_id)] == [0, 1, 0]
+    assert [a.seat for a in await world.bot.matches.store.matches.actions(match_id)] == [0, 1, 0]
     assert await world.bot.matches.verify(match_id)
     hand = (await world.alice.slash(world.channel, "hand")).response
     assert hand is not None and "azure" in (hand.embeds[0].description or "") + str(
@@ -95,7 +95,7 @@ async def test_a_pause_that_lands_while_an_action_commits_freezes_the_new_clocks
     await world.start("tally", "duel", [world.alice, world.bob])
     bot = world.bot
     store = bot.matches.store
-    plain = store.append_action
+    plain = store.matches.append_action
     paused: list[bool] = []
 
     async def pausing_first(match_id: int, **saved: object) -> bool:
@@ -106,17 +106,17 @@ async def test_a_pause_that_lands_while_an_action_commits_freezes_the_new_clocks
             await bot.clock.pause(match_id, world.frank.id, moderator=True)
         return await plain(match_id, **saved)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "append_action", pausing_first)
+    monkeypatch.setattr(store.matches, "append_action", pausing_first)
     await world.alice.slash(world.channel, "play", action="banner|amber")
     match_id = world.match_id or 0
-    assert await store.pause(match_id) is not None
-    clocks = await store.deadlines(match_id)
+    assert await store.clocks.pause(match_id) is not None
+    clocks = await store.clocks.deadlines(match_id)
     assert [d.seat for d in clocks] == [1]
     assert all(d.frozen_at is not None for d in clocks), "bob's clock runs during the pause"
 
 
 async def _lobby(store: Store) -> int:
-    match = await store.create_match(
+    match = await store.matches.create(
         guild_id=1,
         channel_id=10,
         game="tally",
@@ -136,12 +136,12 @@ async def test_a_board_message_written_behind_is_read_back_before_it_is_saved(
     store = await Store.open(database)
     try:
         match_id = await _lobby(store)
-        await store.get_match(match_id)
-        assert await store.add_seat(match_id, 101, "bob", max_seats=2)  # forgets the row
-        store.set_board_message(match_id, 999)  # the lobby's post, meanwhile
-        held = await store.get_match(match_id)
+        await store.matches.get(match_id)
+        assert await store.matches.add_seat(match_id, 101, "bob", max_seats=2)  # forgets the row
+        store.matches.set_board_message(match_id, 999)  # the lobby's post, meanwhile
+        held = await store.matches.get(match_id)
         assert held is not None and held.board_message_id == 999
-        await store.flush()
+        await store.db.flush()
         saved = await one(database, "SELECT board_message_id FROM matches WHERE id = ?", match_id)
         assert saved == 999
     finally:
@@ -155,26 +155,26 @@ async def test_a_turn_message_written_while_a_transaction_commits_is_not_undone(
     store = await Store.open(database)
     try:
         match_id = await _lobby(store)
-        store.set_turn_message(TurnMessage(match_id, 1, "t1", "old"))
-        await store.flush()
+        store.matches.set_turn_message(TurnMessage(match_id, 1, "t1", "old"))
+        await store.db.flush()
         # A transaction that forgets the match is under way, its change made and its
         # commit to come, when the publisher posts a new turn message.
         reached, go = asyncio.Event(), asyncio.Event()
-        commit = store.engine._commit  # type: ignore[attr-defined]
+        commit = store.db.engine._commit  # type: ignore[attr-defined]
 
         async def held(group: object) -> None:
             reached.set()
             await go.wait()
             await commit(group)
 
-        monkeypatch.setattr(store.engine, "_commit", held)
-        terms = asyncio.create_task(store.set_options(match_id, {}))
+        monkeypatch.setattr(store.db.engine, "_commit", held)
+        terms = asyncio.create_task(store.matches.set_options(match_id, {}))
         await reached.wait()
         assert not terms.done()
-        store.set_turn_message(TurnMessage(match_id, 2, "t2", "new"))
+        store.matches.set_turn_message(TurnMessage(match_id, 2, "t2", "new"))
         go.set()
         await terms
-        held_message = await store.turn_message(match_id)
+        held_message = await store.matches.turn_message(match_id)
         assert held_message is not None and held_message.message_id == 2
     finally:
         await store.close()

@@ -146,26 +146,28 @@ async def build(path: Path) -> Source:
         await clock.pause(ids["four"], 1, moderator=False)  # one vote of four
         await clock.vacation(ids["mystic-vale"], 2, "1d")
 
-        await store.update_guild_settings(
+        await store.settings.update_guild(
             GUILD, mod_role_id=5, match_channels=[101, 102], default_clock_seconds=7200
         )
         await clock.set_notify(1, True)
         await clock.set_notify(2, True)
         await clock.dm_closed(ids["mystic-vale"], 2)
-        await store.set_standing_answer(
+        await store.settings.set_standing_answer(
             3, "command-of-nature", next(iter(GAMES["command-of-nature"].preferences)), True
         )
-        await store.set_player_pictures(3, "text")
+        await store.settings.set_player_pictures(3, "text")
         table = await matches.table(ids["tooth-and-nail"])
-        store.set_turn_message(TurnMessage(table.match.id, 5551, table.turn, "the turn's lines"))
-        store.set_board_message(table.match.id, 5550)
+        store.matches.set_turn_message(
+            TurnMessage(table.match.id, 5551, table.turn, "the turn's lines")
+        )
+        store.matches.set_board_message(table.match.id, 5550)
         # Some notices delivered, one given up, one failed once; the rest still pending.
-        notices = await store.outbox()
+        notices = await store.outbox.rows()
         for row in notices[:5]:
-            store.mark_delivered(row.id)
-        await store.give_up(notices[5].id, "the channel is gone")
-        await store.note_failure(notices[6].id, "503 Service Unavailable")
-        await store.flush()
+            store.outbox.mark_delivered(row.id)
+        await store.outbox.give_up(notices[5].id, "the channel is gone")
+        await store.outbox.note_failure(notices[6].id, "503 Service Unavailable")
+        await store.db.flush()
     finally:
         await store.close()
     return source
@@ -222,18 +224,20 @@ async def test_a_sqlite_file_moves_to_postgresql_and_plays_on(
     try:
         services = Services(store)
         matches = services.matches
-        assert await store.pending_lanes()  # the publisher delivers them at start-up
+        assert await store.outbox.pending_lanes()  # the publisher delivers them at start-up
         last_notice = await one(database, "SELECT MAX(id) FROM outbox")
         for game in GAMES:
             match_id = source.ids[game]
             assert (await matches.get(match_id)).status == "active"
-            assert await store.deadlines(match_id)  # armed in the source
+            assert await store.clocks.deadlines(match_id)  # armed in the source
             await services.play(match_id, 3, random.Random(game))
             assert await matches.verify(match_id)
             version = (await matches.get(match_id)).version
-            assert {d.version for d in await store.deadlines(match_id)} == {version}  # re-armed
+            assert {d.version for d in await store.clocks.deadlines(match_id)} == {
+                version
+            }  # re-armed
         assert await one(database, "SELECT MIN(id) FROM outbox WHERE id > ?", last_notice)
-        assert (await store.seats(source.ids["historia-command"]))[1].user_id == NEWCOMER
+        assert (await store.matches.seats(source.ids["historia-command"]))[1].user_id == NEWCOMER
         lobby = await services.start("tooth-and-nail", "2p", 2, 999, begin=False)
         assert lobby == max(source.ids.values()) + 1  # past the copied ids
         await matches.start(lobby, 1)
@@ -379,7 +383,7 @@ async def test_an_older_sqlite_file_is_read_at_the_current_schema_and_left_as_it
     assert await one(str(path), "PRAGMA user_version") == 9
     target = await Store.open(database)
     try:
-        assert await target.schema_version() == len(migrations())
+        assert await target.db.schema_version() == len(migrations())
     finally:
         await target.close()
 

@@ -80,7 +80,7 @@ def random_results(rng: random.Random, seats: int) -> Results:
 async def rated_matches(store: Store) -> dict[tuple[int, str, int], list[list[Placing]]]:
     """The rated results, read back as they are stored: per server, game and season,
     each match's placings in rating order."""
-    rows = await store.engine.read(
+    rows = await store.db.engine.read(
         "SELECT guild_id, game, season, rating_seq, user_id, team, place FROM results"
         " WHERE rating_seq > 0 ORDER BY guild_id, game, season, rating_seq, seat"
     )
@@ -94,7 +94,7 @@ async def rated_matches(store: Store) -> dict[tuple[int, str, int], list[list[Pl
 
 
 async def stored_ratings(store: Store) -> dict[tuple[int, str, int], dict[int, tuple]]:
-    rows = await store.engine.read(
+    rows = await store.db.engine.read(
         "SELECT guild_id, game, season, user_id, mu, sigma, games FROM ratings"
     )
     out: dict[tuple[int, str, int], dict[int, tuple]] = {}
@@ -118,16 +118,16 @@ async def test_ratings_rebuilt_from_500_random_results_equal_the_stored_ones(
         guild = rng.choice((1, 2))
         if rng.random() < 0.03:
             chosen = {c for c in ENDING_CHOICES if rng.random() < 0.5}
-            await store.update_guild_settings(guild, rated_endings=chosen)
+            await store.settings.update_guild(guild, rated_endings=chosen)
         if rng.random() < 0.01:
-            await store.new_season(guild, 1)
+            await store.ratings.new_season(guild, 1)
         seats = rng.choice((2, 2, 3, 4))
         users = rng.sample(players, seats)
         match_id = await finished(service, guild, n, users)
         results = random_results(rng, seats)
-        settings = await store.guild_settings(guild)
-        assert await store.record_results(match_id, results)
-        assert not await store.record_results(match_id, results)  # once only
+        settings = await store.settings.guild(guild)
+        assert await store.results.record(match_id, results)
+        assert not await store.results.record(match_id, results)  # once only
         placings = [
             Placing(u, results.teams.get(s, s), results.places[s]) for s, u in enumerate(users)
         ]
@@ -137,7 +137,7 @@ async def test_ratings_rebuilt_from_500_random_results_equal_the_stored_ones(
             and sides(placings) is not None
         )
         expected_rated += rated
-        (row,) = await store.engine.read(
+        (row,) = await store.db.engine.read(
             "SELECT MAX(rating_seq) AS seq, MIN(season) AS season FROM results WHERE match_id = ?",
             (match_id,),
         )
@@ -152,7 +152,7 @@ async def test_ratings_rebuilt_from_500_random_results_equal_the_stored_ones(
         assert held[league] == {u: (s.mu, s.sigma, games[u]) for u, s in skills.items()}
     assert set(held) == set(matches)
 
-    replayed = [await store.rebuild_ratings(guild) for guild in (1, 2)]
+    replayed = [await store.ratings.rebuild(guild) for guild in (1, 2)]
     assert sum(r for r, _ in replayed) == expected_rated
     assert [d for _, d in replayed] == [0, 0]
     assert await stored_ratings(store) == held
@@ -163,18 +163,18 @@ async def test_a_new_season_starts_every_rating_afresh_and_keeps_the_old(
 ) -> None:
     store = service.store
     first = await finished(service, 1, 1, [1, 2])
-    assert await store.record_results(first, Results({0: "win", 1: "loss"}))
-    (alice, bob) = await store.ratings(1, "tally", 1, limit=10)
+    assert await store.results.record(first, Results({0: "win", 1: "loss"}))
+    (alice, bob) = await store.ratings.top(1, "tally", 1, limit=10)
     assert (alice.user_id, bob.user_id) == (1, 2)
-    assert await store.new_season(1, 99) == 2
-    assert (await store.guild_settings(1)).season == 2
-    assert await store.ratings(1, "tally", 2, limit=10) == []
+    assert await store.ratings.new_season(1, 99) == 2
+    assert (await store.settings.guild(1)).season == 2
+    assert await store.ratings.top(1, "tally", 2, limit=10) == []
     second = await finished(service, 1, 2, [1, 2])
-    assert await store.record_results(second, Results({0: "loss", 1: "win"}))
-    now = {r.user_id: r for r in await store.ratings(1, "tally", 2, limit=10)}
+    assert await store.results.record(second, Results({0: "loss", 1: "win"}))
+    now = {r.user_id: r for r in await store.ratings.top(1, "tally", 2, limit=10)}
     assert now[2].skill.mu > now[1].skill.mu and now[2].games == 1  # afresh
-    assert await store.ratings(1, "tally", 1, limit=10) == [alice, bob]  # kept
-    history = await store.rating_history(1, 2, "tally", 2, limit=10)
+    assert await store.ratings.top(1, "tally", 1, limit=10) == [alice, bob]  # kept
+    history = await store.ratings.history(1, 2, "tally", 2, limit=10)
     assert [h.before for h in history] == [Skill()]
 
 
@@ -190,16 +190,16 @@ async def test_results_from_before_ratings_are_rated_at_start_up(service: MatchS
         await stats.record(match_id)
     await stats.record(teams)
     expected = await stored_ratings(store)
-    (row,) = await store.engine.read(
+    (row,) = await store.db.engine.read(
         "SELECT COUNT(DISTINCT team) AS sides FROM results WHERE match_id = ?", (teams,)
     )
     assert row["sides"] == 2
-    async with store._transaction() as db:  # as migration 0016 leaves older results
+    async with store.db.transaction() as db:  # as migration 0016 leaves older results
         await db.execute("UPDATE results SET rating_seq = NULL, team = NULL")
         await db.execute("DELETE FROM rating_changes")
         await db.execute("DELETE FROM ratings")
     await stats.catch_up()
-    assert await store.undecided_results() == []
+    assert await store.ratings.undecided() == []
     assert await stored_ratings(store) == expected
     await stats.catch_up()  # nothing more
     assert await stored_ratings(store) == expected
@@ -214,16 +214,17 @@ async def test_two_processes_deciding_the_same_earlier_results_rate_them_once(
     match_id = await finished(service, 1, 1, [1, 2])
     await Stats(service).record(match_id)
     expected = await stored_ratings(store)
-    async with store._transaction() as db:
+    async with store.db.transaction() as db:
         await db.execute("UPDATE results SET rating_seq = NULL")
         await db.execute("DELETE FROM rating_changes")
         await db.execute("DELETE FROM ratings")
     other = await Store.open(database)
     try:
-        (found,) = await store.undecided_results()
-        assert await other.undecided_results() == [found]
+        (found,) = await store.ratings.undecided()
+        assert await other.ratings.undecided() == [found]
         await asyncio.gather(
-            store.rate_undecided(found, {0: 0, 1: 1}), other.rate_undecided(found, {0: 0, 1: 1})
+            store.ratings.rate_undecided(found, {0: 0, 1: 1}),
+            other.ratings.rate_undecided(found, {0: 0, 1: 1}),
         )
     finally:
         await other.close()

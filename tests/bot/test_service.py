@@ -63,10 +63,10 @@ def user_to_act(table: Table) -> int:
 
 async def test_migrations_apply_once_and_set_user_version(database: str) -> None:
     first = await Store.open(database)
-    assert await first.schema_version() == len(migrations())
+    assert await first.db.schema_version() == len(migrations())
     await first.close()
     again = await Store.open(database)  # nothing left to apply: no error
-    assert await again.schema_version() == len(migrations())
+    assert await again.db.schema_version() == len(migrations())
     await again.close()
 
 
@@ -141,7 +141,7 @@ async def test_act_commits_before_returning_and_replays(service: MatchService) -
     assert [e.text for e in result.events] == ["Alice raises amber."]
     saved = await service.get(mid)
     assert saved.version == 1
-    assert [a.seq for a in await service.store.actions(mid)] == [1]
+    assert [a.seq for a in await service.store.matches.actions(mid)] == [1]
     assert await service.verify(mid)
 
 
@@ -191,7 +191,7 @@ async def test_simultaneous_actions_apply_exactly_once(service: MatchService) ->
     assert len(applied) == 1
     assert [type(e) for e in refused] == [errors.StaleChoice]
     assert (await service.get(mid)).version == 1
-    assert len(await service.store.actions(mid)) == 1
+    assert len(await service.store.matches.actions(mid)) == 1
 
 
 async def test_simultaneous_different_players_only_the_one_to_act_applies(
@@ -220,9 +220,9 @@ async def test_version_check_in_the_store_refuses_a_second_writer(service: Match
         "snapshot": match.snapshot or "",
         "status": "active",
     }
-    assert await service.store.append_action(match.id, expected_version=0, **kwargs)
-    assert not await service.store.append_action(match.id, expected_version=0, **kwargs)
-    assert len(await service.store.actions(match.id)) == 1
+    assert await service.store.matches.append_action(match.id, expected_version=0, **kwargs)
+    assert not await service.store.matches.append_action(match.id, expected_version=0, **kwargs)
+    assert len(await service.store.matches.actions(match.id)) == 1
 
 
 async def test_private_view_hides_other_hands_and_lists_choices(service: MatchService) -> None:
@@ -260,7 +260,7 @@ async def test_concede_is_logged_and_replayed(service: MatchService) -> None:
     result = await service.concede(mid, BOB)  # not Bob's decision: conceding is always allowed
     assert result.table.outcome is not None
     assert result.table.outcome.winners == [0]
-    rows = await service.store.actions(mid)
+    rows = await service.store.matches.actions(mid)
     assert rows[-1].action == '{"kind":"concede","args":[]}'
     assert await service.verify(mid)
     with pytest.raises(errors.NotActive):
@@ -298,7 +298,7 @@ async def test_players_deciding_at_once_never_spoil_each_others_menus(
         return_exceptions=True,
     )
     assert [type(o).__name__ for o in outcomes] == ["ActResult"] * 3 + ["StaleChoice"]
-    assert [s.decisions for s in await service.store.seats(mid)] == [1, 1, 1]
+    assert [s.decisions for s in await service.store.matches.seats(mid)] == [1, 1, 1]
     assert (await service.get(mid)).version == 3
     assert await service.verify(mid)
 
@@ -392,8 +392,8 @@ async def test_migration_2_backfills_decisions_and_names_the_old_pack(tmp_path: 
         )
     store = await Store.open(path)
     try:
-        assert [s.decisions for s in await store.seats(1)] == [1, 2]
-        match = await store.get_match(1)
+        assert [s.decisions for s in await store.matches.seats(1)] == [1, 2]
+        match = await store.matches.get(1)
         assert match is not None
         assert match.pack == bundled_pack().name
         assert not match.seed_chosen  # an older match's seed stays hidden
@@ -500,17 +500,17 @@ async def test_a_failing_listener_never_hides_a_committed_action(
 async def test_server_settings_default_then_change_and_persist(database: str) -> None:
     store = await Store.open(database)
     try:
-        assert await store.guild_settings(7) == GuildSettings(guild_id=7)
-        changed = await store.update_guild_settings(7, mod_role_id=55, match_channels=[3, 1])
+        assert await store.settings.guild(7) == GuildSettings(guild_id=7)
+        changed = await store.settings.update_guild(7, mod_role_id=55, match_channels=[3, 1])
         assert changed.mod_role_id == 55 and changed.match_channels == (1, 3)
         with pytest.raises(ValueError, match="unknown server settings"):
-            await store.update_guild_settings(7, nonsense=1)
+            await store.settings.update_guild(7, nonsense=1)
     finally:
         await store.close()
     reopened = await Store.open(database)
     try:
-        assert (await reopened.guild_settings(7)).mod_role_id == 55
-        assert (await reopened.guild_settings(8)).mod_role_id is None
+        assert (await reopened.settings.guild(7)).mod_role_id == 55
+        assert (await reopened.settings.guild(8)).mod_role_id is None
     finally:
         await reopened.close()
 
@@ -519,12 +519,12 @@ async def test_match_log_entries_name_who_and_when(service: MatchService) -> Non
     table = await started(service)
     mid = table.match.id
     await service.act(mid, ALICE, "banner|amber")
-    entry = await service.store.add_log_entry(
+    entry = await service.store.log.add(
         mid, user_id=EVE, kind="pause", text="Eve paused the match."
     )
     assert (entry.version, entry.user_id, entry.kind) == (1, EVE, "pause")
-    await service.store.add_log_entry(mid, user_id=None, kind="timeout", text="Time ran out.")
-    assert [(e.user_id, e.text) for e in await service.store.log_entries(mid)] == [
+    await service.store.log.add(mid, user_id=None, kind="timeout", text="Time ran out.")
+    assert [(e.user_id, e.text) for e in await service.store.log.entries(mid)] == [
         (EVE, "Eve paused the match."),
         (None, "Time ran out."),
     ]
@@ -551,13 +551,13 @@ async def test_a_seat_changing_hands_starts_with_a_clean_clock(service: MatchSer
     decision count (so a fresh clock)."""
     table = await started(service)
     mid = table.match.id
-    await service.store.put_seat_clock(SeatClock(mid, 1, timeouts=2, vacation_used=3600))
-    assert await service.store.add_pause_vote(mid, 1) == {1}
-    before = (await service.store.seats(mid))[1].decisions
+    await service.store.clocks.put_seat_clock(SeatClock(mid, 1, timeouts=2, vacation_used=3600))
+    assert await service.store.clocks.add_pause_vote(mid, 1) == {1}
+    before = (await service.store.matches.seats(mid))[1].decisions
     await service.replace_seat(mid, BOB, EVE, "Eve", moderator_id=DAVE)
-    assert 1 not in await service.store.seat_clocks(mid)
-    assert await service.store.add_pause_vote(mid, 0) == {0}  # Bob's vote left with him
-    assert (await service.store.seats(mid))[1].decisions == before + 1
+    assert 1 not in await service.store.clocks.seat_clocks(mid)
+    assert await service.store.clocks.add_pause_vote(mid, 0) == {0}  # Bob's vote left with him
+    assert (await service.store.matches.seats(mid))[1].decisions == before + 1
 
 
 async def test_an_undone_action_leaves_the_recent_lines(service: MatchService) -> None:
@@ -597,13 +597,13 @@ async def saved_actions(database: str, match_id: int) -> int:
 def count_commits(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many commits the store makes from now on (one entry per commit)."""
     made: list[int] = []
-    commit = store.engine._commit  # type: ignore[attr-defined]
+    commit = store.db.engine._commit  # type: ignore[attr-defined]
 
     async def counted(group: object) -> None:
         made.append(1)
         await commit(group)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store.engine, "_commit", counted)
+    monkeypatch.setattr(store.db.engine, "_commit", counted)
     return made
 
 
@@ -671,17 +671,17 @@ async def test_a_caller_cancelled_while_its_group_commits_leaves_the_change_save
     tasks = [asyncio.ensure_future(service.act(m, ALICE, "banner|amber")) for m in ids]
     await asyncio.sleep(0)  # all of them queued for the store
     for _ in range(2000):  # until a group is open: the first is in it, or waits on it
-        if service.store.engine._group is not None:  # type: ignore[attr-defined]
+        if service.store.db.engine._group is not None:  # type: ignore[attr-defined]
             break
         # Not sleep(0): on a loaded machine the database thread may not have answered
         # yet, and a few hundred turns of the loop pass in no time.
         await asyncio.sleep(0.001)
-    group = service.store.engine._group  # type: ignore[attr-defined]
+    group = service.store.db.engine._group  # type: ignore[attr-defined]
     assert group is not None, "no group formed: nothing here was tested"
     tasks[0].cancel()
     done = await asyncio.gather(*tasks, return_exceptions=True)
     assert not any(isinstance(r, BaseException) for r in done[1:])
-    await service.store.flush()
+    await service.store.db.flush()
     # The cancelled caller's change stands or was never made: nothing is half-saved,
     # and every other change is on disk.
     assert [await saved_actions(database, m) for m in ids[1:]] == [1] * 9

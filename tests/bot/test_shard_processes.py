@@ -182,7 +182,7 @@ async def test_two_processes_share_the_work_and_survive_a_kill(
             "the survivor to take the dead process's shards",
         )
         # Taken once each (an epoch more), only once the dead process's leases ran out
-        # (the database's own clock decides: see `Store.take_lease`).
+        # (the database's own clock decides: see `LeaseStore.take`).
         epochs = dict(await outside(database, "SELECT shard, epoch FROM shard_leases"))
         assert all(epochs[s] == before[s] + 1 for s in (0, 1)), (before, epochs)
 
@@ -279,7 +279,7 @@ async def _check(database: str, fake: FakeDiscord) -> None:
         rows_in: dict[int, list[Any]] = {}
         for match_id, channel_id in matches:
             assert await service.verify(match_id), f"match {match_id} differs from its replay"
-            rows = await store.outbox(match_id)
+            rows = await store.outbox.rows(match_id)
             rows_in.setdefault(channel_id, []).extend(rows)
             said = said_in.setdefault(channel_id, [])
             for row in rows:

@@ -159,7 +159,7 @@ async def test_results_are_recorded_once_and_caught_up_after_a_stop(
         await stats.record(match_id)  # again: nothing more
     (record,) = await stats.player(1, ALICE)
     assert (record.games, record.wins, record.losses) == (2, 2, 0)
-    assert await service.store.unrecorded_matches() == []
+    assert await service.store.results.unrecorded() == []
 
 
 async def test_an_abandoned_match_counts_for_nobody(service: MatchService) -> None:
@@ -168,7 +168,7 @@ async def test_an_abandoned_match_counts_for_nobody(service: MatchService) -> No
     )
     await service.join(table.match.id, BOB, "Bob")
     await service.start(table.match.id, ALICE)
-    assert await service.store.abandon_match(table.match.id, expected_version=0)
+    assert await service.store.matches.abandon(table.match.id, expected_version=0)
     stats = Stats(service)
     await stats.record(table.match.id)
     assert await stats.player(1, ALICE) == []
@@ -208,7 +208,7 @@ async def test_the_nemesis_victory_tracker_counts_per_nemesis_and_ranks_the_hunt
                 state.nemesis.pile, state.nemesis.vp = [], 0
                 state.players[0].vp = 99
             finish_game(state, by_concession=not won)
-            await store.append_action(
+            await store.matches.append_action(
                 table.match.id,
                 expected_version=0,
                 seat=0,
@@ -289,7 +289,7 @@ async def test_an_abandoned_match_is_rated_only_where_the_server_rates_abandons(
     store = service.store
     for guild, rated in ((1, False), (2, True)):
         if rated:
-            await store.update_guild_settings(guild, rated_endings={"abandons"})
+            await store.settings.update_guild(guild, rated_endings={"abandons"})
         table = await service.new_lobby(
             guild_id=guild, channel_id=guild, user_id=ALICE, name="Alice", game="tally"
         )

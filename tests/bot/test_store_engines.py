@@ -9,9 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from bot.service.store.engine import POSTGRESQL
 
 from bot.service.store import MIGRATIONS_DIR, NewerSchema, Store, is_postgresql, migrations
-from bot.service.store.engine import POSTGRESQL
 from bot.service.store.postgresql import numbered
 from tests.bot.outside import one
 
@@ -45,10 +45,10 @@ async def test_migrations_run_in_order_once_and_a_gap_is_refused(
     extra = len(migrations()) + 1
     add(directory, extra, "notes", "CREATE TABLE notes (id INTEGER);")
     store = await Store.open(database, migrations_dir=directory)
-    assert await store.schema_version() == extra
+    assert await store.db.schema_version() == extra
     await store.close()
     again = await Store.open(database, migrations_dir=directory)  # nothing left to apply
-    assert await again.schema_version() == extra
+    assert await again.db.schema_version() == extra
     await again.close()
     add(directory, extra + 2, "gap", "SELECT 1;")
     with pytest.raises(RuntimeError, match="breaks the sequence"):
@@ -80,7 +80,7 @@ async def test_a_failed_migration_leaves_the_schema_where_it_was(
         await Store.open(database, migrations_dir=directory)
     store = await Store.open(database)
     try:
-        assert await store.schema_version() == known
+        assert await store.db.schema_version() == known
     finally:
         await store.close()
     assert not await one(
@@ -95,7 +95,7 @@ async def test_a_failed_migration_leaves_the_schema_where_it_was(
 async def test_processes_starting_together_apply_each_migration_once(database: str) -> None:
     stores = await asyncio.gather(*(Store.open(database) for _ in range(4)))
     try:
-        assert {await s.schema_version() for s in stores} == {len(migrations())}
+        assert {await s.db.schema_version() for s in stores} == {len(migrations())}
         assert await one(database, "SELECT COUNT(*) FROM arbiter_schema") == 1
     finally:
         for store in stores:
@@ -114,7 +114,7 @@ async def test_a_discord_sized_id_and_seed_round_trip(database: str) -> None:
     store = await Store.open(database)
     try:
         big = (1 << 62) + 12345
-        match = await store.create_match(
+        match = await store.matches.create(
             guild_id=big,
             channel_id=big + 1,
             game="tally",
@@ -126,6 +126,6 @@ async def test_a_discord_sized_id_and_seed_round_trip(database: str) -> None:
             pack="none",
         )
         assert (match.guild_id, match.channel_id, match.seed) == (big, big + 1, 2**53 - 1)
-        assert (await store.seats(match.id))[0].user_id == big + 2
+        assert (await store.matches.seats(match.id))[0].user_id == big + 2
     finally:
         await store.close()

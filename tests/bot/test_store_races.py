@@ -26,7 +26,7 @@ async def store(database: str) -> AsyncIterator[Store]:
 
 
 async def lobby(store: Store, channel: int) -> int:
-    match = await store.create_match(
+    match = await store.matches.create(
         guild_id=1,
         channel_id=channel,
         game="tally",
@@ -44,12 +44,12 @@ async def test_a_load_overlapping_a_commit_neither_hides_it_nor_counts_it_twice(
     store: Store, database: str
 ) -> None:
     match_id = await lobby(store, 10)
-    assert await store.add_seat(match_id, 201, "bob", max_seats=2)
-    assert await store.start_match(match_id, snapshot="{}", teams={})
+    assert await store.matches.add_seat(match_id, 201, "bob", max_seats=2)
+    assert await store.matches.start(match_id, snapshot="{}", teams={})
     other = await lobby(store, 11)
-    store._memory.forget(match_id)  # nothing of the match held: the reads below load it
+    store.db.memory.forget(match_id)  # nothing of the match held: the reads below load it
     action = asyncio.create_task(
-        store.append_action(
+        store.matches.append_action(
             match_id,
             expected_version=0,
             seat=0,
@@ -61,41 +61,43 @@ async def test_a_load_overlapping_a_commit_neither_hides_it_nor_counts_it_twice(
         )
     )
     await asyncio.sleep(0)  # the action is under way
-    seats = asyncio.create_task(store.seats(match_id))
-    tail = asyncio.create_task(store.latest_actions(match_id, last=16))
-    await asyncio.gather(action, seats, tail, store.set_options(other, {"x": 1}))
-    held = [(s.seat, s.decisions) for s in await store.seats(match_id)]
+    seats = asyncio.create_task(store.matches.seats(match_id))
+    tail = asyncio.create_task(store.matches.latest_actions(match_id, last=16))
+    await asyncio.gather(action, seats, tail, store.matches.set_options(other, {"x": 1}))
+    held = [(s.seat, s.decisions) for s in await store.matches.seats(match_id)]
     saved = await outside(
         database, "SELECT seat, decisions FROM seats WHERE match_id = ? ORDER BY seat", match_id
     )
     assert held == [tuple(row) for row in saved] == [(0, 1), (1, 0)]
-    assert [a.seq for a in await store.latest_actions(match_id, last=16)] == [1]
+    assert [a.seq for a in await store.matches.latest_actions(match_id, last=16)] == [1]
 
 
 async def test_a_notice_read_while_its_commit_is_under_way_is_held_once(store: Store) -> None:
     match_id = await lobby(store, 10)
     other = await lobby(store, 11)
     notice = Notice(match_id, "say", {"text": "hi"})
-    written = asyncio.create_task(store.enqueue([notice]))
+    written = asyncio.create_task(store.outbox.enqueue([notice]))
     await asyncio.sleep(0)
-    read = asyncio.create_task(store.next_notices(notice.lane, 10))
-    await asyncio.gather(written, read, store.set_options(other, {"x": 1}))
-    (row,) = await store.next_notices(notice.lane, 10)
-    store.mark_delivered(row.id)
-    assert await store.next_notices(notice.lane, 10) == []
+    read = asyncio.create_task(store.outbox.next_notices(notice.lane, 10))
+    await asyncio.gather(written, read, store.matches.set_options(other, {"x": 1}))
+    (row,) = await store.outbox.next_notices(notice.lane, 10)
+    store.outbox.mark_delivered(row.id)
+    assert await store.outbox.next_notices(notice.lane, 10) == []
 
 
 async def test_a_lane_read_cut_short_is_read_again(store: Store) -> None:
     match_id = await lobby(store, 10)
     notice = Notice(match_id, "say", {"text": "hi"})
-    await store.enqueue([notice])
-    store.forget_all()  # as after a restart: the lane is read back
-    read = asyncio.create_task(store.next_notices(notice.lane, 10))
+    await store.outbox.enqueue([notice])
+    store.db.forget_all()  # as after a restart: the lane is read back
+    read = asyncio.create_task(store.outbox.next_notices(notice.lane, 10))
     await asyncio.sleep(0)
     read.cancel()  # the publisher stops while it reads
     with contextlib.suppress(asyncio.CancelledError):
         await read
-    assert [r.notice.body["text"] for r in await store.next_notices(notice.lane, 10)] == ["hi"]
+    assert [r.notice.body["text"] for r in await store.outbox.next_notices(notice.lane, 10)] == [
+        "hi"
+    ]
 
 
 @pytest.mark.engines("postgresql")  # in SQLite no read runs beside a transaction's body
@@ -104,25 +106,25 @@ async def test_what_a_transaction_carries_from_behind_is_read_as_written(
 ) -> None:
     match_id = await lobby(store, 10)
     other = await lobby(store, 11)
-    store.set_turn_message(TurnMessage(match_id, 111, "t1", "old"))
-    await store.flush()
-    store.set_turn_message(TurnMessage(match_id, 222, "t2", "new"))
+    store.matches.set_turn_message(TurnMessage(match_id, 111, "t1", "old"))
+    await store.db.flush()
+    store.matches.set_turn_message(TurnMessage(match_id, 222, "t2", "new"))
     inside, go = asyncio.Event(), asyncio.Event()
 
     async def carrier() -> None:  # a transaction of another match carries it
-        async with store._transaction() as db:
+        async with store.db.transaction() as db:
             inside.set()
             await go.wait()
             await db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", (other,))
 
     carrying = asyncio.create_task(carrier())
     await inside.wait()
-    store._memory.forget(match_id)  # read afresh meanwhile (another process's change, say)
-    held = await store.turn_message(match_id)
+    store.db.memory.forget(match_id)  # read afresh meanwhile (another process's change, say)
+    held = await store.matches.turn_message(match_id)
     assert held is not None and held.message_id == 222
     go.set()
     await carrying
-    held = await store.turn_message(match_id)
+    held = await store.matches.turn_message(match_id)
     assert held is not None and held.message_id == 222
     assert await one(database, "SELECT message_id FROM turn_messages") == 222
 
@@ -132,19 +134,19 @@ async def test_save_turn_message_returns_once_it_is_saved_even_while_another_car
 ) -> None:
     match_id = await lobby(store, 10)
     other = await lobby(store, 11)
-    store.set_board_message(other, 5)  # carried by the next transaction
-    first = asyncio.create_task(store.set_options(other, {"a": 1}))
+    store.matches.set_board_message(other, 5)  # carried by the next transaction
+    first = asyncio.create_task(store.matches.set_options(other, {"a": 1}))
     await asyncio.sleep(0)
-    store.set_turn_message(TurnMessage(match_id, 777, "t1", "body"))  # waits behind it
-    carrier = store._carrier
+    store.matches.set_turn_message(TurnMessage(match_id, 777, "t1", "body"))  # waits behind it
+    carrier = store.db._carrier
     assert carrier is not None
 
     async def next_carrier() -> None:
         await carrier  # woken at the same moment as the save below
-        await store.set_options(other, {"b": 2})
+        await store.matches.set_options(other, {"b": 2})
 
     async def saved() -> object:
-        await store.save_turn_message(match_id)
+        await store.matches.save_turn_message(match_id)
         return await one(
             database, "SELECT message_id FROM turn_messages WHERE match_id = ?", match_id
         )
@@ -159,19 +161,21 @@ async def test_a_lane_another_process_wrote_to_is_read_again_once_it_empties(
 ) -> None:
     first, second = await Store.open(database), await Store.open(database)
     try:
-        await first.pending_lanes()
-        await second.pending_lanes()
+        await first.outbox.pending_lanes()
+        await second.outbox.pending_lanes()
         match_id = await lobby(first, 10)
         lane = f"match:{match_id}"
-        await first.enqueue([Notice(match_id, "say", {"text": "A"})])
-        (a,) = await first.next_notices(lane, 10)  # the first is delivering A...
-        await second.enqueue([Notice(match_id, "say", {"text": "B"})])  # ...B comes elsewhere
+        await first.outbox.enqueue([Notice(match_id, "say", {"text": "A"})])
+        (a,) = await first.outbox.next_notices(lane, 10)  # the first is delivering A...
+        await second.outbox.enqueue(
+            [Notice(match_id, "say", {"text": "B"})]
+        )  # ...B comes elsewhere
         for _ in range(200):  # until the first process hears of it
-            if lane in first._memory.written_elsewhere:
+            if lane in first.db.memory.written_elsewhere:
                 break
             await asyncio.sleep(0.01)
-        first.mark_delivered(a.id)  # A done: the lane held empties
-        assert [r.notice.body["text"] for r in await first.next_notices(lane, 10)] == ["B"]
+        first.outbox.mark_delivered(a.id)  # A done: the lane held empties
+        assert [r.notice.body["text"] for r in await first.outbox.next_notices(lane, 10)] == ["B"]
     finally:
         await first.close()
         await second.close()

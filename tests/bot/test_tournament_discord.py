@@ -264,7 +264,7 @@ async def test_what_opening_a_tournament_refuses(world: World) -> None:
     for who, where, given, told in cases:
         refused = await who.slash(where, "tournament new", **given)
         assert told in answer(refused), (given, answer(refused))
-    assert await world.bot.matches.store.tournaments_in(world.channel.id) == []
+    assert await world.bot.matches.store.tournaments.in_channel(world.channel.id) == []
 
 
 async def test_a_round_paired_just_before_a_stop_is_seated_after_the_restart(
@@ -363,7 +363,7 @@ async def test_a_standings_post_cut_short_by_a_stop_is_found_not_posted_twice(
     async def stopped(*_: object) -> None:
         raise RuntimeError("the process stopped here")
 
-    store.set_tournament_message = stopped  # type: ignore[method-assign]
+    store.tournaments.set_message = stopped  # type: ignore[method-assign]
     try:
         await world.bot.desk.settle(event.row.id)
     except RuntimeError:

@@ -74,7 +74,7 @@ def table_lines(world: World, event: Event) -> list[str]:
 
 
 async def log_of(world: World, event: Event) -> list[str]:
-    return [text for _, _, text in await world.bot.desk.service.store.tournament_log(event.row.id)]
+    return [text for _, _, text in await world.bot.desk.service.store.tournaments.log(event.row.id)]
 
 
 @pytest.mark.engines
@@ -189,11 +189,11 @@ async def test_a_match_the_clock_abandons_is_lost_by_the_side_that_ran_out_of_ti
     # a match of the abandon policy.
     # (No command gives a tournament's match other terms: written as the store would.)
     store = world.bot.matches.store
-    async with store._transaction() as db:
+    async with store.db.transaction() as db:
         await db.execute(
             "UPDATE matches SET timeout_policy = 'abandon' WHERE id = ?", (game.match_id,)
         )
-        store._forget(db, game.match_id)
+        db.forget(game.match_id)
     thread = thread_of(world, game)
     for _ in range(10):
         if (await world.bot.matches.get(game.match_id)).status != "active":

@@ -327,7 +327,7 @@ async def test_postgresql_is_backed_up_with_pg_dump_and_restored_with_pg_restore
 
     store = await Store.open(restored)  # the schema is taken as it is: nothing to migrate
     try:
-        assert await store.schema_version() == len(migrations())
+        assert await store.db.schema_version() == len(migrations())
         players = Players(store, channel=200)
         played = [match_id for (match_id,) in await outside(restored, MATCHES)]
         assert len(played) == 2

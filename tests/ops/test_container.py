@@ -302,7 +302,7 @@ def schema_version(env: dict[str, str], cwd: Path) -> int:
         "async def main():\n"
         "    store = await Store.open(os.environ['ARBITER_DB'])\n"
         "    try:\n"
-        "        print(await store.schema_version())\n"
+        "        print(await store.db.schema_version())\n"
         "    finally:\n"
         "        await store.close()\n"
         "asyncio.run(main())\n"

@@ -1,6 +1,8 @@
 """The store: the database behind the services (see `bot.service.store.store`)."""
 
+from bot.service.store.database import Database, is_postgresql
 from bot.service.store.engine import MIGRATIONS_DIR, NewerSchema, migrations
+from bot.service.store.matches import ChannelBusy
 from bot.service.store.memory import MEMORY, TAIL
 from bot.service.store.rows import (
     BOARD_MODES,
@@ -33,7 +35,7 @@ from bot.service.store.rows import (
     UndoneRow,
     Versus,
 )
-from bot.service.store.store import ChannelBusy, Store, is_postgresql
+from bot.service.store.store import Store
 
 __all__ = [
     "BOARD_MODES",
@@ -47,6 +49,7 @@ __all__ = [
     "ActionRow",
     "ChannelBusy",
     "Clocks",
+    "Database",
     "Deadline",
     "Entrant",
     "GuildSettings",

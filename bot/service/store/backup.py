@@ -25,7 +25,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.service.store.store import is_postgresql
+from bot.service.store.database import is_postgresql
 from bot.service.store.transfer import shown
 
 BUSY_WAIT = 30.0  # seconds the copy waits for a lock (the bot's commits are short)

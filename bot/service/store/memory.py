@@ -7,7 +7,7 @@ channel; the server settings; each user's DM preferences, standing answers and p
 mode; the pending notices of each outbox lane.
 
 What is held is as the last commit left it: the store changes it only once a commit is
-durable (`Store._transaction`'s `then`), so a reader served from here never sees a
+durable (`Database.transaction`'s `then`), so a reader served from here never sees a
 change that may still be undone. Anything the store can't update exactly it forgets,
 to be read again. A change made by another process reaches it as forgetting: the engine
 says which matches, servers, users or lanes another process changed (PostgreSQL's

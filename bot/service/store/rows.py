@@ -267,7 +267,7 @@ class RatingChange:
 @dataclass(frozen=True)
 class Clocks:
     """The deadlines an action leaves and the DMs they call for, worked out from the
-    match's clocks as they stood at `mark` (`Store.clock_mark`): saved with the action
+    match's clocks as they stood at `mark` (`Database.clock_mark`): saved with the action
     only if no clock of the match changed since (else left to the reconciliation after)."""
 
     mark: int

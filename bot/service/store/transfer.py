@@ -22,9 +22,10 @@ from graphlib import TopologicalSorter
 from pathlib import Path
 from typing import Any
 
+from bot.service.store.database import is_postgresql
 from bot.service.store.engine import POSTGRESQL, Tx
 from bot.service.store.rows import Row
-from bot.service.store.store import Store, is_postgresql
+from bot.service.store.store import Store
 
 PAGE = 500  # rows read, and written, at a time
 EVERYTHING = "*"  # told to other processes of the target: forget all you hold
@@ -135,7 +136,7 @@ async def copy_rows(
 
 async def started_matches(store: Store) -> tuple[list[int], int]:
     """The matches that were dealt (in id order), and how many are lobbies still."""
-    rows = await store.engine.read(
+    rows = await store.db.engine.read(
         "SELECT id, CASE WHEN snapshot IS NULL THEN 1 ELSE 0 END AS fresh FROM matches ORDER BY id"
     )
     dealt = [int(r["id"]) for r in rows if not r["fresh"]]
@@ -313,13 +314,13 @@ async def _copy(
 ) -> tuple[list[_Table], dict[str, int]]:
     """Copy every table in one transaction on the target; the tables, in copy order, and
     the digest of each one's rows as read from the source."""
-    source, target = readable.engine, writable.engine
+    source, target = readable.db.engine, writable.db.engine
     digests: dict[str, int] = {}
     async with source.transaction(_nothing, _nothing) as reading:
         if source.name == POSTGRESQL:
             await reading.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         held = await _catalogue(source.name, reading.fetch)
-        async with target.transaction(writable.forget_all, writable.forget_all) as writing:
+        async with target.transaction(writable.db.forget_all, writable.db.forget_all) as writing:
             if source.name == target.name == POSTGRESQL:
                 await _not_the_same_database(reading, writing)
             order = _carried(held, await _catalogue(target.name, writing.fetch))
@@ -438,7 +439,7 @@ async def _compare(
     and the same rows, as read from the source."""
     for table in tables:
         count = total = 0
-        async for page in pages(writable.engine.read, table):
+        async for page in pages(writable.db.engine.read, table):
             count += len(page)
             total += digest(page)
         if count != report.copied[table.name] or total % 2**128 != digests[table.name]:
