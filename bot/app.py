@@ -37,6 +37,7 @@ from bot.service.metrics import Metrics
 from bot.service.players import DM_PAUSE, AIPlayers
 from bot.service.stats import Stats
 from bot.service.store import Store
+from bot.service.tournaments import Tournaments
 from rules.core import Game
 
 # The cogs, each with the components of its own that outlive a restart, loaded by name
@@ -89,6 +90,13 @@ class ArbiterBot(commands.AutoShardedBot):
         self.panels = Panels(self)
         self.pictures = PictureCache(metrics=self.metrics)
         self.metrics.read_with(self._figures)
+
+    @property
+    def store(self) -> Store:
+        """The database and its repositories (open once the bot has started)."""
+        if self._store is None:
+            raise RuntimeError("the bot has not started: its database is not open yet")
+        return self._store
 
     @property
     def matches(self) -> MatchService:
@@ -154,9 +162,12 @@ class ArbiterBot(commands.AutoShardedBot):
         )
         self._matches.on_change(self._players.on_change)
         self._hints = Hints(self._matches, self._players)
-        self._stats = Stats(self._matches)
+        self._stats = Stats(self._matches, self._store.results, self._store.ratings)
         await self._stats.catch_up()
-        self._desk = TournamentDesk(self)
+        tournaments = Tournaments(
+            self._matches, self._store.tournaments, self._store.results, self._store.ratings
+        )
+        self._desk = TournamentDesk(self, tournaments)
         self._matches.on_change(self._desk.on_match_change)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -188,7 +199,7 @@ class ArbiterBot(commands.AutoShardedBot):
             store.db.serve(count, range(count))
             return
         self.leases = Leases(
-            store, count, self.settings.shards, ttl=self.settings.arbiter_lease_ttl
+            store.leases, count, self.settings.shards, ttl=self.settings.arbiter_lease_ttl
         )
         name_process(self.leases.holder)
         self.leases.on_change(self._served)

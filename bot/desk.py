@@ -60,9 +60,9 @@ def thread_name(event: Event, game: TournamentGame) -> str:
 class TournamentDesk:
     """Every open tournament's message, threads and moments."""
 
-    def __init__(self, bot: Host) -> None:
+    def __init__(self, bot: Host, service: Tournaments) -> None:
         self.bot = bot
-        self.service = Tournaments(bot.matches)
+        self.service = service
         self._scheduler = Scheduler(self._fire, discord.utils.utcnow)
         self._locks = KeyedLocks()
         self._starting: asyncio.Task[None] | None = None
@@ -91,7 +91,7 @@ class TournamentDesk:
 
     async def _settle_all(self) -> None:
         await self.bot.wait_until_ready()
-        for row in await self.service.store.tournaments.open():
+        for row in await self.service.tournaments.open():
             try:
                 await self.settle(row.id)
             except Exception:
@@ -120,7 +120,7 @@ class TournamentDesk:
         the round seated in its thread, its message showing it as it stands."""
         async with self._locks(tournament_id):
             event = await self.service.event(tournament_id)
-            if not self.service.store.db.owns(event.row.guild_id):
+            if not self.service.matches.db.owns(event.row.guild_id):
                 return event
             event = await self.service.resume(tournament_id, now=discord.utils.utcnow())
             self._arm(event)
@@ -237,7 +237,7 @@ class TournamentDesk:
             message_id = found
         else:
             message_id = (await channel.send(embed=embed, view=view)).id
-        await self.service.store.tournaments.set_message(row.id, message_id)
+        await self.service.tournaments.set_message(row.id, message_id)
 
 
 class TournamentButton(

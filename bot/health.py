@@ -61,9 +61,9 @@ class Health:
         found: dict[str, Any] = {"shards": sorted(bot.settings.shards)}
         problems = []
         try:
-            store = bot.matches.store
-            found["engine"] = store.db.engine.name
-            found["schema"] = await store.db.schema_version()
+            db = bot.matches.db
+            found["engine"] = db.engine.name
+            found["schema"] = await db.schema_version()
         except Exception as error:  # closed, not open yet, or the database is away
             problems.append(f"database: {error}")
         connected = sorted(

@@ -64,15 +64,15 @@ async def pick_match(
     open or over. A numbered match must belong to this server; in a direct message (no
     server) it must be a game of the user's own, since a DM game is its player's alone."""
     if match_id is not None:
-        match = await matches.store.matches.get(match_id)
+        match = await matches.records.get(match_id)
         if match is None or match.guild_id != guild_id:
             raise errors.MatchNotFound(_not_found(guild_id, match_id))
         if guild_id is None and not any(
-            s.user_id == user_id for s in await matches.store.matches.seats(match_id)
+            s.user_id == user_id for s in await matches.records.seats(match_id)
         ):
             raise errors.MatchNotFound(_not_found(guild_id, match_id))
         return match
-    match = await matches.store.matches.latest_in(channel_id)
+    match = await matches.records.latest_in(channel_id)
     if match is None:
         raise errors.NoMatchHere("No match was ever played in this channel.")
     return match
@@ -87,24 +87,23 @@ def _not_found(guild_id: int | None, match_id: int) -> str:
 async def log_lines(matches: MatchService, match_id: int) -> list[str]:
     """The match's history in plain words, oldest first."""
     match = await matches.get(match_id)
-    store = matches.store
     if match.snapshot is None:
         return []
     seats = await matches.setup_seats(match_id)
     names = {s.seat: s.name for s in seats}
-    undone = await store.matches.undone(match_id)
+    undone = await matches.records.undone(match_id)
     # A game that numbers its own lines (Historia's reports) is read by those numbers.
     numbered = not renderer_for(match.game).numbers_lines
     # A game action sorts by its number; a log line after the actions up to the match
     # version it was written at (an undo's line after the action it took back).
     ordered: list[tuple[tuple[int, int, int], str]] = []
-    for row in await store.matches.actions(match_id):
+    for row in await matches.records.actions(match_id):
         text = " ".join(_public(row.events)) or f"{names.get(row.seat, 'A player')} decides."
         text = clip(text, LINE_CHARS)
         if row.seq in undone:
             text = f"~~{text}~~ *(undone)*"
         ordered.append(((row.seq, 0, row.seq), f"`{row.seq}` {text}" if numbered else text))
-    for entry in await store.log.entries(match_id):
+    for entry in await matches.log.entries(match_id):
         icon = LOG_ICONS.get(entry.kind, "")
         ordered.append(((entry.version, 1, entry.id), icon + clip(entry.text, LINE_CHARS)))
     ordered.sort(key=lambda item: item[0])
@@ -194,15 +193,15 @@ async def export_match(
     if match.status in ("lobby", "active"):
         if not moderator:
             raise errors.ExportRefused()
-        if any(s.user_id == user_id for s in await matches.store.matches.seats(match_id)):
+        if any(s.user_id == user_id for s in await matches.records.seats(match_id)):
             raise errors.ExportRefused(
                 "You play in this match: its export would show you every hand and shuffle. "
                 "Export it once it is over."
             )
     if match.snapshot is None:
         raise errors.NotActive("This match never started: there is nothing to export.")
-    teams = {s.seat: s.team for s in await matches.store.matches.seats(match_id)}
-    undone = await matches.store.matches.undone(match_id)
+    teams = {s.seat: s.team for s in await matches.records.seats(match_id)}
+    undone = await matches.records.undone(match_id)
     return {
         "format": EXPORT_FORMAT,
         "format_version": EXPORT_VERSION,
@@ -227,11 +226,11 @@ async def export_match(
                 "undone": row.seq in undone,
                 "lines": _public(row.events),
             }
-            for row in await matches.store.matches.actions(match_id)
+            for row in await matches.records.actions(match_id)
         ],
         "renames": [
             {"version": r.version, "seat": r.seat, "name": r.name}
-            for r in await matches.store.matches.renames(match_id)
+            for r in await matches.records.renames(match_id)
         ],
         "snapshot": json.loads(match.snapshot),
     }

@@ -5,22 +5,22 @@ from __future__ import annotations
 import discord
 
 from bot.service import errors
-from bot.service.store import Store
+from bot.service.store.settings import SettingsStore
 
 
-async def is_moderator(interaction: discord.Interaction, store: Store) -> bool:
+async def is_moderator(interaction: discord.Interaction, settings: SettingsStore) -> bool:
     """Whether the user may use moderator powers in this server."""
     if interaction.guild is None or not isinstance(interaction.user, discord.Member):
         return False
     if interaction.permissions.manage_guild:
         return True
-    settings = await store.settings.guild(interaction.guild.id)
-    if settings.mod_role_id is None:
+    saved = await settings.guild(interaction.guild.id)
+    if saved.mod_role_id is None:
         return False
-    return any(role.id == settings.mod_role_id for role in interaction.user.roles)
+    return any(role.id == saved.mod_role_id for role in interaction.user.roles)
 
 
-async def require_moderator(interaction: discord.Interaction, store: Store) -> None:
+async def require_moderator(interaction: discord.Interaction, settings: SettingsStore) -> None:
     """Refuse (NotModerator) anyone who is not a moderator of this server."""
-    if not await is_moderator(interaction, store):
+    if not await is_moderator(interaction, settings):
         raise errors.NotModerator()

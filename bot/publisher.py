@@ -198,7 +198,7 @@ class Publisher:
         """Deliver whatever is still pending (from before a restart)."""
         self._stopped = False
         self._started = True
-        for lane in await self.bot.matches.store.outbox.pending_lanes():
+        for lane in await self.bot.matches.outbox.pending_lanes():
             self.wake(lane)
         self._saver.start()
 
@@ -221,11 +221,11 @@ class Publisher:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         if self._started:
-            self.bot.matches.store.outbox.interrupted()  # a send may have been under way
+            self.bot.matches.outbox.interrupted()  # a send may have been under way
         self._started = False
 
     async def _save(self, _key: object) -> None:
-        await self.bot.matches.store.db.flush()  # nothing to do if a transaction took it along
+        await self.bot.matches.db.flush()  # nothing to do if a transaction took it along
 
     def _save_soon(self) -> None:
         if self._saver.when(SAVE) is None:
@@ -248,27 +248,29 @@ class Publisher:
             await asyncio.gather(*running, return_exceptions=True)
 
     async def _drain(self, lane: str) -> None:
-        store = self.bot.matches.store
+        matches = self.bot.matches
         while not self._stopped:
             self._again.discard(lane)
-            rows = await store.outbox.next_notices(lane, FOLD_MOST)
+            rows = await matches.outbox.next_notices(lane, FOLD_MOST)
             if not rows:
                 if lane in self._again:
                     continue
                 return
             if rows[0].notice.kind in FOLDS and await self._paced(rows[0]):
-                rows = await store.outbox.next_notices(lane, FOLD_MOST)  # what came meanwhile joins
+                rows = await matches.outbox.next_notices(
+                    lane, FOLD_MOST
+                )  # what came meanwhile joins
             batch = folded(rows)
             first = batch[0]
             match = await self.bot.matches.get(first.notice.match_id)
-            if not store.db.owns(match.guild_id):
+            if not matches.db.owns(match.guild_id):
                 return  # no longer this process's to deliver (see `bot.service.leases`)
-            shard = shard_of(match.guild_id, store.db.shard_count)
+            shard = shard_of(match.guild_id, matches.db.shard_count)
             try:
                 with about(match=match.id, guild=match.guild_id, shard=shard):
                     await self._deliver(batch)
             except Retry as failed:
-                attempts = await store.outbox.note_failure(first.id, failed.why)
+                attempts = await matches.outbox.note_failure(first.id, failed.why)
                 wait = failed.wait if failed.wait is not None else backoff(attempts)
                 log.warning(
                     "outbox %s: %s notice %d failed (%s); try %d in %.0f s",
@@ -289,11 +291,11 @@ class Publisher:
                 # A fault of ours: logged with its reference, and the lane goes on.
                 log.exception("outbox %s: notice %d could not be delivered", lane, first.id)
                 for row in batch:
-                    await store.outbox.give_up(row.id, "an error in the bot (see the log)")
+                    await matches.outbox.give_up(row.id, "an error in the bot (see the log)")
                     self.bot.metrics.gave_up("fault")
                 continue
             for row in batch:
-                store.outbox.mark_delivered(row.id)
+                matches.outbox.mark_delivered(row.id)
             self._save_soon()
 
     async def _paced(self, row: OutboxRow) -> bool:
@@ -303,9 +305,9 @@ class Publisher:
 
     async def _give_up(self, row: OutboxRow, why: str) -> None:
         """A notice that can never be delivered: logged, and noted in the match log."""
-        store = self.bot.matches.store
+        matches = self.bot.matches
         notice = row.notice
-        await store.outbox.give_up(row.id, why)
+        await matches.outbox.give_up(row.id, why)
         self.bot.metrics.gave_up("refused")
         log.warning("outbox: gave up notice %d of match %s: %s", row.id, notice.match_id, why)
         if notice.kind == "dm":
@@ -313,7 +315,7 @@ class Publisher:
                 await self.bot.clock.dm_closed(notice.match_id, int(notice.body["user_id"]))
             return
         what = {"board": "The board", "start": "The board"}.get(notice.kind, "A public line")
-        await store.log.add(
+        await matches.log.add(
             notice.match_id,
             user_id=None,
             kind=UNDELIVERED_LOG,
@@ -377,7 +379,7 @@ class Publisher:
         await self.bot.clock.settled(notice.match_id)
         table = await self.bot.matches.table(notice.match_id)
         match_id = table.match.id
-        store = self.bot.matches.store
+        matches = self.bot.matches
         seqs = [int(r.notice.body["seq"]) for r in batch if r.notice.kind == "action"]
         # A lobby's steps and its start are number 0 (see `through`).
         seqs += [0] if notice.kind == "start" or table.match.snapshot is None else []
@@ -401,7 +403,7 @@ class Publisher:
                 await self._show(table, vias, first, posting=any(posting))
             batch = [replace(row, progress={**row.progress, "board": True}) for row in batch]
             for row in batch:
-                store.outbox.note_progress(row.id, row.progress)
+                matches.outbox.note_progress(row.id, row.progress)
             first = batch[0]
         if notice.kind == "start":
             if "message" in first.progress:
@@ -415,7 +417,7 @@ class Publisher:
         else:
             # Not those posted before a failure or a restart, nor those the turn's message
             # shows already (its lines were saved, their notices' marks were not).
-            shown = await store.matches.turn_message(match_id)
+            shown = await matches.records.turn_message(match_id)
             through = shown.through if shown is not None else 0
             told = [
                 r
@@ -444,7 +446,7 @@ class Publisher:
         turn's message instead, so it is looked for among the channel's latest messages
         first, whichever way it would be told; found, it is marked posted there, and that
         message is the turn's from then on."""
-        store = self.bot.matches.store
+        matches = self.bot.matches
         left: list[OutboxRow] = []
         for row in rows:
             body = row.notice.body
@@ -460,11 +462,11 @@ class Publisher:
                 left.append(row)
                 continue
             self._last_post[lane] = found
-            store.outbox.note_progress(row.id, {**row.progress, "message": found.id})
+            matches.outbox.note_progress(row.id, {**row.progress, "message": found.id})
             turn = TurnMessage(
                 table.match.id, found.id, str(body["turn"]), found.body, row.id, found.author
             )
-            store.matches.set_turn_message(turn)
+            matches.records.set_turn_message(turn)
         return left
 
     async def _dm(self, row: OutboxRow) -> None:
@@ -483,7 +485,7 @@ class Publisher:
     async def _say(self, row: OutboxRow, table: Table) -> None:
         """A public line of its own, after which the lines start a new turn message."""
         body = row.notice.body
-        store = self.bot.matches.store
+        matches = self.bot.matches
         if row.progress.get("message") is None:
             lines = [body["line"]]
             ping = [int(u) for u in body["ping"]]
@@ -506,7 +508,7 @@ class Publisher:
             # while the AI plays on (a press once the seat is back is told so).
             if view is not None and body.get("keep") is None:
                 await self._quick_on(table, message.id, [])
-        store.matches.clear_turn_message(table.match.id)
+        matches.records.clear_turn_message(table.match.id)
 
     async def _lines(
         self,
@@ -523,10 +525,10 @@ class Publisher:
         that notifies the players in `called` (see the class), through `vias` where they
         can. `author`: the user whose own command made them (None: nobody's, the AI's or
         a clock's, say); they are added only to a message reading as theirs or nobody's."""
-        store = self.bot.matches.store
+        matches = self.bot.matches
         match_id = table.match.id
         if finished:
-            store.matches.clear_turn_message(match_id)
+            matches.records.clear_turn_message(match_id)
             await self._quick_on(table, None, vias)
             await self._thought(table, None, None, vias)
             outcome = table.outcome
@@ -536,7 +538,7 @@ class Publisher:
             message = await self._send(rows[0], table, text, winners, vias=vias)
             self._posted_for(rows, message.id)
             return
-        current = await store.matches.turn_message(match_id)
+        current = await matches.records.turn_message(match_id)
         most = renderer_for(table.match.game).turn_lines  # a long turn goes on below
         if (
             current is not None
@@ -547,9 +549,9 @@ class Publisher:
             body = joined([current.body, *lines])
             fits = most is None or len(body.splitlines()) <= most
             if fits:
-                await store.matches.save_turn_message(match_id)
+                await matches.records.save_turn_message(match_id)
             if fits and await self._edit_turn(table, current.message_id, body, vias):
-                store.matches.set_turn_message(
+                matches.records.set_turn_message(
                     dataclasses.replace(current, body=body, through=rows[-1].id)
                 )
                 # the lane's lines go on after these (see `_sent_before`), not after the
@@ -565,7 +567,7 @@ class Publisher:
         text = joined([body, tail])
         message = await self._send(rows[0], table, text, users, view=view, fixed=body, vias=vias)
         self._posted_for(rows, message.id)
-        store.matches.set_turn_message(
+        matches.records.set_turn_message(
             TurnMessage(match_id, message.id, turn, message.body, rows[-1].id, message.author)
         )
         await self._quick_on(table, message.id if carries_buttons(table) else None, vias)
@@ -574,9 +576,7 @@ class Publisher:
     def _posted_for(self, rows: list[OutboxRow], message_id: int) -> None:
         """Note that the message with these notices' lines is posted (a retry skips them)."""
         for row in rows:
-            self.bot.matches.store.outbox.note_progress(
-                row.id, {**row.progress, "message": message_id}
-            )
+            self.bot.matches.outbox.note_progress(row.id, {**row.progress, "message": message_id})
 
     # ------------------------------------------------------------ requests
 
@@ -609,7 +609,7 @@ class Publisher:
         or in DMs its player."""
         match = table.match
         if match.guild_id is not None:
-            return (await self.bot.matches.store.settings.guild(match.guild_id)).board_pictures
+            return (await self.bot.matches.settings.guild(match.guild_id)).board_pictures
         return await self.bot.matches.pictures_of(table.seats[0].user_id)
 
     async def board_picture(self, table: Table, mode: str) -> Picture | None:
@@ -626,7 +626,7 @@ class Publisher:
         metadata = payload.data.get("thread_metadata") or {}
         if not metadata.get("archived") or metadata.get("locked"):
             return
-        match = await self.bot.matches.store.matches.open_in(payload.thread_id)
+        match = await self.bot.matches.records.open_in(payload.thread_id)
         if match is None or match.status != "active":
             return
         try:
@@ -675,7 +675,7 @@ class Publisher:
         body = notice.body
         if body["finished"] or any(s in table.to_act for s in body["called"]):
             return True
-        current = await self.bot.matches.store.matches.turn_message(table.match.id)
+        current = await self.bot.matches.records.turn_message(table.match.id)
         if current is None or not adds_to(current, table, author, vias):
             return True
         return current.turn != str(body["turn"])
@@ -750,7 +750,7 @@ class Publisher:
             except discord.HTTPException as error:
                 raise classify(error) from error
         await self.bot.matches.set_board_message(table.match.id, message.id)
-        self.bot.matches.store.matches.clear_turn_message(table.match.id)
+        self.bot.matches.records.clear_turn_message(table.match.id)
         self._posted[table.match.id] = 0
         return message
 

@@ -85,7 +85,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         async with guard(interaction):
             assert interaction.channel_id is not None
             await check_match_channel(
-                self.bot.matches.store,
+                self.bot.matches.settings,
                 interaction.guild_id,
                 interaction.channel_id,
                 getattr(interaction.channel, "parent_id", None),
@@ -232,7 +232,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 match,
                 interaction.user.id,
             )
-            moderator = await is_moderator(interaction, self.bot.matches.store)
+            moderator = await is_moderator(interaction, self.bot.matches.settings)
             file = await history.export_file(
                 self.bot.matches, row.id, moderator=moderator, user_id=interaction.user.id
             )

@@ -33,7 +33,7 @@ class ModerationCog(
     async def _server(self, interaction: discord.Interaction) -> int:
         """Defer, check the caller is a moderator; the server's id."""
         await defer(interaction, ephemeral=True)
-        await require_moderator(interaction, self.bot.matches.store)
+        await require_moderator(interaction, self.bot.matches.settings)
         assert interaction.guild_id is not None
         return interaction.guild_id
 

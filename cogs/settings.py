@@ -28,7 +28,7 @@ class SettingsCog(
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
-        self.settings = ServerSettings(bot.matches.store)
+        self.settings = ServerSettings(bot.matches.settings)
 
     async def _guild(self, interaction: discord.Interaction) -> int:
         await require_moderator(interaction, self.settings.store)

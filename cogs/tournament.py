@@ -50,7 +50,7 @@ class TournamentCog(
     async def _moderator(self, interaction: discord.Interaction) -> Event:
         """Defer privately, check the caller is a moderator; the channel's tournament."""
         await defer(interaction, ephemeral=True)
-        await require_moderator(interaction, self.bot.matches.store)
+        await require_moderator(interaction, self.bot.matches.settings)
         return await self._here(interaction)
 
     async def _done(self, interaction: discord.Interaction, event: Event, reply: str) -> None:
@@ -85,7 +85,7 @@ class TournamentCog(
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
         async with guard(interaction):
-            await require_moderator(interaction, self.bot.matches.store)
+            await require_moderator(interaction, self.bot.matches.settings)
             assert interaction.guild_id is not None and interaction.channel_id is not None
             if not isinstance(interaction.channel, discord.TextChannel):
                 raise errors.BadOption(
@@ -114,7 +114,7 @@ class TournamentCog(
                 embed=standings_embed(event, rules), view=tournament_view(event)
             )
             message = await interaction.original_response()
-            await desk.service.store.tournaments.set_message(row.id, message.id)
+            await desk.service.tournaments.set_message(row.id, message.id)
             await desk.settle(row.id)
 
     @new.autocomplete("variant")
@@ -154,7 +154,7 @@ class TournamentCog(
     async def log(self, interaction: discord.Interaction) -> None:
         async with guard(interaction):
             event = await self._here(interaction, ended=True)
-            notes = await self.bot.desk.service.store.tournaments.log(event.row.id)
+            notes = await self.bot.desk.service.tournaments.log(event.row.id)
             lines = [f"• {text}" for _, _, text in notes[-LOG_LINES:]]
             embed = discord.Embed(
                 title=f"🏆 {event.row.name} — log", description=clip("\n".join(lines), 4000)
@@ -171,7 +171,7 @@ class TournamentCog(
             who = player or interaction.user
             moderator = None
             if who.id != interaction.user.id:
-                await require_moderator(interaction, self.bot.matches.store)
+                await require_moderator(interaction, self.bot.matches.settings)
                 moderator = interaction.user.id
             event = await self._here(interaction)
             event = await self.bot.desk.service.drop(

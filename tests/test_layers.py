@@ -165,3 +165,30 @@ def test_the_bot_names_neither_its_cogs_nor_its_own_class() -> None:
             assert not any(m.startswith("cogs") for m in imports), f"{module} imports a cog"
         if module not in ENTRY_POINTS:
             assert "bot.app" not in imports, f"{module} imports bot.app"
+
+
+def names_imported(path: Path) -> set[tuple[str, str]]:
+    """The names a file imports from modules: (module, name)."""
+    return {
+        (node.module, alias.name)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level
+        for alias in node.names
+    }
+
+
+def test_only_the_bot_and_the_operators_tools_open_the_whole_store() -> None:
+    """Each service is given the repositories it uses (`bot.service.store`'s
+    `MatchStore`, `ClockStore`, ...): the whole `Store` is opened by the bot's start-up
+    and by the operator's tools that copy a database (`transfer`), and named nowhere
+    else."""
+    openers = {"bot.app", "bot.service.store.transfer", "bot.service.store"}
+    for module, path in module_files().items():
+        if module in openers or module.startswith("bot.service.store.store"):
+            continue
+        taken = {
+            (source, name)
+            for source, name in names_imported(path)
+            if source in ("bot.service.store", "bot.service.store.store") and name == "Store"
+        }
+        assert not taken, f"{module} takes the whole store"

@@ -153,9 +153,7 @@ class Acting(MatchCore):
         for seat in sorted(game.to_act(state)):
             row = next(s for s in seats if s.seat == seat)
             chosen = frozenset(
-                p
-                for g, p in await self.store.settings.standing_answers(row.user_id)
-                if g == game.id
+                p for g, p in await self.settings.standing_answers(row.user_id) if g == game.id
             )
             action = game.standing_answer(state, seat, chosen) if chosen else None
             if action is not None:
@@ -164,7 +162,7 @@ class Acting(MatchCore):
 
     async def standing_answers_of(self, user_id: int) -> list[tuple[Game, PreferenceInfo, bool]]:
         """Every standing answer a player may set, game by game, and whether they set it."""
-        chosen = await self.store.settings.standing_answers(user_id)
+        chosen = await self.settings.standing_answers(user_id)
         return [
             (game, info, (game.id, info.id) in chosen)
             for game in self.games.values()
@@ -183,18 +181,18 @@ class Acting(MatchCore):
                 f"`{g.id}:{i.id}`" for g in self.games.values() for i in g.preferences.values()
             )
             raise errors.UserError(f"There is no standing answer `{spec}`. There are: {known}.")
-        await self.store.settings.set_standing_answer(user_id, game.id, info.id, on)
+        await self.settings.set_standing_answer(user_id, game.id, info.id, on)
         return game, info
 
     async def pictures_of(self, user_id: int) -> str:
         """How a player sees their private views (a key of `PICTURE_MODES`)."""
-        return await self.store.settings.player_pictures(user_id)
+        return await self.settings.player_pictures(user_id)
 
     async def set_pictures(self, user_id: int, mode: str) -> None:
         """Set how a player sees their private views."""
         if mode not in PICTURE_MODES:
             raise errors.UserError(f"Pictures are one of {', '.join(PICTURE_MODES)}.")
-        await self.store.settings.set_player_pictures(user_id, mode)
+        await self.settings.set_player_pictures(user_id, mode)
 
     async def _answer_standing(self, result: ActResult, answers: dict[int, Action]) -> None:
         """Take the standing answers a change left due, one logged action each (told as
@@ -300,7 +298,7 @@ class Acting(MatchCore):
     async def view(self, match_id: int, user_id: int) -> PrivateView:
         """The caller's private view, their legal actions and their recent private lines."""
         match = await self.get(match_id)
-        seats = await self.store.matches.seats(match_id)
+        seats = await self.records.seats(match_id)
         seat = next((s for s in seats if s.user_id == user_id), None)
         if seat is None:
             raise errors.NotInMatch()
@@ -312,7 +310,7 @@ class Acting(MatchCore):
         active = match.status == "active"
         choices = self._choices(game, match, seat.seat) if active else []
         question = game.question(state, seat.seat) if active else None
-        rows = await self.store.matches.latest_actions(match_id, last=SINCE_MINE)
+        rows = await self.records.latest_actions(match_id, last=SINCE_MINE)
         recent = [
             e.text_for(seat.seat)
             for row in rows[-RECENT_ACTIONS:]
@@ -358,11 +356,11 @@ class Acting(MatchCore):
         word in the label, in any order; or the text within the key); empty when none
         is theirs. The ones the game puts under its call (its `quick` choices: the way
         to pass, to end a turn) come first, so Discord's 25 suggestions never hide them."""
-        await self.store.db.sync()
-        match = await self.store.matches.open_in(channel_id)
+        await self.db.sync()
+        match = await self.records.open_in(channel_id)
         if match is None or match.status != "active":
             return []
-        seats = await self.store.matches.seats(match.id)
+        seats = await self.records.seats(match.id)
         seat = next((s for s in seats if s.user_id == user_id), None)
         if seat is None:
             return []
@@ -379,7 +377,7 @@ class Acting(MatchCore):
     async def card_texts(self, channel_id: int) -> list[tuple[Game, dict[str, str]]]:
         """The cards `/card` looks up from a channel: its match's pack (its latest match
         in the channel), else every game's bundled pack."""
-        match = await self.store.matches.latest_in(channel_id)
+        match = await self.records.latest_in(channel_id)
         if match is not None and match.game in self.games:
             game = self.game(match.game)
             return [(game, game.card_texts(match.pack))]
@@ -388,17 +386,17 @@ class Acting(MatchCore):
     async def lately(self, match_id: int, *, lines: int = LATELY) -> list[str]:
         """The last public lines of a match, oldest first (undone actions left out)."""
         shown: list[str] = []
-        for events in await self.store.matches.recent_events(match_id, last=lines):
+        for events in await self.records.recent_events(match_id, last=lines):
             shown.extend(e.text for e in saved_events(events) if e.text)
         return shown[-lines:]
 
     async def repost(self, match_id: int) -> None:
         """Have the match's message (its lobby or board) posted, or brought up to date."""
-        await self.store.outbox.enqueue([outbox.board(match_id)])
+        await self.outbox.enqueue([outbox.board(match_id)])
 
     async def set_board_message(self, match_id: int, message_id: int | None) -> None:
         """Remember the message that shows the match."""
-        self.store.matches.set_board_message(match_id, message_id)
+        self.records.set_board_message(match_id, message_id)
 
 
 def _applied_as_is(

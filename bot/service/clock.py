@@ -56,7 +56,8 @@ from bot.service.matches import MatchService
 from bot.service.outbox import Notice
 from bot.service.scheduler import Scheduler
 from bot.service.shards import shard_of
-from bot.service.store import Clocks, Deadline, MatchRow, Pause, SeatClock, SeatRow, Store
+from bot.service.store import Clocks, Deadline, MatchRow, Pause, SeatClock, SeatRow
+from bot.service.store.clocks import ClockStore
 from bot.service.tables import AI_NAME, VOTE_GRACE, Plan, Table
 from bot.service.timing import (
     DAY,
@@ -152,17 +153,17 @@ def budget_left(clock: SeatClock | None) -> int:
     return max(0, VACATION_BUDGET - (clock.vacation_used if clock else 0))
 
 
-async def stored_moments(store: Store) -> list[tuple[Hashable, datetime]]:
+async def stored_moments(clocks: ClockStore) -> list[tuple[Hashable, datetime]]:
     """Every moment the scheduler must keep, as stored: each running clock's next
     moment, each pause's end, each vacation's end."""
     moments: list[tuple[Hashable, datetime]] = [
         ((SEAT, d.match_id, d.seat), next_moment(d, cadence))
-        for d, cadence in await store.clocks.running_deadlines()
+        for d, cadence in await clocks.running_deadlines()
     ]
-    moments += [((PAUSED, p.match_id), p.ends_at) for p in await store.clocks.pauses()]
+    moments += [((PAUSED, p.match_id), p.ends_at) for p in await clocks.pauses()]
     moments += [
         ((AWAY, c.match_id, c.seat), c.vacation_until)
-        for c in await store.clocks.vacations()
+        for c in await clocks.vacations()
         if c.vacation_until is not None
     ]
     return moments
@@ -176,22 +177,22 @@ class ClockService:
 
     def __init__(self, matches: MatchService, now: Callable[[], datetime]) -> None:
         self.matches = matches
-        self.store = matches.store
+        self.clocks = matches.clocks
         self.now = now
         self.scheduler = Scheduler(self._fire, now)
         self._lock = KeyedLocks()
         self._rearming: set[asyncio.Task[None]] = set()
         matches.plan_with(self.plan)
-        self.store.db.on_match_changed_elsewhere(self._changed_elsewhere)
+        self.matches.db.on_match_changed_elsewhere(self._changed_elsewhere)
 
     # ----------------------------------------------------------- life cycle
 
     async def start(self) -> None:
         """Load every stored moment into the scheduler, start it, and reconcile the
         matches whose clocks don't fit them (after an upgrade, or a crash mid-change)."""
-        self.scheduler.load(await stored_moments(self.store))
+        self.scheduler.load(await stored_moments(self.clocks))
         self.scheduler.start()
-        for match_id in await self.store.clocks.to_reconcile():
+        for match_id in await self.clocks.to_reconcile():
             await self.reconcile(match_id)
 
     async def stop(self) -> None:
@@ -214,7 +215,7 @@ class ClockService:
         processes, a clock another process saved while this one took its shard over may
         have been told of before the shard was this one's and loaded before it was saved:
         it fires late, never not at all."""
-        for key, at in await stored_moments(self.store):
+        for key, at in await stored_moments(self.clocks):
             if self.scheduler.when(key) is None:
                 self.scheduler.arm(key, at)
 
@@ -226,21 +227,21 @@ class ClockService:
     async def _arm_stored(self, match_id: int) -> None:
         """Arm a match's moments as stored (another process changed them), if this process
         serves it: its running clocks, its pause's end, its vacations' ends."""
-        match = await self.store.matches.get(match_id)
-        if match is None or not self.store.db.owns(match.guild_id):
+        match = await self.matches.records.get(match_id)
+        if match is None or not self.matches.db.owns(match.guild_id):
             return
         async with self._lock(match_id):
-            rows = await self.store.clocks.deadlines(match_id)
-            for seat in await self.store.matches.seats(match_id):
+            rows = await self.clocks.deadlines(match_id)
+            for seat in await self.matches.records.seats(match_id):
                 if all(d.seat != seat.seat for d in rows):
                     self.scheduler.disarm((SEAT, match_id, seat.seat))
             await self._arm(match, rows)
-            pause = await self.store.clocks.pause(match_id)
+            pause = await self.clocks.pause(match_id)
             if pause is None:
                 self.scheduler.disarm((PAUSED, match_id))
             else:
                 self.scheduler.arm((PAUSED, match_id), pause.ends_at)
-            for clock in (await self.store.clocks.seat_clocks(match_id)).values():
+            for clock in (await self.clocks.seat_clocks(match_id)).values():
                 if clock.vacation_until is None:
                     self.scheduler.disarm((AWAY, match_id, clock.seat))
                 else:
@@ -254,7 +255,7 @@ class ClockService:
         """The clock terms a new match of `game` asks for, checked, with the server's
         defaults for what it leaves out (its `ai` policy is `skip` for a game the AI
         doesn't play)."""
-        settings = await self.store.settings.guild(guild_id) if guild_id is not None else None
+        settings = await self.matches.settings.guild(guild_id) if guild_id is not None else None
         rules = self.matches.game(game)
         played = ai.plays(rules.id)
         seconds = parse_clock(clock) if clock else None
@@ -301,14 +302,14 @@ class ClockService:
         nothing is planned when a player back from vacation must have their clock
         thawed first: the reconciliation after the commit does that."""
         match = table.match
-        mark = self.store.db.clock_mark(match.id)  # what the plan is worked out from
+        mark = self.matches.db.clock_mark(match.id)  # what the plan is worked out from
         if match.status != "active":
             return Plan(Clocks(mark, []))
-        clocks = await self.store.clocks.seat_clocks(match.id)
+        clocks = await self.clocks.seat_clocks(match.id)
         if any(self._back(clock, table) for clock in clocks.values()):
             return Plan()
-        old = {d.seat: d for d in await self.store.clocks.deadlines(match.id)}
-        paused = await self.store.clocks.pause(match.id) is not None
+        old = {d.seat: d for d in await self.clocks.deadlines(match.id)}
+        paused = await self.clocks.pause(match.id) is not None
         rows, fresh = self._fit(table, old, clocks, paused)
         return Plan(Clocks(mark, rows, await self._turn_dms(table, fresh)))
 
@@ -324,22 +325,22 @@ class ClockService:
         match = table.match
         if match.status != "active" or match.snapshot is None:
             if await self._has_clocks(match_id):
-                await self.store.clocks.clear(match_id)
+                await self.clocks.clear(match_id)
             for seat in table.seats:
                 self.scheduler.disarm((SEAT, match_id, seat.seat))
                 self.scheduler.disarm((AWAY, match_id, seat.seat))
             self.scheduler.disarm((PAUSED, match_id))
             return []
         now = self.now()
-        clocks = await self.store.clocks.seat_clocks(match_id)
+        clocks = await self.clocks.seat_clocks(match_id)
         for clock in clocks.values():
             if self._back(clock, table):
                 clocks[clock.seat] = await self._come_back(clock, now)
-        paused = await self.store.clocks.pause(match_id) is not None
-        old = {d.seat: d for d in await self.store.clocks.deadlines(match_id)}
+        paused = await self.clocks.pause(match_id) is not None
+        old = {d.seat: d for d in await self.clocks.deadlines(match_id)}
         rows, fresh = self._fit(table, old, clocks, paused)
         if rows != [old[seat] for seat in sorted(old)]:
-            await self.store.clocks.save_deadlines(match_id, rows)
+            await self.clocks.save_deadlines(match_id, rows)
         for seat in old.keys() - {d.seat for d in rows}:
             self.scheduler.disarm((SEAT, match_id, seat))
         await self._arm(match, rows)
@@ -347,10 +348,10 @@ class ClockService:
 
     async def _has_clocks(self, match_id: int) -> bool:
         """Whether a match has a deadline, a pause or a vacation under way."""
-        clocks = await self.store.clocks.seat_clocks(match_id)
+        clocks = await self.clocks.seat_clocks(match_id)
         return bool(
-            await self.store.clocks.deadlines(match_id)
-            or await self.store.clocks.pause(match_id) is not None
+            await self.clocks.deadlines(match_id)
+            or await self.clocks.pause(match_id) is not None
             or any(c.vacation_until is not None for c in clocks.values())
         )
 
@@ -404,7 +405,7 @@ class ClockService:
     async def _cadence(self, match: MatchRow) -> str:
         if match.guild_id is None:
             return REMINDER_CADENCES[0]
-        return (await self.store.settings.guild(match.guild_id)).reminder_cadence
+        return (await self.matches.settings.guild(match.guild_id)).reminder_cadence
 
     # ------------------------------------------------------------ firing
 
@@ -415,10 +416,10 @@ class ClockService:
         async with self._lock(match_id):
             token = _acting.set(match_id)
             try:
-                match = await self.store.matches.get(match_id)
-                if match is None or not self.store.db.owns(match.guild_id):
+                match = await self.matches.records.get(match_id)
+                if match is None or not self.matches.db.owns(match.guild_id):
                     return  # another process serves its shard (it lost the lease meanwhile)
-                shard = shard_of(match.guild_id, self.store.db.shard_count)
+                shard = shard_of(match.guild_id, self.matches.db.shard_count)
                 with about(match=match_id, guild=match.guild_id, shard=shard):
                     if kind == SEAT:
                         await self._seat_moment(match_id, rest[0])
@@ -435,7 +436,7 @@ class ClockService:
 
     async def _seat_moment(self, match_id: int, seat: int) -> None:
         """A reminder or a deadline of one seat's clock."""
-        d = await self.store.clocks.deadline(match_id, seat)
+        d = await self.clocks.deadline(match_id, seat)
         if d is None or d.frozen_at is not None:
             return
         match = await self.matches.get(match_id)
@@ -451,7 +452,7 @@ class ClockService:
         if stage > d.reminded:
             d = dataclasses.replace(d, reminded=stage)
             # Once, whichever process finds it due: the stage is saved only over a lower one.
-            await self.store.clocks.remind(d, notices=await self._reminder(match_id, d, stage))
+            await self.clocks.remind(d, notices=await self._reminder(match_id, d, stage))
         self.scheduler.arm((SEAT, match_id, seat), next_moment(d, cadence))
 
     async def _reminder(self, match_id: int, d: Deadline, stage: int) -> list[Notice]:
@@ -468,11 +469,9 @@ class ClockService:
 
     async def _time_out(self, match: MatchRow, d: Deadline) -> None:
         """The policy acts for a seat whose clock ran out."""
-        seats = {s.seat: s for s in await self.store.matches.seats(match.id)}
+        seats = {s.seat: s for s in await self.matches.records.seats(match.id)}
         seat = seats[d.seat]
-        clock = (await self.store.clocks.seat_clocks(match.id)).get(d.seat) or SeatClock(
-            match.id, d.seat
-        )
+        clock = (await self.clocks.seat_clocks(match.id)).get(d.seat) or SeatClock(match.id, d.seat)
         # In a row: no decision of the seat's own since its last timeout.
         in_a_row = clock.timeouts + 1 if clock.timeout_mark == seat.decisions else 1
         ends = in_a_row >= TIMEOUTS_IN_A_ROW
@@ -499,7 +498,7 @@ class ClockService:
             await self._tell_turns(match.id, await self._reconcile(match.id))
             return
         acted = result.table.user_of(d.seat).decisions
-        await self.store.clocks.put_seat_clock(
+        await self.clocks.put_seat_clock(
             dataclasses.replace(clock, timeouts=in_a_row, timeout_mark=acted)
         )
         log.info("match %s: seat %d timed out (%d in a row)", match.id, d.seat, in_a_row)
@@ -547,7 +546,7 @@ class ClockService:
             return
         notices = await self._turn_dms(await self.matches.table(match_id), fresh)
         if notices:
-            await self.store.outbox.enqueue(notices)
+            await self.matches.outbox.enqueue(notices)
 
     async def _turn_dms(self, table: Table, fresh: list[Deadline]) -> list[Notice]:
         """The DMs telling opted-in players that a decision just became theirs."""
@@ -563,7 +562,7 @@ class ClockService:
     async def _dm(self, table: Table, user_id: int, text: str) -> list[Notice]:
         """The DM notice for a player who opted in (with their private view and menu);
         none while their DMs are known to be closed."""
-        prefs = await self.store.settings.notify_prefs(user_id)
+        prefs = await self.matches.settings.notify_prefs(user_id)
         if not prefs.enabled or (prefs.dm_closed_until and self.now() < prefs.dm_closed_until):
             return []
         return [outbox.dm(table.match.id, user_id, text)]
@@ -576,7 +575,7 @@ class ClockService:
             "your turns and reminders are only posted here. I'll try again in a day, or "
             "after you open your DMs and use `/notify on`."
         )
-        await self.store.settings.set_dm_closed(
+        await self.matches.settings.set_dm_closed(
             user_id,
             self.now() + DM_RETRY_AFTER,
             notices=[outbox.say(match_id, line, ping=(user_id,))],
@@ -584,7 +583,7 @@ class ClockService:
 
     async def set_notify(self, user_id: int, enabled: bool) -> str:
         """Opt a player in or out of DMs; returns the sentence telling them."""
-        await self.store.settings.set_notify(user_id, enabled)
+        await self.matches.settings.set_notify(user_id, enabled)
         if enabled:
             return (
                 "🔔 From now on I'll DM you your private view each time a decision becomes "
@@ -599,10 +598,10 @@ class ClockService:
         (once per decision); returns the sentence for the nudger."""
         async with self._lock(match_id):
             table, me = await self._seated(match_id, user_id)
-            if await self.store.clocks.pause(match_id) is not None:
+            if await self.clocks.pause(match_id) is not None:
                 raise errors.ClockRefused("The match is paused: nobody's clock runs.")
             now = self.now()
-            waiting = [d for d in await self.store.clocks.deadlines(match_id) if d.seat != me.seat]
+            waiting = [d for d in await self.clocks.deadlines(match_id) if d.seat != me.seat]
             if not waiting:
                 raise errors.ClockRefused("Nobody else is deciding right now.")
             ready = [d for d in waiting if not d.nudged and not d.frozen_at and half_gone(d, now)]
@@ -614,7 +613,7 @@ class ClockService:
                 text = f"{me.name} nudges you: {asked} Decide by {moment(d.due_at)}."
                 said = outbox.say(match_id, f"👉 <@{user}>, {text}", ping=(user,))
                 dm = await self._dm(table, user, f"👉 In <#{table.match.channel_id}>, {text}")
-                await self.store.clocks.put_deadline(
+                await self.clocks.put_deadline(
                     dataclasses.replace(d, nudged=True), notices=[said, *dm]
                 )
         names = " and ".join(table.user_of(d.seat).name for d in ready)
@@ -633,9 +632,9 @@ class ClockService:
         """Refuses unless the match has waited for the seat half its clock or more (with
         the match's lock held: `table` is the match as it stands; a clock not yet set again
         after a change is not read as it was)."""
-        if await self.store.clocks.pause(table.match.id) is not None:
+        if await self.clocks.pause(table.match.id) is not None:
             raise errors.ClockRefused("The match is paused: nobody is keeping it waiting.")
-        mine = [d for d in await self.store.clocks.deadlines(table.match.id) if d.seat == seat.seat]
+        mine = [d for d in await self.clocks.deadlines(table.match.id) if d.seat == seat.seat]
         if not mine:
             raise errors.ClockRefused(
                 f"The match isn't waiting for {seat.name}: the AI can be voted in for a "
@@ -683,7 +682,7 @@ class ClockService:
             table = await self.matches.table(match_id)
             if table.match.status != "active":
                 raise errors.NotActive("Only a match in play can be paused.")
-            pause = await self.store.clocks.pause(match_id)
+            pause = await self.clocks.pause(match_id)
             if pause is not None:
                 raise errors.ClockRefused(
                     f"This match is paused already, until {moment(pause.ends_at)} at most."
@@ -694,7 +693,7 @@ class ClockService:
                 seat = table.seat_of(user_id)
                 if seat is None:
                     raise errors.NotInMatch()
-                votes = await self.store.clocks.add_pause_vote(match_id, seat.seat)
+                votes = await self.clocks.add_pause_vote(match_id, seat.seat)
                 missing = [s.name for s in table.seats if s.seat not in votes]
                 if missing:
                     line = (
@@ -708,12 +707,12 @@ class ClockService:
             now = self.now()
             ends = now + timedelta(seconds=PAUSE_LIMIT)
             kind = "moderator" if moderator else "agreed"
-            await self.store.clocks.start_pause(Pause(match_id, kind, user_id, now, ends))
+            await self.clocks.start_pause(Pause(match_id, kind, user_id, now, ends))
             rows = [
                 d if d.frozen_at else dataclasses.replace(d, frozen_at=now)
-                for d in await self.store.clocks.deadlines(match_id)
+                for d in await self.clocks.deadlines(match_id)
             ]
-            await self.store.clocks.save_deadlines(match_id, rows)
+            await self.clocks.save_deadlines(match_id, rows)
             await self._arm(table.match, rows)
             self.scheduler.arm((PAUSED, match_id), ends)
             resumer = "a moderator's `/mod resume`" if moderator else "`/match resume`"
@@ -731,7 +730,7 @@ class ClockService:
         moderator when a moderator paused."""
         async with self._lock(match_id):
             table = await self.matches.table(match_id)
-            pause = await self.store.clocks.pause(match_id)
+            pause = await self.clocks.pause(match_id)
             if pause is None:
                 raise errors.ClockRefused("This match isn't paused.")
             if not moderator:
@@ -753,11 +752,11 @@ class ClockService:
         """Write a clock change's line in the match log (and, with `announce`, tell it to
         the table, in the same transaction)."""
         told = [outbox.say(match_id, line)] if announce else []
-        await self.store.log.add(match_id, user_id=user_id, kind=kind, text=line, notices=told)
+        await self.matches.log.add(match_id, user_id=user_id, kind=kind, text=line, notices=told)
 
     async def _pause_over(self, match_id: int) -> None:
         """A pause reached its limit: the clocks run again by themselves."""
-        pause = await self.store.clocks.pause(match_id)
+        pause = await self.clocks.pause(match_id)
         if pause is None:
             return
         if self.now() < pause.ends_at:
@@ -775,9 +774,9 @@ class ClockService:
     async def _unpause(self, match: MatchRow, *, at: datetime | None = None) -> None:
         """End a match's pause (as of `at`, default now); the clocks of seats not on
         vacation run again."""
-        await self.store.clocks.end_pause(match.id)
+        await self.clocks.end_pause(match.id)
         self.scheduler.disarm((PAUSED, match.id))
-        clocks = await self.store.clocks.seat_clocks(match.id)
+        clocks = await self.clocks.seat_clocks(match.id)
         await self._thaw(match, lambda seat: not on_vacation(clocks.get(seat)), at=at)
 
     async def _thaw(
@@ -788,9 +787,9 @@ class ClockService:
         when = at or self.now()
         rows = [
             shifted(d, when) if d.frozen_at is not None and runs(d.seat) else d
-            for d in await self.store.clocks.deadlines(match.id)
+            for d in await self.clocks.deadlines(match.id)
         ]
-        await self.store.clocks.save_deadlines(match.id, rows)
+        await self.clocks.save_deadlines(match.id, rows)
         await self._arm(match, rows)
 
     # ------------------------------------------------------------ extend
@@ -805,7 +804,7 @@ class ClockService:
             table = await self.matches.table(match_id)
             if table.match.status != "active":
                 raise errors.NotActive("Only a match in play has clocks to extend.")
-            rows = await self.store.clocks.deadlines(match_id)
+            rows = await self.clocks.deadlines(match_id)
             if not rows:
                 raise errors.ClockRefused("Nobody is deciding in this match right now.")
             now = self.now()
@@ -816,7 +815,7 @@ class ClockService:
                 # A reminder whose moment moved back into the future will come again.
                 passed = reminders_passed(d, cadence, d.frozen_at or now)
                 longer.append(dataclasses.replace(d, reminded=min(d.reminded, passed)))
-            await self.store.clocks.save_deadlines(match_id, longer)
+            await self.clocks.save_deadlines(match_id, longer)
             await self._arm(table.match, longer)
             names = " and ".join(table.user_of(d.seat).name for d in longer)
             line = (
@@ -842,7 +841,7 @@ class ClockService:
         seconds = parse_duration(duration)
         async with self._lock(match_id):
             _, seat = await self._seated(match_id, user_id)
-            clock = (await self.store.clocks.seat_clocks(match_id)).get(seat.seat) or SeatClock(
+            clock = (await self.clocks.seat_clocks(match_id)).get(seat.seat) or SeatClock(
                 match_id, seat.seat
             )
             if clock.vacation_until is not None:
@@ -862,12 +861,12 @@ class ClockService:
             clock = dataclasses.replace(
                 clock, vacation_from=now, vacation_until=until, vacation_mark=seat.decisions
             )
-            await self.store.clocks.put_seat_clock(clock)
+            await self.clocks.put_seat_clock(clock)
             self.scheduler.arm((AWAY, match_id, seat.seat), until)
-            d = await self.store.clocks.deadline(match_id, seat.seat)
+            d = await self.clocks.deadline(match_id, seat.seat)
             if d is not None and d.frozen_at is None:
                 d = dataclasses.replace(d, frozen_at=now)
-                await self.store.clocks.put_deadline(d)
+                await self.clocks.put_deadline(d)
                 self.scheduler.disarm((SEAT, match_id, seat.seat))
             short = " (all the vacation you had left)" if granted < seconds else ""
             line = (
@@ -881,7 +880,7 @@ class ClockService:
         """Come back early from a vacation (the unused time stays in the budget)."""
         async with self._lock(match_id):
             _, seat = await self._seated(match_id, user_id)
-            clock = (await self.store.clocks.seat_clocks(match_id)).get(seat.seat)
+            clock = (await self.clocks.seat_clocks(match_id)).get(seat.seat)
             if clock is None or not on_vacation(clock):
                 raise errors.ClockRefused("You are not on vacation in this match.")
             clock = await self._come_back(clock, self.now())
@@ -894,7 +893,7 @@ class ClockService:
 
     async def _vacation_over(self, match_id: int, seat: int) -> None:
         """A vacation reached its end (or the budget did): the clock runs again."""
-        clock = (await self.store.clocks.seat_clocks(match_id)).get(seat)
+        clock = (await self.clocks.seat_clocks(match_id)).get(seat)
         if clock is None or clock.vacation_until is None:
             return
         if self.now() < clock.vacation_until:
@@ -918,9 +917,9 @@ class ClockService:
             vacation_from=None,
             vacation_until=None,
         )
-        await self.store.clocks.put_seat_clock(clock)
+        await self.clocks.put_seat_clock(clock)
         self.scheduler.disarm((AWAY, clock.match_id, clock.seat))
-        if await self.store.clocks.pause(clock.match_id) is None:
+        if await self.clocks.pause(clock.match_id) is None:
             match = await self.matches.get(clock.match_id)
             await self._thaw(match, lambda seat: seat == clock.seat, at=back)
         return clock
@@ -934,13 +933,13 @@ class ClockService:
         if table.match.status != "active":
             return []
         lines = []
-        pause = await self.store.clocks.pause(match_id)
+        pause = await self.clocks.pause(match_id)
         if pause is not None:
             lines.append(f"⏸️ Paused, until {moment(pause.ends_at)} at most.")
-        for d in await self.store.clocks.deadlines(match_id):
+        for d in await self.clocks.deadlines(match_id):
             out = " (out of turn)" if d.out_of_turn else ""
             lines.append(f"⏰ {self._due_text(table, d)}{out}.")
-        for seat, clock in (await self.store.clocks.seat_clocks(match_id)).items():
+        for seat, clock in (await self.clocks.seat_clocks(match_id)).items():
             if clock.vacation_until is not None:
                 name = table.user_of(seat).name
                 lines.append(f"🏖️ {name} is away until {moment(clock.vacation_until)}.")
@@ -952,11 +951,11 @@ class ClockService:
         count of the rest, which `status_lines` gives in full)."""
         if table.match.status != "active":
             return []
-        pause = await self.store.clocks.pause(match_id)
+        pause = await self.clocks.pause(match_id)
         if pause is not None:
             return [f"⏸️ Paused, until {moment(pause.ends_at)} at most."]
         due: dict[datetime | None, list[Deadline]] = {}
-        for d in sorted(await self.store.clocks.deadlines(match_id), key=lambda d: d.due_at):
+        for d in sorted(await self.clocks.deadlines(match_id), key=lambda d: d.due_at):
             due.setdefault(None if d.frozen_at is not None else d.due_at, []).append(d)
         lines = []
         for when, group in list(due.items())[:GLANCED]:

@@ -160,7 +160,7 @@ class Hints:
             self._given[position] = hint
             while len(self._given) > KEPT_HINTS:
                 self._given.popitem(last=False)
-        await self.matches.store.log.add(
+        await self.matches.log.add(
             match_id, user_id=user_id, kind=HINT_LOG, text=f"{seat.name} was given a hint."
         )
         return hint_text(hint, {c.key: c.label for c in pv.choices})

@@ -46,7 +46,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Future
 
-from bot.service.store import Store
+from bot.service.store import LeaseStore
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class Leases:
 
     def __init__(
         self,
-        store: Store,
+        store: LeaseStore,
         count: int,
         mine: Iterable[int],
         *,
@@ -138,7 +138,7 @@ class Leases:
         async with self._turn:
             await self._hold(frozenset())
             with contextlib.suppress(Exception):
-                await self.store.leases.release(self.holder)
+                await self.store.release(self.holder)
 
     def _pace(self) -> None:
         """The thread: a renewal every TTL/3 of real time, run on the event loop (one at a
@@ -165,7 +165,7 @@ class Leases:
             if self._stopping.is_set() and self._pacer is not None:
                 return
             asked_at = time.perf_counter()
-            renewed = await self.store.leases.renew(self.holder, self.ttl)
+            renewed = await self.store.renew(self.holder, self.ttl)
             if self._lapsed or not self.sure:
                 self._lapsed = False
                 self._told = False  # sure again: the shards' work starts again
@@ -181,20 +181,20 @@ class Leases:
             if wanted:
                 await self._hold(frozenset(held - wanted.keys()))
                 for shard, to in sorted(wanted.items()):
-                    if await self.store.leases.hand_over(shard, self.holder, to, self.ttl):
+                    if await self.store.hand_over(shard, self.holder, to, self.ttl):
                         log.info("leases: shard %d handed back to %s", shard, to)
                 held -= wanted.keys()
             # Take the free ones: this process's own first, then any other run out.
             for shard in sorted(self.mine - held) + sorted(set(range(self.count)) - self.mine):
                 if shard in held:
                     continue
-                taken = await self.store.leases.take(shard, self.holder, self.ttl)
+                taken = await self.store.take(shard, self.holder, self.ttl)
                 if taken is not None:
                     held.add(shard)
                     how = "its own" if shard in self.mine else "standing in"
                     log.info("leases: shard %d taken (%s, epoch %d)", shard, how, taken.epoch)
                 elif shard in self.mine:
-                    await self.store.leases.ask_back(shard, self.holder)
+                    await self.store.ask_back(shard, self.holder)
             await self._hold(frozenset(held))
             self._renewals += 1
             if self.held and self._renewals % SWEEP_EVERY == 0:

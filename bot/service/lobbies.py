@@ -84,7 +84,7 @@ class Lobbies(MatchCore):
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
         try:
-            match = await self.store.matches.create(
+            match = await self.records.create(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 game=rules.id,
@@ -103,7 +103,7 @@ class Lobbies(MatchCore):
         log.info("match %s: lobby for %s/%s in channel %s", match.id, game, variant, channel_id)
         if ai_level is not None:  # the creator's answer posts the lobby: no notice of it
             return await self.add_ai(match.id, user_id, ai_level, tell=False)
-        return self._table(match, await self.store.matches.seats(match.id))
+        return self._table(match, await self.records.seats(match.id))
 
     async def join(self, match_id: int, user_id: int, name: str) -> Table:
         """Take the next free seat of a lobby."""
@@ -114,7 +114,7 @@ class Lobbies(MatchCore):
             if table.seat_of(user_id) is not None:
                 raise errors.AlreadyJoined()
             most = table.variant.max_players
-            added = await self.store.matches.add_seat(
+            added = await self.records.add_seat(
                 match_id, user_id, name, max_seats=most, notices=[outbox.board(match_id)]
             )
             if not added:
@@ -131,14 +131,12 @@ class Lobbies(MatchCore):
                 raise errors.NotInMatch("You are not in this lobby.")
             if table.match.status != "lobby":
                 raise errors.NotLobby("The match has started: use `/match concede` to give up.")
-            await self.store.matches.remove_seat(
-                match_id, user_id, notices=[outbox.board(match_id)]
-            )
+            await self.records.remove_seat(match_id, user_id, notices=[outbox.board(match_id)])
             table = await self.table(match_id)
             if not any(s.person for s in table.seats):
                 for robot in table.seats:
-                    await self.store.matches.remove_seat(match_id, robot.user_id)
-                await self.store.matches.set_status(match_id, "cancelled", only_from="lobby")
+                    await self.records.remove_seat(match_id, robot.user_id)
+                await self.records.set_status(match_id, "cancelled", only_from="lobby")
                 table = await self.table(match_id)
             return table
 
@@ -169,9 +167,7 @@ class Lobbies(MatchCore):
                         "(a moderator can with `/mod abort`)."
                     )
             told = notices or [outbox.board(match_id)]
-            await self.store.matches.set_status(
-                match_id, "cancelled", only_from=status, notices=told
-            )
+            await self.records.set_status(match_id, "cancelled", only_from=status, notices=told)
             log.info("match %s: cancelled by %s", match_id, user_id)
             table = await self.table(match_id)
         return table
@@ -198,7 +194,7 @@ class Lobbies(MatchCore):
                 declared_options(table.game, table.match.variant, chosen)
             except OptionError as refused:
                 raise errors.BadOption(refused.message) from None
-            if not await self.store.matches.set_options(
+            if not await self.records.set_options(
                 match_id, chosen, notices=[outbox.board(match_id)]
             ):
                 raise errors.NotLobby(OPTIONS_FIXED)
@@ -240,7 +236,7 @@ class Lobbies(MatchCore):
             setup = setup_options(game, info.id, options, match.pack)
             state = game.setup(info.id, specs, setup, match.seed)
             teams = {s.seat: game.team_of(state, s.seat) for s in table.seats}
-            if not await self.store.matches.start(
+            if not await self.records.start(
                 match_id,
                 snapshot=state.model_dump_json(),
                 teams=teams,
@@ -249,9 +245,7 @@ class Lobbies(MatchCore):
             ):
                 raise errors.StateChanged()
             log.info("match %s: started with %d players", match_id, count)
-            table = self._table(
-                await self.get(match_id), await self.store.matches.seats(match_id), state
-            )
+            table = self._table(await self.get(match_id), await self.records.seats(match_id), state)
         return table
 
     async def add_ai(self, match_id: int, user_id: int, level: str, *, tell: bool = True) -> Table:
@@ -270,7 +264,7 @@ class Lobbies(MatchCore):
             number = f" {len(robots) + 1}" if robots else ""
             name = f"{AI_NAME}{number} ({ai.LEVEL_NAMES[level].lower()})"
             free_id = min((s.user_id for s in robots), default=0) - 1
-            added = await self.store.matches.add_seat(
+            added = await self.records.add_seat(
                 match_id,
                 free_id,
                 name,
@@ -290,7 +284,7 @@ class Lobbies(MatchCore):
             robots = [s for s in table.seats if not s.person]
             if not robots:
                 raise errors.NotInMatch("No AI sits in this lobby.")
-            await self.store.matches.remove_seat(
+            await self.records.remove_seat(
                 match_id, robots[-1].user_id, notices=[outbox.board(match_id)]
             )
             return await self.table(match_id)
@@ -312,7 +306,7 @@ class Lobbies(MatchCore):
             table = await self.table(match_id)
             if table.match.status not in ("lobby", "active"):
                 raise errors.NotActive("Only a lobby or a match in play can be marked.")
-            marked = await self.store.matches.set_practice(
+            marked = await self.records.set_practice(
                 match_id, on, user_id=user_id, kind=kind, text=text, notices=notices
             )
             if not marked:

@@ -18,7 +18,7 @@ from collections.abc import (
 )
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import NoReturn
+from typing import NoReturn, Protocol
 
 from pydantic import BaseModel
 
@@ -33,8 +33,13 @@ from bot.service.store import (
     Rename,
     SeatRow,
     Status,
-    Store,
 )
+from bot.service.store.clocks import ClockStore
+from bot.service.store.database import Database
+from bot.service.store.match_log import LogStore
+from bot.service.store.matches import MatchStore
+from bot.service.store.outbox import OutboxStore
+from bot.service.store.settings import SettingsStore
 from bot.service.tables import (
     ABANDONED,
     AI_LOG,
@@ -70,18 +75,43 @@ from rules.registry import GAMES
 log = logging.getLogger(__name__)
 
 
+class MatchRepositories(Protocol):
+    """The repositories the match service uses (a `Store` has them all)."""
+
+    @property
+    def db(self) -> Database: ...
+    @property
+    def matches(self) -> MatchStore: ...
+    @property
+    def log(self) -> LogStore: ...
+    @property
+    def settings(self) -> SettingsStore: ...
+    @property
+    def clocks(self) -> ClockStore: ...
+    @property
+    def outbox(self) -> OutboxStore: ...
+
+
 class MatchCore:
     """The match service's common ground; its parts are `MatchService`'s bases."""
 
     def __init__(
-        self, store: Store, games: Mapping[str, Game] | None = None, metrics: Metrics | None = None
+        self,
+        store: MatchRepositories,
+        games: Mapping[str, Game] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
-        self.store = store
+        self.db = store.db
+        self.records = store.matches
+        self.log = store.log
+        self.settings = store.settings
+        self.clocks = store.clocks
+        self.outbox = store.outbox
         self.games: Mapping[str, Game] = GAMES if games is None else games
         for game in self.games.values():
             check_options(game)  # a lobby must be able to show them
         self.metrics = metrics or Metrics()
-        store.db.on_transaction(self.metrics.transaction)
+        self.db.on_transaction(self.metrics.transaction)
         self._lock = KeyedLocks()
         self._listeners: list[ChangeListener] = []
         self._planners: list[Planner] = []
@@ -142,7 +172,7 @@ class MatchCore:
 
     async def get(self, match_id: int) -> MatchRow:
         """The match with this id."""
-        match = await self.store.matches.get(match_id)
+        match = await self.records.get(match_id)
         if match is None:
             raise errors.MatchNotFound()
         return match
@@ -150,10 +180,10 @@ class MatchCore:
     async def open_match(self, channel_id: int) -> MatchRow:
         """The lobby or active match of a channel or thread (what is held in memory is
         checked first against other connections' commits: see `Database.sync`)."""
-        await self.store.db.sync()
-        match = await self.store.matches.open_in(channel_id)
+        await self.db.sync()
+        match = await self.records.open_in(channel_id)
         if match is None:
-            last = await self.store.matches.latest_in(channel_id)
+            last = await self.records.latest_in(channel_id)
             if last is not None and last.status == "abandoned":
                 raise errors.NoMatchHere(LAST_ABANDONED)
             raise errors.NoMatchHere()
@@ -233,19 +263,19 @@ class MatchCore:
     async def table(self, match_id: int) -> Table:
         """The match with its seats and public view."""
         match = await self.get(match_id)
-        return self._table(match, await self.store.matches.seats(match_id))
+        return self._table(match, await self.records.seats(match_id))
 
     async def _take_back(
         self, match: MatchRow, seat: SeatRow
     ) -> tuple[MatchRow, list[SeatRow], SeatRow]:
         """Give a seat the AI played back to its player (the caller holds the lock)."""
         back = f"↩️ {seat.name} is back and plays their seat again."
-        if not await self.store.matches.set_seat_ai(
+        if not await self.records.set_seat_ai(
             match.id, seat.seat, None, notices=[outbox.say(match.id, back)]
         ):
             raise errors.StateChanged()
-        await self.store.log.add(match.id, user_id=None, kind=AI_LOG, text=back)
-        seats = await self.store.matches.seats(match.id)
+        await self.log.add(match.id, user_id=None, kind=AI_LOG, text=back)
+        seats = await self.records.seats(match.id)
         return match, seats, next(s for s in seats if s.seat == seat.seat)
 
     def _before(self, match: MatchRow, seats: list[SeatRow]) -> tuple[tuple[int, ...], str]:
@@ -257,7 +287,7 @@ class MatchCore:
         self, match_id: int, user_id: int
     ) -> tuple[MatchRow, list[SeatRow], SeatRow, BaseModel]:
         match = await self.get(match_id)
-        seats = await self.store.matches.seats(match_id)
+        seats = await self.records.seats(match_id)
         seat = next((s for s in seats if s.user_id == user_id), None)
         if seat is None:
             raise errors.NotInMatch()
@@ -279,9 +309,7 @@ class MatchCore:
     async def _forfeited(self, match: MatchRow, seat: int) -> errors.Forfeited | None:
         """The refusal for a seat the clock made forfeit (a forfeit still in effect),
         saying whether the match is over or the others play on; None for any other seat."""
-        versions = {
-            e.version for e in await self.store.log.entries(match.id) if e.kind == FORFEIT_LOG
-        }
+        versions = {e.version for e in await self.log.entries(match.id) if e.kind == FORFEIT_LOG}
         if not versions:
             return None
         for row in await self.effective(match.id):
@@ -456,7 +484,7 @@ class MatchCore:
         plan = Plan()
         for planner in self._planners:
             plan |= await planner(table)
-        saved = await self.store.matches.append_action(
+        saved = await self.records.append_action(
             match.id,
             expected_version=match.version,
             seat=seat.seat,
@@ -490,16 +518,16 @@ class MatchCore:
     async def setup_seats(self, match_id: int) -> list[SeatSpec]:
         """The seats as the game dealt them: a seat handed to another member keeps the
         name it was dealt in with."""
-        names = await self.store.matches.setup_names(match_id)
+        names = await self.records.setup_names(match_id)
         return [
             SeatSpec(seat=s.seat, name=names.get(s.seat, s.name))
-            for s in await self.store.matches.seats(match_id)
+            for s in await self.records.seats(match_id)
         ]
 
     async def effective(self, match_id: int) -> list[ActionRow]:
         """The logged actions still in effect (not undone), in order."""
-        undone = await self.store.matches.undone(match_id)
-        return [row for row in await self.store.matches.actions(match_id) if row.seq not in undone]
+        undone = await self.records.undone(match_id)
+        return [row for row in await self.records.actions(match_id) if row.seq not in undone]
 
     def _rebuild(
         self,

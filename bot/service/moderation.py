@@ -14,7 +14,7 @@ from typing import Literal
 
 from bot.service import errors, outbox
 from bot.service.matches import MatchService
-from bot.service.store import BOARD_MODES, PICTURE_MODES, GuildSettings, Store
+from bot.service.store import BOARD_MODES, PICTURE_MODES, GuildSettings, SettingsStore
 from bot.service.tables import AI_NAME, Table
 from bot.service.timing import (
     REMINDER_CADENCES,
@@ -38,13 +38,13 @@ ChannelChange = Literal["add", "remove", "clear"]
 
 
 async def check_match_channel(
-    store: Store, guild_id: int | None, channel_id: int, parent_id: int | None
+    settings: SettingsStore, guild_id: int | None, channel_id: int, parent_id: int | None
 ) -> None:
     """Refuse opening a match outside the server's match channels (and their threads),
     when it has set any."""
     if guild_id is None:
         return
-    allowed = (await store.settings.guild(guild_id)).match_channels
+    allowed = (await settings.guild(guild_id)).match_channels
     if not allowed or channel_id in allowed or (parent_id is not None and parent_id in allowed):
         return
     where = ", ".join(f"<#{c}>" for c in allowed)
@@ -90,9 +90,7 @@ class Moderation:
         self.matches = matches
 
     async def _log(self, match_id: int, moderator_id: int, text: str) -> None:
-        await self.matches.store.log.add(
-            match_id, user_id=moderator_id, kind=MODERATOR_KIND, text=text
-        )
+        await self.matches.log.add(match_id, user_id=moderator_id, kind=MODERATOR_KIND, text=text)
 
     async def abort(self, match_id: int, moderator_id: int, moderator: str) -> Done:
         """End a lobby or a match in play: nobody wins, nothing is counted."""
@@ -202,23 +200,23 @@ class Moderation:
 
     async def open_matches(self, guild_id: int) -> list[Table]:
         """A server's lobbies and matches in play."""
-        rows = await self.matches.store.matches.open_in_guild(guild_id)
+        rows = await self.matches.records.open_in_guild(guild_id)
         return [await self.matches.table(row.id) for row in rows]
 
 
 class ServerSettings:
     """Read and change a server's settings, each value checked first."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: SettingsStore) -> None:
         self.store = store
 
     async def get(self, guild_id: int) -> GuildSettings:
         """The server's settings."""
-        return await self.store.settings.guild(guild_id)
+        return await self.store.guild(guild_id)
 
     async def set_mod_role(self, guild_id: int, role_id: int | None) -> GuildSettings:
         """The role whose members are moderators (None: Manage Server only)."""
-        return await self.store.settings.update_guild(guild_id, mod_role_id=role_id)
+        return await self.store.update_guild(guild_id, mod_role_id=role_id)
 
     async def change_channels(
         self, guild_id: int, change: ChannelChange, channel_id: int | None
@@ -236,25 +234,25 @@ class ServerSettings:
             if channel_id not in channels:
                 raise errors.BadSetting(f"<#{channel_id}> isn't in the list.")
             channels.discard(channel_id)
-        return await self.store.settings.update_guild(guild_id, match_channels=channels)
+        return await self.store.update_guild(guild_id, match_channels=channels)
 
     async def set_clock(self, guild_id: int, duration: str) -> GuildSettings:
         """The default time for each decision, from text such as `24h`."""
         seconds = parse_clock(duration)
-        return await self.store.settings.update_guild(guild_id, default_clock_seconds=seconds)
+        return await self.store.update_guild(guild_id, default_clock_seconds=seconds)
 
     async def set_timeout_policy(self, guild_id: int, policy: str) -> GuildSettings:
         """What a deadline does by default: skip the decision, abandon the match, or hand
         the seat to the AI."""
         if policy not in TIMEOUT_POLICIES:
             raise errors.BadSetting(f"The timeout policy is one of {', '.join(TIMEOUT_POLICIES)}.")
-        return await self.store.settings.update_guild(guild_id, default_timeout_policy=policy)
+        return await self.store.update_guild(guild_id, default_timeout_policy=policy)
 
     async def set_reminders(self, guild_id: int, cadence: str) -> GuildSettings:
         """When the decider is reminded of their clock."""
         if cadence not in REMINDER_CADENCES:
             raise errors.BadSetting(f"Reminders are one of {', '.join(REMINDER_CADENCES)}.")
-        return await self.store.settings.update_guild(guild_id, reminder_cadence=cadence)
+        return await self.store.update_guild(guild_id, reminder_cadence=cadence)
 
     async def set_rated(self, guild_id: int, ending: str, rated: bool) -> GuildSettings:
         """Whether matches that end one way (`league.ratings.ENDING_CHOICES`) are rated."""
@@ -262,13 +260,13 @@ class ServerSettings:
             raise errors.BadSetting(f"The endings rated are among {', '.join(ENDING_CHOICES)}.")
         chosen = set((await self.get(guild_id)).rated_endings)
         chosen = chosen | {ending} if rated else chosen - {ending}
-        return await self.store.settings.update_guild(guild_id, rated_endings=chosen)
+        return await self.store.update_guild(guild_id, rated_endings=chosen)
 
     async def set_pictures(self, guild_id: int, mode: str) -> GuildSettings:
         """How the server's boards are shown: pictures and text, pictures or text only."""
         if mode not in PICTURE_MODES:
             raise errors.BadSetting(f"Board pictures are one of {', '.join(PICTURE_MODES)}.")
-        return await self.store.settings.update_guild(guild_id, board_pictures=mode)
+        return await self.store.update_guild(guild_id, board_pictures=mode)
 
 
 def settings_lines(settings: GuildSettings) -> list[str]:

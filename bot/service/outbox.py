@@ -1,8 +1,8 @@
 """What a committed change must tell Discord, as rows of the outbox.
 
 A service never talks to Discord: it writes notices, in the same transaction as
-the change they tell of (`Store` takes them beside each change), and the publisher
-on the Discord side delivers them, in order per lane, at least once, remembering
+the change they tell of (the store's repositories take them beside each change), and
+the publisher on the Discord side delivers them, in order per lane, at least once, remembering
 what each delivery already did (`OutboxRow.progress`) so that no line is posted
 twice. A notice holds what was true when the change was saved (an action's public
 lines, who it calls to decide); what is true at delivery (the board, the

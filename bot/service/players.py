@@ -70,7 +70,7 @@ class AIPlayers:
     async def start(self) -> None:
         """Look at every match in play with an AI seat (after a restart, or a shard
         taken over): those waiting for the AI get their decision."""
-        for match_id in await self.matches.store.matches.with_ai():
+        for match_id in await self.matches.records.with_ai():
             self.wake(match_id)
 
     async def stop(self) -> None:

@@ -44,7 +44,7 @@ class Repairs(MatchCore):
             if not rows:
                 raise errors.NothingToUndo()
             *kept, last = rows
-            renames = await self.store.matches.renames(match_id)
+            renames = await self.records.renames(match_id)
             earlier = [r for r in renames if r.version < last.seq]
             later = [r for r in renames if r.version > last.seq]
             before = self._rebuild(match, await self.setup_seats(match_id), kept, earlier)
@@ -74,10 +74,10 @@ class Repairs(MatchCore):
                     "Use `force:true` to undo it anyway."
                 )
             lines = [e.text for e in events if e.text]
-            seats = await self.store.matches.seats(match_id)
+            seats = await self.records.seats(match_id)
             table = self._table(match, seats, undone)
             result = UndoResult(table, last.seq, last.seat, lines, reasons)
-            saved = await self.store.matches.record_undo(
+            saved = await self.records.record_undo(
                 match_id,
                 expected_version=match.version,
                 seq=last.seq,
@@ -89,7 +89,7 @@ class Repairs(MatchCore):
             if not saved:
                 raise errors.StateChanged()
             log.info("match %s: action %d undone by %s", match_id, last.seq, user_id)
-            seats = await self.store.matches.seats(match_id)
+            seats = await self.records.seats(match_id)
             table = self._table(await self.get(match_id), seats, undone)
         return replace(result, table=table)
 
@@ -116,7 +116,7 @@ class Repairs(MatchCore):
             if table.seat_of(new_user_id) is not None:
                 raise errors.AlreadySeated()
             state = self._state(table.game, table.match)
-            replaced = await self.store.matches.replace_seat(
+            replaced = await self.records.replace_seat(
                 match_id,
                 expected_version=table.match.version,
                 seat=seat.seat,
@@ -142,7 +142,7 @@ class Repairs(MatchCore):
             match,
             await self.setup_seats(match_id),
             await self.effective(match_id),
-            await self.store.matches.renames(match_id),
+            await self.records.renames(match_id),
         )
 
     async def verify(self, match_id: int) -> bool:

@@ -85,9 +85,9 @@ class StandIns(MatchCore):
         if not ai.plays(table.game.id):
             raise errors.NoAI()
         level = ai_level(level)
-        if not await self.store.matches.set_seat_ai(match_id, seat.seat, level, notices=notices):
+        if not await self.records.set_seat_ai(match_id, seat.seat, level, notices=notices):
             raise errors.StateChanged(f"{AI_NAME} already plays for {seat.name}.")
-        await self.store.log.add(
+        await self.log.add(
             match_id,
             user_id=seat.user_id if agreed else None,
             kind=AI_AGREED_LOG if agreed else AI_LOG,
@@ -131,7 +131,7 @@ class StandIns(MatchCore):
             if not ai.plays(table.game.id):
                 raise errors.NoAI()
             await absent(table, seat)
-            votes = await self.store.clocks.add_ai_vote(
+            votes = await self.clocks.add_ai_vote(
                 match_id,
                 seat,
                 voter_id,
@@ -190,16 +190,13 @@ class StandIns(MatchCore):
     async def _vote_grace(self, table: Table, seat: SeatRow) -> datetime | None:
         """When the AI may first move for a seat the table voted it, while its player may
         still keep it (None: at once)."""
-        handovers = [
-            e for e in await self.store.log.entries(table.match.id) if e.kind in AI_HANDOVERS
-        ]
+        handovers = [e for e in await self.log.entries(table.match.id) if e.kind in AI_HANDOVERS]
         last = handovers[-1] if handovers else None
         if last is None or last.kind != AI_AGREED_LOG or last.user_id != seat.user_id:
             return None
         since = table.match.version - last.version
         moved = since and any(
-            a.seat == seat.seat
-            for a in await self.store.matches.actions(table.match.id, last=since)
+            a.seat == seat.seat for a in await self.records.actions(table.match.id, last=since)
         )
         handed = when(last.created_at)
         return None if moved or handed is None else handed + VOTE_GRACE
@@ -223,7 +220,7 @@ class StandIns(MatchCore):
             match = await self.get(match_id)
             if match.status != "active" or match.version != version:
                 raise errors.StateChanged()
-            seats = await self.store.matches.seats(match_id)
+            seats = await self.records.seats(match_id)
             row = next(s for s in seats if s.seat == seat)
             game = self.game(match.game)
             state = self._state(game, match)
@@ -254,7 +251,7 @@ class StandIns(MatchCore):
             )
             if note is not None:
                 kind = FORFEIT_LOG if forfeit else TIMEOUT_LOG
-                await self.store.log.add(match_id, user_id=None, kind=kind, text=note)
+                await self.log.add(match_id, user_id=None, kind=kind, text=note)
         return result
 
     async def abandon(self, match_id: int, *, version: int, note: str, leaver: int) -> Table:
@@ -268,14 +265,14 @@ class StandIns(MatchCore):
             told = [outbox.say(match_id, note)]
             match = await self.get(match_id)
             gone = replace(match, status="abandoned")
-            gone_table = self._table(gone, await self.store.matches.seats(match_id))
+            gone_table = self._table(gone, await self.records.seats(match_id))
             results = gone_table.results(ending=ratings.ABANDONED, leaver=leaver)
-            saved = await self.store.matches.abandon(
+            saved = await self.records.abandon(
                 match_id, expected_version=version, notices=told, results=results
             )
             if not saved:
                 raise errors.StateChanged()
-            await self.store.log.add(match_id, user_id=None, kind=ABANDON_LOG, text=note)
+            await self.log.add(match_id, user_id=None, kind=ABANDON_LOG, text=note)
             log.info("match %s: abandoned at its deadline", match_id)
             table = await self.table(match_id)
         return table

@@ -22,7 +22,15 @@ from collections.abc import Sequence
 
 from bot.service import errors
 from bot.service.matches import MatchService
-from bot.service.store import Hunter, Rating, RatingChange, Record, Versus
+from bot.service.store import (
+    Hunter,
+    Rating,
+    RatingChange,
+    RatingStore,
+    Record,
+    ResultStore,
+    Versus,
+)
 from bot.service.tables import Plan, Table
 
 log = logging.getLogger(__name__)
@@ -34,8 +42,10 @@ HISTORY_SIZE = 10  # rating changes `/stats` shows for a game
 class Stats:
     """Records results and reads them back, per server."""
 
-    def __init__(self, matches: MatchService) -> None:
+    def __init__(self, matches: MatchService, results: ResultStore, ratings: RatingStore) -> None:
         self.matches = matches
+        self._results = results
+        self._ratings = ratings
         matches.plan_with(self.plan)
 
     async def plan(self, table: Table) -> Plan:
@@ -46,36 +56,35 @@ class Stats:
     async def record(self, match_id: int) -> None:
         """Record a finished match's result for each seat (once; anything else is ignored)."""
         results = (await self.matches.table(match_id)).results()
-        if results is not None and await self.matches.store.results.record(match_id, results):
+        if results is not None and await self._results.record(match_id, results):
             log.info("match %s: results recorded", match_id)
 
     async def catch_up(self) -> None:
         """Record every finished match whose result is missing, and rate the results
         recorded before ratings were."""
-        store = self.matches.store
-        for match_id in await store.results.unrecorded():
+        for match_id in await self._results.unrecorded():
             await self.record(match_id)
-        undecided = await store.ratings.undecided()
+        undecided = await self._ratings.undecided()
         for match_id in undecided:
-            await store.ratings.rate_undecided(match_id, (await self.matches.table(match_id)).teams)
+            await self._ratings.rate_undecided(match_id, (await self.matches.table(match_id)).teams)
         if undecided:
             log.info("ratings: %d earlier matches decided", len(undecided))
 
     async def player(self, guild_id: int, user_id: int) -> list[Record]:
         """A player's records in a server, one per game."""
-        return await self.matches.store.results.player_records(guild_id, user_id)
+        return await self._results.player_records(guild_id, user_id)
 
     async def against_ai(self, guild_id: int, user_id: int) -> list[Record]:
         """A player's records in matches the AI played in (not rated), per game."""
-        return await self.matches.store.results.player_records(guild_id, user_id, with_ai=True)
+        return await self._results.player_records(guild_id, user_id, with_ai=True)
 
     async def versus(self, guild_id: int, user_id: int) -> list[Versus]:
         """A player's solitaire records per opponent (the nemesis victory tracker)."""
-        return await self.matches.store.results.versus_records(guild_id, user_id)
+        return await self._results.versus_records(guild_id, user_id)
 
     async def season(self, guild_id: int, season: int | None = None) -> int:
         """The season asked for (refused unless it has begun), or the server's current one."""
-        current = (await self.matches.store.settings.guild(guild_id)).season
+        current = (await self.matches.settings.guild(guild_id)).season
         if season is None:
             return current
         if not 1 <= season <= current:
@@ -88,41 +97,37 @@ class Stats:
     async def ratings(self, guild_id: int, game: str, season: int) -> list[Rating]:
         """A server's best rated players of a game in a season."""
         self.matches.game(game)
-        return await self.matches.store.ratings.top(guild_id, game, season, limit=LEADERBOARD_SIZE)
+        return await self._ratings.top(guild_id, game, season, limit=LEADERBOARD_SIZE)
 
     async def player_ratings(self, guild_id: int, user_id: int, season: int) -> list[Rating]:
         """A player's ratings in a season, per game."""
-        return await self.matches.store.ratings.of_player(guild_id, user_id, season)
+        return await self._ratings.of_player(guild_id, user_id, season)
 
     async def history(
         self, guild_id: int, user_id: int, game: str, season: int
     ) -> list[RatingChange]:
         """A player's last rating changes in a game and season, oldest first."""
         self.matches.game(game)
-        return await self.matches.store.ratings.history(
-            guild_id, user_id, game, season, limit=HISTORY_SIZE
-        )
+        return await self._ratings.history(guild_id, user_id, game, season, limit=HISTORY_SIZE)
 
     async def rebuild(self, guild_id: int) -> tuple[int, int]:
         """Work the server's ratings out again from its results: (matches, players
         whose stored rating differed)."""
-        replayed, differing = await self.matches.store.ratings.rebuild(guild_id)
+        replayed, differing = await self._ratings.rebuild(guild_id)
         log.info("guild %s: %d matches rated again, %d differed", guild_id, replayed, differing)
         return replayed, differing
 
     async def new_season(self, guild_id: int, moderator_id: int) -> int:
         """Start the server's next season; its number."""
-        season = await self.matches.store.ratings.new_season(guild_id, moderator_id)
+        season = await self._ratings.new_season(guild_id, moderator_id)
         log.info("guild %s: season %d started by %s", guild_id, season, moderator_id)
         return season
 
     async def names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         """What the table called each of these players in their latest match here."""
-        return await self.matches.store.results.player_names(
-            guild_id, list(dict.fromkeys(user_ids))
-        )
+        return await self._results.player_names(guild_id, list(dict.fromkeys(user_ids)))
 
     async def hunters(self, guild_id: int, game: str) -> list[Hunter]:
         """A server's best solitaire players of a game: most opponents beaten, hardest."""
         self.matches.game(game)
-        return await self.matches.store.results.hunters(guild_id, game, limit=LEADERBOARD_SIZE)
+        return await self._results.hunters(guild_id, game, limit=LEADERBOARD_SIZE)

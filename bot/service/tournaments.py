@@ -22,7 +22,15 @@ from datetime import datetime, timedelta
 
 from bot.service import errors, outbox
 from bot.service.matches import MatchService
-from bot.service.store import Entrant, TournamentGame, TournamentPlayer, TournamentRow
+from bot.service.store import (
+    Entrant,
+    RatingStore,
+    ResultStore,
+    TournamentGame,
+    TournamentPlayer,
+    TournamentRow,
+    TournamentStore,
+)
 from bot.service.store.rows import iso
 from bot.service.tables import Table
 from league import tournament as league
@@ -149,25 +157,33 @@ def pairs_two_sides(game: Game, variant: str) -> bool:
 class Tournaments:
     """Sign-ups, seeding, pairings, results and moderators' corrections of tournaments."""
 
-    def __init__(self, matches: MatchService) -> None:
+    def __init__(
+        self,
+        matches: MatchService,
+        tournaments: TournamentStore,
+        results: ResultStore,
+        ratings: RatingStore,
+    ) -> None:
         self.matches = matches
-        self.store = matches.store
+        self.tournaments = tournaments
+        self.results = results
+        self.ratings = ratings
 
     async def event(self, tournament_id: int) -> Event:
         """A tournament as it stands."""
-        row = await self.store.tournaments.get(tournament_id)
+        row = await self.tournaments.get(tournament_id)
         if row is None:
             raise errors.NoTournament()
         return Event(
             row,
-            await self.store.tournaments.players(tournament_id),
-            await self.store.tournaments.entrants(tournament_id),
-            await self.store.tournaments.games(tournament_id),
+            await self.tournaments.players(tournament_id),
+            await self.tournaments.entrants(tournament_id),
+            await self.tournaments.games(tournament_id),
         )
 
     async def in_channel(self, channel_id: int, guild_id: int, *, ended: bool = False) -> Event:
         """The open tournament run from a channel (`ended`: or else its last one)."""
-        rows = await self.store.tournaments.in_channel(channel_id)
+        rows = await self.tournaments.in_channel(channel_id)
         row = next((r for r in rows if r.status in OPEN), None)
         if row is None and ended and rows:
             row = rows[0]
@@ -217,12 +233,10 @@ class Tournaments:
             )
         if format == league.SWISS and not 1 <= (rounds or 0) <= MOST_ROUNDS:
             raise errors.BadOption(f"A Swiss tournament plays 1 to {MOST_ROUNDS} rounds.")
-        running = [
-            t for t in await self.store.tournaments.in_channel(channel_id) if t.status in OPEN
-        ]
+        running = [t for t in await self.tournaments.in_channel(channel_id) if t.status in OPEN]
         if running:
             raise errors.BadOption("This channel already runs a tournament.")
-        return await self.store.tournaments.create(
+        return await self.tournaments.create(
             guild_id=guild_id,
             channel_id=channel_id,
             name=name,
@@ -245,13 +259,13 @@ class Tournaments:
             raise errors.NoTournament("The sign-up is over.")
         if len(event.players) >= MOST_PLAYERS:
             raise errors.BadOption(f"The tournament is full ({MOST_PLAYERS} players).")
-        if not await self.store.tournaments.sign_up(tournament_id, user_id, name, join=True):
+        if not await self.tournaments.sign_up(tournament_id, user_id, name, join=True):
             raise errors.BadOption("You are signed up already.")
         return await self.event(tournament_id)
 
     async def leave(self, tournament_id: int, user_id: int) -> Event:
         """Take a player off the sign-up."""
-        if not await self.store.tournaments.sign_up(tournament_id, user_id, "", join=False):
+        if not await self.tournaments.sign_up(tournament_id, user_id, "", join=False):
             raise errors.BadOption("You aren't signed up (or the sign-up is over).")
         return await self.event(tournament_id)
 
@@ -280,7 +294,7 @@ class Tournaments:
         rounds = league.rounds_needed(row.format, len(entrants), row.rounds or None)
         who = "the sign-up time" if user_id is None else f"<@{user_id}>"
         note = (user_id, "start", f"Started by {who} with {len(entrants)} entrants.")
-        if not await self.store.tournaments.start(
+        if not await self.tournaments.start(
             tournament_id, entrants=entrants, members=members, rounds=rounds, notes=[note]
         ):
             raise errors.StateChanged()
@@ -294,8 +308,8 @@ class Tournaments:
             order = list(players)
             random.Random(row.seed).shuffle(order)
             return order
-        season = (await self.store.settings.guild(row.guild_id)).season
-        rated = await self.store.ratings.top(row.guild_id, row.game, season, limit=10**6)
+        season = (await self.matches.settings.guild(row.guild_id)).season
+        rated = await self.ratings.top(row.guild_id, row.game, season, limit=10**6)
         shown = {r.user_id: r.skill.shown for r in rated}
         return sorted(players, key=lambda p: -shown.get(p.user_id, FRESH.shown))
 
@@ -345,7 +359,7 @@ class Tournaments:
             f"Round {round_no} {what}: "
             + "; ".join(f"table {g.board}: {event.name(g.a)} v {event.name(g.b)}" for g in games),
         )
-        if not await self.store.tournaments.begin_round(
+        if not await self.tournaments.begin_round(
             row.id, round_no=round_no, games=games, ends=ends, again=again, notes=[note]
         ):
             if again:
@@ -365,7 +379,7 @@ class Tournaments:
             users = [s.user_id for s in (await self.matches.table(match_id)).seats]
             line = call_line(event, round_no, board, users)
             called = outbox.say(match_id, line, ping=tuple(users))
-            if not await self.store.tournaments.seat_game(
+            if not await self.tournaments.seat_game(
                 tournament_id, round_no, board, match_id, channel_id, notices=[called]
             ):
                 raise errors.StateChanged()
@@ -414,7 +428,7 @@ class Tournaments:
         match of no tournament, or one not over."""
         if (await self.matches.get(match_id)).status not in OVER:
             return None  # read from memory: no query for the moves of a match in play
-        found = await self.store.tournaments.game_of_match(match_id)
+        found = await self.tournaments.game_of_match(match_id)
         if found is None:
             return None
         tournament_id, round_no, board = found
@@ -439,7 +453,7 @@ class Tournaments:
         if status == "finished" and table.outcome is not None:
             won, lost = set(table.outcome.winners), set(table.outcome.losers)
         elif status == "abandoned":
-            results = await self.store.results.of_match(game.match_id)
+            results = await self.results.of_match(game.match_id)
             won = {s for s, r in results.items() if r != "loss"}
             lost = {s for s, r in results.items() if r == "loss"}
         else:
@@ -461,7 +475,7 @@ class Tournaments:
         if status == "abandoned":  # the match says nobody won: the thread learns who did
             why = "" if points == league.DRAW else ", the side that ran out of time loses"
             told = [outbox.say(game.match_id, f"🏆 For the tournament{why}: {line}.")]
-        return await self.store.tournaments.decide_game(
+        return await self.tournaments.decide_game(
             event.row.id, game.round, game.board, points, "played", [note], notices=told
         )
 
@@ -487,7 +501,7 @@ class Tournaments:
             f"#{game.match_id} was stopped before it had a result).",
         )
         told = [outbox.say(game.match_id, line)]
-        return await self.store.tournaments.decide_game(
+        return await self.tournaments.decide_game(
             event.row.id, game.round, game.board, league.LOSS, ABORTED, [note], notices=told
         )
 
@@ -523,7 +537,7 @@ class Tournaments:
                 else "nobody wins (the final was stopped before it had a result)"
             )
             note = (None, "end", f"The tournament is over: {result}.")
-            await self.store.tournaments.end(row.id, "finished", note)
+            await self.tournaments.end(row.id, "finished", note)
             log.info("tournament %s: finished", row.id)
             return await self.event(row.id)
         return await self._pair(event, row.round + 1, now=now)
@@ -551,10 +565,10 @@ class Tournaments:
                 )
                 for g in late
             ]
-            await self.store.tournaments.deadline_passed(row.id, round_no, notices, notes)
+            await self.tournaments.deadline_passed(row.id, round_no, notices, notes)
             return await self.event(tournament_id)
         note = (None, "deadline", f"Round {round_no}'s deadline passed.")
-        if not await self.store.tournaments.deadline_passed(row.id, round_no, notes=[note]):
+        if not await self.tournaments.deadline_passed(row.id, round_no, notes=[note]):
             return event
         for game in late:
             await self._forfeit_at_deadline(event, game)
@@ -588,7 +602,7 @@ class Tournaments:
         line = (None, "deadline", f"Round {game.round}, table {game.board}: drawn at the deadline.")
         # Decided before its match is closed: a closed match of an undecided game is one
         # stopped before it had a result (`_decide_stopped`).
-        decided = await self.store.tournaments.decide_game(
+        decided = await self.tournaments.decide_game(
             event.row.id, game.round, game.board, league.DRAW, "deadline", [line]
         )
         if decided and table is not None and table.match.status in ("lobby", "active"):
@@ -630,7 +644,7 @@ class Tournaments:
             told = [outbox.say(game.match_id, line)]
         # Decided before its match is closed: a closed match of an undecided game is one
         # stopped before it had a result (`_decide_stopped`).
-        if not await self.store.tournaments.decide_game(
+        if not await self.tournaments.decide_game(
             tournament_id,
             game.round,
             game.board,
@@ -656,7 +670,7 @@ class Tournaments:
             raise errors.BadOption("That player isn't in the tournament any more.")
         who = "themselves" if moderator_id in (None, user_id) else f"by <@{moderator_id}>"
         note = (moderator_id, "drop", f"{event.name(entrant)} dropped out ({who}).")
-        await self.store.tournaments.drop_entrant(tournament_id, entrant, event.row.round + 1, note)
+        await self.tournaments.drop_entrant(tournament_id, entrant, event.row.round + 1, note)
         game = next(
             (g for g in event.round_games() if entrant in (g.a, g.b) and g.points is None),
             None,
@@ -667,7 +681,7 @@ class Tournaments:
                 await self.matches.concede(match.id, user_id, ending=REMOVED)
                 return await self.event(tournament_id)  # `collect` decides it
             points = league.LOSS if entrant == game.a else league.WIN
-            await self.store.tournaments.decide_game(
+            await self.tournaments.decide_game(
                 tournament_id, game.round, game.board, points, "dropped"
             )
         return await self._advance(await self.event(tournament_id), now=now)
@@ -704,7 +718,7 @@ class Tournaments:
         few players, `why`): nobody wins it."""
         text = f"<@{moderator_id}> cancelled the tournament." if moderator_id else why
         note = (moderator_id, "cancel", text or "Cancelled.")
-        if not await self.store.tournaments.end(tournament_id, "cancelled", note):
+        if not await self.tournaments.end(tournament_id, "cancelled", note):
             raise errors.NoTournament("This tournament is over already.")
         event = await self.event(tournament_id)
         if moderator_id is not None:

@@ -168,9 +168,9 @@ async def component_match(
     refused = errors.NotFromHere(f"That {thing} isn't from a match here, so nothing happened.")
     if match_id not in ROW_IDS or any(number not in fits for number, fits in numbers):
         raise refused
-    store = service(interaction).store
-    await store.db.sync()  # another process, a restore: what memory holds is checked first
-    match = await store.matches.get(match_id)
+    matches = service(interaction)
+    await matches.db.sync()  # another process, a restore: what memory holds is checked first
+    match = await matches.records.get(match_id)
     if match is None:
         raise refused
     if interaction.guild_id is not None:
@@ -179,10 +179,10 @@ async def component_match(
     elif match.guild_id is None and match.channel_id == interaction.channel_id:
         pass  # a match played in this very DM (a solitaire game)
     elif not in_dm or all(
-        s.user_id != interaction.user.id for s in await store.matches.seats(match_id)
+        s.user_id != interaction.user.id for s in await matches.records.seats(match_id)
     ):
         raise refused
-    if seat is not None and all(s.seat != seat for s in await store.matches.seats(match_id)):
+    if seat is not None and all(s.seat != seat for s in await matches.records.seats(match_id)):
         raise refused
     return match
 

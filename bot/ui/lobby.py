@@ -319,7 +319,7 @@ async def _open_lobby(matches: MatchService, channel_id: int | None) -> Table | 
     """The lobby open in a channel, if there is one."""
     if channel_id is None:
         return None
-    match = await matches.store.matches.open_in(channel_id)
+    match = await matches.records.open_in(channel_id)
     if match is None or match.status != "lobby":
         return None
     return await matches.table(match.id)

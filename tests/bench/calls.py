@@ -151,7 +151,7 @@ async def _play(
     figures.routes = Counter(
         route(r.method, r.path) for r in env.http_requests if cost(r.path) != "exempt"
     )
-    figures.actions = len(await bot.matches.store.matches.actions(match_id))
+    figures.actions = len(await bot.store.matches.actions(match_id))
 
 
 async def measure_calls() -> tuple[list[Calls], list[Calls]]:

@@ -522,7 +522,7 @@ class ArbiterTable:
         turn = [r for r in edits if r.json.get("content")]
         if len(requests) != 3 or not (answers and board and turn):
             return
-        (logged,) = await self.bot.matches.store.matches.actions(match.id, last=1)
+        (logged,) = await self.bot.store.matches.actions(match.id, last=1)
         assert match.snapshot is not None
         self.sample = Sample(
             snapshot=match.snapshot,
@@ -667,7 +667,7 @@ async def time_arbiter(
     the server's board pictures setting (the default otherwise)."""
     async with arbiter(db_path, mode, harness=harness) as table:
         if pictures is not None:
-            store = table.bot.matches.store
+            store = table.bot.store
             await store.settings.update_guild(table.guild.id, board_pictures=pictures)
         calls = [await table.play() for _ in range(warmup + plays)]
     return Timings.of(f"Arbiter ({mode.label})", calls[warmup:], table.games), table.sample

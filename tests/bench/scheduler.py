@@ -81,7 +81,7 @@ async def measure_scheduler(path: Path, deadlines: int = 10_000) -> SchedulerFig
 
         started = time.perf_counter()
         scheduler = Scheduler(fire, discord.utils.utcnow)
-        scheduler.load(await stored_moments(store))
+        scheduler.load(await stored_moments(store.clocks))
         load = time.perf_counter() - started
         assert len(scheduler) == deadlines
         peak, held = await _memory(store)
@@ -118,7 +118,7 @@ async def _memory(store: Store) -> tuple[int, int]:
     try:
         baseline = tracemalloc.get_traced_memory()[0]
         scheduler = Scheduler(_ignore, discord.utils.utcnow)
-        scheduler.load(await stored_moments(store))
+        scheduler.load(await stored_moments(store.clocks))
         held, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -51,7 +51,7 @@ async def main(db: str, base: str, guild: int, channel: int) -> None:
     await service.start(match_id, ADA)
     for _ in range(TURNS):
         await bot.players.settled()
-        if any(row.user_id != ADA for row in await service.store.matches.actions(match_id)):
+        if any(row.user_id != ADA for row in await service.records.actions(match_id)):
             break
         offered = await service.choices(channel, ADA)
         await service.act(match_id, ADA, offered[0].key)

@@ -29,7 +29,7 @@ from bot.service import errors
 from bot.service.matches import MatchService
 from bot.service.outbox import OutboxRow
 from bot.service.stats import Stats
-from bot.service.store import Store
+from bot.service.store import OutboxStore, Store
 
 GUILD = 1
 HOST, GUEST = 1, 2
@@ -75,14 +75,14 @@ class FakeDiscord:
         return self.posted[nonce]
 
 
-async def deliver(store: Store, discord: FakeDiscord) -> int:
+async def deliver(outbox: OutboxStore, discord: FakeDiscord) -> int:
     """Deliver every pending row, lane by lane, in order; how many were delivered."""
     count = 0
-    for lane in await store.outbox.pending_lanes():
-        while rows := await store.outbox.next_notices(lane):
+    for lane in await outbox.pending_lanes():
+        while rows := await outbox.next_notices(lane):
             row = rows[0]
             await discord.send(row)
-            store.outbox.mark_delivered(row.id)
+            outbox.mark_delivered(row.id)
             count += 1
     return count
 
@@ -90,7 +90,7 @@ async def deliver(store: Store, discord: FakeDiscord) -> int:
 async def current_match(service: MatchService, rng: random.Random) -> int:
     """The match in play: the active one, else the lobby a kill left behind (started
     now), else a new one in a channel of its own."""
-    open_matches = await service.store.matches.open_in_guild(GUILD)
+    open_matches = await service.records.open_in_guild(GUILD)
     for match in open_matches:
         if match.status == "active":
             return match.id
@@ -134,7 +134,7 @@ async def play(
         key = rng.choice(view.choices).key
         await service.act(match_id, user_id, key)
         if rng.random() < DELIVER_CHANCE:
-            await deliver(service.store, discord)
+            await deliver(service.outbox, discord)
 
 
 async def main(db: str, journal: Path, seed: int, *, drain: bool) -> None:
@@ -142,11 +142,13 @@ async def main(db: str, journal: Path, seed: int, *, drain: bool) -> None:
     store = await Store.open(db)
     try:
         service = MatchService(store)
-        Stats(service)  # a finishing action commits its results and ratings with it
+        Stats(
+            service, store.results, store.ratings
+        )  # a finishing action commits its results and ratings with it
         discord = FakeDiscord(journal)
         print("ready", flush=True)
         if drain:
-            await deliver(store, discord)
+            await deliver(store.outbox, discord)
             return
         while True:
             await play(service, await current_match(service, rng), rng, discord)

@@ -87,7 +87,7 @@ async def until_the_ai_decides(world: World, level: str) -> int:
 
 async def moves_of_the_ai(world: World, match_id: int) -> int:
     """How many moves of the match the AI made (under a user id of no one)."""
-    return sum(row.user_id < 0 for row in await world.bot.matches.store.matches.actions(match_id))
+    return sum(row.user_id < 0 for row in await world.bot.store.matches.actions(match_id))
     raise AssertionError("the match did not end")
 
 
@@ -191,7 +191,7 @@ async def absent_player_handed_to_the_ai_and_back(world: World) -> None:
     assert "🤖 Arbiter plays for dave:" in lines
     board = await world.board()
     assert f"{AI_NAME} for dave" in board.embeds[0].footer.text
-    entries = [e.text for e in await world.bot.matches.store.log.entries(match.id)]
+    entries = [e.text for e in await world.bot.store.log.entries(match.id)]
     assert any("plays for dave" in e for e in entries)
     # dave is back: his next move takes the seat back.
     for _ in range(MAX_STEPS):
@@ -301,7 +301,7 @@ async def test_games_with_the_ai_are_in_stats_apart_and_not_on_the_leaderboard(
     world.match_id = (await world.bot.matches.open_match(world.channel.id)).id
     await world.alice.click(opened.response, label="Start")
     await play_against_the_ai(world, world.alice, world.channel, world.match_id)
-    results = await world.bot.matches.store.results.player_records(
+    results = await world.bot.store.results.player_records(
         world.guild.id, world.alice.id, with_ai=True
     )
     assert [(r.game, r.games) for r in results] == [("tooth-and-nail", 1)]
@@ -353,7 +353,7 @@ async def test_the_table_votes_an_absent_players_seat_to_the_ai(world: World) ->
     assert agreed.response.content.startswith(f"🗳️ The table agreed: 🤖 Arbiter plays for {name}")
     table = await world.bot.matches.table(match.id)
     assert table.seat_of(waiting.id).by_ai
-    entries = [(e.kind, e.user_id) for e in await world.bot.matches.store.log.entries(match.id)]
+    entries = [(e.kind, e.user_id) for e in await world.bot.store.log.entries(match.id)]
     assert entries[-3:] == [
         ("ai-vote", voters[0].id),
         ("ai-vote", voters[1].id),
@@ -430,7 +430,7 @@ async def test_a_match_the_ai_played_in_is_not_rated_after_the_seat_is_taken_bac
     shown = (await world.bob.slash(world.channel, "leaderboard", game="tooth-and-nail")).response
     assert shown is not None
     assert shown.embeds[0].description == "No rated match of this game this season yet."
-    records = await world.bot.matches.store.results.player_records(world.guild.id, world.bob.id)
+    records = await world.bot.store.results.player_records(world.guild.id, world.bob.id)
     assert records == []  # not a match between people either
 
 

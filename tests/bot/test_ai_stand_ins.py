@@ -30,7 +30,7 @@ async def open_with(world: World, host: Any, **terms: str) -> simcord.Interactio
     opened = await host.slash(
         world.channel, "match new", game="tooth-and-nail", variant="2p", seed=7, **terms
     )
-    found = await world.bot.matches.store.matches.open_in(world.channel.id)
+    found = await world.bot.store.matches.open_in(world.channel.id)
     if found is not None:
         world.match_id = found.id
     return opened
@@ -111,7 +111,7 @@ async def test_the_ai_plays_a_timed_out_seat_until_its_player_takes_it_back(
     assert f"↩️ {name} is back and plays their seat again." in world.public_lines()
     assert table.with_ai  # the AI played in it: never rated
     await world.concede(other)
-    records = await world.bot.matches.store.results.player_records(world.guild.id, waiting.id)
+    records = await world.bot.store.results.player_records(world.guild.id, waiting.id)
     assert records == []
 
 
@@ -156,7 +156,7 @@ async def test_the_ai_policy_for_a_game_the_ai_does_not_play_is_refused_and_save
     reply = answered(refused)[-1]
     assert reply.ephemeral
     assert reply.content.startswith("Arbiter doesn't play Historia")
-    assert await world.bot.matches.store.matches.open_in(world.channel.id) is None
+    assert await world.bot.store.matches.open_in(world.channel.id) is None
     opened = await open_with(world, world.alice)
     assert opened.response is not None and not opened.response.ephemeral
 
@@ -227,7 +227,7 @@ async def test_a_vote_counts_only_for_the_absence_it_was_cast_in(world: World) -
     again = await second.slash(world.channel, "match ai", player=absent)
     assert "(1 of 2; waiting for" in answered(again)[-1].content
     assert not (await world.bot.matches.table(match.id)).seat_of(absent.id).by_ai
-    log = await world.bot.matches.store.log.entries(match.id)
+    log = await world.bot.store.log.entries(match.id)
     votes = [e.text for e in log if e.kind == "ai-vote"]
     assert votes[-1] == f"🗳️ {second.name} asks that {AI_NAME} play for {name}."
 

@@ -97,7 +97,7 @@ async def test_a_moderator_can_stop_a_match_in_play(simcord_env: simcord.Env) ->
     board = await world.board()
     assert board.embeds[0].description == "🛑 This match was stopped by a moderator."
     assert board.components == []
-    entries = await world.bot.matches.store.log.entries((await world.match()).id)
+    entries = await world.bot.store.log.entries((await world.match()).id)
     assert [(e.user_id, e.text) for e in entries] == [
         (moderator.id, "mod (moderator) aborted the match.")
     ]

@@ -75,13 +75,13 @@ async def start(
 
 
 async def deadline(world: World, seat: int) -> Deadline:
-    found = await world.bot.matches.store.clocks.deadline((await world.match()).id, seat)
+    found = await world.bot.store.clocks.deadline((await world.match()).id, seat)
     assert found is not None
     return found
 
 
 async def log_texts(world: World) -> list[str]:
-    return [e.text for e in await world.bot.matches.store.log.entries((await world.match()).id)]
+    return [e.text for e in await world.bot.store.log.entries((await world.match()).id)]
 
 
 def posts_to(world: World, channel_id: int) -> list[dict[str, object]]:
@@ -100,7 +100,7 @@ async def test_the_clock_is_chosen_at_match_new_and_shown(world: World) -> None:
     assert answer(long) == (
         "A clock must be from 5 minutes to 14 days per decision (you asked for 21 days)."
     )
-    assert await world.bot.matches.store.matches.open_in(world.channel.id) is None
+    assert await world.bot.store.matches.open_in(world.channel.id) is None
 
     opened = await world.alice.slash(
         world.channel, "match new", game="tally", clock="2h", timeout="abandon"
@@ -120,7 +120,7 @@ async def test_the_clock_is_chosen_at_match_new_and_shown(world: World) -> None:
 
 
 async def test_the_server_default_clock_applies_without_a_choice(world: World) -> None:
-    await world.bot.matches.store.settings.update_guild(
+    await world.bot.store.settings.update_guild(
         world.guild.id, default_clock_seconds=3 * HOUR, default_timeout_policy="abandon"
     )
     await world.alice.slash(world.channel, "match new", game="tally")
@@ -153,7 +153,7 @@ async def test_reminders_at_half_time_and_near_the_end_mention_the_decider(world
 
 
 async def test_end_only_and_off_cadences(world: World) -> None:
-    store = world.bot.matches.store
+    store = world.bot.store
     await store.settings.update_guild(world.guild.id, reminder_cadence="end-only")
     await start(world)
     await world.env.advance_time(50 * MINUTE)
@@ -206,13 +206,13 @@ async def test_three_timeouts_in_a_row_make_the_seat_forfeit(world: World) -> No
     forfeit = "⏰ alice ran out of time 3 times in a row and forfeits."
     assert forfeit in await log_texts(world)
     assert world.public_lines()[-1].startswith(f"{forfeit}\nalice concedes.")
-    assert await world.bot.matches.store.clocks.deadlines(match_id) == []
+    assert await world.bot.store.clocks.deadlines(match_id) == []
     assert await world.bot.matches.verify(match_id)
 
 
 async def test_a_seat_s_own_action_resets_its_timeouts(world: World) -> None:
     match_id = await start(world)
-    store = world.bot.matches.store
+    store = world.bot.store
     await world.env.advance_time(CLOCK)  # alice: 1
     await play_first(world, world.bob)
     await world.env.advance_time(CLOCK)  # alice: 2
@@ -244,7 +244,7 @@ async def test_the_abandon_policy_ends_the_match_with_no_winner(world: World) ->
         "🛑 This match was abandoned (a player ran out of time): nobody won."
     )
     assert board.components == []
-    assert await world.bot.matches.store.clocks.deadlines(match_id) == []
+    assert await world.bot.store.clocks.deadlines(match_id) == []
     again = await world.carol.slash(world.channel, "match new", game="tally")
     assert again.response is not None and not again.response.ephemeral
 
@@ -354,9 +354,7 @@ async def test_an_exhausted_vacation_budget_restarts_the_clock(world: World) -> 
     assert (await world.match()).version == 0
     await world.env.advance_time(1)
     assert (await world.match()).version == 1
-    assert (await world.bot.matches.store.clocks.seat_clocks(match_id))[
-        0
-    ].vacation_used == 3 * 24 * HOUR
+    assert (await world.bot.store.clocks.seat_clocks(match_id))[0].vacation_used == 3 * 24 * HOUR
 
 
 async def test_a_vacation_ends_early_and_keeps_the_rest_of_the_budget(world: World) -> None:
@@ -372,7 +370,7 @@ async def test_a_vacation_ends_early_and_keeps_the_rest_of_the_budget(world: Wor
     assert (await deadline(world, 1)).frozen_at is None
     await world.bob.slash(world.channel, "match vacation start", duration="1d")
     await world.bob.slash(world.channel, "play", action="banner|azure")  # acting ends it
-    clock = (await world.bot.matches.store.clocks.seat_clocks(match_id))[1]
+    clock = (await world.bot.store.clocks.seat_clocks(match_id))[1]
     assert clock.vacation_until is None
     twice = await world.bob.slash(world.channel, "match vacation end")
     assert answer(twice) == "You are not on vacation in this match."
@@ -463,7 +461,7 @@ async def test_a_moderator_pause_is_resumed_only_by_a_moderator(world: World) ->
     assert (await world.match()).version == 0
     await world.env.advance_time(1)
     assert (await world.match()).version == 1
-    entries = await world.bot.matches.store.log.entries(match_id)
+    entries = await world.bot.store.log.entries(match_id)
     assert [(e.kind, e.user_id) for e in entries[:3]] == [
         ("pause", world.eve.id),
         ("extend", world.eve.id),
@@ -521,7 +519,7 @@ async def test_players_deciding_at_once_keep_their_running_clocks(world: World) 
     for seat in (0, 1):
         kept = await deadline(world, seat)
         assert kept.due_at == before[seat].due_at and kept.version == 1
-    assert await world.bot.matches.store.clocks.deadline(world.match_id or 0, 2) is None
+    assert await world.bot.store.clocks.deadline(world.match_id or 0, 2) is None
 
 
 async def test_tooth_and_nail_deadlines_keep_a_real_game_going(world: World) -> None:
@@ -624,7 +622,7 @@ async def test_a_player_acting_as_the_abandon_fires_acts_first_or_is_told(
                         play, later(steps, abandon), return_exceptions=True
                     )
                 match = await service.get(match_id)
-                entries = [(e.kind, e.text) for e in await service.store.log.entries(match_id)]
+                entries = [(e.kind, e.text) for e in await service.log.entries(match_id)]
                 if isinstance(acted, ActResult):
                     assert isinstance(abandoned, errors.StateChanged)  # the clock gave way
                     assert (match.status, match.version, entries) == ("active", version + 1, [])
@@ -677,7 +675,7 @@ async def test_a_player_whose_seat_the_clock_forfeits_acts_first_or_is_told(
                 f"nothing happened: {then}."
             )
             assert isinstance(acted, errors.Forfeited) and acted.message == told
-            entries = await service.store.log.entries(match_id)
+            entries = await service.log.entries(match_id)
             assert [(e.kind, e.version) for e in entries] == [("forfeit", version + 1)]
             with pytest.raises(errors.Forfeited):  # and so is any later action
                 await service.act(match_id, user, key)

@@ -75,7 +75,7 @@ async def play(bot: ArbiterBot, match_id: int, times: int) -> None:
 
 async def action_lines(bot: ArbiterBot, match_id: int) -> list[str]:
     """The public lines of the match's actions, in order, as the outbox holds them."""
-    rows = await bot.matches.store.outbox.rows(match_id)
+    rows = await bot.store.outbox.rows(match_id)
     return [line for r in rows if r.notice.kind == "action" for line in r.notice.body["lines"]]
 
 

@@ -257,7 +257,7 @@ async def use(
 
 async def fingerprint(world: World) -> list[Any]:
     """Everything the store holds about every match: rows, seats, actions, log."""
-    store = world.bot.matches.store
+    store = world.bot.store
     found = []
     for match_id in range(1, 100):
         match = await store.matches.get(match_id)

@@ -93,7 +93,7 @@ async def test_a_hint_against_the_ai_by_command_and_by_the_panels_button(world: 
     again = reply_of(clicked)
     assert again == text  # the same position, the same hint (kept, not searched again)
 
-    entries = await world.bot.matches.store.log.entries(world.match_id or 0)
+    entries = await world.bot.store.log.entries(world.match_id or 0)
     assert [(e.user_id, e.text) for e in entries if e.kind == "hint"] == [
         (world.alice.id, "alice was given a hint."),
     ] * 2
@@ -116,7 +116,7 @@ async def test_no_hint_in_a_rated_match_until_a_moderator_marks_it_practice(worl
     assert "`/mod practice`" in refused and "ai:strong" in refused
     panel = (await decider.slash(world.channel, "hand")).response
     assert panel is not None and "Hint" not in button_labels(panel)
-    assert not [e for e in await world.bot.matches.store.log.entries(world.match_id or 0)]
+    assert not [e for e in await world.bot.store.log.entries(world.match_id or 0)]
 
     marked = await mona.slash(world.channel, "mod practice")
     assert "practice" in reply_of(marked)
@@ -134,7 +134,7 @@ async def test_no_hint_in_a_rated_match_until_a_moderator_marks_it_practice(worl
     assert waiting == (
         f"A hint is for your own decision, and this one isn't yours: waiting for {decider.name}."
     )
-    entries = await world.bot.matches.store.log.entries(world.match_id or 0)
+    entries = await world.bot.store.log.entries(world.match_id or 0)
     assert [e.text for e in entries if e.kind == "hint"] == [f"{decider.name} was given a hint."]
 
     # Taken off again: hints are refused again.

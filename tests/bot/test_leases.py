@@ -47,7 +47,7 @@ async def stores(database: str) -> AsyncIterator[Callable[[], asyncio.Future[Sto
 
 def process(store: Store, mine: set[int]) -> Leases:
     """A process's leases, ticked by hand (no background pace)."""
-    return Leases(store, COUNT, mine, ttl=TTL, margin=0.3)
+    return Leases(store.leases, COUNT, mine, ttl=TTL, margin=0.3)
 
 
 def test_a_server_is_in_the_shard_discord_deals_it_to() -> None:
@@ -69,7 +69,7 @@ async def test_each_process_takes_its_own_shards(stores: Callable[..., object]) 
     assert a.held == {0, 1}
     await b.tick()
     assert b.held == {2, 3}
-    leases = await a.store.leases.all()
+    leases = await a.store.all()
     assert {lease.shard: lease.holder for lease in leases} == {
         0: a.holder,
         1: a.holder,

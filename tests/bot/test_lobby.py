@@ -110,7 +110,7 @@ async def test_a_typed_unknown_variant_is_refused_with_the_games_variants(world:
         "Command of Nature has no variant `5p`. Its variants: `2p` (2 players), "
         "`4p` (2 teams of 2)."
     )
-    assert await world.bot.matches.store.matches.open_in(world.channel.id) is None
+    assert await world.bot.store.matches.open_in(world.channel.id) is None
 
     by_name = await world.alice.slash(
         world.channel, "match new", game="tooth-and-nail", variant="the enemy of my enemy"
@@ -234,7 +234,7 @@ async def test_a_host_who_leaves_the_ai_alone_closes_the_lobby(world: World) -> 
     assert "its host left and nobody else had taken a seat" in description(lobby)
     assert next(f for f in lobby.embeds[0].fields if f.name == "Players").value == "—"
     assert (await world.match()).status == "cancelled"
-    assert await world.bot.matches.store.matches.open_in(world.channel.id) is None
+    assert await world.bot.store.matches.open_in(world.channel.id) is None
 
 
 # ---------------------------------------------------------------- concede

@@ -57,7 +57,7 @@ async def test_an_action_taken_by_a_second_process_is_seen_by_the_next_interacti
     played = await world.alice.slash(world.channel, "play", action=offered[0]["value"])
     assert said(played).startswith("✅ ")
     assert (await world.match()).version == 3
-    assert [a.seat for a in await world.bot.matches.store.matches.actions(match_id)] == [0, 1, 0]
+    assert [a.seat for a in await world.bot.store.matches.actions(match_id)] == [0, 1, 0]
     assert await world.bot.matches.verify(match_id)
     hand = (await world.alice.slash(world.channel, "hand")).response
     assert hand is not None and "azure" in (hand.embeds[0].description or "") + str(
@@ -94,7 +94,7 @@ async def test_a_pause_that_lands_while_an_action_commits_freezes_the_new_clocks
 ) -> None:
     await world.start("tally", "duel", [world.alice, world.bob])
     bot = world.bot
-    store = bot.matches.store
+    store = bot.store
     plain = store.matches.append_action
     paused: list[bool] = []
 

@@ -95,7 +95,7 @@ async def test_a_played_match_is_counted_as_it_was_played(
     assert fault.hits == 1
 
     seen = await scrape(port)
-    saved = len(await bot.matches.store.matches.actions(match_id))
+    saved = len(await bot.store.matches.actions(match_id))
     assert saved >= 6
     game = {"game": "tooth-and-nail", "variant": "2p"}
     assert value(seen, "arbiter_actions_total", **game) == saved
@@ -131,7 +131,7 @@ async def test_a_backlog_shows_its_size_and_age_until_it_is_delivered(
     seen = await scrape(port)
     waiting = value(seen, "arbiter_outbox_waiting")
     assert waiting >= 1
-    rows = [r for r in await bot.matches.store.outbox.rows(match_id) if r.delivered_at is None]
+    rows = [r for r in await bot.store.outbox.rows(match_id) if r.delivered_at is None]
     assert waiting == len(rows)
     assert value(seen, "arbiter_outbox_oldest_seconds") >= 0
     fake.clear_faults()

@@ -68,7 +68,7 @@ class Services:
         self.matches = MatchService(store)
         self.clock = ClockService(self.matches, now)
         self.matches.on_change(self.clock.on_change)
-        Stats(self.matches)
+        Stats(self.matches, store.results, store.ratings)
 
     async def start(
         self, game: str, variant: str, players: int, channel: int, *, begin: bool = True

@@ -50,7 +50,7 @@ def answer(result: simcord.InteractionResult) -> str:
 
 
 async def log_texts(world: World) -> list[tuple[int | None, str]]:
-    entries = await world.bot.matches.store.log.entries((await world.match()).id)
+    entries = await world.bot.store.log.entries((await world.match()).id)
     return [(e.user_id, e.text) for e in entries]
 
 
@@ -234,7 +234,7 @@ async def test_undo_is_refused_after_a_draw_and_allowed_with_force(world: World)
     assert stale.content.startswith("⚠️ This menu is out of date")
     assert (await world.match()).version == 4
     await world.alice.slash(world.channel, "play", action=card)
-    assert [row.seq for row in await world.bot.matches.store.matches.actions(match.id)] == [
+    assert [row.seq for row in await world.bot.store.matches.actions(match.id)] == [
         1,
         2,
         3,
@@ -357,7 +357,7 @@ async def test_pause_resume_and_extend_go_through_the_clocks_and_are_logged(
     )
     unreadable = await mona.slash(world.channel, "mod extend", by="later")
     assert "isn't a duration" in answer(unreadable)
-    kinds = [e.kind for e in await world.bot.matches.store.log.entries((await world.match()).id)]
+    kinds = [e.kind for e in await world.bot.store.log.entries((await world.match()).id)]
     assert kinds == ["pause", "resume", "extend", "extend"]
 
 
@@ -399,7 +399,7 @@ async def test_durations_of_thousands_of_digits_get_a_sentence_everywhere(world:
     refused = "is far longer than any duration Arbiter keeps"
     opened = await world.alice.slash(world.channel, "match new", game="tally", clock=huge)
     assert refused in answer(opened)
-    assert await world.bot.matches.store.matches.open_in(world.channel.id) is None
+    assert await world.bot.store.matches.open_in(world.channel.id) is None
     lobby = await world.alice.slash(world.channel, "match new", game="tally", clock="1h")
     assert lobby.response is not None
     await world.bob.click(lobby.response, label="Join")
@@ -413,5 +413,5 @@ async def test_durations_of_thousands_of_digits_get_a_sentence_everywhere(world:
     settings = await mona.slash(world.channel, "settings clock", duration=huge)
     assert refused in answer(settings)
     assert await world.bot.matches.open_match(world.channel.id) == before
-    deadlines = await world.bot.matches.store.clocks.deadlines(before.id)
+    deadlines = await world.bot.store.clocks.deadlines(before.id)
     assert all(d.frozen_at is None for d in deadlines)

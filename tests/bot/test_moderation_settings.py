@@ -39,7 +39,7 @@ async def test_every_settings_command_is_refused_to_a_non_moderator(world: World
     ]:
         refused = await world.eve.slash(world.channel, name, **options)
         assert answer(refused).startswith(NOT_MODERATOR), name
-    settings = await world.bot.matches.store.settings.guild(world.guild.id)
+    settings = await world.bot.store.settings.guild(world.guild.id)
     assert settings.mod_role_id is None and settings.match_channels == ()
 
 
@@ -84,7 +84,7 @@ async def test_a_clock_out_of_range_or_unreadable_is_refused(world: World) -> No
     assert answer(short).startswith("A clock must be from 5 minutes to 14 days")
     nonsense = await mona.slash(world.channel, "settings clock", duration="soon")
     assert "isn't a duration" in answer(nonsense)
-    settings = await world.bot.matches.store.settings.guild(world.guild.id)
+    settings = await world.bot.store.settings.guild(world.guild.id)
     assert settings.default_clock_seconds == 86400
     with pytest.raises(simcord.OptionError):
         await mona.slash(world.channel, "settings timeout", policy="explode")
@@ -99,7 +99,7 @@ async def test_match_channels_restrict_where_matches_open(world: World) -> None:
     assert answer(refused) == (
         f"On this server, matches are opened only in <#{arena.id}> (or in threads there)."
     )
-    assert await world.bot.matches.store.matches.open_in(world.channel.id) is None
+    assert await world.bot.store.matches.open_in(world.channel.id) is None
     opened = await world.alice.slash(arena, "match new", game="tally")
     assert opened.response is not None and not opened.response.ephemeral
     thread = thread_in(world, arena, "table two")

@@ -317,7 +317,7 @@ async def play_out(world: World, players: list[simcord.MemberActor]) -> dict[str
             clicked = await player.click(message, custom_id=buttons[labels[key]])
             assert not told(clicked), told(clicked)
             ways["button"] += 1
-            (last,) = await world.bot.matches.store.matches.actions(world.match_id or 0, last=1)
+            (last,) = await world.bot.store.matches.actions(world.match_id or 0, last=1)
             ways["Spoils by a Push button"] += "Spoils with" in last.events
         elif move % HAND_EVERY == 3:
             private = (await player.slash(world.channel, "hand")).response
@@ -340,7 +340,7 @@ async def play_out(world: World, players: list[simcord.MemberActor]) -> dict[str
 
 async def spoils(world: World) -> list[str]:
     """The public lines telling of a Spoil in a Planting Phase (after a push)."""
-    rows = await world.bot.matches.store.matches.actions(world.match_id or 0)
+    rows = await world.bot.store.matches.actions(world.match_id or 0)
     return [
         line for row in rows for line in re.findall(r'"text":"([^"]*Spoils with[^"]*)"', row.events)
     ]

@@ -138,7 +138,7 @@ async def test_a_game_for_several_players_is_refused_in_a_direct_message(world: 
     asked = await ada.slash("match new", game="mystic-vale", variant="2p")
     assert asked.response is not None
     assert "2 players needs other players" in asked.response.content
-    assert await world.bot.matches.store.matches.open_in(ada.dm_channel.id) is None
+    assert await world.bot.store.matches.open_in(ada.dm_channel.id) is None
 
 
 async def test_a_game_in_direct_messages_is_its_players_alone(world: World) -> None:

@@ -77,7 +77,7 @@ async def test_a_store_that_is_gone_is_not_ready(world: World) -> None:
 
     health = Health(world.bot, free_port())
     assert (await health.report())["ready"]
-    await world.bot.matches.store.db.engine.close()  # the database is away
+    await world.bot.store.db.engine.close()  # the database is away
     report = await health.report()
     assert not report["ready"] and report["problems"][0].startswith("database:")
 

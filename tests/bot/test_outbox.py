@@ -55,12 +55,12 @@ def count(world: World, text: str) -> int:
 
 
 async def undelivered(world: World) -> list[outbox.OutboxRow]:
-    return [r for r in await world.bot.matches.store.outbox.rows() if not r.done]
+    return [r for r in await world.bot.store.outbox.rows() if not r.done]
 
 
 async def tries(world: World, kind: str) -> list[int]:
     """How many tries each delivered notice of this kind took, in order."""
-    rows = await world.bot.matches.store.outbox.rows()
+    rows = await world.bot.store.outbox.rows()
     return [r.attempts for r in rows if r.notice.kind == kind and r.delivered_at]
 
 
@@ -116,7 +116,7 @@ async def play_in_turn(world: World, times: int) -> list[str]:
         before = (await world.match()).version
         await player.slash(world.channel, "play", action=choice.key)
         assert (await world.match()).version == before + 1
-        rows = await world.bot.matches.store.outbox.rows(world.match_id)
+        rows = await world.bot.store.outbox.rows(world.match_id)
         played += rows[-1].notice.body["lines"]
     return played
 
@@ -156,7 +156,7 @@ async def test_a_burst_of_ten_actions_reaches_the_channel_in_five_calls_at_most(
         (player,) = await world.to_act()
         choice = (await service.choices(world.channel.id, player.id))[0]
         await service.act(world.match_id or 0, player.id, choice.key)
-        rows = await service.store.outbox.rows(world.match_id)
+        rows = await service.outbox.rows(world.match_id)
         played += rows[-1].notice.body["lines"]
     await world.bot.publisher.idle()  # the lane keeps to the pace: a few seconds
 
@@ -213,7 +213,7 @@ async def test_a_long_backlog_goes_out_in_messages_discord_takes_every_line_once
         user_id = table.user_of(table.to_act[0]).user_id
         view = await service.view(world.match_id or 0, user_id)
         await service.act(world.match_id or 0, user_id, view.choices[-1].key)
-    waiting = [r for r in await service.store.outbox.rows(world.match_id) if not r.done]
+    waiting = [r for r in await service.outbox.rows(world.match_id) if not r.done]
     played = [line for r in waiting for line in r.notice.body.get("lines", [])]
     assert sum(len(line) + 1 for line in played) > MESSAGE_LIMIT  # the case in question
     since = len(world.env.http_requests)
@@ -252,9 +252,9 @@ async def test_a_request_discord_finds_malformed_is_given_up_and_the_lane_goes_o
     world.fail_posts(400, code=50035, message="Invalid Form Body")
     await world.alice.slash(world.channel, "play", action="banner|amber")
     assert count(world, ALICE_MOVED) == 0
-    (row,) = [r for r in await world.bot.matches.store.outbox.rows() if r.given_up]
+    (row,) = [r for r in await world.bot.store.outbox.rows() if r.given_up]
     assert row.attempts == 1 and "malformed" in (row.given_up or "")
-    (entry,) = await world.bot.matches.store.log.entries(world.match_id or 0)
+    (entry,) = await world.bot.store.log.entries(world.match_id or 0)
     assert entry.kind == UNDELIVERED_LOG and ALICE_MOVED in entry.text
     assert any("malformed" in r.getMessage() for r in caplog.records)
     caplog.clear()  # the error was provoked on purpose
@@ -364,7 +364,7 @@ async def test_a_crash_between_the_post_and_its_mark_posts_nothing_twice(
     assert count(world, ALICE_MOVED) == 1
     # The process dies before any transaction saves the bookkeeping written behind:
     # the line went out, but neither its mark nor its message id was written down.
-    store = world.bot.matches.store
+    store = world.bot.store
     store.db._behind.clear()
     (waiting,) = await undelivered(world)
     assert waiting.notice.kind == "action" and "message" not in waiting.progress
@@ -386,9 +386,9 @@ async def test_a_post_that_can_never_succeed_is_given_up_and_noted_for_moderator
     await world.alice.slash(world.channel, "play", action="banner|amber")
     assert count(world, ALICE_MOVED) == 0
     assert await undelivered(world) == []
-    (row,) = [r for r in await world.bot.matches.store.outbox.rows() if r.given_up]
+    (row,) = [r for r in await world.bot.store.outbox.rows() if r.given_up]
     assert row.given_up == "no permission to post there"
-    (entry,) = await world.bot.matches.store.log.entries(world.match_id or 0)
+    (entry,) = await world.bot.store.log.entries(world.match_id or 0)
     assert entry.kind == UNDELIVERED_LOG and ALICE_MOVED in entry.text
     assert any("gave up" in r.getMessage() for r in caplog.records)
     # The lane goes on: the next line is posted.
@@ -413,7 +413,7 @@ async def test_a_crash_after_a_backlog_was_posted_and_edited_posts_no_line_twice
     (posted,) = [t for t in world.public_lines() if "The match begins!" in t]
     assert "alice raises amber." in posted and "bob raises azure." in posted  # edited in
 
-    world.bot.matches.store.db._behind.clear()  # the process dies before anything is saved
+    world.bot.store.db._behind.clear()  # the process dies before anything is saved
     await world.bot.close()
     await world.env.restart_bot(create_bot())
     await world.env.advance_time(1)
@@ -502,7 +502,7 @@ async def picture_backlog(world: World) -> None:
 async def told(world: World) -> Counter[str]:
     """Every public line the outbox holds (the start's first line, each action's lines)."""
     lines: Counter[str] = Counter()
-    for row in await world.bot.matches.store.outbox.rows():
+    for row in await world.bot.store.outbox.rows():
         if row.notice.kind == "start":
             lines["The match begins!"] += 1
         lines.update(row.notice.body.get("lines", []))
@@ -539,7 +539,7 @@ async def crash_delivering(
         await publisher.start()
     await publisher.idle()
     assert requests == min(crash_after, requests_taken), "the count of requests is out of date"
-    bot.matches.store.db._behind.clear()
+    bot.store.db._behind.clear()
     await bot.close()
     await world.env.restart_bot(create_bot())
     await world.env.advance_time(1)

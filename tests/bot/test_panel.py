@@ -121,7 +121,7 @@ async def test_a_panel_comes_back_to_life_when_the_decision_returns(world: World
     assert "• bob lets the attack through." in lines
     assert len(lines) > 2 and all(line.startswith("• ") for line in lines[1:])
     table = await world.bot.matches.table(world.match_id or 0)
-    actions = await world.bot.matches.store.matches.actions(table.match.id)
+    actions = await world.bot.store.matches.actions(table.match.id)
     mine = max(a.seq for a in actions if a.seat == table.seat_of(world.alice.id).seat)
     since = [a for a in actions if a.seq > mine]
     assert len(lines) - 1 >= len(since)  # a line at least for each action since hers
@@ -333,7 +333,7 @@ async def test_back_to_you_tells_the_ai_s_turn_from_its_start(world: World) -> N
     table = await world.bot.matches.table(world.match_id)
     seat = table.seat_of(world.alice.id)
     assert seat is not None
-    actions = await world.bot.matches.store.matches.actions(world.match_id)
+    actions = await world.bot.store.matches.actions(world.match_id)
     ended = max(i for i, a in enumerate(actions) if a.seat == seat.seat)
     told = [
         text

@@ -154,7 +154,7 @@ async def test_a_name_with_line_breaks_and_separators_is_drawn_and_the_match_goe
     players = {world.alice.id: world.alice, odd.id: odd}
     for step in range(3):
         await world.bot.publisher.idle()
-        assert await world.bot.matches.store.outbox.pending_lanes() == []  # every notice went out
+        assert await world.bot.store.outbox.pending_lanes() == []  # every notice went out
         told = "\n".join(world.public_lines())
         table = await world.bot.matches.table((await world.match()).id)
         player = players[table.user_of(table.to_act[0]).user_id]

@@ -31,10 +31,15 @@ VARIANT = {2: "duel", 3: "melee", 4: "teams"}
 
 
 @pytest.fixture
-async def service(database: str) -> AsyncIterator[MatchService]:
-    store = await Store.open(database)
-    yield MatchService(store, {"tally": tally.GAME})
-    await store.close()
+async def store(database: str) -> AsyncIterator[Store]:
+    opened = await Store.open(database)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def service(store: Store) -> MatchService:
+    return MatchService(store, {"tally": tally.GAME})
 
 
 async def finished(service: MatchService, guild: int, channel: int, users: list[int]) -> int:
@@ -108,9 +113,8 @@ async def stored_ratings(store: Store) -> dict[tuple[int, str, int], dict[int, t
 
 
 async def test_ratings_rebuilt_from_500_random_results_equal_the_stored_ones(
-    service: MatchService,
+    service: MatchService, store: Store
 ) -> None:
-    store = service.store
     rng = random.Random(2026)
     players = list(range(1001, 1013))
     expected_rated = 0
@@ -159,9 +163,8 @@ async def test_ratings_rebuilt_from_500_random_results_equal_the_stored_ones(
 
 
 async def test_a_new_season_starts_every_rating_afresh_and_keeps_the_old(
-    service: MatchService,
+    service: MatchService, store: Store
 ) -> None:
-    store = service.store
     first = await finished(service, 1, 1, [1, 2])
     assert await store.results.record(first, Results({0: "win", 1: "loss"}))
     (alice, bob) = await store.ratings.top(1, "tally", 1, limit=10)
@@ -178,14 +181,15 @@ async def test_a_new_season_starts_every_rating_afresh_and_keeps_the_old(
     assert [h.before for h in history] == [Skill()]
 
 
-async def test_results_from_before_ratings_are_rated_at_start_up(service: MatchService) -> None:
+async def test_results_from_before_ratings_are_rated_at_start_up(
+    service: MatchService, store: Store
+) -> None:
     """Results a bot recorded before ratings existed come through the migration
     undecided and without their sides; the first start-up gives each seat its side
     from the match and rates them in the order they were recorded."""
-    store = service.store
     duels = [await finished(service, 1, c, [1, 2]) for c in range(3)]
     teams = await finished(service, 1, 9, [1, 2, 3, 4])  # seats 0 & 2 against 1 & 3
-    stats = Stats(service)
+    stats = Stats(service, store.results, store.ratings)
     for match_id in duels:
         await stats.record(match_id)
     await stats.record(teams)
@@ -206,13 +210,12 @@ async def test_results_from_before_ratings_are_rated_at_start_up(service: MatchS
 
 
 async def test_two_processes_deciding_the_same_earlier_results_rate_them_once(
-    service: MatchService, database: str
+    service: MatchService, store: Store, database: str
 ) -> None:
     """Two processes starting together both find the results undecided: the second to
     take the server's lock finds them decided and leaves them."""
-    store = service.store
     match_id = await finished(service, 1, 1, [1, 2])
-    await Stats(service).record(match_id)
+    await Stats(service, store.results, store.ratings).record(match_id)
     expected = await stored_ratings(store)
     async with store.db.transaction() as db:
         await db.execute("UPDATE results SET rating_seq = NULL")

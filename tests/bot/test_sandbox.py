@@ -142,7 +142,7 @@ async def test_a_tournament_is_seen_through_on_the_page_as_its_guide_says(
         assert signup.embeds[0].fields[0].value == "Basil, Cleo, Dev, Emil"
         await ada.slash(sandbox.channel, "tournament start")
         desk = sandbox.bot.desk
-        (row,) = await desk.service.store.tournaments.in_channel(sandbox.channel.id)
+        (row,) = await desk.service.tournaments.in_channel(sandbox.channel.id)
         event = await desk.service.event(row.id)
         by_id = {p.id: p for p in others}
         for game in event.round_games():

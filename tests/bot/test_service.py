@@ -141,7 +141,7 @@ async def test_act_commits_before_returning_and_replays(service: MatchService) -
     assert [e.text for e in result.events] == ["Alice raises amber."]
     saved = await service.get(mid)
     assert saved.version == 1
-    assert [a.seq for a in await service.store.matches.actions(mid)] == [1]
+    assert [a.seq for a in await service.records.actions(mid)] == [1]
     assert await service.verify(mid)
 
 
@@ -191,7 +191,7 @@ async def test_simultaneous_actions_apply_exactly_once(service: MatchService) ->
     assert len(applied) == 1
     assert [type(e) for e in refused] == [errors.StaleChoice]
     assert (await service.get(mid)).version == 1
-    assert len(await service.store.matches.actions(mid)) == 1
+    assert len(await service.records.actions(mid)) == 1
 
 
 async def test_simultaneous_different_players_only_the_one_to_act_applies(
@@ -220,9 +220,9 @@ async def test_version_check_in_the_store_refuses_a_second_writer(service: Match
         "snapshot": match.snapshot or "",
         "status": "active",
     }
-    assert await service.store.matches.append_action(match.id, expected_version=0, **kwargs)
-    assert not await service.store.matches.append_action(match.id, expected_version=0, **kwargs)
-    assert len(await service.store.matches.actions(match.id)) == 1
+    assert await service.records.append_action(match.id, expected_version=0, **kwargs)
+    assert not await service.records.append_action(match.id, expected_version=0, **kwargs)
+    assert len(await service.records.actions(match.id)) == 1
 
 
 async def test_private_view_hides_other_hands_and_lists_choices(service: MatchService) -> None:
@@ -260,7 +260,7 @@ async def test_concede_is_logged_and_replayed(service: MatchService) -> None:
     result = await service.concede(mid, BOB)  # not Bob's decision: conceding is always allowed
     assert result.table.outcome is not None
     assert result.table.outcome.winners == [0]
-    rows = await service.store.matches.actions(mid)
+    rows = await service.records.actions(mid)
     assert rows[-1].action == '{"kind":"concede","args":[]}'
     assert await service.verify(mid)
     with pytest.raises(errors.NotActive):
@@ -298,7 +298,7 @@ async def test_players_deciding_at_once_never_spoil_each_others_menus(
         return_exceptions=True,
     )
     assert [type(o).__name__ for o in outcomes] == ["ActResult"] * 3 + ["StaleChoice"]
-    assert [s.decisions for s in await service.store.matches.seats(mid)] == [1, 1, 1]
+    assert [s.decisions for s in await service.records.seats(mid)] == [1, 1, 1]
     assert (await service.get(mid)).version == 3
     assert await service.verify(mid)
 
@@ -519,12 +519,10 @@ async def test_match_log_entries_name_who_and_when(service: MatchService) -> Non
     table = await started(service)
     mid = table.match.id
     await service.act(mid, ALICE, "banner|amber")
-    entry = await service.store.log.add(
-        mid, user_id=EVE, kind="pause", text="Eve paused the match."
-    )
+    entry = await service.log.add(mid, user_id=EVE, kind="pause", text="Eve paused the match.")
     assert (entry.version, entry.user_id, entry.kind) == (1, EVE, "pause")
-    await service.store.log.add(mid, user_id=None, kind="timeout", text="Time ran out.")
-    assert [(e.user_id, e.text) for e in await service.store.log.entries(mid)] == [
+    await service.log.add(mid, user_id=None, kind="timeout", text="Time ran out.")
+    assert [(e.user_id, e.text) for e in await service.log.entries(mid)] == [
         (EVE, "Eve paused the match."),
         (None, "Time ran out."),
     ]
@@ -551,13 +549,13 @@ async def test_a_seat_changing_hands_starts_with_a_clean_clock(service: MatchSer
     decision count (so a fresh clock)."""
     table = await started(service)
     mid = table.match.id
-    await service.store.clocks.put_seat_clock(SeatClock(mid, 1, timeouts=2, vacation_used=3600))
-    assert await service.store.clocks.add_pause_vote(mid, 1) == {1}
-    before = (await service.store.matches.seats(mid))[1].decisions
+    await service.clocks.put_seat_clock(SeatClock(mid, 1, timeouts=2, vacation_used=3600))
+    assert await service.clocks.add_pause_vote(mid, 1) == {1}
+    before = (await service.records.seats(mid))[1].decisions
     await service.replace_seat(mid, BOB, EVE, "Eve", moderator_id=DAVE)
-    assert 1 not in await service.store.clocks.seat_clocks(mid)
-    assert await service.store.clocks.add_pause_vote(mid, 0) == {0}  # Bob's vote left with him
-    assert (await service.store.matches.seats(mid))[1].decisions == before + 1
+    assert 1 not in await service.clocks.seat_clocks(mid)
+    assert await service.clocks.add_pause_vote(mid, 0) == {0}  # Bob's vote left with him
+    assert (await service.records.seats(mid))[1].decisions == before + 1
 
 
 async def test_an_undone_action_leaves_the_recent_lines(service: MatchService) -> None:
@@ -608,12 +606,12 @@ def count_commits(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 async def test_actions_arriving_together_are_each_saved_when_they_return(
-    service: MatchService, database: str, engine: str, monkeypatch: pytest.MonkeyPatch
+    service: MatchService, store: Store, database: str, engine: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On SQLite they share commits (group commit); on PostgreSQL each has its own
     connection, and the server commits them side by side."""
     ids = await started_apart(service, MATCHES)
-    commits = count_commits(service.store, monkeypatch) if engine == "sqlite" else []
+    commits = count_commits(store, monkeypatch) if engine == "sqlite" else []
     seen: dict[int, int] = {}
 
     async def act(match_id: int) -> None:
@@ -631,10 +629,10 @@ async def test_actions_arriving_together_are_each_saved_when_they_return(
 
 @pytest.mark.engines("sqlite")
 async def test_one_action_alone_commits_at_once(
-    service: MatchService, database: str, monkeypatch: pytest.MonkeyPatch
+    service: MatchService, store: Store, database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (match_id,) = await started_apart(service, 1)
-    commits = count_commits(service.store, monkeypatch)
+    commits = count_commits(store, monkeypatch)
     await service.act(match_id, ALICE, "banner|amber")
     assert commits == [1]
     assert await saved_actions(database, match_id) == 1
@@ -671,17 +669,17 @@ async def test_a_caller_cancelled_while_its_group_commits_leaves_the_change_save
     tasks = [asyncio.ensure_future(service.act(m, ALICE, "banner|amber")) for m in ids]
     await asyncio.sleep(0)  # all of them queued for the store
     for _ in range(2000):  # until a group is open: the first is in it, or waits on it
-        if service.store.db.engine._group is not None:  # type: ignore[attr-defined]
+        if service.db.engine._group is not None:  # type: ignore[attr-defined]
             break
         # Not sleep(0): on a loaded machine the database thread may not have answered
         # yet, and a few hundred turns of the loop pass in no time.
         await asyncio.sleep(0.001)
-    group = service.store.db.engine._group  # type: ignore[attr-defined]
+    group = service.db.engine._group  # type: ignore[attr-defined]
     assert group is not None, "no group formed: nothing here was tested"
     tasks[0].cancel()
     done = await asyncio.gather(*tasks, return_exceptions=True)
     assert not any(isinstance(r, BaseException) for r in done[1:])
-    await service.store.db.flush()
+    await service.db.flush()
     # The cancelled caller's change stands or was never made: nothing is half-saved,
     # and every other change is on disk.
     assert [await saved_actions(database, m) for m in ids[1:]] == [1] * 9

@@ -130,10 +130,15 @@ async def test_stats_and_leaderboard_after_a_few_matches(world: World) -> None:
 
 
 @pytest.fixture
-async def service(database: str) -> AsyncIterator[MatchService]:
-    store = await Store.open(database)
-    yield MatchService(store, {"tally": tally.GAME})
-    await store.close()
+async def store(database: str) -> AsyncIterator[Store]:
+    opened = await Store.open(database)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def service(store: Store) -> MatchService:
+    return MatchService(store, {"tally": tally.GAME})
 
 
 async def conceded(service: MatchService, channel: int) -> int:
@@ -148,10 +153,10 @@ async def conceded(service: MatchService, channel: int) -> int:
 
 
 async def test_results_are_recorded_once_and_caught_up_after_a_stop(
-    service: MatchService,
+    service: MatchService, store: Store
 ) -> None:
     first = await conceded(service, 1)  # finished while no listener was there
-    stats = Stats(service)
+    stats = Stats(service, store.results, store.ratings)
     service.on_change(stats.record)
     await stats.catch_up()
     second = await conceded(service, 2)
@@ -159,17 +164,17 @@ async def test_results_are_recorded_once_and_caught_up_after_a_stop(
         await stats.record(match_id)  # again: nothing more
     (record,) = await stats.player(1, ALICE)
     assert (record.games, record.wins, record.losses) == (2, 2, 0)
-    assert await service.store.results.unrecorded() == []
+    assert await store.results.unrecorded() == []
 
 
-async def test_an_abandoned_match_counts_for_nobody(service: MatchService) -> None:
+async def test_an_abandoned_match_counts_for_nobody(service: MatchService, store: Store) -> None:
     table = await service.new_lobby(
         guild_id=1, channel_id=1, user_id=ALICE, name="Alice", game="tally"
     )
     await service.join(table.match.id, BOB, "Bob")
     await service.start(table.match.id, ALICE)
-    assert await service.store.matches.abandon(table.match.id, expected_version=0)
-    stats = Stats(service)
+    assert await service.records.abandon(table.match.id, expected_version=0)
+    stats = Stats(service, store.results, store.ratings)
     await stats.record(table.match.id)
     assert await stats.player(1, ALICE) == []
     assert await stats.ratings(1, "tally", 1) == []
@@ -184,7 +189,7 @@ async def test_the_nemesis_victory_tracker_counts_per_nemesis_and_ranks_the_hunt
     store = await Store.open(database)
     try:
         service = MatchService(store)
-        stats = Stats(service)
+        stats = Stats(service, store.results, store.ratings)
         service.on_change(stats.record)
         played = [  # (player, guild, nemesis, won)
             (ALICE, 1, "plague-scarabs", True),
@@ -282,11 +287,10 @@ async def test_ratings_through_the_bot_history_seasons_and_a_rebuild(world: Worl
 
 
 async def test_an_abandoned_match_is_rated_only_where_the_server_rates_abandons(
-    service: MatchService,
+    service: MatchService, store: Store
 ) -> None:
     """The seat that ran out of time loses, the others tie ahead of it; wins and losses
     still count the match for nobody."""
-    store = service.store
     for guild, rated in ((1, False), (2, True)):
         if rated:
             await store.settings.update_guild(guild, rated_endings={"abandons"})
@@ -296,7 +300,7 @@ async def test_an_abandoned_match_is_rated_only_where_the_server_rates_abandons(
         await service.join(table.match.id, BOB, "Bob")
         await service.start(table.match.id, ALICE)
         await service.abandon(table.match.id, version=0, note="Bob ran out of time.", leaver=1)
-        stats = Stats(service)
+        stats = Stats(service, store.results, store.ratings)
         assert await stats.player(guild, ALICE) == []
         rows = await stats.ratings(guild, "tally", 1)
         if not rated:

@@ -9,9 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from bot.service.store.engine import POSTGRESQL
 
 from bot.service.store import MIGRATIONS_DIR, NewerSchema, Store, is_postgresql, migrations
+from bot.service.store.engine import POSTGRESQL
 from bot.service.store.postgresql import numbered
 from tests.bot.outside import one
 

@@ -319,7 +319,7 @@ async def test_a_lost_or_full_turn_message_is_followed_by_a_new_one(world: World
     ]
     assert sent["allowed_mentions"] == {"parse": []}  # nobody is notified twice
 
-    store = world.bot.matches.store
+    store = world.bot.store
     current = await store.matches.turn_message(world.match_id or 0)
     assert isinstance(current, TurnMessage)
     store.matches.set_turn_message(dataclasses.replace(current, body="x" * 1960))
@@ -333,7 +333,7 @@ async def test_lines_after_an_announcement_start_a_message_below_it(world: World
     await world.start("tally", "muster", [world.alice, world.bob, world.carol])
     opening = world.public()[-1]
     match_id = world.match_id or 0
-    await world.bot.matches.store.outbox.enqueue([outbox.say(match_id, "⏸️ A line of its own.")])
+    await world.bot.store.outbox.enqueue([outbox.say(match_id, "⏸️ A line of its own.")])
     await world.bot.publisher.idle()
     since = len(world.env.http_requests)
     await world.carol.slash(world.channel, "play", action="banner|cyan")

@@ -264,7 +264,7 @@ async def test_what_opening_a_tournament_refuses(world: World) -> None:
     for who, where, given, told in cases:
         refused = await who.slash(where, "tournament new", **given)
         assert told in answer(refused), (given, answer(refused))
-    assert await world.bot.matches.store.tournaments.in_channel(world.channel.id) == []
+    assert await world.bot.store.tournaments.in_channel(world.channel.id) == []
 
 
 async def test_a_round_paired_just_before_a_stop_is_seated_after_the_restart(
@@ -358,7 +358,7 @@ async def test_a_standings_post_cut_short_by_a_stop_is_found_not_posted_twice(
     event = await event_of(world)
     tidy = world.guild.create_role("Tidy", permissions=discord.Permissions(manage_messages=True))
     await add_member(world, "tess", tidy).delete(signup)
-    store = world.bot.desk.service.store
+    store = world.bot.store
 
     async def stopped(*_: object) -> None:
         raise RuntimeError("the process stopped here")

@@ -74,7 +74,7 @@ def table_lines(world: World, event: Event) -> list[str]:
 
 
 async def log_of(world: World, event: Event) -> list[str]:
-    return [text for _, _, text in await world.bot.desk.service.store.tournaments.log(event.row.id)]
+    return [text for _, _, text in await world.bot.store.tournaments.log(event.row.id)]
 
 
 @pytest.mark.engines
@@ -188,7 +188,7 @@ async def test_a_match_the_clock_abandons_is_lost_by_the_side_that_ran_out_of_ti
     # A tournament's match gets the default terms (a day a decision, `skip`): set up as
     # a match of the abandon policy.
     # (No command gives a tournament's match other terms: written as the store would.)
-    store = world.bot.matches.store
+    store = world.bot.store
     async with store.db.transaction() as db:
         await db.execute(
             "UPDATE matches SET timeout_policy = 'abandon' WHERE id = ?", (game.match_id,)

@@ -29,7 +29,7 @@ GUILD, CHANNEL, MOD = 7, 700, 1
 async def service(database: str) -> AsyncIterator[Tournaments]:
     store = await Store.open(database)
     games: Mapping[str, Game] = {**GAMES, "tally": tally.GAME}
-    yield Tournaments(MatchService(store, games))
+    yield Tournaments(MatchService(store, games), store.tournaments, store.results, store.ratings)
     await store.close()
 
 
@@ -102,7 +102,7 @@ async def test_an_8_player_3_round_swiss_of_tooth_and_nail_with_a_drop(
     assert sum(s.points for s in table) == sum(
         1 if g.b is None else 1.0 for g in event.games
     )  # every game gave out one point
-    log = [kind for _, kind, _ in await service.store.tournaments.log(event.row.id)]
+    log = [kind for _, kind, _ in await service.tournaments.log(event.row.id)]
     assert log[:2] == ["start", "round"] and "drop" in log and log[-1] == "end"
 
 
@@ -152,9 +152,7 @@ async def test_a_round_decided_before_a_stop_is_followed_by_the_next(
     event = await signed_up(service, 4, game="tally", variant="duel", format="swiss", rounds=2)
     event = await service.start(event.row.id, MOD, now=NOW)
     for game in event.round_games():
-        await service.store.tournaments.decide_game(
-            event.row.id, 1, game.board, league.WIN, "recorded"
-        )
+        await service.tournaments.decide_game(event.row.id, 1, game.board, league.WIN, "recorded")
     assert (await service.event(event.row.id)).row.round == 1  # as a stop would leave it
     event = await service.resume(event.row.id, now=NOW)
     assert event.row.round == 2 and len(event.round_games()) == 2
@@ -182,7 +180,7 @@ async def test_a_match_stopped_unheard_of_is_a_loss_for_both_never_a_deadline_dr
     assert event.row.round == 2
     table = {s.entrant: s for s in event.standings()}
     assert all((s.points, s.losses) == (0.0, 1) for s in table.values())
-    log = [text for _, _, text in await service.store.tournaments.log(event.row.id)]
+    log = [text for _, _, text in await service.tournaments.log(event.row.id)]
     assert not [line for line in log if "drawn" in line]
 
 

@@ -222,7 +222,7 @@ def menu_id(message: Any) -> str:
 
 async def turn_message(world: World, viewer: simcord.MemberActor) -> discord.Message:
     """The message carrying the turn's lines and the call to decide."""
-    current = await world.bot.matches.store.matches.turn_message(world.match_id or 0)
+    current = await world.bot.store.matches.turn_message(world.match_id or 0)
     assert current is not None
     return next(m for m in world.channel.history(viewer=viewer) if m.id == current.message_id)
 

@@ -358,7 +358,7 @@ async def play_scene(scene: Scene, sandbox: Sandbox) -> Position:
     match = await sandbox.bot.matches.get(match.id)
     if match.board_message_id is None:
         raise GalleryError(f"{scene.slug}: the match has no board message")
-    turn = await sandbox.bot.matches.store.matches.turn_message(match.id)
+    turn = await sandbox.bot.store.matches.turn_message(match.id)
     return Position(match.board_message_id, viewer, turn.message_id if turn else None)
 
 
@@ -376,7 +376,7 @@ async def play_script(scene: Scene, sandbox: Sandbox, match_id: int) -> Position
     match = await sandbox.bot.matches.get(match_id)
     if match.board_message_id is None:
         raise GalleryError(f"{scene.slug}: the match has no board message")
-    turn = await sandbox.bot.matches.store.matches.turn_message(match_id)
+    turn = await sandbox.bot.store.matches.turn_message(match_id)
     return Position(match.board_message_id, viewer, turn.message_id if turn else None)
 
 
