@@ -14,9 +14,9 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from ai.judges import Judge
+from rules.command_of_nature.attacks import keeps_boosts
 from rules.command_of_nature.cards import CommandCard, get_pack
 from rules.command_of_nature.combat import attack_reaches
-from rules.command_of_nature.effects import keeps_boosts
 from rules.command_of_nature.formation import ROWS, Elemental, Pos
 from rules.command_of_nature.setup import card_of
 from rules.command_of_nature.state import Side, State

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from itertools import combinations
 
-from rules.command_of_nature import battle, effects, table, turn
+from rules.command_of_nature import battle, effects, plays, table, turn
 from rules.command_of_nature.cards import ElementalCard
 from rules.command_of_nature.combat import target_choices
 from rules.command_of_nature.formation import (
@@ -234,7 +234,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 
         def check_option(action: Action) -> None:
             if action.kind == "instant":
-                effects.check_instant(state, seat, action.args[0])
+                plays.check_instant(state, seat, action.args[0])
 
         return passing(_frame_candidates(state, seat, state.frames[-1].kind), check_option)
     return passing(candidates(state, seat), lambda action: check(state, seat, action))
@@ -249,7 +249,7 @@ def check(state: State, seat: int, action: Action) -> None:
         if action not in set(_frame_candidates(state, seat, frame.kind)):
             raise IllegalAction("not-an-option", "That isn't one of the choices open to you now.")
         if action.kind == "instant":
-            effects.check_instant(state, seat, a[0])
+            plays.check_instant(state, seat, a[0])
         return
     match action.kind, len(a):
         case "phase", 1:
@@ -262,11 +262,11 @@ def check(state: State, seat: int, action: Action) -> None:
                 state, seat, a[0], parse_pos(state, a[1]), parse_targets(state, a[2])
             )
         case "daybreak", 1:
-            effects.check_daybreak(state, seat, _card_arg(a[0]))
+            plays.check_daybreak(state, seat, _card_arg(a[0]))
         case "play", 1:
-            effects.check_command(state, seat, a[0])
+            plays.check_command(state, seat, a[0])
         case "faction", 1:
-            effects.check_faction_action(state, seat, _card_arg(a[0]))
+            plays.check_faction_action(state, seat, _card_arg(a[0]))
         case "swap", 2:
             first, second = parse_pos(state, a[0]), parse_pos(state, a[1])
             if first > second:  # one key per pair: front row and left first
@@ -335,15 +335,15 @@ def _perform(state: State, seat: int, action: Action, rng: random.Random) -> Eve
         case "let":
             return battle.let_through(state, seat, rng)
         case "instant":
-            return effects.play_instant(state, seat, a[0], rng)
+            return plays.play_instant(state, seat, a[0], rng)
         case "choose":
             return effects.choose(state, seat, a[0], rng)
         case "daybreak":
-            return effects.use_daybreak(state, seat, int(a[0]), rng)
+            return plays.use_daybreak(state, seat, int(a[0]), rng)
         case "play":
-            return effects.play_command(state, seat, a[0], rng)
+            return plays.play_command(state, seat, a[0], rng)
         case "faction":
-            return effects.faction_action(state, seat, int(a[0]), rng)
+            return plays.faction_action(state, seat, int(a[0]), rng)
         case "fill":
             events = table.fill_gap(state, state.players[seat].team, parse_pos(state, a[0]))
             state.frames.pop()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rules.command_of_nature import effects
+from rules.command_of_nature import attacks, effects
 from rules.command_of_nature.cards import CommandCard
 from rules.command_of_nature.combat import attack_reaches
 from rules.command_of_nature.formation import Pos
@@ -75,7 +75,7 @@ def declare_attack(
     card = check_attack(state, seat, command_id, attacker, targets)
     active_side(state).ap -= 1
     state.players[seat].hand.remove(card)
-    events = effects.start_attack(state, seat, card, attacker, as_targets(targets))
+    events = attacks.start_attack(state, seat, card, attacker, as_targets(targets))
     return events + effects.resume(state, rng)
 
 

@@ -14,6 +14,9 @@ from hand, tokens to remove) ends the effect.
 Triggered effects fire from Elementals standing in one of their required rows and
 watch their own formation; the steps they queue resolve before whatever caused them
 carries on.
+
+Playing an Instant, a Command, a Daybreak effect or a faction action is `plays.py`'s
+(it checks, pays and queues); an attack's own steps are `attacks.py`'s.
 """
 
 from __future__ import annotations
@@ -21,6 +24,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from rules.command_of_nature.attacks import (
+    attack_hit,
+    end_attack,
+    finish_command,
+    open_response_window,
+    start_attack,
+)
 from rules.command_of_nature.cards import (
     AddTokens,
     AttackBonus,
@@ -46,21 +56,17 @@ from rules.command_of_nature.cards import (
     Target,
 )
 from rules.command_of_nature.combat import (
-    incoming_attack_dmg,
-    spend_boosts,
     take_hit,
     target_choices,
 )
 from rules.command_of_nature.formation import (
     ROW_NAMES,
     Elemental,
-    Pos,
     connected,
-    connected_group,
     summon_spaces,
 )
 from rules.command_of_nature.setup import Events, _ev, card_of, draw, pack_of
-from rules.command_of_nature.state import Attack, Frame, Played, State, Step
+from rules.command_of_nature.state import Frame, State, Step
 from rules.command_of_nature.table import (
     defeat,
     elemental_at,
@@ -72,12 +78,10 @@ from rules.command_of_nature.table import (
     locate,
     ops_step,
     own_sage,
-    reached,
     shields_text,
     shift_forward,
     swap_cards,
 )
-from rules.command_of_nature.text import row_names
 from rules.core import IllegalAction
 
 STOP = "stop"
@@ -122,14 +126,6 @@ def ops_at(state: State, ref: str) -> tuple[Op, ...]:
 
 def _name(state: State, card: int) -> str:
     return card_of(state, card).name
-
-
-def keeps_boosts(state: State, card: int) -> bool:
-    """Static: a card that keeps its boosts after attacking (from its rows)."""
-    return in_required_row(state, card) and any(
-        e.trigger.on == "static" and any(isinstance(op, KeepBoosts) for op in e.ops)
-        for e in elemental_def(state, card).effects
-    )
 
 
 # --------------------------------------------------------------------------- decisions
@@ -924,349 +920,3 @@ def _defeat_if_due(state: State, card: int | None, actor: int, *, attack: bool) 
         by = actor if state.players[actor].team != team else None
     fire(state, "leaves_formation", card, team=team, row=pos[0])
     return defeat(state, team, pos, by_seat=by)
-
-
-# --------------------------------------------------------------------------- attacks
-
-
-def start_attack(
-    state: State,
-    seat: int,
-    card: int,
-    attacker: Pos,
-    targets: list[Pos],
-    *,
-    at: int = 0,
-    from_hand: bool = True,
-) -> Events:
-    """An Attack Command (already out of the hand, or `from_hand` False: out of the
-    discard pile, where it lay face up) is played: attack triggers, its effect, the
-    response window, DMG to each target in turn, its `after` ops."""
-    side = state.side_of(seat)
-    command = card_of(state, card)
-    assert isinstance(command, CommandCard) and command.attack is not None
-    own = side.formation.at(attacker)
-    enemy_formation = state.sides[1 - side.team].formation
-    enemies = [enemy_formation.at(t) for t in targets]
-    assert own is not None and targets and all(e is not None for e in enemies)
-    side.attacked.append(own.card)
-    dmg = elemental_def(state, own.card).strength + command.attack.str_modifier
-    target_cards = [e.card for e in enemies]  # type: ignore[union-attr]
-    state.attack = Attack(
-        seat=seat,
-        command=card,
-        attacker=attacker,
-        target=targets[0],
-        dmg=dmg,
-        attacker_card=own.card,
-        target_card=target_cards[0],
-        targets=list(targets),
-        target_cards=target_cards,
-    )
-    kind = command.attack.range
-    steps = [
-        ops_step(state, seat, f"card:{command.id}:effect"),
-        Step(kind="respond", actor=seat),
-        Step(kind="hit", actor=seat, index=0),
-        ops_step(state, seat, f"card:{command.id}:after"),
-        Step(kind="end_attack", actor=seat),
-    ]
-    state.queue[at:at] = steps
-    # Queued in front, so: the attacker's trigger, then each target's in order.
-    for target_card in reversed(target_cards):
-        fire(state, "is_attacked", target_card, attack_kind=kind)
-    fire(state, "attacks", own.card, attack_kind=kind)
-    player = state.players[seat]
-    named = " and ".join(
-        f"{_name(state, c)} in Row {ROW_NAMES[t[0]]}"
-        for c, t in zip(target_cards, targets, strict=True)
-    )
-    return [
-        _ev(
-            "attack",
-            f"{player.name} plays {command.name}: {_name(state, own.card)} attacks {named}.",
-            seat,
-            reveals=from_hand,
-        )
-    ]
-
-
-def open_response_window(state: State) -> Events:
-    """The defending side may answer with Instant Commands, or let the attack through."""
-    attack = state.attack
-    if attack is None:
-        return []
-    defenders = [s for s in state.sides[1 - state.active].seats if s not in attack.passed]
-    if defenders:
-        state.frames.append(
-            Frame(
-                kind="respond",
-                deciders=defenders,
-                prompt="answer with an Instant Command or let the attack through",
-            )
-        )
-    return []
-
-
-def attack_hit(state: State, index: int = 0) -> Events:
-    """DMG lands on the attack's target number `index`, then on the next (a chain of
-    `hit` steps, so each target's damage, triggers, defeat and forward shift resolve
-    before the next target is hit).
-
-    Per target: DMG = the Command's DMG + bonuses + boosts − Instant reductions, then
-    that target's shields. The boosts are counted once for the whole attack (taken off
-    the attacker when the first DMG lands) and add to every target's DMG. Instant
-    reductions, like bonuses, change the attack's DMG, so they apply to every target
-    (the rulebook subtracts them from the attack's DMG before each target's shields).
-    A target that has left the formation is skipped, and so is a later target that has
-    moved (a defeat's forward shift, a swap) since DMG began to land: the attack was
-    aimed at a space. If the attacker is gone when DMG would land, nothing is hit."""
-    attack = state.attack
-    assert attack is not None
-    events: Events = []
-    if index == 0:
-        attack.landed = True  # the Command has done its work: to the discard pile
-        state.players[attack.seat].discard.append(attack.command)
-        attacker = elemental_at(state, attack.attacker_card)
-        if attacker is None:
-            return [_ev("fizzle", "The attack finds no target.")]
-        attack.boosts = spend_boosts(
-            attacker, keeps_boosts=keeps_boosts(state, attack.attacker_card)
-        )
-        # Where the targets stand as DMG starts to land (Instants may have moved them).
-        defending = 1 - state.side_of(attack.seat).team
-        attack.targets = [
-            (found[1] if found is not None and found[0] == defending else (-1, -1))
-            for found in (locate(state, c) for c in attack.target_cards)
-        ]
-    if index + 1 < len(attack.target_cards):
-        state.queue.insert(0, Step(kind="hit", actor=attack.seat, index=index + 1))
-    card = attack.target_cards[index]
-    found = locate(state, card)
-    if found is None or found[1] != attack.targets[index]:
-        if len(attack.target_cards) == 1:
-            return [_ev("fizzle", "The attack finds no target.")]
-        return [_ev("fizzle", f"{_name(state, card)} is no longer there: it is not hit.")]
-    attack.target = found[1]
-    attack.target_card = card
-    cut = attack.reduced + attack.reduced_for.get(card, 0)
-    incoming = incoming_attack_dmg(attack.dmg + attack.bonus, attack.boosts, cut)
-    state.queue.insert(
-        0, Step(kind="damage", actor=attack.seat, card=card, amount=incoming, attack=True)
-    )
-    if incoming <= 0:
-        events.append(_ev("damage", f"{_name(state, card)} takes 0 DMG."))
-    return events
-
-
-def end_attack(state: State) -> Events:
-    attack = state.attack
-    if attack is None:
-        return []
-    state.attack = None
-    return []
-
-
-def instant_allowed(state: State, seat: int, card: int) -> bool:
-    """Instants answer an attack on one's side while the window is open, if their
-    `responds_to` filter allows that attack (a faction filter: when any of the attack's
-    targets is of that faction)."""
-    command = card_of(state, card)
-    attack = state.attack
-    if not isinstance(command, CommandCard) or command.type != "instant" or attack is None:
-        return False
-    flt = command.responds_to
-    assert flt is not None
-    attack_command = card_of(state, attack.command)
-    assert isinstance(attack_command, CommandCard) and attack_command.attack is not None
-    if flt.attack and flt.attack != attack_command.attack.range:
-        return False
-    if flt.faction and all(card_of(state, c).faction != flt.faction for c in attack.target_cards):
-        return False
-    return can_pay(state, seat, command.effect, playing=card)
-
-
-def check_instant(state: State, seat: int, card_id: str) -> int:
-    frame = state.frames[-1] if state.frames else None
-    if frame is None or frame.kind != "respond" or seat not in frame.deciders:
-        raise IllegalAction("not-now", "Instant Commands answer an attack on your side.")
-    card = next((c for c in state.players[seat].hand if state.cards[c] == card_id), None)
-    if card is None:
-        raise IllegalAction("not-in-hand", "That card isn't in your hand.")
-    if not instant_allowed(state, seat, card):
-        raise IllegalAction("instant", "That Command can't answer this attack.")
-    return card
-
-
-def play_instant(state: State, seat: int, card_id: str, rng: random.Random) -> Events:
-    """No AP: its effect resolves now, its `after` ops once DMG has landed; then the
-    window opens again."""
-    card = check_instant(state, seat, card_id)
-    command = card_of(state, card)
-    assert isinstance(command, CommandCard)
-    state.players[seat].hand.remove(card)
-    state.in_play.append(Played(card=card, seat=seat))
-    state.frames.pop()
-    after = [
-        ops_step(state, seat, f"card:{command.id}:after"),
-        Step(kind="played", actor=seat, card=card),
-    ]
-    hit = next(i for i, s in enumerate(state.queue) if s.kind == "hit")
-    state.queue[hit + 1 : hit + 1] = after
-    state.queue[0:0] = [
-        ops_step(state, seat, f"card:{command.id}:effect"),
-        Step(kind="respond", actor=seat),
-    ]
-    events = [_ev("instant", f"{state.players[seat].name} answers with {command.name}.", seat)]
-    return events + resume(state, rng)
-
-
-def finish_command(state: State, card: int | None) -> Events:
-    """A played Command goes to its player's discard pile once its effect is over."""
-    played = next(p for p in state.in_play if p.card == card)
-    state.in_play.remove(played)
-    state.players[played.seat].discard.append(played.card)
-    return []
-
-
-# --------------------------------------------------------------------------- Commands
-
-
-def ritual_ready(state: State, seat: int, command: CommandCard) -> bool:
-    """A Ritual needs `count` connected own Elementals of one faction."""
-    need = command.ritual
-    assert need is not None
-    formation = state.side_of(seat).formation
-    factions = {
-        formation.at(p).card: card_of(state, formation.at(p).card).faction  # type: ignore[union-attr]
-        for p in formation.occupied()
-    }
-    for pos in formation.occupied():
-        if need.faction and factions[formation.at(pos).card] != need.faction:  # type: ignore[union-attr]
-            continue
-        if len(connected_group(formation, pos, faction_of=factions)) >= need.count:
-            return True
-    return False
-
-
-def check_command(state: State, seat: int, card_id: str) -> int:
-    """Playing a Utility or Ritual Command costs 1 AP in Phase II (a Ritual needs its
-    connected Elementals; a cost in its effect must be payable)."""
-    side = state.sides[state.active]
-    if seat not in side.seats or not reached(state, "actions") or state.frames or state.queue:
-        raise IllegalAction("phase", "Commands are played in Phase II of your turn.")
-    card = next((c for c in state.players[seat].hand if state.cards[c] == card_id), None)
-    if card is None:
-        raise IllegalAction("not-in-hand", "That card isn't in your hand.")
-    command = card_of(state, card)
-    if not isinstance(command, CommandCard) or command.type not in ("utility", "ritual"):
-        raise IllegalAction("not-playable", "Play Utility and Ritual Commands this way.")
-    if command.type == "ritual" and not ritual_ready(state, seat, command):
-        need = command.ritual
-        assert need is not None
-        raise IllegalAction(
-            "ritual",
-            f"{command.name} needs {need.count} connected Elementals "
-            f"of {need.faction or 'one faction'}.",
-        )
-    if not can_pay(state, seat, command.effect, playing=card):
-        raise IllegalAction("cost", f"You can't pay what {command.name} asks.")
-    if side.ap < 1:
-        raise IllegalAction("no-ap", "Your side has no Action Point left this turn.")
-    return card
-
-
-def play_command(state: State, seat: int, card_id: str, rng: random.Random) -> Events:
-    card = check_command(state, seat, card_id)
-    command = card_of(state, card)
-    state.sides[state.active].ap -= 1
-    state.players[seat].hand.remove(card)
-    state.in_play.append(Played(card=card, seat=seat))
-    state.queue[0:0] = [
-        ops_step(state, seat, f"card:{command.id}:effect"),
-        Step(kind="played", actor=seat, card=card),
-    ]
-    events = [_ev("command", f"{state.players[seat].name} plays {command.name}.", seat)]
-    return events + resume(state, rng)
-
-
-# --------------------------------------------------------------------------- daybreak
-
-
-def _daybreak_index(state: State, card: int) -> int:
-    return next(
-        i for i, e in enumerate(elemental_def(state, card).effects) if e.trigger.on == "daybreak"
-    )
-
-
-def check_daybreak(state: State, seat: int, card: int) -> None:
-    side = state.sides[state.active]
-    if seat not in side.seats or state.phase != "daybreak" or state.frames or state.queue:
-        raise IllegalAction("phase", "Daybreak effects are used in Phase I of your turn.")
-    if card not in side.daybreak:
-        raise IllegalAction("daybreak", "That Elemental has no daybreak effect to use now.")
-    elemental = elemental_at(state, card)
-    if elemental is None or elemental.owner != seat:
-        raise IllegalAction("daybreak", "Use the daybreak effects of your own Elementals.")
-    if not in_required_row(state, card):
-        definition = elemental_def(state, card)
-        raise IllegalAction(
-            "row",
-            f"{definition.name} no longer stands in {row_names(definition.rows)}: its "
-            "daybreak effect is used only from there.",
-        )
-    ops = elemental_def(state, card).effects[_daybreak_index(state, card)].ops
-    if not can_pay(state, seat, ops, source=card):
-        raise IllegalAction("cost", "You can't pay what that effect asks.")
-
-
-def use_daybreak(state: State, seat: int, card: int, rng: random.Random) -> Events:
-    check_daybreak(state, seat, card)
-    state.sides[state.active].daybreak.remove(card)
-    definition = elemental_def(state, card)
-    state.queue.insert(
-        0,
-        ops_step(
-            state, seat, f"card:{definition.id}:fx{_daybreak_index(state, card)}", source=card
-        ),
-    )
-    events = [
-        _ev(
-            "daybreak",
-            f"{state.players[seat].name} uses {definition.name}'s daybreak effect.",
-            seat,
-        )
-    ]
-    return events + resume(state, rng)
-
-
-# --------------------------------------------------------------------------- faction actions
-
-
-def check_faction_action(state: State, seat: int, level: int) -> None:
-    """Unlocked at levels 4, 6 and 8; 1 AP; one per turn; not without one's Sage."""
-    side = state.sides[state.active]
-    player = state.players[seat]
-    if seat not in side.seats or not reached(state, "actions") or state.frames or state.queue:
-        raise IllegalAction("phase", "Faction actions are taken in Phase II of your turn.")
-    if player.sage_defeated:
-        raise IllegalAction("no-sage", "A player whose Sage has fallen has no faction actions.")
-    if level not in (4, 6, 8) or player.level < level:
-        raise IllegalAction("locked", f"That faction action unlocks at level {level}.")
-    if player.faction_action_used:
-        raise IllegalAction("once", "Only one faction action per turn.")
-    if side.ap < 1:
-        raise IllegalAction("no-ap", "Your side has no Action Point left this turn.")
-    assert player.sage is not None
-    if not can_pay(state, seat, ops_at(state, f"faction:{player.sage}:{level}")):
-        raise IllegalAction("cost", "You can't pay what that faction action asks.")
-
-
-def faction_action(state: State, seat: int, level: int, rng: random.Random) -> Events:
-    check_faction_action(state, seat, level)
-    player = state.players[seat]
-    state.sides[state.active].ap -= 1
-    player.faction_action_used = True
-    state.queue.insert(0, ops_step(state, seat, f"faction:{player.sage}:{level}"))
-    events = [_ev("faction", f"{player.name} takes their level-{level} faction action.", seat)]
-    return events + resume(state, rng)

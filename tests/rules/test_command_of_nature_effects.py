@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from rules.command_of_nature import battle, effects, table
+from rules.command_of_nature import battle, effects, plays, table
 from rules.command_of_nature.actions import apply_action, legal_actions
 from rules.command_of_nature.cards import CommandCard, ElementalCard, bundled_pack
 from rules.command_of_nature.formation import Elemental, Pos, connected
@@ -242,10 +242,10 @@ def test_ritual_needs_connected_elementals_of_one_faction():
         if pos != (2, 1):
             state.sides[team].formation.put(pos, None)
     with pytest.raises(IllegalAction, match="connected"):
-        effects.check_command(state, seat, "convergence-hymn")
+        plays.check_command(state, seat, "convergence-hymn")
     for pos in ((0, 0), (1, 0), (1, 1)):
         place(state, team, pos, "redstone")
-    effects.check_command(state, seat, "convergence-hymn")
+    plays.check_command(state, seat, "convergence-hymn")
 
 
 def test_attack_command_effect_adds_dmg_before_it_lands():
@@ -269,7 +269,7 @@ def test_instant_reduce_damage_lowers_the_pending_attack_without_ap():
     holding(state, seat, "close-strike")
     battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
     assert Action(kind="instant", args=("natural-defense",)) in legal_actions(state, defender)
-    effects.play_instant(state, defender, "natural-defense", RNG)
+    plays.play_instant(state, defender, "natural-defense", RNG)
     assert state.attack is not None and state.attack.reduced == 1
     assert state.frames[-1].kind == "respond"
 
@@ -281,7 +281,7 @@ def test_instants_answer_only_attacks_their_filter_allows():
     holding(state, seat, "close-strike")
     battle.declare_attack(state, seat, "close-strike", (0, 0), (0, 0), RNG)
     with pytest.raises(IllegalAction):
-        effects.check_instant(state, defender, "ranged-barrier")
+        plays.check_instant(state, defender, "ranged-barrier")
 
 
 # --------------------------------------------------------------------------- daybreak
@@ -298,7 +298,7 @@ def test_daybreak_once_each_and_phase_two_forfeits_the_rest():
     apply_action(state, seat, Action(kind="daybreak", args=(str(sage),)), RNG)
     assert side.gold == gold + 3
     with pytest.raises(IllegalAction):
-        effects.check_daybreak(state, seat, sage)
+        plays.check_daybreak(state, seat, sage)
     assert state.phase == "actions"  # nothing was left to do in Phase I
 
     state, seat = in_phase("daybreak")
@@ -469,7 +469,7 @@ def test_faction_actions_unlock_by_level_once_per_turn_not_without_a_sage():
     state, seat = in_phase("actions")
     player = state.players[seat]
     with pytest.raises(IllegalAction, match="unlocks"):
-        effects.check_faction_action(state, seat, 4)
+        plays.check_faction_action(state, seat, 4)
     player.level = 4
     sage = player.sage
     assert sage is not None
@@ -479,10 +479,10 @@ def test_faction_actions_unlock_by_level_once_per_turn_not_without_a_sage():
     settle(state)
     assert state.sides[state.active].ap == 3
     with pytest.raises(IllegalAction, match="one faction action"):
-        effects.check_faction_action(state, seat, 4)
+        plays.check_faction_action(state, seat, 4)
     player.faction_action_used, player.sage_defeated = False, True
     with pytest.raises(IllegalAction, match="fallen"):
-        effects.check_faction_action(state, seat, 4)
+        plays.check_faction_action(state, seat, 4)
 
 
 # --------------------------------------------------------------------------- every effect
@@ -651,7 +651,7 @@ def test_porellas_level_eight_sacrifice_is_a_cost():
             formation.put(pos, None)
     assert Action(kind="faction", args=("8",)) not in legal_actions(state, seat)
     with pytest.raises(IllegalAction, match="can't pay"):
-        effects.check_faction_action(state, seat, 8)
+        plays.check_faction_action(state, seat, 8)
 
 
 def test_a_sacrifice_that_finds_nothing_to_send_ends_the_effect():
