@@ -17,7 +17,8 @@ from rules.core import Action, IllegalAction
 from rules.tooth_and_nail import GAME, State
 from rules.tooth_and_nail.cards import bundled_pack
 from rules.tooth_and_nail.labels import EXPLAIN_LIMIT
-from tests.rules.test_tooth_and_nail_rules import FACTIONS, explored, is_sentence, refused
+from tests.rules.test_tooth_and_nail_contract import explored
+from tests.rules.test_tooth_and_nail_rules import FACTIONS, is_sentence, refused
 from tests.rules.tn_helpers import (
     BRITT,
     JACKIE,
