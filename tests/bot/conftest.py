@@ -10,6 +10,9 @@ import discord
 import pytest
 import simcord
 
+from bot.service.matches import MatchService
+from bot.service.store import Store
+from tests.bot import tally
 from tests.bot.fake_discord import FakeDiscord
 from tests.bot.world import World
 
@@ -49,3 +52,17 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     finally:
         discord.http.Route.BASE = before
         await fake.stop()
+
+
+@pytest.fixture
+async def store(database: str) -> AsyncIterator[Store]:
+    """The store on the test's database (each engine, for a test marked `engines`)."""
+    opened = await Store.open(database)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def service(store: Store) -> MatchService:
+    """A match service on `store` that also plays Tally, the test game."""
+    return MatchService(store, {"tally": tally.GAME})

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -22,24 +21,11 @@ from league.ratings import (
     replay,
     sides,
 )
-from tests.bot import tally
 
 pytestmark = pytest.mark.engines  # the same numbers on every engine
 
 ENDINGS = [PLAYED, *(e for c in ENDING_CHOICES.values() for e in c)]
 VARIANT = {2: "duel", 3: "melee", 4: "teams"}
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Store]:
-    opened = await Store.open(database)
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def service(store: Store) -> MatchService:
-    return MatchService(store, {"tally": tally.GAME})
 
 
 async def finished(service: MatchService, guild: int, channel: int, users: list[int]) -> int:

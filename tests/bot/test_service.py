@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -26,18 +25,6 @@ pytestmark = pytest.mark.engines
 
 ALICE, BOB, CAROL, DAVE, EVE = 101, 102, 103, 104, 105
 CHANNEL = 900
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Store]:
-    store = await Store.open(database)
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-def service(store: Store) -> MatchService:
-    return MatchService(store, {"tally": tally.GAME})
 
 
 async def started(service: MatchService, variant: str = "duel", players: int = 2) -> Table:

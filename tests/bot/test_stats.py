@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 
 import pytest
 import simcord
@@ -127,18 +127,6 @@ async def test_stats_and_leaderboard_after_a_few_matches(world: World) -> None:
     assert [user for user, _ in by_rating][:2] == [carol.id, alice.id]
     with pytest.raises(simcord.OptionError):
         await world.eve.slash(world.channel, "leaderboard", game="chess")
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Store]:
-    opened = await Store.open(database)
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-def service(store: Store) -> MatchService:
-    return MatchService(store, {"tally": tally.GAME})
 
 
 async def conceded(service: MatchService, channel: int) -> int:

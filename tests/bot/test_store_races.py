@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -16,13 +15,6 @@ from bot.service.store import Store, TurnMessage
 from tests.bot.outside import one, outside
 
 pytestmark = pytest.mark.engines
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Store]:
-    store = await Store.open(database)
-    yield store
-    await store.close()
 
 
 async def lobby(store: Store, channel: int) -> int:
