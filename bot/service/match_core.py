@@ -101,15 +101,15 @@ class MatchCore:
         games: Mapping[str, Game] | None = None,
         metrics: Metrics | None = None,
     ) -> None:
+        self.games: Mapping[str, Game] = GAMES if games is None else games
+        for game in self.games.values():
+            check_options(game)  # a lobby must be able to show them
         self.db = store.db
         self.records = store.matches
         self.log = store.log
         self.settings = store.settings
         self.clocks = store.clocks
         self.outbox = store.outbox
-        self.games: Mapping[str, Game] = GAMES if games is None else games
-        for game in self.games.values():
-            check_options(game)  # a lobby must be able to show them
         self.metrics = metrics or Metrics()
         self.db.on_transaction(self.metrics.transaction)
         self._lock = KeyedLocks()

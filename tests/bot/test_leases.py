@@ -177,7 +177,7 @@ async def test_a_store_serves_only_the_shards_it_holds(stores: Callable[..., obj
     assert await store.outbox.next_notices(f"match:{matches[0]}") == []
     (row,) = await store.outbox.next_notices(f"match:{matches[1]}")
     assert row.notice.body == {"text": "shard 1"}
-    served = {key[1] for key, _ in await stored_moments(store)}
+    served = {key[1] for key, _ in await stored_moments(store.clocks)}
     assert served == {matches[1], matches[3]}
     assert (store.db.owns(guild_of(1)), store.db.owns(guild_of(2)), store.db.owns(None)) == (
         True,
