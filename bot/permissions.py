@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.service import errors
-from bot.service.store.settings import SettingsStore
+from bot.service.store import SettingsStore
 
 
 async def is_moderator(interaction: discord.Interaction, settings: SettingsStore) -> bool:

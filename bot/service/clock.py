@@ -56,8 +56,7 @@ from bot.service.matches import MatchService
 from bot.service.outbox import Notice
 from bot.service.scheduler import Scheduler
 from bot.service.shards import shard_of
-from bot.service.store import Clocks, Deadline, MatchRow, Pause, SeatClock, SeatRow
-from bot.service.store.clocks import ClockStore
+from bot.service.store import Clocks, ClockStore, Deadline, MatchRow, Pause, SeatClock, SeatRow
 from bot.service.tables import AI_NAME, VOTE_GRACE, Plan, Table
 from bot.service.timing import (
     DAY,

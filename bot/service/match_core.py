@@ -29,17 +29,17 @@ from bot.service.metrics import Metrics
 from bot.service.outbox import Notice
 from bot.service.store import (
     ActionRow,
+    ClockStore,
+    Database,
+    LogStore,
     MatchRow,
+    MatchStore,
+    OutboxStore,
     Rename,
     SeatRow,
+    SettingsStore,
     Status,
 )
-from bot.service.store.clocks import ClockStore
-from bot.service.store.database import Database
-from bot.service.store.match_log import LogStore
-from bot.service.store.matches import MatchStore
-from bot.service.store.outbox import OutboxStore
-from bot.service.store.settings import SettingsStore
 from bot.service.tables import (
     ABANDONED,
     AI_LOG,

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from bot.service.matches import MatchService
+from bot.service.store import is_postgresql
 from bot.service.store.backup import BackupRefused, backup
-from bot.service.store.database import is_postgresql
 from bot.service.store.transfer import (
     TransferRefused,
     TransferReport,
