@@ -320,11 +320,6 @@ class TournamentStore:
                 "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
             )
 
-    async def add_note(self, tournament_id: int, user_id: int | None, kind: str, text: str) -> None:
-        """Write a line in a tournament's log."""
-        async with self._db.transaction() as db:
-            await self._notes(db, tournament_id, [(user_id, kind, text)])
-
     async def log(self, tournament_id: int) -> list[tuple[int | None, str, str]]:
         """What was done to a tournament, oldest first: (user, kind, text)."""
         rows = await self._db.all(
